@@ -1,0 +1,71 @@
+# Knowspace — the two commands a newcomer types are `make run` and `make test`.
+SHELL := /bin/bash
+BIN   := bin/knowspace
+GO    ?= go
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench fuzz check-tools clean
+
+## run: build the web app and the server, start on SQLite in ./data with the sample workspace
+run: build
+	KB_DATA_DIR=$${KB_DATA_DIR:-./data} ./$(BIN)
+
+## build: the SPA (web/dist) embedded in bin/knowspace
+build: web
+	$(GO) build -tags embedspa -o $(BIN) ./cmd/server
+
+check-tools:
+	@command -v $(GO) >/dev/null || { echo "missing: Go 1.26+ (https://go.dev/dl)"; exit 1; }
+	@command -v gcc >/dev/null || { echo "missing: gcc (SQLite uses cgo): apt-get install -y gcc"; exit 1; }
+	@command -v npm >/dev/null || { echo "missing: Node.js 20+ and npm: apt-get install -y nodejs npm"; exit 1; }
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	@touch $@
+
+web-deps: check-tools web/node_modules/.package-lock.json
+
+web: web-deps
+	cd web && npm run build
+
+e2e/node_modules/.package-lock.json: e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund
+	@touch $@
+
+e2e-deps: e2e/node_modules/.package-lock.json
+	@test -x $(CHROMIUM) || { echo "missing: Chromium for browser tests: apt-get install -y chromium"; exit 1; }
+
+## test: every Go test (race), vet, format and module checks, web unit tests, browser tests
+test: lint test-go test-web e2e
+
+lint: check-tools
+	$(GO) vet ./...
+	@bad=$$(gofmt -l cmd internal migrations web/*.go); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad"; exit 1; fi
+	@cp go.mod /tmp/knowspace.go.mod.bak; cp go.sum /tmp/knowspace.go.sum.bak; \
+	 $(GO) mod tidy; \
+	 if ! diff -q go.mod /tmp/knowspace.go.mod.bak >/dev/null || ! diff -q go.sum /tmp/knowspace.go.sum.bak >/dev/null; then \
+	   cp /tmp/knowspace.go.mod.bak go.mod; cp /tmp/knowspace.go.sum.bak go.sum; \
+	   echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi
+
+test-go: check-tools
+	$(GO) test -race -count=1 ./...
+
+test-web: web-deps
+	cd web && npm test
+
+## e2e: browser tests against the real binary (Debian's Chromium via playwright-core)
+e2e: build e2e-deps
+	cd e2e && KNOWSPACE_BIN=$(CURDIR)/$(BIN) CHROMIUM_PATH=$(CHROMIUM) npm test
+
+## bench: Go benchmarks; figures go to docs/BENCHMARKS.md
+bench: check-tools
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./... | tee /tmp/knowspace-bench.txt
+
+## fuzz: run each fuzz target for FUZZTIME (default 30s)
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseURI -fuzztime $(FUZZTIME) ./internal/knowledge
+	$(GO) test -run '^$$' -fuzz FuzzReadChars -fuzztime $(FUZZTIME) ./internal/blob
+
+clean:
+	rm -rf bin web/dist

@@ -1,0 +1,153 @@
+// Command knowspace serves the Knowspace API and web app, runs migrations at
+// start, and offers operator subcommands (knowspace user add|passwd|list).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/web"
+)
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	fs := flag.NewFlagSet("knowspace", flag.ExitOnError)
+	configPath := fs.String("config", "", "YAML configuration file (or KB_CONFIG)")
+	fs.Usage = usage
+	_ = fs.Parse(os.Args[1:])
+	args := fs.Args()
+
+	var err error
+	switch {
+	case len(args) == 0 || args[0] == "serve":
+		err = serve(*configPath)
+	case args[0] == "user":
+		err = userCommand(*configPath, args[1:])
+	default:
+		usage()
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "knowspace:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprint(os.Stderr, `usage: knowspace [--config file] [serve]
+       knowspace [--config file] user add <name> [--role admin|user]
+       knowspace [--config file] user passwd <name>
+       knowspace [--config file] user list
+`)
+}
+
+// app is what both the server and the operator commands need.
+type app struct {
+	cfg   config.Config
+	store *store.Store
+	tree  *knowledge.Tree
+	auth  *auth.Service
+}
+
+func open(ctx context.Context, configPath string) (*app, error) {
+	cfg, err := config.Load(configPath, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, cfg.DatabaseDSN, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := blob.Open(cfg.DataDir)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	blobs.CleanStaging()
+	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
+	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, BcryptCost: bcrypt.DefaultCost})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &app{cfg: cfg, store: st, tree: tree, auth: svc}, nil
+}
+
+func serve(configPath string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	a, err := open(ctx, configPath)
+	if err != nil {
+		return err
+	}
+	defer a.store.Close()
+
+	generated, err := a.auth.EnsureAdmin(ctx, a.cfg.AdminPassword)
+	if err != nil {
+		return fmt.Errorf("create first admin: %w", err)
+	}
+
+	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler()})
+	srv := &http.Server{
+		Handler:           e,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	ln, err := net.Listen("tcp", a.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.cfg.Listen, err)
+	}
+	announce(ln.Addr().String(), a.store.Dialect(), generated)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func announce(addr, dialect, generatedPassword string) {
+	host, port, _ := net.SplitHostPort(addr)
+	if host == "" || host == "::" || host == "0.0.0.0" {
+		host = "localhost"
+	}
+	fmt.Printf("\nKnowspace is running at http://%s\n", net.JoinHostPort(host, port))
+	fmt.Printf("Database: %s\n", dialect)
+	if generatedPassword != "" {
+		fmt.Printf("First login: admin / %s   (shown once; change it with `knowspace user passwd admin`)\n\n", generatedPassword)
+	} else {
+		fmt.Printf("Sign in as admin (password from KB_ADMIN_PASSWORD or printed at first start; reset with `knowspace user passwd admin`)\n\n")
+	}
+}

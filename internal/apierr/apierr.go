@@ -1,0 +1,90 @@
+// Package apierr is the one error type the HTTP layer turns into
+// {"error":{"code","message"}}. Messages are safe to show to clients; causes
+// are kept for logs only.
+package apierr
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Error is a client-facing failure with an HTTP status, a stable machine code
+// and a human message. Cause is logged, never sent.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+	Cause   error
+	// RetryAfter, when set, becomes a Retry-After header (rate limits).
+	RetryAfter time.Duration
+}
+
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Cause)
+	}
+	return e.Code + ": " + e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Cause }
+
+// WithCause returns a copy of e that remembers cause for logging.
+func (e *Error) WithCause(cause error) *Error {
+	c := *e
+	c.Cause = cause
+	return &c
+}
+
+// New builds an Error with a formatted message.
+func New(status int, code, format string, args ...any) *Error {
+	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// BadRequest is a 400 for input the client can fix.
+func BadRequest(code, format string, args ...any) *Error {
+	return New(http.StatusBadRequest, code, format, args...)
+}
+
+// NotFound is a 404; also used for other users' resources so existence does not leak.
+func NotFound(code, format string, args ...any) *Error {
+	return New(http.StatusNotFound, code, format, args...)
+}
+
+// Unauthorized is a 401 for missing, expired or forged credentials.
+func Unauthorized(code, format string, args ...any) *Error {
+	return New(http.StatusUnauthorized, code, format, args...)
+}
+
+// Forbidden is a 403 for an authenticated caller lacking a role.
+func Forbidden(code, format string, args ...any) *Error {
+	return New(http.StatusForbidden, code, format, args...)
+}
+
+// Conflict is a 409, e.g. a name that already exists.
+func Conflict(code, format string, args ...any) *Error {
+	return New(http.StatusConflict, code, format, args...)
+}
+
+// TooLarge is a 413 for bodies over a configured limit.
+func TooLarge(code, format string, args ...any) *Error {
+	return New(http.StatusRequestEntityTooLarge, code, format, args...)
+}
+
+// TooMany is a 429 for rate-limited callers.
+func TooMany(code, format string, args ...any) *Error {
+	return New(http.StatusTooManyRequests, code, format, args...)
+}
+
+// Internal is a 500 whose message never reveals the cause.
+func Internal(cause error) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal server error", Cause: cause}
+}
+
+// As extracts an *Error from err's chain.
+func As(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

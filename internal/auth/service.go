@@ -1,0 +1,171 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Options configures the service.
+type Options struct {
+	Secret     []byte        // HS256 key
+	TTL        time.Duration // session lifetime
+	BcryptCost int
+}
+
+// Seeder gives a new account its starting content.
+type Seeder interface {
+	SeedSample(ctx context.Context, c knowledge.Caller) error
+}
+
+// Service manages accounts and credentials.
+type Service struct {
+	st        *store.Store
+	seeder    Seeder
+	secret    []byte
+	ttl       time.Duration
+	cost      int
+	dummyHash string
+	throttle  *Throttle
+	now       func() time.Time
+}
+
+// New builds the service.
+func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
+	if len(opts.Secret) < 32 {
+		return nil, errors.New("jwt secret must be at least 32 bytes")
+	}
+	s := &Service{st: st, seeder: seeder, secret: opts.Secret, ttl: opts.TTL, cost: opts.BcryptCost,
+		throttle: NewThrottle(), now: time.Now}
+	if s.ttl <= 0 {
+		s.ttl = 8 * time.Hour
+	}
+	var err error
+	if s.dummyHash, err = s.hash(randomHex(16)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// LoadOrCreateSecret returns the configured secret, or one generated on
+// first start and kept in the data directory so sessions survive restarts.
+func LoadOrCreateSecret(configured, dataDir string) ([]byte, error) {
+	if configured != "" {
+		if len(configured) < 32 {
+			return nil, errors.New("KB_JWT_SECRET must be at least 32 characters")
+		}
+		return []byte(configured), nil
+	}
+	path := filepath.Join(dataDir, "jwt.secret")
+	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
+		return []byte(strings.TrimSpace(string(b))), nil
+	}
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return nil, err
+	}
+	secret := randomHex(32)
+	if err := os.WriteFile(path, []byte(secret), 0o600); err != nil {
+		return nil, fmt.Errorf("store jwt secret: %w", err)
+	}
+	return []byte(secret), nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+// CreateUser validates and stores a new account, then seeds its sample tree.
+func (s *Service) CreateUser(ctx context.Context, username, password, role string) (store.User, error) {
+	username = strings.TrimSpace(username)
+	if !knowledge.ValidUsername(username) {
+		return store.User{}, apierr.BadRequest("invalid_username", "username must be 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
+	}
+	if role == "" {
+		role = store.RoleUser
+	}
+	if role != store.RoleAdmin && role != store.RoleUser {
+		return store.User{}, apierr.BadRequest("invalid_role", "role must be admin or user")
+	}
+	if err := ValidatePassword(password); err != nil {
+		return store.User{}, err
+	}
+	h, err := s.hash(password)
+	if err != nil {
+		return store.User{}, apierr.Internal(err)
+	}
+	u := store.User{Username: username, PasswordHash: h, Role: role}
+	if err := s.st.CreateUser(ctx, &u); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return store.User{}, apierr.Conflict("username_taken", "username %q is taken", username)
+		}
+		return store.User{}, apierr.Internal(err)
+	}
+	if s.seeder != nil {
+		if err := s.seeder.SeedSample(ctx, knowledge.Caller{ID: u.ID, Username: u.Username}); err != nil {
+			return u, apierr.Internal(fmt.Errorf("seed sample for %s: %w", username, err))
+		}
+	}
+	return u, nil
+}
+
+// SetPassword replaces a password and ends the account's sessions.
+func (s *Service) SetPassword(ctx context.Context, id int64, password string) (store.User, error) {
+	if err := ValidatePassword(password); err != nil {
+		return store.User{}, err
+	}
+	h, err := s.hash(password)
+	if err != nil {
+		return store.User{}, apierr.Internal(err)
+	}
+	return s.update(ctx, id, store.UserUpdate{PasswordHash: &h})
+}
+
+// UpdateUser changes role or disabled flag (admin only, checked by the caller).
+func (s *Service) UpdateUser(ctx context.Context, id int64, upd store.UserUpdate) (store.User, error) {
+	if upd.Role != nil && *upd.Role != store.RoleAdmin && *upd.Role != store.RoleUser {
+		return store.User{}, apierr.BadRequest("invalid_role", "role must be admin or user")
+	}
+	return s.update(ctx, id, upd)
+}
+
+func (s *Service) update(ctx context.Context, id int64, upd store.UserUpdate) (store.User, error) {
+	u, err := s.st.UpdateUser(ctx, id, upd)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, apierr.NotFound("user_not_found", "no user with id %d", id)
+	}
+	if err != nil {
+		return store.User{}, apierr.Internal(err)
+	}
+	return u, nil
+}
+
+// EnsureAdmin creates the first account on an empty database. It returns the
+// password when it generated one, so the operator can be told once.
+func (s *Service) EnsureAdmin(ctx context.Context, password string) (generated string, err error) {
+	n, err := s.st.CountUsers(ctx)
+	if err != nil || n > 0 {
+		return "", err
+	}
+	if password == "" {
+		password = randomHex(9)
+		generated = password
+	}
+	if _, err := s.CreateUser(ctx, "admin", password, store.RoleAdmin); err != nil {
+		return "", err
+	}
+	return generated, nil
+}

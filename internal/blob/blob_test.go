@@ -1,0 +1,106 @@
+package blob
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func putString(t *testing.T, s *Store, text string, oneByte bool) *Pending {
+	t.Helper()
+	var r io.Reader = strings.NewReader(text)
+	if oneByte {
+		r = iotest.OneByteReader(r)
+	}
+	p, err := s.Put(r, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func randomText(rng *rand.Rand, n int) string {
+	alphabet := []string{"a", "Z", " ", "\n", "é", "中", "文", "😀", "e\u0301", "👩‍💻", "\r\n"}
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString(alphabet[rng.Intn(len(alphabet))])
+	}
+	return b.String()
+}
+
+func TestReadCharsMatchesRuneSlices(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for _, size := range []int{0, 1, Stride - 1, Stride, 3*Stride + 7, 20000} {
+		for _, oneByte := range []bool{false, true} {
+			text := randomText(rng, size)
+			runes := []rune(text)
+			p := putString(t, s, text, oneByte)
+			if !p.ValidUTF8 || p.Chars != int64(len(runes)) {
+				t.Fatalf("size %d: valid=%v chars=%d want %d", size, p.ValidUTF8, p.Chars, len(runes))
+			}
+			offsets := []int{0, 1, Stride - 1, Stride, Stride + 1, len(runes) - 1, len(runes)}
+			for _, off := range offsets {
+				if off < 0 || off > len(runes) {
+					continue
+				}
+				for _, limit := range []int{1, 3000, 6000} {
+					got, err := s.ReadChars(p.Hash, int64(off), int64(limit))
+					if err != nil {
+						t.Fatalf("size %d off %d: %v", size, off, err)
+					}
+					want := string(runes[off:min(len(runes), off+limit)])
+					if got != want {
+						t.Fatalf("size %d off %d limit %d: got %d runes, want %d", size, off, limit, len([]rune(got)), len([]rune(want)))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestPutDetectsBinaryAndLimit(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Put(bytes.NewReader([]byte{0xff, 0xfe, 'a'}), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ValidUTF8 {
+		t.Fatal("invalid UTF-8 accepted as text")
+	}
+	p.Abort()
+	p, err = s.Put(strings.NewReader("a\x00b"), 10)
+	if err != nil || !p.HasNUL {
+		t.Fatalf("NUL not detected: %v", err)
+	}
+	p.Abort()
+	// A sequence cut at the very end is not valid text.
+	if p, _ = s.Put(strings.NewReader("ab\xe4\xb8"), 10); p.ValidUTF8 {
+		t.Fatal("truncated sequence accepted")
+	}
+	p.Abort()
+	if _, err := s.Put(strings.NewReader("0123456789A"), 10); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("want ErrTooLarge, got %v", err)
+	}
+	if left, _ := filepathGlob(s.tmp); len(left) != 0 {
+		t.Fatalf("staging not clean: %v", left)
+	}
+}
+
+func filepathGlob(dir string) ([]string, error) { return filepath.Glob(filepath.Join(dir, "*")) }

@@ -1,0 +1,115 @@
+package blob
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"unicode/utf8"
+)
+
+// Stride is the distance in code points between two index checkpoints: a
+// page read decodes at most Stride characters before its offset.
+const Stride = 4096
+
+// indexer follows a byte stream and records the byte offset of every
+// Stride-th code point, validating UTF-8 across chunk boundaries.
+type indexer struct {
+	carry     []byte // an incomplete sequence from the previous chunk
+	bytePos   int64  // bytes consumed, excluding carry
+	chars     int64
+	valid     bool
+	nul       bool
+	index     []int64
+	nextCheck int64
+}
+
+func newIndexer() *indexer { return &indexer{valid: true, nextCheck: Stride} }
+
+func (x *indexer) write(chunk []byte) {
+	if !x.valid {
+		return
+	}
+	data := chunk
+	if len(x.carry) > 0 {
+		data = append(x.carry, chunk...)
+		x.carry = nil
+	}
+	// Hold back a trailing incomplete sequence for the next chunk.
+	cut := len(data)
+	for i := len(data) - 1; i >= 0 && i >= len(data)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(data[i]) {
+			if !utf8.FullRune(data[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	whole := data[:cut]
+	if !utf8.Valid(whole) {
+		x.valid = false
+		return
+	}
+	if bytes.IndexByte(whole, 0) >= 0 {
+		x.nul = true
+	}
+	n := int64(utf8.RuneCount(whole))
+	if x.chars+n >= x.nextCheck {
+		x.record(whole)
+	}
+	x.chars += n
+	x.bytePos += int64(cut)
+	x.carry = append([]byte(nil), data[cut:]...)
+}
+
+// record walks whole rune by rune to find the checkpoints it contains.
+func (x *indexer) record(whole []byte) {
+	c := x.chars
+	for i := 0; i < len(whole); {
+		if c == x.nextCheck {
+			x.index = append(x.index, x.bytePos+int64(i))
+			x.nextCheck += Stride
+		}
+		_, size := utf8.DecodeRune(whole[i:])
+		i += size
+		c++
+	}
+}
+
+func (x *indexer) finish() (valid, nul bool, chars int64, index []int64) {
+	if len(x.carry) > 0 {
+		x.valid = false
+	}
+	// A body whose length is a multiple of Stride gets a checkpoint at its end,
+	// so a read at offset == length needs no special case.
+	if x.chars > 0 && x.chars == x.nextCheck {
+		x.index = append(x.index, x.bytePos)
+	}
+	return x.valid, x.nul, x.chars, x.index
+}
+
+func writeIndex(path string, index []int64) error {
+	buf := make([]byte, 8*len(index))
+	for i, off := range index {
+		binary.LittleEndian.PutUint64(buf[8*i:], uint64(off))
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf, 0o640); err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// checkpoint returns the byte offset of code point k*Stride (k ≥ 1).
+func (s *Store) checkpoint(hash string, k int64) (int64, error) {
+	f, err := os.Open(s.path(hash) + ".idx")
+	if err != nil {
+		return 0, fmt.Errorf("open index: %w", err)
+	}
+	defer f.Close()
+	var b [8]byte
+	if _, err := f.ReadAt(b[:], 8*(k-1)); err != nil {
+		return 0, fmt.Errorf("read index: %w", err)
+	}
+	return int64(binary.LittleEndian.Uint64(b[:])), nil
+}

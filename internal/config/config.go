@@ -1,0 +1,112 @@
+// Package config loads the server configuration: a YAML file named by
+// --config or KB_CONFIG, then environment variables on top (SPEC §9).
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is everything the server needs at start.
+type Config struct {
+	Listen         string        `yaml:"listen"`
+	DataDir        string        `yaml:"data_dir"`
+	DatabaseDSN    string        `yaml:"database_dsn"`
+	AdminPassword  string        `yaml:"admin_password"`
+	JWTSecret      string        `yaml:"jwt_secret"`
+	SessionTTL     time.Duration `yaml:"session_ttl"`
+	Workers        int           `yaml:"workers"`
+	MaxUploadBytes int64         `yaml:"max_upload_bytes"`
+	// Models and CLI compile profiles are read by the agent and compile
+	// packages; they are kept raw here so this package stays small.
+	Models      yaml.Node `yaml:"models"`
+	CLIProfiles yaml.Node `yaml:"cli_profiles"`
+}
+
+// Defaults.
+const (
+	DefaultListen         = ":8080"
+	DefaultDataDir        = "./data"
+	DefaultMaxUploadBytes = 100 << 20
+	DefaultWorkers        = 2
+)
+
+// Load reads path (may be empty) and applies the environment from getenv.
+func Load(path string, getenv func(string) string) (Config, error) {
+	c := Config{
+		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour,
+		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
+	}
+	if path == "" {
+		path = getenv("KB_CONFIG")
+	}
+	if path != "" {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return Config{}, fmt.Errorf("config file: %w", err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(raw))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+			return Config{}, fmt.Errorf("config file %s: %w", path, err)
+		}
+	}
+	for name, dst := range map[string]*string{
+		"KB_LISTEN": &c.Listen, "KB_DATA_DIR": &c.DataDir, "KB_DATABASE_DSN": &c.DatabaseDSN,
+		"KB_ADMIN_PASSWORD": &c.AdminPassword, "KB_JWT_SECRET": &c.JWTSecret,
+	} {
+		if v := getenv(name); v != "" {
+			*dst = v
+		}
+	}
+	if v := getenv("KB_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return Config{}, fmt.Errorf("KB_WORKERS: %q is not an integer", v)
+		}
+		c.Workers = n
+	}
+	if v := getenv("KB_MAX_UPLOAD_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return Config{}, fmt.Errorf("KB_MAX_UPLOAD_BYTES: %q is not an integer", v)
+		}
+		c.MaxUploadBytes = n
+	}
+	return c, c.Validate()
+}
+
+// Validate names the first field that is wrong.
+func (c Config) Validate() error {
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		return fmt.Errorf("listen: %q is not host:port (%v)", c.Listen, err)
+	}
+	if c.DataDir == "" {
+		return errors.New("data_dir: must not be empty")
+	}
+	if c.DatabaseDSN != "" && !strings.HasPrefix(c.DatabaseDSN, "postgres://") && !strings.HasPrefix(c.DatabaseDSN, "postgresql://") {
+		return errors.New("database_dsn: must be a postgres:// URL, or empty for SQLite in the data dir")
+	}
+	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
+		return errors.New("jwt_secret: must be at least 32 characters")
+	}
+	if c.SessionTTL < time.Minute || c.SessionTTL > 30*24*time.Hour {
+		return errors.New("session_ttl: must be between 1m and 720h")
+	}
+	if c.Workers < 0 || c.Workers > 64 {
+		return errors.New("workers: must be between 0 and 64")
+	}
+	if c.MaxUploadBytes < 1 {
+		return errors.New("max_upload_bytes: must be positive")
+	}
+	return nil
+}

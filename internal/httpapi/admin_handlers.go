@@ -1,0 +1,88 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+type createUserRequest struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+	Role     string `json:"role"`
+}
+
+func (r *createUserRequest) Validate() error {
+	if r.Username == "" || r.Password == "" {
+		return apierr.BadRequest("invalid_request", "username and password are required")
+	}
+	return nil
+}
+
+func (h *handlers) createUser(c echo.Context) error {
+	var req createUserRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	u, err := h.Auth.CreateUser(c.Request().Context(), req.Username, req.Password, req.Role)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, toUserJSON(u))
+}
+
+func (h *handlers) listUsers(c echo.Context) error {
+	us, err := h.Auth.ListUsers(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	items := make([]userJSON, len(us))
+	for i, u := range us {
+		items[i] = toUserJSON(u)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+type updateUserRequest struct {
+	Password *string `json:"password"`
+	Role     *string `json:"role"`
+	Disabled *bool   `json:"disabled"`
+}
+
+func (r *updateUserRequest) Validate() error {
+	if r.Password == nil && r.Role == nil && r.Disabled == nil {
+		return apierr.BadRequest("invalid_request", "send at least one of password, role, disabled")
+	}
+	return nil
+}
+
+func (h *handlers) updateUser(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req updateUserRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	// An admin locking themselves out leaves nobody to undo it.
+	if id == currentUser(c).ID && ((req.Disabled != nil && *req.Disabled) || (req.Role != nil && *req.Role != store.RoleAdmin)) {
+		return apierr.BadRequest("cannot_modify_self", "you cannot disable or demote your own account")
+	}
+	var u store.User
+	if req.Password != nil {
+		if u, err = h.Auth.SetPassword(ctx, id, *req.Password); err != nil {
+			return err
+		}
+	}
+	if req.Role != nil || req.Disabled != nil {
+		if u, err = h.Auth.UpdateUser(ctx, id, store.UserUpdate{Role: req.Role, Disabled: req.Disabled}); err != nil {
+			return err
+		}
+	}
+	return c.JSON(http.StatusOK, toUserJSON(u))
+}

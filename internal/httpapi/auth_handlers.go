@@ -1,0 +1,109 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+type userJSON struct {
+	ID        int64     `json:"id"`
+	Username  string    `json:"username"`
+	Role      string    `json:"role"`
+	Disabled  bool      `json:"disabled"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func toUserJSON(u store.User) userJSON {
+	return userJSON{ID: u.ID, Username: u.Username, Role: u.Role, Disabled: u.Disabled, CreatedAt: u.CreatedAt}
+}
+
+type loginRequest struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+func (r *loginRequest) Validate() error {
+	if r.Username == "" || r.Password == "" {
+		return apierr.BadRequest("invalid_request", "username and password are required")
+	}
+	return nil
+}
+
+func (h *handlers) login(c echo.Context) error {
+	var req loginRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	s, err := h.Auth.Login(c.Request().Context(), req.Username, req.Password, c.RealIP())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{
+		"token": s.Token, "expires_at": s.ExpiresAt, "user": toUserJSON(s.User),
+	})
+}
+
+func (h *handlers) me(c echo.Context) error {
+	return c.JSON(http.StatusOK, toUserJSON(currentUser(c)))
+}
+
+type tokenRequest struct {
+	Name string `json:"name"`
+}
+
+func (r *tokenRequest) Validate() error { return nil } // the service checks the name
+
+type tokenJSON struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	Prefix     string     `json:"prefix"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	Token      string     `json:"token,omitempty"` // only in the creation answer
+}
+
+func toTokenJSON(t store.APIToken) tokenJSON {
+	return tokenJSON{ID: t.ID, Name: t.Name, Prefix: t.Prefix, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt}
+}
+
+func (h *handlers) createToken(c echo.Context) error {
+	var req tokenRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	t, err := h.Auth.CreateToken(c.Request().Context(), currentUser(c).ID, req.Name)
+	if err != nil {
+		return err
+	}
+	out := toTokenJSON(t.APIToken)
+	out.Token = t.Secret
+	return c.JSON(http.StatusCreated, out)
+}
+
+func (h *handlers) listTokens(c echo.Context) error {
+	ts, err := h.Auth.ListTokens(c.Request().Context(), currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	items := make([]tokenJSON, len(ts))
+	for i, t := range ts {
+		items[i] = toTokenJSON(t)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+func (h *handlers) revokeToken(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Auth.RevokeToken(c.Request().Context(), currentUser(c).ID, id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

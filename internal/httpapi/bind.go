@@ -1,0 +1,88 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+// MaxJSONBody bounds every JSON request body.
+const MaxJSONBody = 1 << 20
+
+// validator is implemented by every request type.
+type validator interface{ Validate() error }
+
+// bindJSON decodes exactly one JSON object into v, refusing unknown fields,
+// trailing data and oversized bodies, then validates it.
+func bindJSON(c echo.Context, v validator) error {
+	r := c.Request()
+	body := http.MaxBytesReader(c.Response(), r.Body, MaxJSONBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		return apierr.BadRequest("invalid_json", "the body must hold exactly one JSON object")
+	}
+	return v.Validate()
+}
+
+func jsonError(err error) error {
+	var (
+		maxErr    *http.MaxBytesError
+		syntaxErr *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &maxErr):
+		return apierr.TooLarge("body_too_large", "the JSON body is larger than %d bytes", MaxJSONBody)
+	case errors.Is(err, io.EOF):
+		return apierr.BadRequest("invalid_json", "the request body is empty; send a JSON object")
+	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
+		return apierr.BadRequest("invalid_json", "the body is not valid JSON")
+	case errors.As(err, &typeErr):
+		return apierr.BadRequest("invalid_json", "field %q must be of type %s", typeErr.Field, typeErr.Type.String())
+	}
+	// json reports unknown fields only as text.
+	return apierr.BadRequest("invalid_json", "%s", sanitizeJSONMessage(err.Error()))
+}
+
+func sanitizeJSONMessage(msg string) string {
+	const prefix = "json: "
+	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
+		msg = msg[len(prefix):]
+	}
+	if len(msg) > 200 {
+		msg = msg[:200]
+	}
+	return msg
+}
+
+// queryInt reads an optional integer query parameter.
+func queryInt(c echo.Context, name string) (int64, error) {
+	s := c.QueryParam(name)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, apierr.BadRequest("invalid_"+name, "%s must be an integer", name)
+	}
+	return n, nil
+}
+
+// pathID reads a numeric :id path parameter.
+func pathID(c echo.Context) (int64, error) {
+	n, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, apierr.BadRequest("invalid_id", "id must be a positive integer")
+	}
+	return n, nil
+}

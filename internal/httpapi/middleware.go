@@ -1,0 +1,50 @@
+package httpapi
+
+import (
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+const userKey = "user"
+
+// requireAuth accepts a session JWT or a personal API token as a bearer
+// credential and puts the account in the context.
+func (h *handlers) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		header := c.Request().Header.Get("Authorization")
+		scheme, token, _ := strings.Cut(header, " ")
+		if header != "" && !strings.EqualFold(scheme, "Bearer") {
+			return apierr.Unauthorized("invalid_token", "use Authorization: Bearer <token>")
+		}
+		u, err := h.Auth.Authenticate(c.Request().Context(), strings.TrimSpace(token))
+		if err != nil {
+			return err
+		}
+		c.Set(userKey, u)
+		return next(c)
+	}
+}
+
+func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if currentUser(c).Role != store.RoleAdmin {
+			return apierr.Forbidden("admin_only", "only administrators may manage accounts")
+		}
+		return next(c)
+	}
+}
+
+func currentUser(c echo.Context) store.User {
+	u, _ := c.Get(userKey).(store.User)
+	return u
+}
+
+func caller(c echo.Context) knowledge.Caller {
+	u := currentUser(c)
+	return knowledge.Caller{ID: u.ID, Username: u.Username}
+}

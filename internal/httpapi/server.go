@@ -1,0 +1,133 @@
+// Package httpapi wires the REST API: one file lists every route, handlers
+// bind and validate requests and call the domain services.
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Deps are the services the API calls.
+type Deps struct {
+	Store *store.Store
+	Auth  *auth.Service
+	Tree  *knowledge.Tree
+	SPA   http.Handler // the web app, served for every non-API path
+}
+
+// New builds the Echo instance with every route.
+func New(d Deps) *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	// Only the socket address is trusted for throttling; X-Forwarded-For is
+	// client-controlled unless a proxy is configured to overwrite it.
+	e.IPExtractor = echo.ExtractIPDirect()
+	e.HTTPErrorHandler = errorHandler
+
+	h := &handlers{Deps: d}
+	e.GET("/healthz", h.health)
+
+	api := e.Group("/api/v1")
+	api.POST("/auth/login", h.login)
+
+	authed := api.Group("", h.requireAuth)
+	authed.GET("/auth/me", h.me)
+	authed.POST("/auth/tokens", h.createToken)
+	authed.GET("/auth/tokens", h.listTokens)
+	authed.DELETE("/auth/tokens/:id", h.revokeToken)
+
+	admin := authed.Group("/admin", requireAdmin)
+	admin.POST("/users", h.createUser)
+	admin.GET("/users", h.listUsers)
+	admin.PATCH("/users/:id", h.updateUser)
+
+	authed.GET("/resources", h.listResources)
+	authed.POST("/resources/folders", h.createFolder)
+	authed.POST("/resources/upload", h.upload)
+	authed.PATCH("/resources", h.moveResource)
+	authed.DELETE("/resources", h.deleteResource)
+	authed.GET("/resources/content", h.readContent)
+	authed.GET("/resources/raw", h.downloadRaw)
+
+	api.Any("/*", func(c echo.Context) error {
+		return apierr.NotFound("no_route", "no API endpoint %s %s", c.Request().Method, c.Request().URL.Path)
+	}, h.requireAuth)
+	if d.SPA != nil {
+		e.GET("/*", echo.WrapHandler(d.SPA))
+	}
+	return e
+}
+
+type handlers struct{ Deps }
+
+func (h *handlers) health(c echo.Context) error {
+	if err := h.Store.Ping(c.Request().Context()); err != nil {
+		return apierr.New(http.StatusServiceUnavailable, "database_unavailable", "the database is not reachable").WithCause(err)
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "database": h.Store.Dialect()})
+}
+
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// errorHandler writes every failure as {"error":{"code","message"}}; causes
+// go to the log, never to the client.
+func errorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	e, ok := apierr.As(err)
+	if !ok {
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			e = fromEcho(he)
+		} else {
+			e = apierr.Internal(err)
+		}
+	}
+	if e.Status >= 500 {
+		slog.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "code", e.Code, "err", err)
+	} else if e.Cause != nil {
+		slog.Debug("request refused", "path", c.Request().URL.Path, "code", e.Code, "cause", e.Cause)
+	}
+	if e.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds()+0.999)))
+	}
+	var body errorBody
+	body.Error.Code, body.Error.Message = e.Code, e.Message
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(e.Status)
+		return
+	}
+	_ = c.JSON(e.Status, body)
+}
+
+func fromEcho(he *echo.HTTPError) *apierr.Error {
+	switch he.Code {
+	case http.StatusNotFound:
+		return apierr.NotFound("no_route", "no such endpoint")
+	case http.StatusMethodNotAllowed:
+		return apierr.New(he.Code, "method_not_allowed", "method not allowed on this endpoint")
+	case http.StatusRequestEntityTooLarge:
+		return apierr.TooLarge("body_too_large", "the request body is too large")
+	case http.StatusUnauthorized:
+		return apierr.Unauthorized("missing_token", "sign in first")
+	}
+	if he.Code >= 500 {
+		return apierr.Internal(he)
+	}
+	return apierr.New(he.Code, "bad_request", "%s", http.StatusText(he.Code))
+}

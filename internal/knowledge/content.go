@@ -1,0 +1,124 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"os"
+	"unicode/utf8"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Page limits, in code points (SPEC §6).
+const (
+	DefaultPageLimit = 3000
+	MaxPageLimit     = 6000
+)
+
+// Page is one window of a file's text body (SPEC §4).
+type Page struct {
+	URI        string `json:"uri"`
+	Offset     int64  `json:"offset"`
+	Limit      int64  `json:"limit"`
+	NextOffset *int64 `json:"next_offset"`
+	Total      int64  `json:"total"`
+	Body       string `json:"body"` // "l2", "raw" or "none"
+	Text       string `json:"text"`
+	Note       string `json:"note,omitempty"`
+}
+
+// ReadPage returns limit code points of the file's text body from offset:
+// the parsed L2 text when there is one, else the raw bytes when they are
+// text. limit 0 means the default.
+func (t *Tree) ReadPage(ctx context.Context, c Caller, raw string, offset, limit int64) (Page, error) {
+	if limit == 0 {
+		limit = DefaultPageLimit
+	}
+	if limit < 1 || limit > MaxPageLimit {
+		return Page{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d characters", MaxPageLimit)
+	}
+	if offset < 0 {
+		return Page{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
+	}
+	u, n, err := t.Resolve(ctx, c, raw)
+	if err != nil {
+		return Page{}, err
+	}
+	if n.IsDir() {
+		return Page{}, apierr.BadRequest("not_a_file", "%s is a folder; list it instead of reading it", u)
+	}
+	p := Page{URI: u.String(), Offset: offset, Limit: limit}
+	v, err := t.textBody(ctx, n)
+	if errors.Is(err, store.ErrNotFound) {
+		p.Body = "none"
+		p.Note = "this file has no text body yet: a parse job (compile) extracts one"
+		if offset > 0 {
+			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s (no text body)", offset, u)
+		}
+		return p, nil
+	}
+	if err != nil {
+		return Page{}, apierr.Internal(err)
+	}
+	p.Body, p.Total = v.Body, v.CharCount
+	if offset > p.Total {
+		return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s (%d characters)", offset, u, p.Total)
+	}
+	if p.Total == 0 {
+		p.Note = "the file is empty"
+		return p, nil
+	}
+	p.Text, err = t.blobs.ReadChars(v.BlobHash, offset, limit)
+	if err != nil {
+		return Page{}, apierr.Internal(err)
+	}
+	if end := offset + int64(utf8.RuneCountInString(p.Text)); end < p.Total {
+		p.NextOffset = &end
+	}
+	return p, nil
+}
+
+// textBody picks the version whose text is the file's body.
+func (t *Tree) textBody(ctx context.Context, n store.Node) (store.FileVersion, error) {
+	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyL2)
+	if err == nil || !errors.Is(err, store.ErrNotFound) {
+		return v, err
+	}
+	v, err = t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
+	if err != nil {
+		return v, err
+	}
+	if !v.IsText {
+		return store.FileVersion{}, store.ErrNotFound
+	}
+	return v, nil
+}
+
+// RawFile is an open handle on a file's uploaded bytes.
+type RawFile struct {
+	*os.File
+	Name      string
+	MediaType string
+	Size      int64
+}
+
+// OpenRaw opens the latest uploaded bytes of a file; the caller closes it.
+func (t *Tree) OpenRaw(ctx context.Context, c Caller, raw string) (RawFile, error) {
+	u, n, err := t.Resolve(ctx, c, raw)
+	if err != nil {
+		return RawFile{}, err
+	}
+	if n.IsDir() {
+		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", u)
+	}
+	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
+	if err != nil {
+		return RawFile{}, apierr.Internal(err)
+	}
+	f, err := t.blobs.Open(v.BlobHash)
+	if err != nil {
+		return RawFile{}, apierr.Internal(err)
+	}
+	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size}, nil
+}

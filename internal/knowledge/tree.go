@@ -1,0 +1,281 @@
+// Package knowledge owns the resource tree: kb:// URIs, scope resolution,
+// listing, uploads, moves, content pages and the knowledge tools.
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Listing limits.
+const (
+	DefaultListLimit = 100
+	MaxListLimit     = 1000
+)
+
+// GeneratedRoot is the folder below each user's root that holds compile output.
+const GeneratedRoot = "wiki"
+
+// Caller is the authenticated user a request acts for.
+type Caller struct {
+	ID       int64
+	Username string
+}
+
+// Tree is the resource tree service shared by the API and the tools.
+type Tree struct {
+	st        *store.Store
+	blobs     *blob.Store
+	maxUpload int64
+}
+
+// NewTree builds the service; maxUpload bounds each uploaded file in bytes.
+func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
+	return &Tree{st: st, blobs: blobs, maxUpload: maxUpload}
+}
+
+// Item is the JSON shape of a node (SPEC §4).
+type Item struct {
+	URI       string    `json:"uri"`
+	Name      string    `json:"name"`
+	Kind      string    `json:"kind"`
+	Size      int64     `json:"size"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Generated bool      `json:"generated"`
+}
+
+// IsGenerated tells whether a node is a compile artifact.
+func IsGenerated(n store.Node) bool {
+	return n.Generated || n.Path == GeneratedRoot || strings.HasPrefix(n.Path, GeneratedRoot+"/")
+}
+
+func itemOf(username string, n store.Node) Item {
+	return Item{
+		URI:       NodeURI(username, n.Path, n.IsDir()),
+		Name:      n.Name,
+		Kind:      n.Kind,
+		Size:      n.Size,
+		UpdatedAt: n.UpdatedAt,
+		Generated: IsGenerated(n),
+	}
+}
+
+func notFound(u string) error {
+	return apierr.NotFound("not_found", "no such resource: %s", u)
+}
+
+// Resolve parses raw for the caller and reads the node it names. Another
+// user's tree answers exactly like a missing node, so existence never leaks.
+func (t *Tree) Resolve(ctx context.Context, c Caller, raw string) (URI, store.Node, error) {
+	u, err := ParseURI(raw, c.Username)
+	if err != nil {
+		return URI{}, store.Node{}, err
+	}
+	if u.Username != c.Username {
+		return URI{}, store.Node{}, notFound(raw)
+	}
+	var n store.Node
+	if u.Path == "" {
+		n, err = t.st.EnsureRoot(ctx, c.ID)
+	} else {
+		n, err = t.st.NodeByPath(ctx, c.ID, u.Path)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return URI{}, store.Node{}, notFound(u.String())
+	}
+	if err != nil {
+		return URI{}, store.Node{}, apierr.Internal(err)
+	}
+	u.Dir = n.IsDir()
+	return u, n, nil
+}
+
+// Listing is one page of a folder's children (SPEC §4).
+type Listing struct {
+	URI        string `json:"uri"`
+	Items      []Item `json:"items"`
+	NextOffset *int   `json:"next_offset"`
+}
+
+// List returns children of the folder raw names, folders first then files,
+// each by name; NextOffset is nil on the last page.
+func (t *Tree) List(ctx context.Context, c Caller, raw string, offset, limit int) (Listing, error) {
+	if offset < 0 {
+		return Listing{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
+	}
+	if limit == 0 {
+		limit = DefaultListLimit
+	}
+	if limit < 1 || limit > MaxListLimit {
+		return Listing{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
+	}
+	u, n, err := t.Resolve(ctx, c, raw)
+	if err != nil {
+		return Listing{}, err
+	}
+	if !n.IsDir() {
+		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
+	}
+	children, err := t.st.Children(ctx, n.ID, offset, limit+1)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	out := Listing{URI: u.String(), Items: make([]Item, 0, min(len(children), limit))}
+	if len(children) > limit {
+		children = children[:limit]
+		next := offset + limit
+		out.NextOffset = &next
+	}
+	for _, ch := range children {
+		out.Items = append(out.Items, itemOf(c.Username, ch))
+	}
+	return out, nil
+}
+
+// Mkdir creates the folder raw names and any missing parents; the folder
+// itself must not exist yet.
+func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
+	u, err := ParseURI(raw, c.Username)
+	if err != nil {
+		return Item{}, err
+	}
+	if u.Username != c.Username {
+		return Item{}, notFound(raw)
+	}
+	if u.Path == "" {
+		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
+	}
+	var created store.Node
+	err = t.st.InTx(ctx, func(tx *store.Store) error {
+		parent, err := tx.EnsureRoot(ctx, c.ID)
+		if err != nil {
+			return err
+		}
+		segs := strings.Split(u.Path, "/")
+		for i, name := range segs {
+			path := parent.ChildPath(name)
+			n, err := tx.NodeByPath(ctx, c.ID, path)
+			switch {
+			case err == nil && i == len(segs)-1:
+				return apierr.Conflict("already_exists", "%s already exists", NodeURI(c.Username, path, n.IsDir()))
+			case err == nil && !n.IsDir():
+				return apierr.Conflict("not_a_folder", "%s is a file, not a folder", NodeURI(c.Username, path, false))
+			case errors.Is(err, store.ErrNotFound):
+				n = store.Node{UserID: c.ID, ParentID: &parent.ID, Name: name, Path: path, Kind: store.KindDir}
+				if err := tx.CreateNode(ctx, &n); err != nil {
+					return err
+				}
+			case err != nil:
+				return err
+			}
+			parent = n
+		}
+		created = parent
+		return nil
+	})
+	if err != nil {
+		return Item{}, wrapStoreErr(err)
+	}
+	return itemOf(c.Username, created), nil
+}
+
+// Move renames or moves a node (with its subtree) to newRaw, which must not
+// exist and whose parent folder must.
+func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, error) {
+	from, n, err := t.Resolve(ctx, c, raw)
+	if err != nil {
+		return Item{}, err
+	}
+	if n.Path == "" {
+		return Item{}, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
+	}
+	to, err := ParseURI(newRaw, c.Username)
+	if err != nil {
+		return Item{}, err
+	}
+	if to.Username != c.Username {
+		return Item{}, notFound(newRaw)
+	}
+	if to.Path == "" {
+		return Item{}, apierr.Conflict("already_exists", "the root folder already exists")
+	}
+	if to.Dir && !n.IsDir() {
+		return Item{}, apierr.BadRequest("invalid_move", "new_uri ends with / but %s is a file", from)
+	}
+	if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
+		return Item{}, apierr.BadRequest("invalid_move", "a folder cannot be moved into itself")
+	}
+	var moved store.Node
+	err = t.st.InTx(ctx, func(tx *store.Store) error {
+		parentURI := to.Parent()
+		var parent store.Node
+		var err error
+		if parentURI.Path == "" {
+			parent, err = tx.EnsureRoot(ctx, c.ID)
+		} else {
+			parent, err = tx.NodeByPath(ctx, c.ID, parentURI.Path)
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound(parentURI.String())
+		}
+		if err != nil {
+			return err
+		}
+		if !parent.IsDir() {
+			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", NodeURI(c.Username, parent.Path, false))
+		}
+		if _, err := tx.NodeByPath(ctx, c.ID, to.Path); err == nil {
+			return apierr.Conflict("already_exists", "%s already exists", to)
+		}
+		moved, err = tx.MoveNode(ctx, n, parent, to.Name())
+		return err
+	})
+	if err != nil {
+		return Item{}, wrapStoreErr(err)
+	}
+	return itemOf(c.Username, moved), nil
+}
+
+// Delete removes a node and its subtree, then frees blobs nothing references.
+func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
+	_, n, err := t.Resolve(ctx, c, raw)
+	if err != nil {
+		return err
+	}
+	if n.Path == "" {
+		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
+	}
+	hashes, err := t.st.SubtreeBlobs(ctx, n)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	if err := t.st.DeleteNode(ctx, n); err != nil {
+		return apierr.Internal(err)
+	}
+	for _, h := range hashes {
+		if used, err := t.st.BlobInUse(ctx, h); err == nil && !used {
+			if err := t.blobs.Remove(h); err != nil {
+				slog.Warn("remove blob", "hash", h, "err", err)
+			}
+		}
+	}
+	return nil
+}
+
+// wrapStoreErr passes API errors through and maps store sentinels.
+func wrapStoreErr(err error) error {
+	if _, ok := apierr.As(err); ok {
+		return err
+	}
+	if errors.Is(err, store.ErrConflict) {
+		return apierr.Conflict("already_exists", "a resource with that name already exists")
+	}
+	return apierr.Internal(err)
+}

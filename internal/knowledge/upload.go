@@ -1,0 +1,148 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// MaxUploadFiles bounds the number of files in one upload request.
+const MaxUploadFiles = 256
+
+// binaryExts are formats whose bytes are never their own text body even when
+// they happen to decode as UTF-8; the parse step extracts their text.
+var binaryExts = map[string]bool{
+	".pdf": true, ".docx": true, ".doc": true, ".xlsx": true, ".pptx": true,
+	".zip": true, ".gz": true, ".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true,
+}
+
+// Staged is an uploaded file whose bytes are staged but not yet in the tree.
+type Staged struct {
+	Name    string
+	pending *blob.Pending
+}
+
+// Stage validates a file name and streams its bytes to the staging area,
+// enforcing the per-file size limit.
+func (t *Tree) Stage(name string, r io.Reader) (Staged, error) {
+	clean, err := ValidateName(name)
+	if err != nil {
+		msg := err.Error()
+		if e, ok := apierr.As(err); ok {
+			msg = e.Message
+		}
+		return Staged{}, apierr.BadRequest("invalid_name", "file name %q: %s", truncate(name, 60), msg)
+	}
+	name = clean
+	p, err := t.blobs.Put(r, t.maxUpload)
+	if errors.Is(err, blob.ErrTooLarge) {
+		return Staged{}, apierr.TooLarge("file_too_large", "%s is larger than the upload limit of %d bytes", name, t.maxUpload)
+	}
+	if err != nil {
+		return Staged{}, apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", name).WithCause(err)
+	}
+	return Staged{Name: name, pending: p}, nil
+}
+
+// Discard drops staged files after a failed request.
+func Discard(files []Staged) {
+	for _, f := range files {
+		f.pending.Abort()
+	}
+}
+
+// CommitUpload publishes staged files into the folder raw names, all or
+// nothing: an existing file gets a new version, an existing folder of the
+// same name refuses the whole upload.
+func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []Staged) ([]Item, error) {
+	defer Discard(files) // a no-op for committed blobs, whose staged copy is gone
+	u, dir, err := t.Resolve(ctx, c, raw)
+	if err != nil {
+		return nil, err
+	}
+	if !dir.IsDir() {
+		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
+	}
+	if len(files) == 0 {
+		return nil, apierr.BadRequest("no_files", "the upload has no file part named \"file\"")
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f.Name] {
+			return nil, apierr.BadRequest("duplicate_name", "%s appears twice in one upload", f.Name)
+		}
+		seen[f.Name] = true
+	}
+	for _, f := range files {
+		if err := f.pending.Commit(); err != nil {
+			return nil, apierr.Internal(err)
+		}
+	}
+	var nodes []store.Node
+	err = t.st.InTx(ctx, func(tx *store.Store) error {
+		for _, f := range files {
+			n, err := putFile(ctx, tx, c, dir, f.Name, f.pending.Info, store.BodyRaw)
+			if err != nil {
+				return err
+			}
+			nodes = append(nodes, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapStoreErr(err)
+	}
+	items := make([]Item, len(nodes))
+	for i, n := range nodes {
+		items[i] = itemOf(c.Username, n)
+	}
+	return items, nil
+}
+
+// putFile creates or versions the file name below dir with committed bytes.
+func putFile(ctx context.Context, tx *store.Store, c Caller, dir store.Node, name string, info blob.Info, body string) (store.Node, error) {
+	p := dir.ChildPath(name)
+	n, err := tx.NodeByPath(ctx, c.ID, p)
+	switch {
+	case err == nil && n.IsDir():
+		return store.Node{}, apierr.Conflict("already_exists", "%s is a folder", NodeURI(c.Username, p, true))
+	case errors.Is(err, store.ErrNotFound):
+		n = store.Node{UserID: c.ID, ParentID: &dir.ID, Name: name, Path: p, Kind: store.KindFile, Size: info.Size}
+		if err := tx.CreateNode(ctx, &n); err != nil {
+			return store.Node{}, err
+		}
+	case err != nil:
+		return store.Node{}, err
+	default:
+		if err := tx.TouchNode(ctx, n.ID, info.Size); err != nil {
+			return store.Node{}, err
+		}
+	}
+	text := info.ValidUTF8 && !info.HasNUL && !binaryExts[strings.ToLower(path.Ext(name))]
+	v := store.FileVersion{
+		NodeID: n.ID, Body: body, BlobHash: info.Hash, Size: info.Size,
+		IsText: text, MediaType: mediaType(name, info.Head),
+	}
+	if text {
+		v.CharCount = info.Chars
+	}
+	if err := tx.AddVersion(ctx, &v); err != nil {
+		return store.Node{}, err
+	}
+	return tx.NodeByPath(ctx, c.ID, p)
+}
+
+func mediaType(name string, head []byte) string {
+	if t := mime.TypeByExtension(strings.ToLower(path.Ext(name))); t != "" {
+		return t
+	}
+	return http.DetectContentType(head)
+}

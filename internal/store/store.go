@@ -1,0 +1,169 @@
+// Package store owns the database: gorm models, repositories and the one
+// place that knows the differences between SQLite and PostgreSQL.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	"gorm.io/driver/postgres"
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/knowspace/knowspace/migrations"
+)
+
+// Dialects the store speaks.
+const (
+	DialectSQLite   = "sqlite"
+	DialectPostgres = "postgres"
+)
+
+var (
+	// ErrNotFound means no row matched.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means a unique constraint refused the write.
+	ErrConflict = errors.New("already exists")
+)
+
+// Store is the database handle shared by the repositories.
+type Store struct {
+	db      *gorm.DB
+	dialect string
+}
+
+// Open connects to PostgreSQL when dsn starts with postgres:// (or
+// postgresql://) and to SQLite in dataDir otherwise, then applies migrations.
+func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
+	var (
+		dialector gorm.Dialector
+		dialect   string
+	)
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		dialector, dialect = postgres.Open(dsn), DialectPostgres
+	case dsn == "":
+		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+		dialector, dialect = sqlite.Open(sqliteDSN(filepath.Join(dataDir, "knowspace.db"))), DialectSQLite
+	default:
+		return nil, fmt.Errorf("database dsn: only postgres:// URLs are supported (empty means SQLite in the data dir)")
+	}
+	db, err := gorm.Open(dialector, &gorm.Config{
+		Logger:         logger.Discard,
+		TranslateError: true,
+		NowFunc:        func() time.Time { return time.Now().UTC() },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dialect, err)
+	}
+	s := &Store{db: db, dialect: dialect}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	if dialect == DialectSQLite {
+		// Immediate transactions plus busy_timeout serialize writers inside
+		// SQLite itself; a few connections keep readers from queueing behind them.
+		sqlDB.SetMaxOpenConns(4)
+	} else {
+		sqlDB.SetMaxOpenConns(20)
+	}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("connect %s: %w", dialect, err)
+	}
+	if err := migrate(ctx, sqlDB, dialect); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// busy_timeout comes first so the other pragmas never fail on a locked file.
+func sqliteDSN(path string) string {
+	return "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_foreign_keys=on&_synchronous=NORMAL&_txlock=immediate"
+}
+
+func migrate(ctx context.Context, db *sql.DB, dialect string) error {
+	sub, err := fs.Sub(migrations.FS, dialect)
+	if err != nil {
+		return err
+	}
+	var opts []goose.ProviderOption
+	goDialect := goose.DialectSQLite3
+	if dialect == DialectPostgres {
+		goDialect = goose.DialectPostgres
+		// Replicas starting together must not run the same migration twice.
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(goDialect, db, sub, opts...)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	for _, r := range results {
+		slog.Info("migration applied", "dialect", dialect, "version", r.Source.Version, "file", filepath.Base(r.Source.Path))
+	}
+	return nil
+}
+
+// Dialect reports which database is behind the store.
+func (s *Store) Dialect() string { return s.dialect }
+
+// Close releases the connection pool.
+func (s *Store) Close() error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// Ping checks the database is reachable (health checks).
+func (s *Store) Ping(ctx context.Context) error {
+	sqlDB, err := s.db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.PingContext(ctx)
+}
+
+// translate maps driver errors to the store's sentinel errors.
+func translate(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return ErrNotFound
+	case errors.Is(err, gorm.ErrDuplicatedKey):
+		return fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	return err
+}
+
+// InTx runs fn in one transaction; fn must use only the Store it is given.
+func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
+	return translate(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return fn(&Store{db: tx, dialect: s.dialect})
+	}))
+}

@@ -1,0 +1,77 @@
+// Package storetest builds real stores for tests: SQLite on a temporary
+// directory always, and PostgreSQL in a throw-away schema when
+// KB_TEST_POSTGRES_DSN is set.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver for schema set-up
+
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Dialects lists the dialects tests should cover on this machine.
+func Dialects() []string {
+	if os.Getenv("KB_TEST_POSTGRES_DSN") != "" {
+		return []string{store.DialectSQLite, store.DialectPostgres}
+	}
+	return []string{store.DialectSQLite}
+}
+
+// Each runs fn once per available dialect as a subtest.
+func Each(t *testing.T, fn func(t *testing.T, dialect string)) {
+	for _, d := range Dialects() {
+		t.Run(d, func(t *testing.T) { fn(t, d) })
+	}
+}
+
+// Open returns a migrated store of the dialect, closed when the test ends,
+// plus the data directory it uses.
+func Open(t testing.TB, dialect string) (*store.Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	dsn := ""
+	if dialect == store.DialectPostgres {
+		dsn = freshSchema(t)
+	}
+	st, err := store.Open(context.Background(), dsn, dir)
+	if err != nil {
+		t.Fatalf("open %s store: %v", dialect, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, dir
+}
+
+// freshSchema creates an empty schema and returns a DSN whose search_path
+// points at it, so parallel tests never see each other's rows.
+func freshSchema(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv("KB_TEST_POSTGRES_DSN")
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "kstest_" + hex.EncodeToString(b)
+	db, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
+		db.Close()
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		db.Exec("DROP SCHEMA " + schema + " CASCADE")
+		db.Close()
+	})
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	return base + sep + "search_path=" + schema
+}

@@ -1,0 +1,53 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// APIToken is a personal token for scripts; only its hash is stored.
+type APIToken struct {
+	ID         int64 `gorm:"primaryKey"`
+	UserID     int64
+	Name       string
+	Prefix     string
+	TokenHash  string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+}
+
+// CreateToken inserts t and fills its ID.
+func (s *Store) CreateToken(ctx context.Context, t *APIToken) error {
+	return translate(s.db.WithContext(ctx).Create(t).Error)
+}
+
+// ListTokens returns a user's tokens, newest first.
+func (s *Store) ListTokens(ctx context.Context, userID int64) ([]APIToken, error) {
+	var ts []APIToken
+	err := s.db.WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Find(&ts).Error
+	return ts, translate(err)
+}
+
+// DeleteToken revokes one of the user's tokens; another user's token is ErrNotFound.
+func (s *Store) DeleteToken(ctx context.Context, userID, id int64) error {
+	res := s.db.WithContext(ctx).Where("user_id = ? AND id = ?", userID, id).Delete(&APIToken{})
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// TokenByHash finds a token by the hash of its secret.
+func (s *Store) TokenByHash(ctx context.Context, hash string) (APIToken, error) {
+	var t APIToken
+	err := s.db.WithContext(ctx).Where("token_hash = ?", hash).Take(&t).Error
+	return t, translate(err)
+}
+
+// TouchToken records a use; it is advisory, so callers may ignore its error.
+func (s *Store) TouchToken(ctx context.Context, id int64, at time.Time) error {
+	return s.db.WithContext(ctx).Model(&APIToken{}).Where("id = ?", id).Update("last_used_at", at).Error
+}

@@ -1,0 +1,57 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Bodies a file version can hold.
+const (
+	BodyRaw = "raw" // the uploaded bytes
+	BodyL2  = "l2"  // text extracted by the parse step
+)
+
+// FileVersion is one stored body of a file; the bytes are in the blob store.
+type FileVersion struct {
+	ID        int64 `gorm:"primaryKey"`
+	NodeID    int64
+	Body      string
+	Version   int
+	BlobHash  string
+	Size      int64
+	IsText    bool
+	CharCount int64
+	MediaType string
+	CreatedAt time.Time
+}
+
+// AddVersion stores v as the next version of its node's body.
+func (s *Store) AddVersion(ctx context.Context, v *FileVersion) error {
+	var last int
+	err := s.db.WithContext(ctx).Model(&FileVersion{}).
+		Where("node_id = ? AND body = ?", v.NodeID, v.Body).
+		Select("COALESCE(MAX(version), 0)").Scan(&last).Error
+	if err != nil {
+		return translate(err)
+	}
+	v.Version = last + 1
+	return translate(s.db.WithContext(ctx).Create(v).Error)
+}
+
+// LatestVersion returns the newest version of a node's body.
+func (s *Store) LatestVersion(ctx context.Context, nodeID int64, body string) (FileVersion, error) {
+	var v FileVersion
+	err := s.db.WithContext(ctx).Where("node_id = ? AND body = ?", nodeID, body).
+		Order("version DESC").Take(&v).Error
+	return v, translate(err)
+}
+
+// BlobInUse tells whether any version still references hash.
+func (s *Store) BlobInUse(ctx context.Context, hash string) (bool, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&FileVersion{}).Where("blob_hash = ?", hash).Limit(1).Count(&n).Error
+	return n > 0, translate(err)
+}
+
+func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
