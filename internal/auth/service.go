@@ -165,6 +165,10 @@ func (s *Service) EnsureAdmin(ctx context.Context, password string) (generated s
 		generated = password
 	}
 	if _, err := s.CreateUser(ctx, "admin", password, store.RoleAdmin); err != nil {
+		// Another replica starting at the same moment won the race.
+		if e, ok := apierr.As(err); ok && e.Code == "username_taken" {
+			return "", nil
+		}
 		return "", err
 	}
 	return generated, nil

@@ -122,7 +122,7 @@ func migrate(ctx context.Context, db *sql.DB, dialect string) error {
 		return fmt.Errorf("apply migrations: %w", err)
 	}
 	for _, r := range results {
-		slog.Info("migration applied", "dialect", dialect, "version", r.Source.Version, "file", filepath.Base(r.Source.Path))
+		slog.Debug("migration applied", "dialect", dialect, "version", r.Source.Version, "file", filepath.Base(r.Source.Path))
 	}
 	return nil
 }

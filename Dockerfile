@@ -1,0 +1,23 @@
+# Multi-stage build: the SPA, then the Go binary with the SPA embedded.
+FROM node:20-bookworm AS web
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web/ ./
+RUN npm run build
+
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+COPY --from=web /src/web/dist ./web/dist
+RUN go build -tags embedspa -o /out/knowspace ./cmd/server
+
+FROM debian:bookworm-slim
+RUN useradd -r -u 10001 knowspace && mkdir /data && chown knowspace /data
+COPY --from=build /out/knowspace /usr/local/bin/knowspace
+USER knowspace
+ENV KB_DATA_DIR=/data KB_LISTEN=:8080
+EXPOSE 8080
+ENTRYPOINT ["knowspace"]
