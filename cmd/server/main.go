@@ -12,11 +12,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/config"
@@ -110,7 +112,13 @@ func serve(configPath string) error {
 		return fmt.Errorf("create first admin: %w", err)
 	}
 
-	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler()})
+	models, err := llm.Load(ctx, a.cfg.Models, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}})
+	if err != nil {
+		return fmt.Errorf("models: %w", err)
+	}
+	shutdown := make(chan struct{})
+	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
+		Models: models, Shutdown: shutdown})
 	srv := &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -120,7 +128,7 @@ func serve(configPath string) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Listen, err)
 	}
-	announce(ln.Addr().String(), a.store.Dialect(), generated)
+	announce(ln.Addr().String(), a.store.Dialect(), generated, models)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -130,6 +138,8 @@ func serve(configPath string) error {
 	case <-ctx.Done():
 	}
 	slog.Info("shutting down")
+	// Shutdown does not end long-lived requests: streams are told first.
+	close(shutdown)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -138,13 +148,22 @@ func serve(configPath string) error {
 	return nil
 }
 
-func announce(addr, dialect, generatedPassword string) {
+func announce(addr, dialect, generatedPassword string, models *llm.Registry) {
 	host, port, _ := net.SplitHostPort(addr)
 	if host == "" || host == "::" || host == "0.0.0.0" {
 		host = "localhost"
 	}
 	fmt.Printf("\nKnowspace is running at http://%s\n", net.JoinHostPort(host, port))
 	fmt.Printf("Database: %s\n", dialect)
+	if models.Len() == 0 {
+		fmt.Println("Models: none configured, so KnowAgent chat is off (browsing and commands work). Add models: to the config file or set OPENAI_API_KEY / DEEPSEEK_API_KEY / DASHSCOPE_API_KEY / GEMINI_API_KEY.")
+	} else {
+		var ids []string
+		for _, m := range models.Options() {
+			ids = append(ids, m.ID)
+		}
+		fmt.Printf("Models: %s\n", strings.Join(ids, ", "))
+	}
 	if generatedPassword != "" {
 		fmt.Printf("First login: admin / %s   (shown once; change it with `knowspace user passwd admin`)\n\n", generatedPassword)
 	} else {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
 )
 
 // Config is everything the server needs at start.
@@ -26,9 +28,10 @@ type Config struct {
 	SessionTTL     time.Duration `yaml:"session_ttl"`
 	Workers        int           `yaml:"workers"`
 	MaxUploadBytes int64         `yaml:"max_upload_bytes"`
-	// Models and CLI compile profiles are read by the agent and compile
-	// packages; they are kept raw here so this package stays small.
-	Models      yaml.Node `yaml:"models"`
+	// Models are the configured LLMs (SPEC §9); well-known keys in the
+	// environment and a local Ollama add more at start.
+	Models []llm.ModelConfig `yaml:"models"`
+	// CLIProfiles are read by the compile package when it lands.
 	CLIProfiles yaml.Node `yaml:"cli_profiles"`
 }
 
@@ -108,5 +111,5 @@ func (c Config) Validate() error {
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")
 	}
-	return nil
+	return llm.ValidateModels(c.Models)
 }

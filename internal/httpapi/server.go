@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -22,6 +23,10 @@ type Deps struct {
 	Auth  *auth.Service
 	Tree  *knowledge.Tree
 	SPA   http.Handler // the web app, served for every non-API path
+	// Models is the LLM registry; nil or empty means chat is unavailable.
+	Models *llm.Registry
+	// Shutdown closes when the server stops, ending open streams first.
+	Shutdown <-chan struct{}
 }
 
 // New builds the Echo instance with every route.
@@ -57,6 +62,10 @@ func New(d Deps) *echo.Echo {
 	authed.DELETE("/resources", h.deleteResource)
 	authed.GET("/resources/content", h.readContent)
 	authed.GET("/resources/raw", h.downloadRaw)
+	authed.POST("/knowledge-agent/command", h.runCommand)
+
+	authed.GET("/knowledge-agent/options", h.options)
+	authed.POST("/knowledge-agent/stream", h.stream)
 
 	api.Any("/*", func(c echo.Context) error {
 		return apierr.NotFound("no_route", "no API endpoint %s %s", c.Request().Method, c.Request().URL.Path)

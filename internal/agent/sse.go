@@ -1,0 +1,93 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+)
+
+// SSE timing: a heartbeat comment after this much silence keeps proxies from
+// closing an idle stream; a write blocked this long means the client is gone.
+const (
+	HeartbeatInterval = 15 * time.Second
+	writeTimeout      = 30 * time.Second
+)
+
+// ErrShutdown ends streams when the server stops.
+var ErrShutdown = errors.New("server shutting down")
+
+// SSEHeaders prepares w for an event stream and sends the headers at once.
+func SSEHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	_ = http.NewResponseController(w).Flush()
+}
+
+// WriteSSE is the one writer of a stream: it writes each event from events
+// and flushes it at once, sends a heartbeat comment when idle, and returns
+// when events is closed, ctx ends, shutdown closes or a write fails.
+func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, shutdown <-chan struct{}, heartbeat time.Duration) error {
+	rc := http.NewResponseController(w)
+	timer := time.NewTimer(heartbeat)
+	defer timer.Stop()
+	write := func(b []byte) error {
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-shutdown:
+			_ = write(encodeEvent(Event{EventError, ErrorData{Code: "server_shutdown", Message: "the server is restarting; send the message again in a moment"}}))
+			return ErrShutdown
+		case <-timer.C:
+			if err := write([]byte(": heartbeat\n\n")); err != nil {
+				return err
+			}
+			timer.Reset(heartbeat)
+		case e, ok := <-events:
+			if !ok {
+				return nil
+			}
+			if err := write(encodeEvent(e)); err != nil {
+				return err
+			}
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
+				}
+			}
+			timer.Reset(heartbeat)
+		}
+	}
+}
+
+// encodeEvent renders one event; JSON never contains a raw newline, so one
+// data line always holds the whole payload.
+func encodeEvent(e Event) []byte {
+	data, err := json.Marshal(e.Data)
+	if err != nil {
+		data = []byte(`{"code":"internal","message":"an event could not be encoded"}`)
+		e.Name = EventError
+	}
+	var b bytes.Buffer
+	b.Grow(len(data) + len(e.Name) + 16)
+	b.WriteString("event: ")
+	b.WriteString(e.Name)
+	b.WriteString("\ndata: ")
+	b.Write(data)
+	b.WriteString("\n\n")
+	return b.Bytes()
+}

@@ -1,0 +1,36 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
+)
+
+// Toolbox runs the knowledge tools inside one turn's scope.
+type Toolbox interface {
+	Specs() []llm.Tool
+	Run(ctx context.Context, name string, args json.RawMessage) ToolOutcome
+}
+
+// ToolOutcome is what a tool call produced. A non-nil Err is returned to
+// the model as a tool error it can act on; it does not end the turn.
+type ToolOutcome struct {
+	Result     any
+	Err        error
+	Summary    string
+	URI        string
+	Offset     *int64
+	NextOffset any
+}
+
+// MaxToolResultBytes is the ceiling for one tool result as sent to the
+// model; a larger one becomes an explicit tool error, never a silent cut.
+const MaxToolResultBytes = 48 << 10
+
+// Model is what the runner needs of a configured model.
+type Model interface {
+	Stream(ctx context.Context, req llm.Request) (*llm.Stream, error)
+	Complete(ctx context.Context, req llm.Request) (*llm.Response, error)
+	Meta() llm.Meta
+}

@@ -1,0 +1,71 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestLoadFileThenEnv(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	os.WriteFile(path, []byte(`
+listen: 127.0.0.1:9000
+data_dir: /srv/ks
+workers: 3
+models:
+  - id: local
+    name: Local
+    profile: openai-compatible
+    base_url: http://127.0.0.1:9999/v1
+    api_key: sk-local
+    context_window: 8192
+    output_reserve: 1024
+    native_tools: true
+`), 0o600)
+	c, err := Load(path, env(map[string]string{"KB_LISTEN": ":7000", "KB_WORKERS": "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || len(c.Models) != 1 || c.Models[0].ID != "local" {
+		t.Fatalf("%+v", c)
+	}
+}
+
+func TestLoadErrorsNameTheField(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ yaml, env, want string }{
+		{"listen: nowhere", "", "listen:"},
+		{"unknown_key: 1", "", "unknown_key"},
+		{"database_dsn: mysql://x", "", "database_dsn:"},
+		{"jwt_secret: short", "", "jwt_secret:"},
+		{"workers: 500", "", "workers:"},
+		{"", "KB_WORKERS=x", "KB_WORKERS"},
+		{"models:\n  - id: m\n    profile: openai\n    base_url: ftp://x\n    api_key: k\n    context_window: 8192\n    output_reserve: 1024", "", "models[0].base_url"},
+	}
+	for _, tc := range cases {
+		path := filepath.Join(t.TempDir(), "k.yaml")
+		os.WriteFile(path, []byte(tc.yaml), 0o600)
+		e := map[string]string{}
+		if k, v, ok := strings.Cut(tc.env, "="); ok {
+			e[k] = v
+		}
+		_, err := Load(path, env(e))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: want error naming %q, got %v", tc.yaml, tc.want, err)
+		}
+	}
+}
+
+func TestEmptyFileMeansDefaults(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	os.WriteFile(path, nil, 0o600)
+	c, err := Load(path, env(nil))
+	if err != nil || c.Listen != DefaultListen || c.MaxUploadBytes != DefaultMaxUploadBytes {
+		t.Fatalf("%+v %v", c, err)
+	}
+}

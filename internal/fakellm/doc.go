@@ -1,0 +1,49 @@
+// Package fakellm is the project's fake OpenAI-compatible LLM server. It backs
+// unit tests, browser tests and benchmarks so that no test ever calls a real
+// provider.
+//
+// A Server is a plain http.Handler (serve it with httptest.NewServer or
+// http.ListenAndServe) that answers:
+//
+//   - POST /v1/chat/completions (also /chat/completions): streaming and
+//     non-streaming chat completions;
+//   - GET /v1/models: the configured model names;
+//   - GET /api/tags: the same names in Ollama's shape, for discovery tests.
+//
+// Each chat request is answered by the next queued Response (Push), else by
+// the function set with SetFunc, else by DefaultScript. A Response is a list
+// of Steps — raw SSE bytes, delays, or a connection reset — plus how to write
+// them: in flushed pieces of a few bytes (so lines and multi-byte characters
+// are cut across reads), with CRLF line endings, after a slow first byte, or
+// as an HTTP error with Retry-After. Helpers in chunks.go build the wire
+// chunks real providers send.
+//
+// The server records every request it received (Requests) and reports every
+// request whose client went away before its script finished (Aborted,
+// AbortCount), so tests can prove that cancellation reached the upstream
+// connection.
+//
+// # Default script
+//
+// Without a queued response or a function, DefaultScript answers like a very
+// simple agent, so the UI can be tried without a real key:
+//
+//   - If the request offers a tool named "ls" (or "read") and the last user
+//     message contains "use ls" (or "use read"), and no tool result has come
+//     back since that message, it first streams one tool call with
+//     arguments {"uri": U}, where U is the first kb:// URI found in the user
+//     message or the system prompt ("kb://" when there is none).
+//   - After a tool result it answers "Tool result:" followed by the first 200
+//     characters of that result, then "You asked: " and the question.
+//   - Otherwise it echoes the last user message back as streamed text, a few
+//     characters per chunk.
+//   - A usage chunk is sent when stream_options.include_usage is set, then the
+//     finish reason and data: [DONE].
+//
+// Markers in the last user message make the default script misbehave on
+// purpose, for browser tests of broken streams: "[[truncate]]" ends the stream
+// after a few chunks without [DONE], "[[reset]]" resets the connection there,
+// "[[error]]" sends an error object mid-stream, "[[429]]" answers HTTP 429
+// with Retry-After: 1, "[[slow]]" waits 200 ms between chunks and "[[hang]]"
+// keeps the connection open after the first chunk until the client leaves.
+package fakellm

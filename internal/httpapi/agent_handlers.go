@@ -1,0 +1,144 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/agent"
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+// Stream request bounds: checked before the first byte of the stream.
+const (
+	MaxMessageChars  = 32_000
+	MaxHistoryItems  = 200
+	MaxHistoryBytes  = 512 << 10
+	streamEventQueue = 64
+)
+
+func (h *handlers) options(c echo.Context) error {
+	models := []llm.ModelOption{}
+	if h.Models != nil {
+		models = h.Models.Options()
+	}
+	return c.JSON(http.StatusOK, map[string]any{
+		"models":       models,
+		"cli_profiles": []any{},
+		"compile_defaults": map[string]any{
+			"max_files": 32, "executor": "llm", "call_budget": 8, "timeout_s": 600, "reasoning_effort": "medium",
+		},
+		"limits": agent.DefaultLimits,
+	})
+}
+
+type historyItem struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type streamRequest struct {
+	URI     string        `json:"uri"`
+	ModelID string        `json:"model_id"`
+	Message string        `json:"message"`
+	History []historyItem `json:"history"`
+}
+
+func (r *streamRequest) Validate() error {
+	if r.URI == "" {
+		return apierr.BadRequest("invalid_uri", "uri is required: the folder or file the question is about")
+	}
+	if r.ModelID == "" {
+		return apierr.BadRequest("invalid_model", "model_id is required; GET /api/v1/knowledge-agent/options lists the models")
+	}
+	if strings.TrimSpace(r.Message) == "" {
+		return apierr.BadRequest("invalid_message", "message must not be empty")
+	}
+	if utf8.RuneCountInString(r.Message) > MaxMessageChars {
+		return apierr.BadRequest("invalid_message", "message is longer than %d characters", MaxMessageChars)
+	}
+	if len(r.History) > MaxHistoryItems {
+		return apierr.BadRequest("invalid_history", "history has %d messages; at most %d are accepted", len(r.History), MaxHistoryItems)
+	}
+	size := 0
+	for i, m := range r.History {
+		if m.Role != "user" && m.Role != "assistant" {
+			return apierr.BadRequest("invalid_history", "history[%d].role must be user or assistant", i)
+		}
+		size += len(m.Content)
+	}
+	if size > MaxHistoryBytes {
+		return apierr.BadRequest("invalid_history", "history is %d bytes; at most %d are accepted", size, MaxHistoryBytes)
+	}
+	return nil
+}
+
+// stream answers a question as SSE (SPEC §5). Everything that can be
+// refused is refused with a JSON error before the first byte.
+func (h *handlers) stream(c echo.Context) error {
+	var req streamRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	if h.Models == nil || h.Models.Len() == 0 {
+		return apierr.BadRequest("no_models", "no model is configured: add one under models: in the config file, or set OPENAI_API_KEY, DEEPSEEK_API_KEY, DASHSCOPE_API_KEY or GEMINI_API_KEY, or run Ollama locally, then restart")
+	}
+	model, err := h.Models.Lookup(req.ModelID)
+	if err != nil {
+		return apierr.BadRequest("unknown_model", "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID)
+	}
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	defer cancel()
+	who := caller(c)
+	scope, err := h.Tree.OpenScope(ctx, who, req.URI)
+	if err != nil {
+		return err
+	}
+	tools := agent.KnowledgeTools{Tree: h.Tree, Caller: who, Scope: scope}
+	runner := &agent.Runner{Model: model, Limits: agent.DefaultLimits}
+	turn := agent.Turn{ID: newTurnID(), ScopeURI: scope.URI, Message: req.Message}
+	for _, m := range req.History {
+		turn.History = append(turn.History, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
+	}
+	if model.Meta().NativeTools {
+		runner.Tools = tools
+	} else {
+		turn.Material = tools.Material(ctx)
+	}
+
+	w := c.Response()
+	agent.SSEHeaders(w)
+	events := make(chan agent.Event, streamEventQueue)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer close(events)
+		runner.Run(ctx, turn, func(e agent.Event) {
+			select {
+			case events <- e:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	err = agent.WriteSSE(ctx, w, events, h.Shutdown, agent.HeartbeatInterval)
+	// Whatever ended the stream (client gone, shutdown, write failure), the
+	// turn, its upstream request and any running tool stop with it.
+	cancel()
+	<-finished
+	if err != nil && ctx.Err() == nil {
+		c.Logger().Debug("stream ended: ", err)
+	}
+	return nil
+}
+
+func newTurnID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "turn_" + hex.EncodeToString(b)
+}

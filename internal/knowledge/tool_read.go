@@ -1,0 +1,112 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// maxReadOffset bounds offsets in the schema; real bodies are far shorter.
+const maxReadOffset = 1 << 40
+
+// ReadResult is one page of a file's text body (SPEC §6): the same fields
+// as GET /resources/content plus prev_offset, the start of the page before.
+type ReadResult struct {
+	Page
+	PrevOffset *int64 `json:"prev_offset"`
+}
+
+var readTool = toolDef{
+	name: "read",
+	description: fmt.Sprintf("Read a page of a file's text: at most %d characters (default %d), never cutting a character. "+
+		"Offsets and lengths count Unicode code points. body says which text you got: l2 (parsed text), raw (the upload is text) or none (no text yet). "+
+		"total is the length of the whole text; next_offset starts the next page (null at the end), prev_offset the page before (null at the start).",
+		MaxPageLimit, DefaultPageLimit),
+	tooBig: "read fewer characters with a smaller limit",
+	args: []argSpec{
+		uriArg("The file to read."),
+		{Name: "offset", Kind: argInteger, Min: 0, Max: maxReadOffset, Description: "First character to read (default 0); pass next_offset or prev_offset of a page, or a search hit's offset."},
+		{Name: "limit", Kind: argInteger, Min: 1, Max: MaxPageLimit, Description: fmt.Sprintf("How many characters to read (default %d, at most %d).", DefaultPageLimit, MaxPageLimit)},
+	},
+	run: (*Tree).runRead,
+}
+
+// pickBody chooses the version whose text is the file's body: the parsed
+// L2 text when there is one, else the upload when it is text. read and
+// search both use it, so a search hit's offset is a read offset.
+func pickBody(bodies map[string]store.FileVersion) (store.FileVersion, bool) {
+	if v, ok := bodies[store.BodyL2]; ok {
+		return v, true
+	}
+	if v, ok := bodies[store.BodyRaw]; ok && v.IsText {
+		return v, true
+	}
+	return store.FileVersion{}, false
+}
+
+// noBodyNote explains a file without a text body, naming the job that would
+// make one instead of inventing content.
+func noBodyNote(name string, bodies map[string]store.FileVersion) string {
+	raw, ok := bodies[store.BodyRaw]
+	if !ok {
+		return "this file has no stored content yet"
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".pdf", ".docx", ".doc":
+		return "this file has no text body yet: a parse job (started by compile) extracts its text; status shows whether one ran"
+	}
+	return fmt.Sprintf("this file is binary (%s) and has no text body; no parse step extracts text from it", raw.MediaType)
+}
+
+func (t *Tree) runRead(ctx context.Context, call toolCall) (any, string, error) {
+	if call.node.IsDir() {
+		return nil, "", apierr.BadRequest("not_a_file", "%s is a folder; use ls to list it", call.uri)
+	}
+	offset := call.args.integer("offset", 0)
+	limit := call.args.integer("limit", DefaultPageLimit)
+	all, err := t.st.LatestBodies(ctx, []int64{call.node.ID})
+	if err != nil {
+		return nil, "", apierr.Internal(err)
+	}
+	out := &ReadResult{Page: Page{URI: call.uri.String(), Offset: offset, Limit: limit}}
+	v, ok := pickBody(all[call.node.ID])
+	if !ok {
+		if offset > 0 {
+			return nil, "", apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, call.uri)
+		}
+		out.Body, out.Note = "none", noBodyNote(call.node.Name, all[call.node.ID])
+		return out, "no text body", nil
+	}
+	out.Body, out.Total = v.Body, v.CharCount
+	if offset > out.Total {
+		return nil, "", apierr.BadRequest("offset_out_of_range",
+			"offset %d is past the end of %s, which has %d characters; the last page starts at %d",
+			offset, call.uri, out.Total, max(0, out.Total-limit))
+	}
+	if offset > 0 {
+		prev := max(0, offset-limit)
+		out.PrevOffset = &prev
+	}
+	switch {
+	case out.Total == 0:
+		out.Note = "the file is empty"
+		return out, "empty file", nil
+	case offset == out.Total:
+		out.Note = fmt.Sprintf("offset %d is the end of the text; nothing follows", offset)
+		return out, fmt.Sprintf("end of text (%d characters)", out.Total), nil
+	}
+	out.Text, err = t.blobs.ReadChars(v.BlobHash, offset, limit)
+	if err != nil {
+		return nil, "", apierr.Internal(fmt.Errorf("read %s: %w", call.uri, err))
+	}
+	end := offset + int64(utf8.RuneCountInString(out.Text))
+	if end < out.Total {
+		out.NextOffset = &end
+	}
+	return out, fmt.Sprintf("characters %d–%d of %d (%s)", offset, end, out.Total, out.Body), nil
+}

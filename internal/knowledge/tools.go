@@ -1,0 +1,177 @@
+package knowledge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// MaxToolResultBytes is the ceiling on one tool result encoded as JSON. A
+// result over it is an explicit error telling the model how to ask for
+// less, never a silently shortened answer.
+const MaxToolResultBytes = 32 << 10
+
+// Tool is what a model is told about one tool.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"parameters"` // JSON Schema of the arguments
+}
+
+// ToolResult is the outcome of one successful call.
+type ToolResult struct {
+	Tool    string
+	URI     string          // the resource the call looked at
+	Summary string          // one line for a tool card, e.g. "12 items"
+	Value   any             // *LsResult, *ReadResult, *SearchResult or *StatusResult
+	JSON    json.RawMessage // Value encoded, at most MaxToolResultBytes
+}
+
+// toolRun is one tool's implementation: the target has been resolved and
+// checked against the scope, the arguments against the schema.
+type toolRun func(t *Tree, ctx context.Context, call toolCall) (any, string, error)
+
+type toolCall struct {
+	c    Caller
+	uri  URI
+	node store.Node
+	args toolArgs
+}
+
+type toolDef struct {
+	name, description string
+	tooBig            string // advice when a result passes the ceiling
+	args              []argSpec
+	run               toolRun
+}
+
+// toolNames lists the tools in the order the model is shown them.
+var toolNames = []string{"ls", "read", "search", "status"}
+
+func toolDefs() map[string]toolDef {
+	return map[string]toolDef{
+		"ls":     lsTool,
+		"read":   readTool,
+		"search": searchTool,
+		"status": statusTool,
+	}
+}
+
+// Tools describes the four knowledge tools with their argument schemas.
+func (t *Tree) Tools() []Tool {
+	defs := toolDefs()
+	out := make([]Tool, 0, len(toolNames))
+	for _, name := range toolNames {
+		d := defs[name]
+		out = append(out, Tool{Name: d.name, Description: d.description, Schema: schemaOf(d.args)})
+	}
+	return out
+}
+
+// RunTool runs the tool name with JSON arguments for the caller, inside the
+// scope named by scopeURI; see RunScopedTool.
+func (t *Tree) RunTool(ctx context.Context, c Caller, scopeURI, name string, args json.RawMessage) (ToolResult, error) {
+	return t.RunScopedTool(ctx, c, Scope{URI: scopeURI}, name, args)
+}
+
+// RunScopedTool validates args against the tool's schema, re-resolves the
+// scope, checks the target uri lies inside it, runs the tool and encodes
+// the result under MaxToolResultBytes. Errors are *apierr.Error values
+// whose Message is written for the model to act on.
+func (t *Tree) RunScopedTool(ctx context.Context, c Caller, sc Scope, name string, args json.RawMessage) (ToolResult, error) {
+	def, ok := toolDefs()[name]
+	if !ok {
+		return ToolResult{}, apierr.BadRequest("unknown_tool", "there is no tool %q; the tools are %s", truncate(name, 40), strings.Join(toolNames, ", "))
+	}
+	a, err := decodeArgs(name, def.args, args)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	s, err := t.resolveScope(ctx, c, sc)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return t.runTool(ctx, c, s, def, a)
+}
+
+// RunCommand runs an explicit command {command, uri, ...arguments} with the
+// uri itself as the scope: the same validation, results and limits as a
+// model's tool call (POST /knowledge-agent/command).
+func (t *Tree) RunCommand(ctx context.Context, c Caller, body []byte) (ToolResult, error) {
+	fields, err := decodeObject("the command", body)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	var name string
+	rest := fields[:0:0]
+	for _, f := range fields {
+		if f.Key != "command" {
+			rest = append(rest, f)
+			continue
+		}
+		if err := json.Unmarshal(f.Value, &name); err != nil || !strings.HasPrefix(string(bytes.TrimSpace(f.Value)), `"`) {
+			return ToolResult{}, invalidArgs("command must be a string: one of %s", strings.Join(toolNames, ", "))
+		}
+	}
+	if name == "" {
+		return ToolResult{}, invalidArgs("command is required: one of %s", strings.Join(toolNames, ", "))
+	}
+	def, ok := toolDefs()[name]
+	if !ok {
+		return ToolResult{}, apierr.BadRequest("unknown_command", "there is no command %q; the commands are %s", truncate(name, 40), strings.Join(toolNames, ", "))
+	}
+	a, err := checkArgs(name, def.args, rest)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	// The uri is its own scope, so a missing node is a plain not_found.
+	u, n, err := t.Resolve(ctx, c, a.str("uri"))
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return t.runTool(ctx, c, resolvedScope{uri: u, node: n}, def, a)
+}
+
+func (t *Tree) runTool(ctx context.Context, c Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
+	u, n, err := t.resolveTarget(ctx, c, s, a.str("uri"))
+	if err != nil {
+		return ToolResult{}, err
+	}
+	v, summary, err := def.run(t, ctx, toolCall{c: c, uri: u, node: n, args: a})
+	if err != nil {
+		return ToolResult{}, err
+	}
+	js, err := encodeResult(v)
+	if err != nil {
+		return ToolResult{}, apierr.Internal(err)
+	}
+	if len(js) > MaxToolResultBytes {
+		return ToolResult{}, apierr.New(http.StatusUnprocessableEntity, "result_too_large",
+			"the %s result for %s is %d bytes, over the %d-byte limit for one tool result; %s",
+			def.name, u, len(js), MaxToolResultBytes, def.tooBig)
+	}
+	return ToolResult{Tool: def.name, URI: u.String(), Summary: summary, Value: v, JSON: js}, nil
+}
+
+// encodeResult marshals without HTML escaping: "<" as \u003c would cost six
+// bytes of the ceiling for one character of text.
+func encodeResult(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// uriArg is the uri argument every tool takes.
+func uriArg(what string) argSpec {
+	return argSpec{Name: "uri", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxURIBytes,
+		Description: what + " A kb:// URI inside the conversation's scope, e.g. kb://users/alice/notes/ (folders end with /); kb://me/... means the caller's own tree."}
+}

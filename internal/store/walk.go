@@ -1,0 +1,54 @@
+package store
+
+import "context"
+
+// WalkFiles returns up to limit files of the user below the folder at dir
+// ("" for the root), in byte-wise path order, starting after the path after
+// (at it when inclusive; "" starts at the beginning). Paging by path rather
+// than by offset means a file created between two pages is either before
+// the cursor (not visited by this walk) or after it (visited once), never
+// visited twice or skipped at random.
+func (s *Store) WalkFiles(ctx context.Context, userID int64, dir, after string, inclusive bool, limit int) ([]Node, error) {
+	q := s.db.WithContext(ctx).Where("user_id = ? AND kind = ?", userID, KindFile)
+	if dir != "" {
+		// Every descendant path starts with dir+"/"; '0' is the byte after
+		// '/', so this is a range scan of the (user_id, path) index. Both
+		// dialects compare byte-wise (SQLite BINARY, PostgreSQL COLLATE "C").
+		q = q.Where("path > ? AND path < ?", dir+"/", dir+"0")
+	}
+	if after != "" {
+		if inclusive {
+			q = q.Where("path >= ?", after)
+		} else {
+			q = q.Where("path > ?", after)
+		}
+	}
+	var ns []Node
+	err := q.Order("path").Limit(limit).Find(&ns).Error
+	return ns, translate(err)
+}
+
+// LatestBodies returns, for each of the nodes, the newest version of each of
+// its bodies (raw, l2) in one query.
+func (s *Store) LatestBodies(ctx context.Context, nodeIDs []int64) (map[int64]map[string]FileVersion, error) {
+	out := make(map[int64]map[string]FileVersion, len(nodeIDs))
+	if len(nodeIDs) == 0 {
+		return out, nil
+	}
+	var vs []FileVersion
+	err := s.db.WithContext(ctx).Raw(`SELECT fv.* FROM file_versions fv
+JOIN (SELECT node_id, body, MAX(version) AS version FROM file_versions
+      WHERE node_id IN ? GROUP BY node_id, body) m
+  ON fv.node_id = m.node_id AND fv.body = m.body AND fv.version = m.version`, nodeIDs).
+		Scan(&vs).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	for _, v := range vs {
+		if out[v.NodeID] == nil {
+			out[v.NodeID] = map[string]FileVersion{}
+		}
+		out[v.NodeID][v.Body] = v
+	}
+	return out, nil
+}
