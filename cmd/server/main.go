@@ -112,7 +112,15 @@ func serve(configPath string) error {
 		return fmt.Errorf("create first admin: %w", err)
 	}
 
-	models, err := llm.Load(ctx, a.cfg.Models, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}})
+	configured := a.cfg.Models
+	if os.Getenv("KB_FAKE_LLM") == "1" {
+		fakes, err := startFakeLLM()
+		if err != nil {
+			return err
+		}
+		configured = append(fakes, configured...)
+	}
+	models, err := llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}})
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}

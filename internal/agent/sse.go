@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,7 +59,22 @@ func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, s
 			if !ok {
 				return nil
 			}
-			if err := write(encodeEvent(e)); err != nil {
+			// Events already queued go out in the same write: nothing waits,
+			// and a fast producer costs one flush per batch, not per event.
+			buf := appendEvent(nil, e)
+		batch:
+			for len(buf) < maxBatchBytes {
+				select {
+				case next, more := <-events:
+					if !more {
+						return write(buf)
+					}
+					buf = appendEvent(buf, next)
+				default:
+					break batch
+				}
+			}
+			if err := write(buf); err != nil {
 				return err
 			}
 			if !timer.Stop() {
@@ -74,20 +88,22 @@ func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, s
 	}
 }
 
-// encodeEvent renders one event; JSON never contains a raw newline, so one
+// maxBatchBytes bounds one coalesced write.
+const maxBatchBytes = 64 << 10
+
+func encodeEvent(e Event) []byte { return appendEvent(nil, e) }
+
+// appendEvent renders one event; JSON never contains a raw newline, so one
 // data line always holds the whole payload.
-func encodeEvent(e Event) []byte {
+func appendEvent(buf []byte, e Event) []byte {
 	data, err := json.Marshal(e.Data)
 	if err != nil {
 		data = []byte(`{"code":"internal","message":"an event could not be encoded"}`)
 		e.Name = EventError
 	}
-	var b bytes.Buffer
-	b.Grow(len(data) + len(e.Name) + 16)
-	b.WriteString("event: ")
-	b.WriteString(e.Name)
-	b.WriteString("\ndata: ")
-	b.Write(data)
-	b.WriteString("\n\n")
-	return b.Bytes()
+	buf = append(buf, "event: "...)
+	buf = append(buf, e.Name...)
+	buf = append(buf, "\ndata: "...)
+	buf = append(buf, data...)
+	return append(buf, "\n\n"...)
 }

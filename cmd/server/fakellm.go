@@ -1,0 +1,32 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/fakellm"
+)
+
+// startFakeLLM serves the project's fake LLM on a loopback port (KB_FAKE_LLM=1)
+// so a newcomer can try the chat without a key, and returns two models that
+// point at it: one with native tools, one text-only.
+func startFakeLLM() ([]llm.ModelConfig, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("fake llm: %w", err)
+	}
+	srv := &http.Server{Handler: fakellm.New(fakellm.Options{PieceDelay: 15 * time.Millisecond}), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // lives as long as the process
+	base := "http://" + ln.Addr().String() + "/v1"
+	model := func(id, name string, tools bool) llm.ModelConfig {
+		return llm.ModelConfig{ID: id, Name: name, Profile: llm.ProfileOpenAICompatible, BaseURL: base,
+			APIKey: "fake", Model: "fake-model", ContextWindow: 32768, OutputReserve: 4096, NativeTools: tools}
+	}
+	return []llm.ModelConfig{
+		model("fake", "Fake LLM (tools; say \"use ls\")", true),
+		model("fake-text", "Fake LLM (text only)", false),
+	}, nil
+}

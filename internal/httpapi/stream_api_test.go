@@ -1,0 +1,309 @@
+package httpapi
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+const stFakeKey = "sk-stream-test-SECRET-42"
+
+// stEnv is a full server with a fake LLM behind two models.
+type stEnv struct {
+	srv      *httptest.Server
+	fake     *fakellm.Server
+	fakeURL  string
+	shutdown chan struct{}
+	tokens   map[string]string
+}
+
+func stSetup(t testing.TB, dialect string) *stEnv {
+	t.Helper()
+	ctx := context.Background()
+	st, dir := storetest.Open(t, dialect)
+	blobs, err := blob.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := knowledge.NewTree(st, blobs, 1<<20)
+	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(strings.Repeat("s", 32)), BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := fakellm.New(fakellm.Options{})
+	fakeSrv := httptest.NewServer(fake)
+	t.Cleanup(fakeSrv.Close)
+	mk := func(id string, tools bool) llm.ModelConfig {
+		return llm.ModelConfig{ID: id, Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1", APIKey: stFakeKey,
+			Model: "upstream-secret-name", ContextWindow: 32768, OutputReserve: 4096, NativeTools: tools}
+	}
+	reg, err := llm.NewRegistry([]llm.ModelConfig{mk("fake", true), mk("fake-text", false)}, llm.RegistryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{}), tokens: map[string]string{}}
+	env.srv = httptest.NewServer(New(Deps{Store: st, Auth: svc, Tree: tree, Models: reg, Shutdown: env.shutdown}))
+	t.Cleanup(env.srv.Close)
+	for _, name := range []string{"alice", "bob"} {
+		if _, err := svc.CreateUser(ctx, name, "password-"+name, store.RoleUser); err != nil {
+			t.Fatal(err)
+		}
+		s, err := svc.Login(ctx, name, "password-"+name, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		env.tokens[name] = s.Token
+	}
+	return env
+}
+
+func (e *stEnv) post(ctx context.Context, t *testing.T, user, path, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.srv.URL+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if user != "" {
+		req.Header.Set("Authorization", "Bearer "+e.tokens[user])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+type stEvent struct {
+	name string
+	data map[string]any
+}
+
+// stReadEvents parses an SSE body the way a strict client would.
+func stReadEvents(t *testing.T, r io.Reader, each func(stEvent) bool) []stEvent {
+	t.Helper()
+	var out []stEvent
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var name string
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			var d map[string]any
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
+				t.Fatalf("event %s has bad JSON: %v", name, err)
+			}
+			ev := stEvent{name, d}
+			out = append(out, ev)
+			if each != nil && !each(ev) {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+func stNames(evs []stEvent) string {
+	var s []string
+	for _, e := range evs {
+		if len(s) > 0 && s[len(s)-1] == e.name && e.name == "delta" {
+			continue
+		}
+		s = append(s, e.name)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestStreamRefusesBeforeFirstByte(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := stSetup(t, dialect)
+		many := `[` + strings.TrimSuffix(strings.Repeat(`{"role":"user","content":"x"},`, MaxHistoryItems+1), ",") + `]`
+		cases := []struct {
+			name, user, body string
+			status           int
+			code             string
+		}{
+			{"no token", "", `{"uri":"kb://me/","model_id":"fake","message":"hi"}`, 401, "missing_token"},
+			{"unknown model", "alice", `{"uri":"kb://me/","model_id":"gpt-9","message":"hi"}`, 400, "unknown_model"},
+			{"bad uri", "alice", `{"uri":"kb://me/../bob/","model_id":"fake","message":"hi"}`, 400, "invalid_uri"},
+			{"other user's scope", "alice", `{"uri":"kb://users/bob/notes/","model_id":"fake","message":"hi"}`, 404, "not_found"},
+			{"missing scope", "alice", `{"uri":"kb://me/nope/","model_id":"fake","message":"hi"}`, 404, "not_found"},
+			{"empty message", "alice", `{"uri":"kb://me/","model_id":"fake","message":"  "}`, 400, "invalid_message"},
+			{"bad history role", "alice", `{"uri":"kb://me/","model_id":"fake","message":"hi","history":[{"role":"system","content":"x"}]}`, 400, "invalid_history"},
+			{"history too long", "alice", `{"uri":"kb://me/","model_id":"fake","message":"hi","history":` + many + `}`, 400, "invalid_history"},
+			{"history wrong type", "alice", `{"uri":"kb://me/","model_id":"fake","message":"hi","history":"x"}`, 400, "invalid_json"},
+			{"malformed json", "alice", `{"uri":`, 400, "invalid_json"},
+			{"unknown field", "alice", `{"uri":"kb://me/","model_id":"fake","message":"hi","temperature":2}`, 400, "invalid_json"},
+		}
+		for _, tc := range cases {
+			resp := env.post(context.Background(), t, tc.user, "/api/v1/knowledge-agent/stream", tc.body)
+			var body errorBody
+			json.NewDecoder(resp.Body).Decode(&body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status || body.Error.Code != tc.code || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("%s: got %d %q (%s), want %d %q", tc.name, resp.StatusCode, body.Error.Code, resp.Header.Get("Content-Type"), tc.status, tc.code)
+			}
+		}
+		if n := len(env.fake.Requests()); n != 0 {
+			t.Fatalf("a refused request reached the model %d times", n)
+		}
+	})
+}
+
+func TestStreamFullTurnWithRealTools(t *testing.T) {
+	env := stSetup(t, store.DialectSQLite)
+	resp := env.post(context.Background(), t, "alice", "/api/v1/knowledge-agent/stream",
+		`{"uri":"kb://me/notes/","model_id":"fake","message":"use ls on kb://me/notes/ please"}`)
+	defer resp.Body.Close()
+	for h, want := range map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"} {
+		if got := resp.Header.Get(h); got != want {
+			t.Errorf("header %s = %q, want %q", h, got, want)
+		}
+	}
+	evs := stReadEvents(t, resp.Body, nil)
+	if got := stNames(evs); got != "start,context,tool_call,tool_result,context,delta,done" {
+		t.Fatalf("events %s", got)
+	}
+	res := evs[3].data
+	if res["ok"] != true || !strings.Contains(res["summary"].(string), "items") {
+		t.Fatalf("tool result %v", res)
+	}
+	items := res["result"].(map[string]any)["items"].([]any)
+	var names []string
+	for _, it := range items {
+		names = append(names, it.(map[string]any)["name"].(string))
+	}
+	if strings.Join(names, ",") != "archive,research-plan.md,会议纪要.md" {
+		t.Fatalf("the real listing was not used: %v", names)
+	}
+	if evs[0].data["uri"] != "kb://users/alice/notes/" {
+		t.Fatalf("scope not normalized: %v", evs[0].data["uri"])
+	}
+}
+
+func TestStreamUpstreamWithoutDoneEndsInError(t *testing.T) {
+	env := stSetup(t, store.DialectSQLite)
+	env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("kept ")), fakellm.Data(fakellm.TextChunk("text")), fakellm.Data(fakellm.FinishChunk("stop"))))
+	resp := env.post(context.Background(), t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"hi"}`)
+	defer resp.Body.Close()
+	evs := stReadEvents(t, resp.Body, nil)
+	if got := stNames(evs); got != "start,context,delta,error" {
+		t.Fatalf("events %s", got)
+	}
+	if code := evs[len(evs)-1].data["code"]; code != "llm_incomplete_stream" {
+		t.Fatalf("error code %v", code)
+	}
+}
+
+func TestStreamTextOnlyModelGetsMaterial(t *testing.T) {
+	env := stSetup(t, store.DialectSQLite)
+	env.fake.Push(fakellm.TextStream("ok"))
+	resp := env.post(context.Background(), t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/notes/","model_id":"fake-text","message":"what is here?"}`)
+	evs := stReadEvents(t, resp.Body, nil)
+	resp.Body.Close()
+	if evs[len(evs)-1].name != "done" || evs[0].data["mode"] != "text_only" {
+		t.Fatalf("events %s", stNames(evs))
+	}
+	sys := string(env.fake.LastChat().Messages[0].Content)
+	if !strings.Contains(sys, "research-plan.md") || len(env.fake.LastChat().Tools) != 0 {
+		t.Fatalf("text-only request lacks the listing or has tools: %q", sys)
+	}
+}
+
+// TestStreamDisconnectClosesUpstream: the client goes away mid-answer; the
+// upstream request must close quickly and no goroutine may be left behind.
+func TestStreamDisconnectClosesUpstream(t *testing.T) {
+	env := stSetup(t, store.DialectSQLite)
+	before := runtime.NumGoroutine()
+	env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.RoleChunk()), fakellm.Data(fakellm.TextChunk("first")), fakellm.Sleep(30*time.Second), fakellm.Done()))
+	ctx, cancel := context.WithCancel(context.Background())
+	resp := env.post(ctx, t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"hi"}`)
+	stReadEvents(t, resp.Body, func(e stEvent) bool { return e.name != "delta" })
+	start := time.Now()
+	cancel()
+	resp.Body.Close()
+	select {
+	case <-env.fake.Aborted():
+		t.Logf("upstream closed %v after the client left", time.Since(start))
+		if d := time.Since(start); d > 500*time.Millisecond {
+			t.Fatalf("upstream closed only after %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the upstream request stayed open after the client left")
+	}
+	http.DefaultClient.CloseIdleConnections()
+	deadline := time.Now().Add(3 * time.Second)
+	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+2 {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("goroutines %d → %d after the stream ended:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+func TestStreamEndsOnShutdown(t *testing.T) {
+	env := stSetup(t, store.DialectSQLite)
+	env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("first")), fakellm.Sleep(30*time.Second), fakellm.Done()))
+	resp := env.post(context.Background(), t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"hi"}`)
+	defer resp.Body.Close()
+	evs := stReadEvents(t, resp.Body, func(e stEvent) bool {
+		if e.name == "delta" {
+			close(env.shutdown)
+		}
+		return true
+	})
+	last := evs[len(evs)-1]
+	if last.name != "error" || last.data["code"] != "server_shutdown" {
+		t.Fatalf("events %s, last %v", stNames(evs), last.data)
+	}
+}
+
+func TestOptionsLeakNoSecrets(t *testing.T) {
+	env := stSetup(t, store.DialectSQLite)
+	req, _ := http.NewRequest(http.MethodGet, env.srv.URL+"/api/v1/knowledge-agent/options", nil)
+	req.Header.Set("Authorization", "Bearer "+env.tokens["alice"])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, secret := range []string{stFakeKey, env.fakeURL, strings.TrimPrefix(env.fakeURL, "http://"), "upstream-secret-name", "api_key", "base_url"} {
+		if bytes.Contains(raw, []byte(secret)) {
+			t.Fatalf("options leak %q: %s", secret, raw)
+		}
+	}
+	var body struct {
+		Models []map[string]any `json:"models"`
+	}
+	json.Unmarshal(raw, &body)
+	if len(body.Models) != 2 || body.Models[0]["id"] != "fake" || body.Models[1]["native_tools"] != false {
+		t.Fatalf("options %s", raw)
+	}
+	for k := range body.Models[0] {
+		switch k {
+		case "id", "name", "profile", "context_window", "max_output", "native_tools", "reasoning":
+		default:
+			t.Fatalf("unexpected model field %q", k)
+		}
+	}
+}

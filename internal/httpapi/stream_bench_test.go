@@ -1,0 +1,154 @@
+package httpapi
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"context"
+	"fmt"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+const benchDeltas = 20000
+
+func longAnswer(n int) fakellm.Response {
+	steps := []fakellm.Step{fakellm.Data(fakellm.RoleChunk())}
+	for i := 0; i < n; i++ {
+		steps = append(steps, fakellm.Data(fakellm.TextChunk(fmt.Sprintf("w%d ", i%10))))
+	}
+	steps = append(steps, fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Data(fakellm.UsageChunk(10, n)), fakellm.Done())
+	return fakellm.Stream(steps...)
+}
+
+// countDeltas reads an SSE body as a real client would, decoding every data
+// line's JSON, and counts the ones that carry text, noting when the first
+// one arrived.
+func countDeltas(b *testing.B, resp *http.Response, start time.Time, marker string) (int, time.Duration) {
+	b.Helper()
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	n := 0
+	var first time.Duration
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.HasPrefix(line, []byte("data: ")) || bytes.Equal(line, []byte("data: [DONE]")) {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal(line[len("data: "):], &v); err != nil {
+			b.Fatalf("bad event JSON: %v", err)
+		}
+		if bytes.Contains(line, []byte(marker)) {
+			if n == 0 {
+				first = time.Since(start)
+			}
+			n++
+		}
+	}
+	return n, first
+}
+
+// BenchmarkStreamRelay streams a 20,000-delta answer directly from the fake
+// LLM and through /knowledge-agent/stream in the same run; compare the
+// deltas/s and time-to-first-delta of the two sub-benchmarks.
+func BenchmarkStreamRelay(b *testing.B) {
+	env := stSetup(b, store.DialectSQLite)
+	answer := longAnswer(benchDeltas)
+	env.fake.SetFunc(func(*fakellm.Request) fakellm.Response { return answer })
+	direct := `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`
+	cases := []struct {
+		name, url, body, marker, token string
+	}{
+		{"direct", env.fakeURL + "/v1/chat/completions", direct, `"content":"w`, ""},
+		{"server", env.srv.URL + "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake-text","message":"hi"}`, `{"text":"w`, env.tokens["alice"]},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var ttfd time.Duration
+			for i := 0; i < b.N; i++ {
+				req, _ := http.NewRequest(http.MethodPost, c.url, strings.NewReader(c.body))
+				req.Header.Set("Content-Type", "application/json")
+				if c.token != "" {
+					req.Header.Set("Authorization", "Bearer "+c.token)
+				}
+				start := time.Now()
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, first := countDeltas(b, resp, start, c.marker)
+				if n != benchDeltas {
+					b.Fatalf("%d deltas, want %d", n, benchDeltas)
+				}
+				ttfd += first
+			}
+			b.ReportMetric(float64(benchDeltas*b.N)/b.Elapsed().Seconds(), "deltas/s")
+			b.ReportMetric(float64(ttfd.Microseconds())/float64(b.N), "ttfd-µs")
+		})
+	}
+}
+
+// BenchmarkConcurrentStreams holds 200 streams open at once (the fake LLM
+// pauses mid-answer) and reports heap per open stream.
+func BenchmarkConcurrentStreams(b *testing.B) {
+	const streams = 200
+	env := stSetup(b, store.DialectSQLite)
+	env.fake.SetFunc(func(*fakellm.Request) fakellm.Response {
+		return fakellm.Stream(fakellm.Data(fakellm.RoleChunk()), fakellm.Data(fakellm.TextChunk("open ")), fakellm.Sleep(time.Hour), fakellm.Done())
+	})
+	tr := &http.Transport{MaxIdleConnsPerHost: streams, MaxConnsPerHost: 0}
+	client := &http.Client{Transport: tr}
+	defer tr.CloseIdleConnections()
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		var opened sync.WaitGroup
+		opened.Add(streams)
+		for s := 0; s < streams; s++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, env.srv.URL+"/api/v1/knowledge-agent/stream",
+					strings.NewReader(`{"uri":"kb://me/","model_id":"fake-text","message":"hi"}`))
+				req.Header.Set("Authorization", "Bearer "+env.tokens["alice"])
+				resp, err := client.Do(req)
+				if err != nil {
+					opened.Done()
+					return
+				}
+				defer resp.Body.Close()
+				sc := bufio.NewScanner(resp.Body)
+				seen := false
+				for sc.Scan() {
+					if !seen && strings.Contains(sc.Text(), `"text":"open`) {
+						seen = true
+						opened.Done()
+					}
+				}
+				if !seen {
+					opened.Done()
+				}
+			}()
+		}
+		opened.Wait()
+		runtime.GC()
+		var during runtime.MemStats
+		runtime.ReadMemStats(&during)
+		b.ReportMetric(float64(during.HeapInuse-before.HeapInuse)/streams/1024, "KiB/stream")
+		b.ReportMetric(float64(runtime.NumGoroutine())/streams, "goroutines/stream")
+		cancel()
+		wg.Wait()
+	}
+}
