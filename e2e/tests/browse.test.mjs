@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, startServer } from "../lib/server.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+
+describe("browse and preview", { timeout: 120_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    await loginThroughUI(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "previews Welcome.md as rendered markdown",
+    shotOnFailure(() => page, async () => {
+      await treeItem(page, `${ROOT}Welcome.md`).click();
+      const h1 = previewContent(page).getByRole("heading", { level: 1, name: "Welcome to Knowspace" });
+      await h1.waitFor();
+      // Rendered, not shown as source.
+      assert.equal(await previewContent(page).getByText("# Welcome to Knowspace").count(), 0);
+      assert.equal(await treeItem(page, `${ROOT}Welcome.md`).getAttribute("aria-selected"), "true");
+    }),
+  );
+
+  it(
+    "opens a folder lazily and previews the Chinese file",
+    shotOnFailure(() => page, async () => {
+      const notes = treeItem(page, `${ROOT}notes/`);
+      assert.equal(await notes.getAttribute("aria-expanded"), "false");
+      await notes.click();
+      assert.equal(await notes.getAttribute("aria-expanded"), "true");
+      await treeItem(page, `${ROOT}notes/research-plan.md`).waitFor();
+      await treeItem(page, `${ROOT}notes/archive/`).waitFor();
+      await treeItem(page, `${ROOT}notes/会议纪要.md`).click();
+      await previewContent(page).getByRole("heading", { level: 1, name: "会议纪要" }).waitFor();
+      await screenshot(page, "preview-chinese-wide");
+    }),
+  );
+
+  it(
+    "opens a nested folder and previews a file in it",
+    shotOnFailure(() => page, async () => {
+      await treeItem(page, `${ROOT}notes/archive/`).click();
+      await treeItem(page, `${ROOT}notes/archive/2025-retro.md`).click();
+      await previewContent(page).getByRole("heading").first().waitFor();
+      await treeItem(page, `${ROOT}notes/research-plan.md`).click();
+      await previewContent(page).getByRole("heading").first().waitFor();
+    }),
+  );
+
+  it(
+    "shows the CSV file as a table",
+    shotOnFailure(() => page, async () => {
+      await treeItem(page, `${ROOT}data/`).click();
+      await treeItem(page, `${ROOT}data/metrics.csv`).click();
+      const table = previewContent(page).locator("table.csv");
+      await table.waitFor();
+      assert.ok((await table.locator("th").count()) >= 1, "the CSV table has a header row");
+      assert.ok((await table.locator("tbody tr").count()) >= 1, "the CSV table has data rows");
+    }),
+  );
+
+  it(
+    "collapses a folder and moves through the tree with the keyboard",
+    shotOnFailure(() => page, async () => {
+      const notes = treeItem(page, `${ROOT}notes/`);
+      await notes.click();
+      assert.equal(await notes.getAttribute("aria-expanded"), "false");
+      assert.equal(await treeItem(page, `${ROOT}notes/research-plan.md`).count(), 0);
+      // notes is selected; Right opens it, Down goes to its first child.
+      await page.getByRole("tree", { name: "Files" }).focus();
+      await page.keyboard.press("ArrowRight");
+      await treeItem(page, `${ROOT}notes/research-plan.md`).waitFor();
+      await page.keyboard.press("ArrowDown");
+      assert.equal(await notes.getAttribute("aria-selected"), "false");
+    }),
+  );
+
+  it(
+    "downloads the raw file with the bearer token",
+    shotOnFailure(() => page, async () => {
+      await treeItem(page, `${ROOT}Welcome.md`).click();
+      await previewContent(page).getByRole("heading", { level: 1, name: "Welcome to Knowspace" }).waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download" }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), "Welcome.md");
+      const stream = await download.createReadStream();
+      let text = "";
+      for await (const chunk of stream) text += chunk;
+      assert.match(text, /# Welcome to Knowspace/);
+    }),
+  );
+
+  it(
+    "resizes panels by dragging a separator",
+    shotOnFailure(() => page, async () => {
+      const previewPanel = page.locator("#preview");
+      const before = (await previewPanel.boundingBox()).width;
+      const sep = page.getByRole("separator").nth(1);
+      const box = await sep.boundingBox();
+      const y = box.y + box.height / 2;
+      await page.mouse.move(box.x + box.width / 2, y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 120, y, { steps: 8 });
+      await page.mouse.up();
+      const after = (await previewPanel.boundingBox()).width;
+      assert.ok(after > before + 60, `preview panel widened by dragging (${before} → ${after})`);
+    }),
+  );
+
+  it(
+    "remembers the panel layout after a keyboard resize",
+    shotOnFailure(() => page, async () => {
+      const treePanel = page.locator("#tree");
+      const before = (await treePanel.boundingBox()).width;
+      const sep = page.getByRole("separator").first();
+      await sep.focus();
+      for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(300);
+      const widened = (await treePanel.boundingBox()).width;
+      assert.ok(widened > before + 20, `tree panel grew (${before} → ${widened})`);
+      await page.reload();
+      await page.getByRole("tree", { name: "Files" }).waitFor();
+      const afterReload = (await treePanel.boundingBox()).width;
+      assert.ok(Math.abs(afterReload - widened) < 3, `layout remembered (${widened} vs ${afterReload})`);
+    }),
+  );
+});

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { NARROW, launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, startServer } from "../lib/server.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+
+describe("narrow screen (375px)", { timeout: 120_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "shows one panel at a time with a tab bar",
+    shotOnFailure(() => page, async () => {
+      page = await newPage(browser, server.baseURL, NARROW);
+      await page.goto("/");
+      await screenshot(page, "login-narrow");
+      await loginThroughUI(page);
+      const tabs = page.getByRole("tablist", { name: "Panels" });
+      await tabs.waitFor();
+      assert.equal(await page.getByRole("separator").count(), 0, "no resize handles on a narrow screen");
+      assert.equal(await page.getByRole("tab", { name: "Files" }).getAttribute("aria-selected"), "true");
+      await treeItem(page, `${ROOT}Welcome.md`).waitFor();
+      await screenshot(page, "main-narrow");
+
+      // Open a folder, visit another panel, come back: the tree is as it was.
+      await treeItem(page, `${ROOT}notes/`).click();
+      await treeItem(page, `${ROOT}notes/research-plan.md`).waitFor();
+      assert.equal(await page.getByRole("tab", { name: "Files" }).getAttribute("aria-selected"), "true");
+
+      await page.getByRole("tab", { name: "KnowAgent" }).click();
+      await page.getByRole("heading", { name: "KnowAgent" }).waitFor();
+      assert.equal(await page.getByRole("tree").isVisible(), false);
+      await page.getByRole("tab", { name: "Files" }).click();
+      await treeItem(page, `${ROOT}notes/research-plan.md`).waitFor();
+      assert.equal(await treeItem(page, `${ROOT}notes/`).getAttribute("aria-expanded"), "true");
+
+      await page.getByRole("tab", { name: "Preview" }).click();
+      // The folder chosen above is the selection; the preview says so.
+      await page.getByText("This is a folder.").waitFor();
+
+      await page.getByRole("tab", { name: "Files" }).click();
+      // Choosing a file opens the preview tab.
+      await treeItem(page, `${ROOT}Welcome.md`).click();
+      await previewContent(page).getByRole("heading", { level: 1, name: "Welcome to Knowspace" }).waitFor();
+      assert.equal(await page.getByRole("tab", { name: "Preview" }).getAttribute("aria-selected"), "true");
+      await screenshot(page, "preview-narrow");
+
+      // Nothing overflows the viewport horizontally.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page overflows by ${overflow}px`);
+    }),
+  );
+
+  it(
+    "dialogs fit the screen",
+    shotOnFailure(() => page, async () => {
+      await page.getByRole("tab", { name: "Files" }).click();
+      await page.getByRole("button", { name: "New folder" }).click();
+      const dialog = page.getByRole("dialog", { name: "New folder" });
+      const box = await dialog.boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= NARROW.width, `dialog inside the viewport: ${JSON.stringify(box)}`);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+    }),
+  );
+});

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, startServer } from "../lib/server.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+const MANY = 450;
+
+describe("long files and large folders", { timeout: 180_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    await loginThroughUI(page);
+    await treeItem(page, `${ROOT}Welcome.md`).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function uploadToRoot(files) {
+    // Nothing selected: uploads go to the root.
+    await page.getByTestId("upload-input").setInputFiles(files);
+  }
+
+  it(
+    "pages through a long file by code points",
+    shotOnFailure(() => page, async () => {
+      // 2,500 lines of 6 code points: 15,000 code points, several pages.
+      const body = Array.from({ length: 2500 }, (_, i) => `行${String(i).padStart(4, "0")}\n`).join("");
+      await uploadToRoot([{ name: "long.txt", mimeType: "text/plain", buffer: Buffer.from(body) }]);
+      await treeItem(page, `${ROOT}long.txt`).click();
+      const pager = page.getByRole("navigation", { name: "Pages" });
+      await pager.getByText("Characters 1–6,000 of 15,000").waitFor();
+      await previewContent(page).getByText("行0000").waitFor();
+      assert.ok(await pager.getByRole("button", { name: "Previous page" }).isDisabled());
+
+      await pager.getByRole("button", { name: "Next page" }).click();
+      await pager.getByText("Characters 6,001–12,000 of 15,000").waitFor();
+      await previewContent(page).getByText("行1000").waitFor();
+      await pager.getByRole("button", { name: "Next page" }).click();
+      await pager.getByText("Characters 12,001–15,000 of 15,000").waitFor();
+      await previewContent(page).getByText("行2499").waitFor();
+      assert.ok(await pager.getByRole("button", { name: "Next page" }).isDisabled());
+
+      await pager.getByRole("button", { name: "Previous page" }).click();
+      await pager.getByText("Characters 6,001–12,000 of 15,000").waitFor();
+    }),
+  );
+
+  it(
+    "says when a file is empty",
+    shotOnFailure(() => page, async () => {
+      await page.keyboard.press("Escape");
+      await treeItem(page, `${ROOT}Welcome.md`).click();
+      await uploadToRoot([{ name: "blank.txt", mimeType: "text/plain", buffer: Buffer.alloc(0) }]);
+      await treeItem(page, `${ROOT}blank.txt`).click();
+      await page.getByTestId("preview-empty").getByText("This file is empty.").waitFor();
+    }),
+  );
+
+  it(
+    "says when a file has no text body yet",
+    shotOnFailure(() => page, async () => {
+      // Not a real PDF: its parse can only fail, so the body stays missing.
+      await uploadToRoot([{ name: "scan.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 not really") }]);
+      await treeItem(page, `${ROOT}scan.pdf`).click();
+      await page.getByTestId("preview-no-body").getByText("This file has no text body yet.").waitFor();
+      await page.getByRole("button", { name: "Download" }).waitFor();
+    }),
+  );
+
+  it(
+    `loads a folder of ${MANY} files page by page and keeps the DOM small`,
+    shotOnFailure(() => page, async () => {
+      await page.getByRole("button", { name: "New folder" }).click();
+      const dialog = page.getByRole("dialog", { name: "New folder" });
+      // A file is selected, so the folder is created beside it, in the root.
+      await dialog.getByRole("textbox").fill("many");
+      await dialog.getByRole("button", { name: "Create" }).click();
+      const folder = treeItem(page, `${ROOT}many/`);
+      await folder.waitFor();
+      await folder.click(); // select and open
+      const files = Array.from({ length: MANY }, (_, i) => ({
+        name: `item-${String(i).padStart(4, "0")}.txt`,
+        mimeType: "text/plain",
+        buffer: Buffer.from(`item ${i}\n`),
+      }));
+      await page.getByTestId("upload-input").setInputFiles(files);
+      await treeItem(page, `${ROOT}many/item-0000.txt`).waitFor({ timeout: 30_000 });
+
+      const rendered = await page.locator('[role="treeitem"]').count();
+      assert.ok(rendered < 120, `virtualized: ${rendered} rows in the DOM`);
+
+      // Scrolling to the end fetches the remaining pages.
+      const last = treeItem(page, `${ROOT}many/item-${String(MANY - 1).padStart(4, "0")}.txt`);
+      for (let i = 0; i < 20 && (await last.count()) === 0; i++) {
+        await page.getByRole("tree", { name: "Files" }).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        await page.waitForTimeout(250);
+      }
+      await last.waitFor();
+      await last.click();
+      await previewContent(page).getByText(`item ${MANY - 1}`).waitFor();
+    }),
+  );
+});

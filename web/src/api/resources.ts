@@ -1,0 +1,131 @@
+// Resource tree endpoints: listing, folders, upload, rename, delete, content, raw.
+
+import {
+  ApiError,
+  apiURL,
+  authHeaders,
+  errorFromBody,
+  reportUnauthorized,
+  request,
+  requestJSON,
+} from "./client";
+import type { ContentPage, Listing, ResourceNode, UploadResponse } from "./types";
+
+/** LIST_PAGE_SIZE is how many children one listing request asks for. */
+export const LIST_PAGE_SIZE = 200;
+/** CONTENT_PAGE_SIZE is how many code points one preview page asks for. */
+export const CONTENT_PAGE_SIZE = 6000;
+
+/** listResources fetches one page of a folder's direct children. */
+export function listResources(
+  uri: string,
+  offset = 0,
+  limit = LIST_PAGE_SIZE,
+  signal?: AbortSignal,
+): Promise<Listing> {
+  return requestJSON<Listing>("/resources", { query: { uri, offset, limit }, signal });
+}
+
+/**
+ * listAtLeast fetches pages of a folder from the start until at least `want`
+ * items are loaded or the folder ends, so a refresh keeps what was scrolled in.
+ */
+export async function listAtLeast(
+  uri: string,
+  want: number,
+  signal?: AbortSignal,
+  pageSize = LIST_PAGE_SIZE,
+): Promise<Listing> {
+  const items: ResourceNode[] = [];
+  let offset: number | null = 0;
+  let last: Listing | null = null;
+  while (offset !== null) {
+    last = await listResources(uri, offset, pageSize, signal);
+    items.push(...last.items);
+    const next: number | null = last.next_offset ?? null;
+    // Guard against a server that answers the same offset again.
+    if (next !== null && next <= offset) break;
+    offset = next;
+    if (items.length >= Math.max(want, 1)) break;
+  }
+  return { uri: last?.uri ?? uri, items, next_offset: offset };
+}
+
+/** createFolder creates a folder; uri must end with "/". */
+export function createFolder(uri: string): Promise<ResourceNode> {
+  return requestJSON<ResourceNode>("/resources/folders", { method: "POST", json: { uri } });
+}
+
+/** renameResource moves or renames a node. */
+export function renameResource(uri: string, newURI: string): Promise<ResourceNode> {
+  return requestJSON<ResourceNode>("/resources", { method: "PATCH", json: { uri, new_uri: newURI } });
+}
+
+/** deleteResource deletes a node (a folder with everything below it). */
+export async function deleteResource(uri: string): Promise<void> {
+  await request("/resources", { method: "DELETE", query: { uri } });
+}
+
+/** readContent fetches one page of a file's text body; offsets count code points. */
+export function readContent(
+  uri: string,
+  offset = 0,
+  limit = CONTENT_PAGE_SIZE,
+  signal?: AbortSignal,
+): Promise<ContentPage> {
+  return requestJSON<ContentPage>("/resources/content", { query: { uri, offset, limit }, signal });
+}
+
+/** fetchRaw downloads a file's bytes (the bearer header rules out a plain link). */
+export async function fetchRaw(uri: string, signal?: AbortSignal): Promise<Blob> {
+  const res = await request("/resources/raw", { query: { uri }, signal });
+  return res.blob();
+}
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface UploadHandle {
+  promise: Promise<UploadResponse>;
+  abort: () => void;
+}
+
+/**
+ * uploadFiles sends files to a folder in one multipart request (field "file"),
+ * reporting progress through XMLHttpRequest's upload events, which fetch lacks.
+ */
+export function uploadFiles(
+  folderURI: string,
+  files: readonly File[],
+  onProgress?: (p: UploadProgress) => void,
+): UploadHandle {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<UploadResponse>((resolve, reject) => {
+    const form = new FormData();
+    for (const f of files) form.append("file", f, f.name);
+    xhr.open("POST", apiURL("/resources/upload", { uri: folderURI }));
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e: ProgressEvent) => {
+      if (e.lengthComputable) onProgress?.({ loaded: e.loaded, total: e.total });
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve(JSON.parse(xhr.responseText) as UploadResponse);
+        } catch {
+          resolve({ items: [] });
+        }
+        return;
+      }
+      const err = errorFromBody(xhr.status, xhr.statusText, xhr.responseText);
+      if (xhr.status === 401) reportUnauthorized(err);
+      reject(err);
+    };
+    xhr.onerror = () => reject(new ApiError(0, "network_error", "Upload failed: cannot reach the server."));
+    xhr.onabort = () => reject(new ApiError(0, "aborted", "Upload cancelled."));
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}

@@ -1,0 +1,70 @@
+import { useState } from "react";
+import type { FormEvent } from "react";
+import { BookOpen } from "lucide-react";
+import { useSession } from "./session";
+import { messageOf } from "../ui/errors";
+
+export function LoginPage() {
+  const { signIn, notice } = useSession();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(username.trim(), password);
+    } catch (err) {
+      setError(messageOf(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="login">
+      <form className="login-card" onSubmit={submit} aria-labelledby="login-title">
+        <h1 id="login-title" className="login-title">
+          <BookOpen size={22} aria-hidden /> Knowspace
+        </h1>
+        {notice && !error && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        <label className="field">
+          <span>Username</span>
+          <input
+            name="username"
+            autoComplete="username"
+            autoFocus
+            required
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button className="btn primary" type="submit" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,58 @@
+// The signed-in session: who is logged in, sign-in, sign-out, and the 401 path.
+
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import type { ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { onUnauthorized } from "../api/client";
+import { login as apiLogin } from "../api/auth";
+import { clearSession, loadSession, saveSession } from "../api/token";
+import type { User } from "../api/types";
+
+interface SessionValue {
+  user: User | null;
+  /** notice is shown on the login page, e.g. after the session expired. */
+  notice: string | null;
+  signIn: (username: string, password: string) => Promise<void>;
+  signOut: () => void;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [user, setUser] = useState<User | null>(() => loadSession()?.user ?? null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const endSession = useCallback(
+    (message: string | null) => {
+      clearSession();
+      queryClient.clear();
+      setUser(null);
+      setNotice(message);
+    },
+    [queryClient],
+  );
+
+  useEffect(() => {
+    onUnauthorized(() => endSession("Your session has ended. Please sign in again."));
+    return () => onUnauthorized(null);
+  }, [endSession]);
+
+  const signIn = useCallback(async (username: string, password: string) => {
+    const res = await apiLogin(username, password);
+    saveSession({ token: res.token, user: res.user, expiresAt: res.expires_at });
+    setNotice(null);
+    setUser(res.user);
+  }, []);
+
+  const signOut = useCallback(() => endSession(null), [endSession]);
+
+  const value = useMemo(() => ({ user, notice, signIn, signOut }), [user, notice, signIn, signOut]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const v = useContext(SessionContext);
+  if (!v) throw new Error("useSession outside SessionProvider");
+  return v;
+}

@@ -1,0 +1,15 @@
+import { BookOpen } from "lucide-react";
+import type { User } from "../api/types";
+import { UserMenu } from "./UserMenu";
+
+export function AppHeader({ user }: { user: User }) {
+  return (
+    <header className="header">
+      <div className="brand">
+        <BookOpen size={18} aria-hidden />
+        <span>Knowspace</span>
+      </div>
+      <UserMenu user={user} />
+    </header>
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from "react";
+import { ChevronDown, LogOut, UserRound } from "lucide-react";
+import type { User } from "../api/types";
+import { useSession } from "../auth/session";
+
+/** UserMenu shows who is signed in, with a menu holding sign-out. */
+export function UserMenu({ user }: { user: User }) {
+  const { signOut } = useSession();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        setOpen(false);
+        ref.current?.querySelector<HTMLButtonElement>("button")?.focus();
+      }
+    };
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    ref.current?.querySelector<HTMLButtonElement>('[role="menuitem"]')?.focus();
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="user-menu" ref={ref}>
+      <button
+        type="button"
+        className="btn ghost"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="user-menu-button"
+      >
+        <UserRound size={16} aria-hidden />
+        <span className="user-name">{user.username}</span>
+        <ChevronDown size={14} aria-hidden />
+      </button>
+      {open && (
+        <div className="menu" role="menu" aria-label="Account">
+          <div className="menu-caption">
+            Signed in as <strong>{user.username}</strong>
+            {user.role ? <span className="badge">{user.role}</span> : null}
+          </div>
+          <button type="button" role="menuitem" className="menu-item" onClick={signOut}>
+            <LogOut size={15} aria-hidden /> Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+// The signed-in screen: header plus tree | preview | KnowAgent.
+
+import { useCallback, useState } from "react";
+import type { ReactNode } from "react";
+import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
+import type { User } from "../api/types";
+import { rootURI } from "../api/uri";
+import { useMediaQuery } from "../ui/useMediaQuery";
+import { AppHeader } from "./AppHeader";
+import { PanelTabs } from "./PanelTabs";
+import type { PanelName } from "./PanelTabs";
+import { ResourceTree } from "../tree/ResourceTree";
+import { FilePreview } from "../preview/FilePreview";
+import { AgentPlaceholder } from "../agent/AgentPlaceholder";
+
+export const NARROW_QUERY = "(max-width: 768px)";
+
+export function Workspace({ user }: { user: User }) {
+  const root = rootURI(user.username);
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [active, setActive] = useState<PanelName>("tree");
+
+  const select = useCallback(
+    (uri: string | null, opts?: { open?: boolean }) => {
+      setSelected(uri);
+      if (narrow && opts?.open && uri && !uri.endsWith("/")) setActive("preview");
+    },
+    [narrow],
+  );
+
+  const tree = <ResourceTree root={root} selected={selected} onSelect={select} />;
+  const preview = <FilePreview uri={selected} root={root} />;
+  const agent = <AgentPlaceholder scope={selected ?? root} root={root} />;
+
+  return (
+    <div className="app">
+      <AppHeader user={user} />
+      {narrow ? (
+        <div className="narrow-body">
+          {/* All three stay mounted so tree expansion and scroll survive a tab switch. */}
+          {(["tree", "preview", "agent"] as const).map((name) => (
+            <div
+              key={name}
+              className="narrow-panel"
+              role="tabpanel"
+              id={`panel-${name}`}
+              aria-labelledby={`tab-${name}`}
+              hidden={active !== name}
+            >
+              {name === "tree" ? tree : name === "preview" ? preview : agent}
+            </div>
+          ))}
+          <PanelTabs active={active} onChange={setActive} />
+        </div>
+      ) : (
+        <WidePanels tree={tree} preview={preview} agent={agent} />
+      )}
+    </div>
+  );
+}
+
+function WidePanels(props: { tree: ReactNode; preview: ReactNode; agent: ReactNode }) {
+  const layout = useDefaultLayout({ id: "knowspace-main", storage: localStorage });
+  return (
+    <Group
+      orientation="horizontal"
+      className="panels"
+      defaultLayout={layout.defaultLayout}
+      onLayoutChanged={layout.onLayoutChanged}
+    >
+      <Panel id="tree" defaultSize="24%" minSize="12%" className="panel">
+        <section className="panel-body" aria-label="Files">
+          {props.tree}
+        </section>
+      </Panel>
+      <Separator className="separator" aria-label="Resize files and preview" />
+      <Panel id="preview" defaultSize="46%" minSize="20%" className="panel">
+        <section className="panel-body" aria-label="Preview">
+          {props.preview}
+        </section>
+      </Panel>
+      <Separator className="separator" aria-label="Resize preview and KnowAgent" />
+      <Panel id="agent" defaultSize="30%" minSize="15%" className="panel">
+        <section className="panel-body" aria-label="KnowAgent">
+          {props.agent}
+        </section>
+      </Panel>
+    </Group>
+  );
+}

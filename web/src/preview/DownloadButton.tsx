@@ -1,0 +1,41 @@
+import { useState } from "react";
+import { Download, LoaderCircle } from "lucide-react";
+import { fetchRaw } from "../api/resources";
+import { messageOf } from "../ui/errors";
+
+/** DownloadButton fetches the raw bytes with the bearer token and saves them. */
+export function DownloadButton({ uri, name }: { uri: string; name: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function download() {
+    setBusy(true);
+    setError(null);
+    try {
+      const blob = await fetchRaw(uri);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      <button type="button" className="btn small" onClick={download} disabled={busy} title="Download the original file">
+        {busy ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Download size={14} aria-hidden />} Download
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+// The middle panel: the selected file's text, one page at a time.
+
+import { Suspense, lazy, useEffect, useRef, useState } from "react";
+import type { ReactNode } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { FileText, Folder, LoaderCircle } from "lucide-react";
+import { CONTENT_PAGE_SIZE, readContent } from "../api/resources";
+import type { ContentPage } from "../api/types";
+import { extensionOf, isFolderURI, nameOf, relativePath } from "../api/uri";
+import { messageOf } from "../ui/errors";
+import { DownloadButton } from "./DownloadButton";
+import { PreviewPager } from "./PreviewPager";
+import { isPaged, pageSpan } from "./paging";
+import { codeLanguage, previewKind } from "./previewKind";
+
+const MarkdownView = lazy(() => import("./MarkdownView"));
+const CodeView = lazy(() => import("./MarkdownView").then((m) => ({ default: m.CodeView })));
+const CsvTable = lazy(() => import("./CsvTable"));
+
+export function FilePreview({ uri, root }: { uri: string | null; root: string }) {
+  if (uri === null) {
+    return (
+      <PreviewFrame title="Preview">
+        <div className="empty-state">
+          <FileText size={28} aria-hidden />
+          <p>Select a file to preview it.</p>
+        </div>
+      </PreviewFrame>
+    );
+  }
+  if (isFolderURI(uri)) {
+    return (
+      <PreviewFrame title={nameOf(uri) || "Home"} path={relativePath(uri, root) || "/"}>
+        <div className="empty-state">
+          <Folder size={28} aria-hidden />
+          <p>This is a folder. Select a file inside it to preview.</p>
+        </div>
+      </PreviewFrame>
+    );
+  }
+  return <FilePages key={uri} uri={uri} root={root} />;
+}
+
+function FilePages({ uri, root }: { uri: string; root: string }) {
+  // offsets visited, so Previous returns exactly to where the last page began.
+  const [offsets, setOffsets] = useState<number[]>([0]);
+  const offset = offsets[offsets.length - 1] ?? 0;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const q = useQuery({
+    queryKey: ["content", uri, offset],
+    queryFn: ({ signal }) => readContent(uri, offset, CONTENT_PAGE_SIZE, signal),
+    placeholderData: keepPreviousData,
+  });
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [offset]);
+
+  const name = nameOf(uri);
+  const page = q.data;
+  const header = page && isPaged(page) && page.body !== "none" && page.total > 0 && (
+    <PreviewPager
+      span={pageSpan(page)}
+      hasPrev={offsets.length > 1}
+      hasNext={page.next_offset !== null}
+      onPrev={() => setOffsets((o) => (o.length > 1 ? o.slice(0, -1) : o))}
+      onNext={() => page.next_offset !== null && setOffsets((o) => [...o, page.next_offset as number])}
+    />
+  );
+
+  return (
+    <PreviewFrame title={name} path={relativePath(uri, root)} actions={<DownloadButton uri={uri} name={name} />}>
+      {header}
+      <div className="preview-scroll" ref={scrollRef} tabIndex={0} aria-label={`Content of ${name}`}>
+        {q.isPending ? (
+          <p className="muted">
+            <LoaderCircle size={14} className="spin" aria-hidden /> Loading…
+          </p>
+        ) : q.isError ? (
+          <p className="error" role="alert">
+            {messageOf(q.error)}
+          </p>
+        ) : (
+          <PageBody page={q.data} name={name} />
+        )}
+      </div>
+    </PreviewFrame>
+  );
+}
+
+function PageBody({ page, name }: { page: ContentPage; name: string }) {
+  if (page.body === "none") {
+    return (
+      <div className="empty-state" data-testid="preview-no-body">
+        <p>This file has no text body yet.</p>
+        <p className="muted">It becomes readable once it has been parsed. The original can still be downloaded.</p>
+      </div>
+    );
+  }
+  if (page.total === 0) {
+    return (
+      <div className="empty-state" data-testid="preview-empty">
+        <p>This file is empty.</p>
+      </div>
+    );
+  }
+  const kind = previewKind(name, page.body);
+  return (
+    <Suspense fallback={<pre className="plain">{page.text}</pre>}>
+      {kind === "markdown" ? (
+        <MarkdownView text={page.text} />
+      ) : kind === "csv" ? (
+        <CsvTable
+          text={page.text}
+          first={page.offset === 0}
+          last={page.next_offset === null}
+          tab={extensionOf(name) === "tsv"}
+        />
+      ) : kind === "code" ? (
+        <CodeView text={page.text} language={codeLanguage(name)} />
+      ) : (
+        <pre className="plain">{page.text}</pre>
+      )}
+    </Suspense>
+  );
+}
+
+function PreviewFrame(props: { title: string; path?: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="preview">
+      <div className="panel-header">
+        <h2 className="panel-title preview-title" title={props.path}>
+          <FileText size={16} aria-hidden />
+          <span className="ellipsis">{props.title}</span>
+          {props.path && props.path !== props.title && <span className="muted path ellipsis">{props.path}</span>}
+        </h2>
+        <div className="panel-actions">{props.actions}</div>
+      </div>
+      {props.children}
+    </div>
+  );
+}

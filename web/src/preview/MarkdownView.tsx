@@ -1,0 +1,36 @@
+import ReactMarkdown from "react-markdown";
+import remarkGfm from "remark-gfm";
+import rehypeHighlight from "rehype-highlight";
+
+const remarkPlugins = [remarkGfm];
+// ignoreMissing: an unknown fence language renders plain instead of throwing.
+const rehypePlugins: [typeof rehypeHighlight, { detect: boolean; ignoreMissing: boolean }][] = [
+  [rehypeHighlight, { detect: false, ignoreMissing: true }],
+];
+
+/** MarkdownView renders a markdown page (GFM tables, task lists, highlighted code). */
+export default function MarkdownView({ text }: { text: string }) {
+  return (
+    <article className="markdown">
+      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins}>
+        {text}
+      </ReactMarkdown>
+    </article>
+  );
+}
+
+/** CodeView shows source code highlighted, through the same pipeline. */
+export function CodeView({ text, language }: { text: string; language?: string }) {
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return (
+    <article className="markdown code-view">
+      <ReactMarkdown rehypePlugins={rehypePlugins}>{`${fence}${language ?? ""}\n${text}\n${fence}`}</ReactMarkdown>
+    </article>
+  );
+}
+
+function longestBacktickRun(s: string): number {
+  let best = 0;
+  for (const m of s.matchAll(/`+/g)) best = Math.max(best, m[0].length);
+  return best;
+}

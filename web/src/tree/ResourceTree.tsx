@@ -1,0 +1,273 @@
+// The file tree panel: toolbar, virtualized rows, dialogs, upload by drop.
+
+import { useCallback, useMemo, useRef, useState } from "react";
+import type { DragEvent, KeyboardEvent } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useIsFetching, useQueryClient } from "@tanstack/react-query";
+import { FolderTree } from "lucide-react";
+import { createFolder, deleteResource, renameResource } from "../api/resources";
+import { childURI, folderOf, isWithin, nameOf, parentURI, renamedURI } from "../api/uri";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { NameDialog } from "../ui/NameDialog";
+import { flattenTree } from "./flatten";
+import type { TreeRow } from "./flatten";
+import { TreeRowView, cssID } from "./TreeRowView";
+import { TreeToolbar } from "./TreeToolbar";
+import { UploadList } from "./UploadList";
+import { refreshFolders, useFolderListings } from "./useFolderListings";
+import { useUploads } from "./useUploads";
+
+const ROW_HEIGHT = 26;
+
+type DialogState = { kind: "new-folder"; parent: string } | { kind: "rename"; uri: string } | { kind: "delete"; uri: string } | null;
+
+export function ResourceTree(props: {
+  root: string;
+  selected: string | null;
+  onSelect: (uri: string | null, opts?: { open?: boolean }) => void;
+}) {
+  const { root, selected, onSelect } = props;
+  const qc = useQueryClient();
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const [dropFolder, setDropFolder] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const uploads = useUploads();
+
+  const loadedFolders = useMemo(() => [root, ...[...expanded].filter((u) => isWithin(u, root))], [root, expanded]);
+  const { folders, loadMore } = useFolderListings(loadedFolders);
+  const rows = useMemo(() => flattenTree(root, expanded, folders), [root, expanded, folders]);
+  const refreshing = useIsFetching({ queryKey: ["listing"] }) > 0;
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+
+  const currentFolder = selected ? folderOf(selected) : root;
+
+  const toggle = useCallback((uri: string, open?: boolean) => {
+    setExpanded((s) => {
+      const next = new Set(s);
+      if (open ?? !next.has(uri)) next.add(uri);
+      else next.delete(uri);
+      return next;
+    });
+  }, []);
+
+  const activate = useCallback(
+    (row: TreeRow) => {
+      if (row.type !== "node") return;
+      const { node } = row;
+      onSelect(node.uri, { open: true });
+      if (node.kind === "dir") toggle(node.uri);
+    },
+    [onSelect, toggle],
+  );
+
+  const onLoadMore = useCallback((folder: string) => void loadMore(folder), [loadMore]);
+
+  function refresh() {
+    void refreshFolders(qc, loadedFolders);
+  }
+
+  async function doCreateFolder(parent: string, name: string) {
+    const uri = childURI(parent, name, "dir");
+    await createFolder(uri);
+    if (parent !== root) toggle(parent, true);
+    await refreshFolders(qc, [parent]);
+    onSelect(uri);
+  }
+
+  async function doRename(uri: string, name: string) {
+    const target = renamedURI(uri, name);
+    if (target === uri) return;
+    const moved = await renameResource(uri, target);
+    const newURI = moved?.uri ?? target;
+    // Forget expansion and cached pages below the old name.
+    setExpanded((s) => new Set([...s].map((u) => (isWithin(u, uri) ? newURI + u.slice(uri.length) : u))));
+    qc.removeQueries({ predicate: (q) => typeof q.queryKey[1] === "string" && isWithin(q.queryKey[1], uri) });
+    await refreshFolders(qc, [parentURI(uri) ?? root, parentURI(newURI) ?? root]);
+    if (selected && isWithin(selected, uri)) onSelect(newURI + selected.slice(uri.length));
+  }
+
+  async function doDelete(uri: string) {
+    await deleteResource(uri);
+    setExpanded((s) => new Set([...s].filter((u) => !isWithin(u, uri))));
+    qc.removeQueries({ predicate: (q) => typeof q.queryKey[1] === "string" && isWithin(q.queryKey[1], uri) });
+    await refreshFolders(qc, [parentURI(uri) ?? root]);
+    if (selected && isWithin(selected, uri)) onSelect(null);
+  }
+
+  function startUpload(folder: string, files: FileList | null) {
+    if (!files || files.length === 0) return;
+    if (folder !== root) toggle(folder, true);
+    uploads.start(folder, Array.from(files));
+  }
+
+  // Keyboard: arrows move the selection, Right/Left open/close, Enter toggles, F2 renames, Delete deletes.
+  function onKeyDown(e: KeyboardEvent) {
+    const nodeRows = rows.filter((r): r is Extract<TreeRow, { type: "node" }> => r.type === "node");
+    const i = nodeRows.findIndex((r) => r.node.uri === selected);
+    const cur = nodeRows[i];
+    const go = (r: (typeof nodeRows)[number] | undefined) => {
+      if (!r) return;
+      onSelect(r.node.uri);
+      virtualizer.scrollToIndex(rows.indexOf(r), { align: "auto" });
+    };
+    switch (e.key) {
+      case "ArrowDown":
+        go(nodeRows[i + 1] ?? nodeRows[0]);
+        break;
+      case "ArrowUp":
+        go(i > 0 ? nodeRows[i - 1] : nodeRows[0]);
+        break;
+      case "Home":
+        go(nodeRows[0]);
+        break;
+      case "End":
+        go(nodeRows[nodeRows.length - 1]);
+        break;
+      case "ArrowRight":
+        if (cur?.node.kind === "dir") {
+          if (!cur.expanded) toggle(cur.node.uri, true);
+          else go(nodeRows[i + 1]);
+        }
+        break;
+      case "ArrowLeft":
+        if (cur?.node.kind === "dir" && cur.expanded) toggle(cur.node.uri, false);
+        else if (cur) go(nodeRows.find((r) => r.node.uri === parentURI(cur.node.uri)));
+        break;
+      case "Enter":
+        if (cur) activate(cur);
+        break;
+      case "F2":
+        if (cur) setDialog({ kind: "rename", uri: cur.node.uri });
+        break;
+      case "Delete":
+        if (cur) setDialog({ kind: "delete", uri: cur.node.uri });
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+
+  function folderAtEvent(e: DragEvent): string {
+    const el = (e.target as HTMLElement).closest<HTMLElement>("[data-uri]");
+    const uri = el?.dataset.uri;
+    return uri ? folderOf(uri) : root;
+  }
+  function onDragOver(e: DragEvent) {
+    if (!e.dataTransfer.types.includes("Files")) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "copy";
+    const f = folderAtEvent(e);
+    if (f !== dropFolder) setDropFolder(f);
+  }
+  function onDrop(e: DragEvent) {
+    if (!e.dataTransfer.types.includes("Files")) return;
+    e.preventDefault();
+    const folder = folderAtEvent(e);
+    setDropFolder(null);
+    startUpload(folder, e.dataTransfer.files);
+  }
+
+  const selectedRowID = selected ? `node-${cssID(selected)}` : undefined;
+
+  return (
+    <div className="tree-panel">
+      <div className="panel-header">
+        <h2 className="panel-title">
+          <FolderTree size={16} aria-hidden /> Files
+        </h2>
+        <TreeToolbar
+          canEdit={selected !== null && selected !== root}
+          refreshing={refreshing}
+          onRefresh={refresh}
+          onNewFolder={() => setDialog({ kind: "new-folder", parent: currentFolder })}
+          onUpload={() => fileInput.current?.click()}
+          onRename={() => selected && setDialog({ kind: "rename", uri: selected })}
+          onDelete={() => selected && setDialog({ kind: "delete", uri: selected })}
+        />
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="upload-input"
+          onChange={(e) => {
+            startUpload(currentFolder, e.target.files);
+            e.target.value = "";
+          }}
+        />
+      </div>
+      <div
+        ref={scrollRef}
+        className={`tree-scroll${dropFolder === root ? " drop-root" : ""}`}
+        role="tree"
+        aria-label="Files"
+        tabIndex={0}
+        aria-activedescendant={selectedRowID}
+        onKeyDown={onKeyDown}
+        onDragOver={onDragOver}
+        onDragLeave={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDropFolder(null);
+        }}
+        onDrop={onDrop}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index];
+            if (!row) return null;
+            const isSel = row.type === "node" && row.node.uri === selected;
+            const isDrop = row.type === "node" && row.node.kind === "dir" && row.node.uri === dropFolder;
+            return (
+              <div
+                key={row.key}
+                className="tree-row-slot"
+                style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+              >
+                <TreeRowView row={row} selected={isSel} dropTarget={isDrop} onActivate={activate} onLoadMore={onLoadMore} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <UploadList jobs={uploads.jobs} onDismiss={uploads.dismiss} />
+      {dialog?.kind === "new-folder" && (
+        <NameDialog
+          title="New folder"
+          label={`Name (in ${nameOf(dialog.parent) || "home"})`}
+          submitLabel="Create"
+          onSubmit={(name) => doCreateFolder(dialog.parent, name)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "rename" && (
+        <NameDialog
+          title="Rename"
+          label="New name"
+          initial={nameOf(dialog.uri)}
+          submitLabel="Rename"
+          onSubmit={(name) => doRename(dialog.uri, name)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === "delete" && (
+        <ConfirmDialog
+          title="Delete"
+          confirmLabel="Delete"
+          onConfirm={() => doDelete(dialog.uri)}
+          onClose={() => setDialog(null)}
+        >
+          Delete <strong>{nameOf(dialog.uri)}</strong>
+          {dialog.uri.endsWith("/") ? " and everything in it" : ""}? This cannot be undone.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+// Server state of the tree: one react-query entry per loaded folder, holding
+// every page fetched so far.
+
+import { useCallback, useMemo, useRef } from "react";
+import { useQueries, useQueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
+import { listAtLeast, listResources } from "../api/resources";
+import type { Listing } from "../api/types";
+import { messageOf } from "../ui/errors";
+import type { FolderState } from "./flatten";
+
+export const listingKey = (uri: string) => ["listing", uri] as const;
+
+/** refreshFolders refetches the listings of the given folders, keeping loaded depth. */
+export function refreshFolders(qc: QueryClient, uris: Iterable<string>): Promise<void> {
+  return Promise.all(
+    [...new Set(uris)].map(async (uri) => {
+      const filters = { queryKey: listingKey(uri), exact: true };
+      // A first fetch still in flight may predate the change; invalidating would
+      // join it rather than start anew, so cancel it first.
+      if (qc.getQueryData(listingKey(uri)) === undefined) await qc.cancelQueries(filters);
+      await qc.invalidateQueries(filters);
+    }),
+  ).then(() => undefined);
+}
+
+/** useFolderListings loads the given folders and exposes their state plus paging. */
+export function useFolderListings(folders: readonly string[]) {
+  const qc = useQueryClient();
+  const results = useQueries({
+    queries: folders.map((uri) => ({
+      queryKey: listingKey(uri),
+      queryFn: ({ signal }: { signal: AbortSignal }) => {
+        // A refetch reloads as many entries as were already scrolled in.
+        const have = qc.getQueryData<Listing>(listingKey(uri))?.items.length ?? 0;
+        return listAtLeast(uri, have, signal);
+      },
+    })),
+  });
+
+  const map = useMemo(() => {
+    const m = new Map<string, FolderState>();
+    folders.forEach((uri, i) => {
+      const r = results[i];
+      if (!r) return;
+      if (r.data) {
+        m.set(uri, { items: r.data.items, nextOffset: r.data.next_offset, status: "success" });
+      } else if (r.isError) {
+        m.set(uri, { items: [], nextOffset: null, status: "error", error: messageOf(r.error) });
+      } else {
+        m.set(uri, { items: [], nextOffset: null, status: "pending" });
+      }
+    });
+    return m;
+  }, [folders, results]);
+
+  const inflight = useRef(new Set<string>());
+  const loadMore = useCallback(
+    async (uri: string) => {
+      const cur = qc.getQueryData<Listing>(listingKey(uri));
+      if (!cur || cur.next_offset === null || inflight.current.has(uri)) return;
+      inflight.current.add(uri);
+      try {
+        const page = await listResources(uri, cur.next_offset);
+        qc.setQueryData<Listing>(listingKey(uri), (old) => {
+          if (!old || old.next_offset !== cur.next_offset) return old;
+          const seen = new Set(old.items.map((n) => n.uri));
+          return {
+            uri: old.uri,
+            items: [...old.items, ...page.items.filter((n) => !seen.has(n.uri))],
+            next_offset: page.next_offset ?? null,
+          };
+        });
+      } finally {
+        inflight.current.delete(uri);
+      }
+    },
+    [qc],
+  );
+
+  return { folders: map, loadMore };
+}

@@ -1,0 +1,70 @@
+import { useState } from "react";
+import type { FormEvent } from "react";
+import { Dialog } from "./Dialog";
+import { validateName } from "../api/uri";
+import { messageOf } from "./errors";
+
+/** NameDialog asks for a file or folder name (new folder, rename). */
+export function NameDialog(props: {
+  title: string;
+  label: string;
+  initial?: string;
+  submitLabel: string;
+  onSubmit: (name: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(props.initial ?? "");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const problem = validateName(name);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await props.onSubmit(name);
+      props.onClose();
+    } catch (err) {
+      setError(messageOf(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      <form onSubmit={submit} className="dialog-form">
+        <label className="field">
+          <span>{props.label}</span>
+          <input
+            autoFocus
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onFocus={(e) => {
+              // Select the stem so typing replaces the name but keeps the extension.
+              const dot = e.target.value.lastIndexOf(".");
+              e.target.setSelectionRange(0, dot > 0 ? dot : e.target.value.length);
+            }}
+          />
+        </label>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={busy}>
+            {props.submitLabel}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
