@@ -49,8 +49,8 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (S
 		return Session{}, apierr.Internal(err)
 	}
 	if !s.checkPassword(u.PasswordHash, password) || u.Disabled {
-		s.throttle.Fail(acctKey, freeAccountFailures)
-		s.throttle.Fail(addrKey, freeAddressFailures)
+		s.throttle.Fail(acctKey, accountFailuresBeforeLock)
+		s.throttle.Fail(addrKey, addressFailuresBeforeLock)
 		return Session{}, errBadCredentials
 	}
 	s.throttle.Reset(acctKey)

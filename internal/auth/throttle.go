@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// Throttle slows down password guessing per account and per address: after a
-// few free failures each further one doubles a lock-out, up to a ceiling.
+// Throttle slows down password guessing per account and per address: once a
+// key has failed a few times, each failure locks it for a period that doubles
+// with every further failure, up to a ceiling.
 // It is in memory, per process; replicas each apply it.
 type Throttle struct {
 	mu      sync.Mutex
@@ -22,11 +23,11 @@ type throttleEntry struct {
 
 // Throttle tuning.
 const (
-	freeAccountFailures = 5
-	freeAddressFailures = 20
-	maxLockout          = 5 * time.Minute
-	forgetAfter         = 15 * time.Minute
-	maxThrottleEntries  = 100_000
+	accountFailuresBeforeLock = 5
+	addressFailuresBeforeLock = 20
+	maxLockout                = 5 * time.Minute
+	forgetAfter               = 15 * time.Minute
+	maxThrottleEntries        = 100_000
 )
 
 // NewThrottle builds an empty throttle.
@@ -48,8 +49,8 @@ func (t *Throttle) Wait(key string) time.Duration {
 	return 0
 }
 
-// Fail records a failed attempt for key with free failures before lock-outs.
-func (t *Throttle) Fail(key string, free int) {
+// Fail records a failed attempt; from the limit-th failure on, key is locked.
+func (t *Throttle) Fail(key string, limit int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
@@ -63,8 +64,8 @@ func (t *Throttle) Fail(key string, free int) {
 	}
 	e.failures++
 	e.last = now
-	if over := e.failures - free; over > 0 {
-		d := time.Second << min(over-1, 16)
+	if over := e.failures - limit; over >= 0 {
+		d := time.Second << min(over, 16)
 		e.until = now.Add(min(d, maxLockout))
 	}
 }

@@ -50,6 +50,7 @@ type Pending struct {
 	s       *Store
 	tmpPath string
 	index   []int64
+	created os.FileInfo // set by Commit when this blob was new
 }
 
 // Put streams r into the staging area, hashing and indexing it; more than
@@ -121,13 +122,32 @@ func (p *Pending) Commit() error {
 			return err
 		}
 	}
+	_, existed := os.Stat(final)
 	// Renaming over an existing identical blob refreshes its mtime, which
 	// protects it from a concurrent garbage collection (see Remove).
 	if err := os.Rename(p.tmpPath, final); err != nil {
 		os.Remove(p.tmpPath)
 		return fmt.Errorf("commit blob: %w", err)
 	}
+	if existed != nil {
+		p.created, _ = os.Stat(final)
+	}
 	return nil
+}
+
+// Undo removes a blob this Pending created, after the rows that were to
+// reference it failed to commit. A blob that another upload has committed
+// again since (a new file under the same name) is left alone.
+func (p *Pending) Undo() {
+	if p.created == nil {
+		return
+	}
+	final := p.s.path(p.Hash)
+	if now, err := os.Stat(final); err == nil && os.SameFile(now, p.created) {
+		os.Remove(final + ".idx")
+		os.Remove(final)
+	}
+	p.created = nil
 }
 
 // Abort discards a staged blob.

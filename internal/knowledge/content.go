@@ -2,7 +2,7 @@ package knowledge
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"os"
 	"unicode/utf8"
 
@@ -45,33 +45,44 @@ func (t *Tree) ReadPage(ctx context.Context, c Caller, raw string, offset, limit
 	if err != nil {
 		return Page{}, err
 	}
+	return t.pageOf(ctx, u, n, offset, limit)
+}
+
+// pageOf reads one page of a resolved file; the API and the read tool share
+// it so their offsets, notes and errors agree.
+func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit int64) (Page, error) {
 	if n.IsDir() {
-		return Page{}, apierr.BadRequest("not_a_file", "%s is a folder; list it instead of reading it", u)
+		return Page{}, apierr.BadRequest("not_a_file", "%s is a folder; use ls to list it instead of reading it", u)
 	}
-	p := Page{URI: u.String(), Offset: offset, Limit: limit}
-	v, err := t.textBody(ctx, n)
-	if errors.Is(err, store.ErrNotFound) {
-		p.Body = "none"
-		p.Note = "this file has no text body yet: a parse job (compile) extracts one"
-		if offset > 0 {
-			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s (no text body)", offset, u)
-		}
-		return p, nil
-	}
+	all, err := t.st.LatestBodies(ctx, []int64{n.ID})
 	if err != nil {
 		return Page{}, apierr.Internal(err)
 	}
-	p.Body, p.Total = v.Body, v.CharCount
-	if offset > p.Total {
-		return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s (%d characters)", offset, u, p.Total)
+	p := Page{URI: u.String(), Offset: offset, Limit: limit}
+	v, ok := pickBody(all[n.ID])
+	if !ok {
+		if offset > 0 {
+			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, u)
+		}
+		p.Body, p.Note = "none", noBodyNote(n.Name, all[n.ID])
+		return p, nil
 	}
-	if p.Total == 0 {
+	p.Body, p.Total = v.Body, v.CharCount
+	switch {
+	case offset > p.Total:
+		return Page{}, apierr.BadRequest("offset_out_of_range",
+			"offset %d is past the end of %s, which has %d characters; the last page starts at %d",
+			offset, u, p.Total, max(0, p.Total-limit))
+	case p.Total == 0:
 		p.Note = "the file is empty"
+		return p, nil
+	case offset == p.Total:
+		p.Note = fmt.Sprintf("offset %d is the end of the text; nothing follows", offset)
 		return p, nil
 	}
 	p.Text, err = t.blobs.ReadChars(v.BlobHash, offset, limit)
 	if err != nil {
-		return Page{}, apierr.Internal(err)
+		return Page{}, apierr.Internal(fmt.Errorf("read %s: %w", u, err))
 	}
 	if end := offset + int64(utf8.RuneCountInString(p.Text)); end < p.Total {
 		p.NextOffset = &end
@@ -81,15 +92,12 @@ func (t *Tree) ReadPage(ctx context.Context, c Caller, raw string, offset, limit
 
 // textBody picks the version whose text is the file's body.
 func (t *Tree) textBody(ctx context.Context, n store.Node) (store.FileVersion, error) {
-	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyL2)
-	if err == nil || !errors.Is(err, store.ErrNotFound) {
-		return v, err
-	}
-	v, err = t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
+	all, err := t.st.LatestBodies(ctx, []int64{n.ID})
 	if err != nil {
-		return v, err
+		return store.FileVersion{}, err
 	}
-	if !v.IsText {
+	v, ok := pickBody(all[n.ID])
+	if !ok {
 		return store.FileVersion{}, store.ErrNotFound
 	}
 	return v, nil

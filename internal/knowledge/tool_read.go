@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -64,49 +63,25 @@ func noBodyNote(name string, bodies map[string]store.FileVersion) string {
 }
 
 func (t *Tree) runRead(ctx context.Context, call toolCall) (any, string, error) {
-	if call.node.IsDir() {
-		return nil, "", apierr.BadRequest("not_a_file", "%s is a folder; use ls to list it", call.uri)
-	}
 	offset := call.args.integer("offset", 0)
 	limit := call.args.integer("limit", DefaultPageLimit)
-	all, err := t.st.LatestBodies(ctx, []int64{call.node.ID})
+	p, err := t.pageOf(ctx, call.uri, call.node, offset, limit)
 	if err != nil {
-		return nil, "", apierr.Internal(err)
+		return nil, "", err
 	}
-	out := &ReadResult{Page: Page{URI: call.uri.String(), Offset: offset, Limit: limit}}
-	v, ok := pickBody(all[call.node.ID])
-	if !ok {
-		if offset > 0 {
-			return nil, "", apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, call.uri)
-		}
-		out.Body, out.Note = "none", noBodyNote(call.node.Name, all[call.node.ID])
-		return out, "no text body", nil
-	}
-	out.Body, out.Total = v.Body, v.CharCount
-	if offset > out.Total {
-		return nil, "", apierr.BadRequest("offset_out_of_range",
-			"offset %d is past the end of %s, which has %d characters; the last page starts at %d",
-			offset, call.uri, out.Total, max(0, out.Total-limit))
-	}
-	if offset > 0 {
+	out := &ReadResult{Page: p}
+	if offset > 0 && p.Body != "none" {
 		prev := max(0, offset-limit)
 		out.PrevOffset = &prev
 	}
 	switch {
-	case out.Total == 0:
-		out.Note = "the file is empty"
+	case p.Body == "none":
+		return out, "no text body", nil
+	case p.Total == 0:
 		return out, "empty file", nil
-	case offset == out.Total:
-		out.Note = fmt.Sprintf("offset %d is the end of the text; nothing follows", offset)
-		return out, fmt.Sprintf("end of text (%d characters)", out.Total), nil
+	case offset == p.Total:
+		return out, fmt.Sprintf("end of text (%d characters)", p.Total), nil
 	}
-	out.Text, err = t.blobs.ReadChars(v.BlobHash, offset, limit)
-	if err != nil {
-		return nil, "", apierr.Internal(fmt.Errorf("read %s: %w", call.uri, err))
-	}
-	end := offset + int64(utf8.RuneCountInString(out.Text))
-	if end < out.Total {
-		out.NextOffset = &end
-	}
-	return out, fmt.Sprintf("characters %d–%d of %d (%s)", offset, end, out.Total, out.Body), nil
+	end := offset + int64(utf8.RuneCountInString(p.Text))
+	return out, fmt.Sprintf("characters %d–%d of %d (%s)", offset, end, p.Total, p.Body), nil
 }

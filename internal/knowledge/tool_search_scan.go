@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -54,17 +56,43 @@ var asciiFold = func() (t [128]byte) {
 	return t
 }()
 
+// foldMark ties a code point index to its byte offsets in the source and
+// in the folded text, at a rune boundary.
+type foldMark struct {
+	char, src, folded int64
+}
+
+// foldMarkEvery is the distance in folded bytes between two marks: finding
+// a hit's code point offset then decodes at most this many bytes.
+const foldMarkEvery = 4096
+
 // foldAppend appends the folded form of src to dst and returns it with the
 // number of code points of src (an invalid byte counts as one, as when
-// reading with bufio.ReadRune).
-func foldAppend(dst, src []byte) ([]byte, int64) {
+// reading with bufio.ReadRune); marks, when not nil, gets a foldMark about
+// every foldMarkEvery bytes.
+func foldAppend(dst, src []byte, marks *[]foldMark) ([]byte, int64) {
 	const hi = 0x8080808080808080
 	table := foldTable()
+	dst = slices.Grow(dst, len(src))
+	base := len(dst)
+	next := foldMarkEvery
 	var n int64
 	for i := 0; i < len(src); {
+		if marks != nil && len(dst)-base >= next {
+			*marks = append(*marks, foldMark{char: n, src: int64(i), folded: int64(len(dst) - base)})
+			next += foldMarkEvery
+		}
 		if i+8 <= len(src) {
 			w := binary.LittleEndian.Uint64(src[i:])
-			if w&hi == 0 {
+			if m := w & hi; m != 0 {
+				// Fold the ASCII bytes before the first multi-byte one.
+				k := bits.TrailingZeros64(m) / 8
+				for _, c := range src[i : i+k] {
+					dst = append(dst, asciiFold[c])
+				}
+				i += k
+				n += int64(k)
+			} else {
 				// Eight ASCII bytes: upper-case a–z in one go. Adding 0x1f
 				// sets a byte's top bit when it is ≥ 'a', adding 0x05 when it
 				// is > 'z'; no byte carries into the next as all are < 0x80.
@@ -83,22 +111,38 @@ func foldAppend(dst, src []byte) ([]byte, int64) {
 			continue
 		}
 		r, size := utf8.DecodeRune(src[i:])
+		f := r
 		if r < 0x10000 {
-			r = table[r]
+			f = table[r]
 		} else {
-			r = foldSlow(r)
+			f = foldSlow(r)
 		}
-		dst = utf8.AppendRune(dst, r)
+		if f == r && size > 1 {
+			dst = append(dst, src[i:i+size]...) // most non-Latin text has no case
+		} else {
+			dst = utf8.AppendRune(dst, f)
+		}
 		i += size
 		n++
 	}
 	return dst, n
 }
 
+// caseless reports whether no rune of the folded query has another case,
+// so the raw text can be searched without folding it.
+func caseless(fq []byte) bool {
+	for _, r := range string(fq) {
+		if unicode.SimpleFold(r) != r {
+			return false
+		}
+	}
+	return true
+}
+
 // foldQuery prepares a query: NFC (the form uploads and names mostly use),
 // then folded.
 func foldQuery(q string) ([]byte, int64) {
-	return foldAppend(nil, []byte(norm.NFC.String(q)))
+	return foldAppend(nil, []byte(norm.NFC.String(q)), nil)
 }
 
 // completePrefix is the length of buf without a trailing incomplete UTF-8
@@ -115,16 +159,26 @@ func completePrefix(buf []byte) int {
 	return len(buf)
 }
 
-// runeCursor converts code point indexes to byte offsets in b, walking
-// forward from the last answer; an all-single-byte buffer needs no walk.
+// runeCursor converts between code point indexes and byte offsets in b,
+// from the nearest fold mark or from its last answer, whichever is closer;
+// an all-single-byte buffer needs no walk at all.
 type runeCursor struct {
-	b           []byte
-	single      bool
-	byte_, char int64
+	b         []byte
+	single    bool
+	marks     []foldMark
+	folded    bool // b is the folded text (else the source)
+	pos, char int64
 }
 
-func newRuneCursor(b []byte, runes int64) runeCursor {
-	return runeCursor{b: b, single: runes == int64(len(b))}
+func newRuneCursor(b []byte, runes int64, marks []foldMark, folded bool) runeCursor {
+	return runeCursor{b: b, single: runes == int64(len(b)), marks: marks, folded: folded}
+}
+
+func (c *runeCursor) markPos(m foldMark) int64 {
+	if c.folded {
+		return m.folded
+	}
+	return m.src
 }
 
 func (c *runeCursor) byteAt(char int64) int64 {
@@ -132,14 +186,32 @@ func (c *runeCursor) byteAt(char int64) int64 {
 		return char
 	}
 	if char < c.char {
-		c.byte_, c.char = 0, 0
+		c.pos, c.char = 0, 0
 	}
-	for c.char < char && c.byte_ < int64(len(c.b)) {
-		_, size := utf8.DecodeRune(c.b[c.byte_:])
-		c.byte_ += int64(size)
+	if i := sort.Search(len(c.marks), func(i int) bool { return c.marks[i].char > char }) - 1; i >= 0 && c.marks[i].char > c.char {
+		c.pos, c.char = c.markPos(c.marks[i]), c.marks[i].char
+	}
+	for c.char < char && c.pos < int64(len(c.b)) {
+		_, size := utf8.DecodeRune(c.b[c.pos:])
+		c.pos += int64(size)
 		c.char++
 	}
-	return c.byte_
+	return c.pos
+}
+
+func (c *runeCursor) charAt(pos int64) int64 {
+	if c.single {
+		return pos
+	}
+	if pos < c.pos {
+		c.pos, c.char = 0, 0
+	}
+	if i := sort.Search(len(c.marks), func(i int) bool { return c.markPos(c.marks[i]) > pos }) - 1; i >= 0 && c.markPos(c.marks[i]) > c.pos {
+		c.pos, c.char = c.markPos(c.marks[i]), c.marks[i].char
+	}
+	c.char += int64(utf8.RuneCount(c.b[c.pos:pos]))
+	c.pos = pos
+	return c.char
 }
 
 // scanPos is where a scan starts: a byte offset at a code point boundary,
@@ -167,21 +239,23 @@ type scanOut struct {
 type fileScanner struct {
 	fq      []byte
 	qRunes  int64
+	plain   bool  // the query has no cased rune: search the raw bytes
 	radius  int64 // snippet context on each side, in code points
 	chunk   int
 	buf     []byte
 	folded  []byte
+	marks   []foldMark
 	scratch strings.Builder
 }
 
 func newFileScanner(query string, radius int64, chunk int) *fileScanner {
 	fq, n := foldQuery(query)
-	return &fileScanner{fq: fq, qRunes: n, radius: radius, chunk: chunk}
+	return &fileScanner{fq: fq, qRunes: n, plain: caseless(fq), radius: radius, chunk: chunk}
 }
 
 // scan reads f (size bytes) from start and returns up to maxHits matches.
 // It stops before reading a chunk that would take it past budget bytes,
-// unless it has read nothing yet (every call makes progress).
+// unless it has not yet made progress (every call moves the position).
 func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start scanPos, maxHits int, budget int64) (scanOut, error) {
 	var out scanOut
 	q, r := s.qRunes, s.radius
@@ -194,7 +268,9 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		if out.read > 0 && out.read+int64(s.chunk) > budget {
+		// Stop only once the resume point has moved, so that a chain of
+		// pages always ends even when the carry is as long as a chunk.
+		if out.read > 0 && out.read+int64(s.chunk) > budget && bufByte0 > start.Byte {
 			out.resume = &scanPos{Byte: bufByte0, Char: bufChar0, Accept: accept}
 			return out, nil
 		}
@@ -212,28 +288,31 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 			work = buf[:completePrefix(buf)]
 		}
 		var runes int64
-		s.folded, runes = foldAppend(s.folded[:0], work)
+		folded := work
+		s.marks = s.marks[:0]
+		if s.plain {
+			runes = int64(utf8.RuneCount(work))
+		} else {
+			s.folded, runes = foldAppend(s.folded[:0], work, &s.marks)
+			folded = s.folded
+		}
 		// A match may start before hi only when its whole snippet lies in
 		// this buffer; later ones are found again in the next buffer.
 		hi := runes - (q + r)
 		if eof {
 			hi = runes
 		}
-		orig := newRuneCursor(work, runes)
+		orig := newRuneCursor(work, runes, s.marks, false)
 		if lo := accept - bufChar0; lo < hi {
-			fc := newRuneCursor(s.folded, runes)
+			fc := newRuneCursor(folded, runes, s.marks, true)
 			fpos := fc.byteAt(lo)
-			at := lo
 			for {
-				i := bytes.Index(s.folded[fpos:], s.fq)
+				i := bytes.Index(folded[fpos:], s.fq)
 				if i < 0 {
 					break
 				}
-				if fc.single {
-					at += int64(i)
-				} else {
-					at += int64(utf8.RuneCount(s.folded[fpos : fpos+int64(i)]))
-				}
+				p := fpos + int64(i)
+				at := fc.charAt(p)
 				if at >= hi {
 					break
 				}
@@ -242,9 +321,8 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 					return out, nil
 				}
 				out.hits = append(out.hits, scanHit{Offset: bufChar0 + at, Snippet: s.snippet(&orig, runes, at, bufChar0 > 0)})
-				fpos += int64(i + len(s.fq))
-				at += q
-				accept = bufChar0 + at
+				fpos = p + int64(len(s.fq))
+				accept = bufChar0 + at + q
 			}
 		}
 		if eof {
@@ -252,11 +330,25 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 		}
 		keep := max(0, hi-r)
 		accept = max(accept, bufChar0+hi)
-		kb := orig.byteAt(keep)
+		kb := tailByte(work, runes, keep)
 		bufByte0 += kb
 		bufChar0 += keep
 		buf = append(buf[:0], buf[kb:]...)
 	}
+}
+
+// tailByte is the byte offset of code point keep in b (runes long),
+// walking back from the end: the carry is short, the chunk long.
+func tailByte(b []byte, runes, keep int64) int64 {
+	if runes == int64(len(b)) {
+		return keep
+	}
+	i := len(b)
+	for c := runes; c > keep; c-- {
+		_, size := utf8.DecodeLastRune(b[:i])
+		i -= size
+	}
+	return int64(i)
 }
 
 // snippet renders the match at code point at with radius code points of

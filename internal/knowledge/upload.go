@@ -81,14 +81,14 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		}
 		seen[f.Name] = true
 	}
-	for _, f := range files {
-		if err := f.pending.Commit(); err != nil {
-			return nil, apierr.Internal(err)
-		}
-	}
+	// Blobs become visible inside the transaction, so a failed rename rolls
+	// the rows back; rows that fail take their new blobs with them.
 	var nodes []store.Node
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
 		for _, f := range files {
+			if err := f.pending.Commit(); err != nil {
+				return err
+			}
 			n, err := putFile(ctx, tx, c, dir, f.Name, f.pending.Info, store.BodyRaw)
 			if err != nil {
 				return err
@@ -98,6 +98,11 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		return nil
 	})
 	if err != nil {
+		for _, f := range files {
+			if used, uerr := t.st.BlobInUse(ctx, f.pending.Hash); uerr == nil && !used {
+				f.pending.Undo()
+			}
+		}
 		return nil, wrapStoreErr(err)
 	}
 	items := make([]Item, len(nodes))

@@ -1,0 +1,185 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// cmdEnv is the real stack for the command endpoint with two users; each
+// gets the sample tree on creation.
+type cmdEnv struct {
+	t              *testing.T
+	url            string
+	tree           *knowledge.Tree
+	alice, bob     string // session tokens
+	aliceID, bobID int64
+}
+
+func newCmdEnv(t *testing.T, dialect string) *cmdEnv {
+	t.Helper()
+	st, dir := storetest.Open(t, dialect)
+	blobs, err := blob.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := knowledge.NewTree(st, blobs, 16<<20)
+	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &cmdEnv{t: t, tree: tree}
+	ctx := context.Background()
+	for _, name := range []string{"alice", "bob"} {
+		u, err := svc.CreateUser(ctx, name, "password-"+name, "user")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := svc.Login(ctx, name, "password-"+name, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "alice" {
+			e.alice, e.aliceID = s.Token, u.ID
+		} else {
+			e.bob, e.bobID = s.Token, u.ID
+		}
+	}
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: st, Auth: svc, Tree: tree}))
+	t.Cleanup(srv.Close)
+	e.url = srv.URL
+	return e
+}
+
+func (e *cmdEnv) command(token, body string) (int, map[string]any) {
+	e.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, e.url+"/api/v1/knowledge-agent/command", strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		e.t.Fatalf("status %d, body not JSON: %s", res.StatusCode, raw)
+	}
+	return res.StatusCode, out
+}
+
+func cmdErrCode(out map[string]any) string {
+	if e, ok := out["error"].(map[string]any); ok {
+		code, _ := e["code"].(string)
+		return code
+	}
+	return ""
+}
+
+func TestCommandEndpoint(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newCmdEnv(t, dialect)
+		cases := []struct {
+			name   string
+			token  string
+			body   string
+			status int
+			code   string         // error code, when status is not 200
+			fields map[string]any // expected top-level values
+			keys   []string       // fields that must be present
+		}{
+			{"ls root", e.alice, `{"command":"ls","uri":"kb://me/"}`, 200, "",
+				map[string]any{"uri": "kb://users/alice/", "next_offset": nil}, []string{"items"}},
+			{"ls paged", e.alice, `{"command":"ls","uri":"kb://me/","offset":1,"limit":1}`, 200, "",
+				map[string]any{"next_offset": float64(2)}, []string{"items"}},
+			{"read", e.alice, `{"command":"read","uri":"kb://me/Welcome.md","limit":7}`, 200, "",
+				map[string]any{"offset": float64(0), "limit": float64(7), "body": "raw", "next_offset": float64(7)}, []string{"text", "total", "prev_offset"}},
+			{"search", e.alice, `{"command":"search","uri":"kb://users/","query":"knowspace"}`, 200, "",
+				map[string]any{"complete": true, "next_offset": nil, "query": "knowspace"}, []string{"hits", "scanned", "matched_files"}},
+			{"status", e.alice, `{"command":"status","uri":"kb://me/notes/"}`, 200, "",
+				map[string]any{"uri": "kb://users/alice/notes/", "jobs": []any{}}, []string{"note"}},
+			{"no token", "", `{"command":"ls","uri":"kb://me/"}`, 401, "missing_token", nil, nil},
+			{"unknown command", e.alice, `{"command":"rm","uri":"kb://me/"}`, 400, "unknown_command", nil, nil},
+			{"missing command", e.alice, `{"uri":"kb://me/"}`, 400, "invalid_arguments", nil, nil},
+			{"missing uri", e.alice, `{"command":"ls"}`, 400, "invalid_arguments", nil, nil},
+			{"extra field", e.alice, `{"command":"read","uri":"kb://me/Welcome.md","query":"x"}`, 400, "invalid_arguments", nil, nil},
+			{"limit 0", e.alice, `{"command":"read","uri":"kb://me/Welcome.md","limit":0}`, 400, "invalid_arguments", nil, nil},
+			{"limit 6001", e.alice, `{"command":"read","uri":"kb://me/Welcome.md","limit":6001}`, 400, "invalid_arguments", nil, nil},
+			{"search numeric offset", e.alice, `{"command":"search","uri":"kb://me/","query":"x","offset":3}`, 400, "invalid_arguments", nil, nil},
+			{"other user's folder", e.alice, `{"command":"ls","uri":"kb://users/bob/notes/"}`, 404, "not_found", nil, nil},
+			{"other user's missing path", e.alice, `{"command":"ls","uri":"kb://users/bob/nothing/"}`, 404, "not_found", nil, nil},
+			{"dot segments", e.alice, `{"command":"read","uri":"kb://me/notes/../Welcome.md"}`, 400, "invalid_uri", nil, nil},
+			{"ls a file", e.alice, `{"command":"ls","uri":"kb://me/Welcome.md"}`, 400, "not_a_folder", nil, nil},
+			{"not JSON", e.alice, `{"command":`, 400, "invalid_arguments", nil, nil},
+			{"body too large", e.alice, `{"command":"search","uri":"kb://me/","query":"` + strings.Repeat("x", 70<<10) + `"}`, 413, "body_too_large", nil, nil},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				status, out := e.command(tc.token, tc.body)
+				if status != tc.status {
+					t.Fatalf("status %d, want %d: %v", status, tc.status, out)
+				}
+				if tc.code != "" && cmdErrCode(out) != tc.code {
+					t.Fatalf("code %q, want %q: %v", cmdErrCode(out), tc.code, out)
+				}
+				for k, want := range tc.fields {
+					if got, ok := out[k]; !ok || !jsonEqual(got, want) {
+						t.Errorf("%s = %#v, want %#v", k, got, want)
+					}
+				}
+				for _, k := range tc.keys {
+					if _, ok := out[k]; !ok {
+						t.Errorf("missing %s in %v", k, out)
+					}
+				}
+			})
+		}
+	})
+}
+
+func jsonEqual(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
+
+// The command endpoint and the tool share one implementation: the same
+// call gives the same bytes.
+func TestCommandMatchesTool(t *testing.T) {
+	e := newCmdEnv(t, "sqlite")
+	_, out := e.command(e.alice, `{"command":"search","uri":"kb://me/notes/","query":"会议"}`)
+	res, err := e.tree.RunTool(context.Background(), knowledge.Caller{ID: e.aliceID, Username: "alice"},
+		"kb://me/notes/", "search", json.RawMessage(`{"uri":"kb://me/notes/","query":"会议"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromTool map[string]any
+	if err := json.Unmarshal(res.JSON, &fromTool); err != nil {
+		t.Fatal(err)
+	}
+	if !jsonEqual(out, fromTool) {
+		t.Fatalf("command %v\ntool    %v", out, fromTool)
+	}
+	if hits, _ := out["hits"].([]any); len(hits) == 0 {
+		t.Fatalf("no hits for 会议 in the sample notes: %v", out)
+	}
+}

@@ -1,0 +1,476 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/textproto"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// Fixed test configuration.
+const (
+	testSecret      = "knowspace-test-secret-0123456789abcdef"
+	testUploadLimit = 1 << 20
+	testSessionTTL  = time.Hour
+	adminPassword   = "admin-password-1"
+	userPassword    = "user-password-1"
+)
+
+// env is the real stack (store, blobs, tree, auth, Echo) served over HTTP.
+type env struct {
+	t       *testing.T
+	URL     string
+	DataDir string
+	Store   *store.Store
+	Tree    *knowledge.Tree
+	Auth    *auth.Service
+	Admin   string // session token of the first admin
+
+	served atomic.Int64 // requests whose handler has returned
+	client *http.Client
+}
+
+// newEnv builds the stack on a fresh store of the dialect, creates the first
+// admin (with the sample tree) and signs it in.
+func newEnv(t *testing.T, dialect string) *env {
+	t.Helper()
+	st, dir := storetest.Open(t, dialect)
+	blobs, err := blob.Open(dir)
+	if err != nil {
+		t.Fatalf("open blobs: %v", err)
+	}
+	tree := knowledge.NewTree(st, blobs, testUploadLimit)
+	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(testSecret), TTL: testSessionTTL, BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatalf("auth service: %v", err)
+	}
+	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
+		t.Fatalf("ensure admin: %v", err)
+	}
+	e := &env{t: t, DataDir: dir, Store: st, Tree: tree, Auth: svc, client: &http.Client{Timeout: 30 * time.Second}}
+	h := httpapi.New(httpapi.Deps{Store: st, Auth: svc, Tree: tree})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer e.served.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	e.URL = srv.URL
+	e.Admin = e.login("admin", adminPassword)
+	return e
+}
+
+// resp is a finished HTTP exchange.
+type resp struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+type errorJSON struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// apiErr decodes the {"error":{"code","message"}} shape; ok is false when the
+// body does not have it.
+func (r resp) apiErr() (code, message string, ok bool) {
+	var e errorJSON
+	if err := json.Unmarshal(r.Body, &e); err != nil || e.Error.Code == "" {
+		return "", "", false
+	}
+	return e.Error.Code, e.Error.Message, true
+}
+
+func (r resp) String() string {
+	b := r.Body
+	if len(b) > 300 {
+		b = b[:300]
+	}
+	return fmt.Sprintf("%d %s", r.Status, b)
+}
+
+// decode unmarshals the body into v, failing the test if it cannot.
+func (r resp) decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r, err)
+	}
+}
+
+// do sends one request. body may be nil, a string or []byte (sent verbatim as
+// JSON), an io.Reader, or any value (JSON-encoded).
+func (e *env) do(method, path, token string, body any) resp {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	case io.Reader:
+		rd = b
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatalf("encode body: %v", err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.URL+path, rd)
+	if err != nil {
+		e.t.Fatalf("new request %s %s: %v", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return e.send(req)
+}
+
+// send performs a prepared request and reads the whole answer.
+func (e *env) send(req *http.Request) resp {
+	e.t.Helper()
+	res, err := e.client.Do(req)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatalf("read %s %s: %v", req.Method, req.URL, err)
+	}
+	return resp{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// mustOK decodes a successful answer of the given status into out.
+func (e *env) mustOK(r resp, status int, out any) {
+	e.t.Helper()
+	if r.Status != status {
+		e.t.Fatalf("want %d, got %s", status, r)
+	}
+	if out != nil {
+		r.decode(e.t, out)
+	}
+}
+
+// wantErr checks the status and the error code of a refused request, and that
+// the body is the one error shape.
+func wantErr(t testing.TB, r resp, status int, code string) {
+	t.Helper()
+	got, msg, ok := r.apiErr()
+	if !ok {
+		t.Fatalf("want error %d %s, got non-error body: %s", status, code, r)
+	}
+	if r.Status != status || got != code {
+		t.Fatalf("want %d %s, got %d %s (%s)", status, code, r.Status, got, msg)
+	}
+	if msg == "" {
+		t.Fatalf("error %s has an empty message", code)
+	}
+}
+
+type loginJSON struct {
+	Token     string    `json:"token"`
+	ExpiresAt time.Time `json:"expires_at"`
+	User      userJSON  `json:"user"`
+}
+
+type userJSON struct {
+	ID       int64  `json:"id"`
+	Username string `json:"username"`
+	Role     string `json:"role"`
+	Disabled bool   `json:"disabled"`
+}
+
+// login signs in and returns the session token.
+func (e *env) login(username, password string) string {
+	e.t.Helper()
+	var out loginJSON
+	e.mustOK(e.do(http.MethodPost, "/api/v1/auth/login", "", map[string]string{"username": username, "password": password}), http.StatusOK, &out)
+	if out.Token == "" {
+		e.t.Fatal("login returned an empty token")
+	}
+	return out.Token
+}
+
+// createUser adds an account through the admin API.
+func (e *env) createUser(username, password, role string) userJSON {
+	e.t.Helper()
+	var u userJSON
+	e.mustOK(e.do(http.MethodPost, "/api/v1/admin/users", e.Admin,
+		map[string]string{"username": username, "password": password, "role": role}), http.StatusCreated, &u)
+	return u
+}
+
+// newUser creates a plain user with userPassword and signs it in.
+func (e *env) newUser(username string) (userJSON, string) {
+	e.t.Helper()
+	u := e.createUser(username, userPassword, "user")
+	return u, e.login(username, userPassword)
+}
+
+// q builds "path?uri=<escaped>" plus extra key/value pairs.
+func q(path, uri string, kv ...string) string {
+	v := url.Values{"uri": {uri}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return path + "?" + v.Encode()
+}
+
+type itemJSON struct {
+	URI       string    `json:"uri"`
+	Name      string    `json:"name"`
+	Kind      string    `json:"kind"`
+	Size      int64     `json:"size"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Generated bool      `json:"generated"`
+}
+
+type listingJSON struct {
+	URI        string     `json:"uri"`
+	Items      []itemJSON `json:"items"`
+	NextOffset *int       `json:"next_offset"`
+}
+
+type pageJSON struct {
+	URI        string `json:"uri"`
+	Offset     int64  `json:"offset"`
+	Limit      int64  `json:"limit"`
+	NextOffset *int64 `json:"next_offset"`
+	Total      int64  `json:"total"`
+	Body       string `json:"body"`
+	Text       string `json:"text"`
+}
+
+// listAll reads every page of a folder's children.
+func (e *env) listAll(token, uri string) []itemJSON {
+	e.t.Helper()
+	var all []itemJSON
+	offset := 0
+	for {
+		var l listingJSON
+		e.mustOK(e.do(http.MethodGet, q("/api/v1/resources", uri, "offset", fmt.Sprint(offset)), token, nil), http.StatusOK, &l)
+		all = append(all, l.Items...)
+		if l.NextOffset == nil {
+			return all
+		}
+		if *l.NextOffset <= offset {
+			e.t.Fatalf("next_offset %d does not advance past %d", *l.NextOffset, offset)
+		}
+		offset = *l.NextOffset
+	}
+}
+
+// names lists the item names of a folder, in the order the API gives.
+func (e *env) names(token, uri string) []string {
+	e.t.Helper()
+	var out []string
+	for _, it := range e.listAll(token, uri) {
+		out = append(out, it.Name)
+	}
+	return out
+}
+
+// snapItem is what a tree snapshot remembers of one node.
+type snapItem struct {
+	Kind      string
+	Size      int64
+	UpdatedAt time.Time
+	SHA256    string
+}
+
+// snapshot walks the caller's whole tree and records every node, with a hash
+// of each file's raw bytes, so a test can prove nothing changed.
+func (e *env) snapshot(token string) map[string]snapItem {
+	e.t.Helper()
+	out := map[string]snapItem{}
+	var walk func(uri string)
+	walk = func(uri string) {
+		for _, it := range e.listAll(token, uri) {
+			s := snapItem{Kind: it.Kind, Size: it.Size, UpdatedAt: it.UpdatedAt}
+			if it.Kind == "dir" {
+				walk(it.URI)
+			} else {
+				r := e.do(http.MethodGet, q("/api/v1/resources/raw", it.URI), token, nil)
+				if r.Status != http.StatusOK {
+					e.t.Fatalf("raw %s: %s", it.URI, r)
+				}
+				sum := sha256.Sum256(r.Body)
+				s.SHA256 = hex.EncodeToString(sum[:])
+			}
+			out[it.URI] = s
+		}
+	}
+	walk("kb://me/")
+	return out
+}
+
+// sameSnapshot fails with the differences between two snapshots.
+func sameSnapshot(t testing.TB, what string, before, after map[string]snapItem) {
+	t.Helper()
+	var diffs []string
+	for k, v := range before {
+		if w, ok := after[k]; !ok {
+			diffs = append(diffs, "gone: "+k)
+		} else if !v.UpdatedAt.Equal(w.UpdatedAt) || v.Kind != w.Kind || v.Size != w.Size || v.SHA256 != w.SHA256 {
+			diffs = append(diffs, fmt.Sprintf("changed: %s %+v -> %+v", k, v, w))
+		}
+	}
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			diffs = append(diffs, "new: "+k)
+		}
+	}
+	if len(diffs) > 0 {
+		sort.Strings(diffs)
+		t.Fatalf("%s changed:\n%s", what, strings.Join(diffs, "\n"))
+	}
+}
+
+// upFile is one part of a multipart upload.
+type upFile struct {
+	name string
+	data []byte
+}
+
+// multipartBody builds a multipart/form-data body with one "file" part per file.
+func multipartBody(t testing.TB, files ...upFile) ([]byte, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, f := range files {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename=%q`, f.name))
+		h.Set("Content-Type", "application/octet-stream")
+		p, err := w.CreatePart(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Write(f.data)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), w.FormDataContentType()
+}
+
+// upload posts files to the folder uri.
+func (e *env) upload(token, folder string, files ...upFile) resp {
+	e.t.Helper()
+	body, ct := multipartBody(e.t, files...)
+	req, err := http.NewRequest(http.MethodPost, e.URL+q("/api/v1/resources/upload", folder), bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+token)
+	return e.send(req)
+}
+
+// mustUpload uploads and returns the created items.
+func (e *env) mustUpload(token, folder string, files ...upFile) []itemJSON {
+	e.t.Helper()
+	var out struct {
+		Items []itemJSON `json:"items"`
+	}
+	e.mustOK(e.upload(token, folder, files...), http.StatusCreated, &out)
+	return out.Items
+}
+
+// mkdir creates a folder and returns its item.
+func (e *env) mkdir(token, uri string) itemJSON {
+	e.t.Helper()
+	var it itemJSON
+	e.mustOK(e.do(http.MethodPost, "/api/v1/resources/folders", token, map[string]string{"uri": uri}), http.StatusCreated, &it)
+	return it
+}
+
+// raw downloads a file's bytes.
+func (e *env) raw(token, uri string) []byte {
+	e.t.Helper()
+	r := e.do(http.MethodGet, q("/api/v1/resources/raw", uri), token, nil)
+	if r.Status != http.StatusOK {
+		e.t.Fatalf("raw %s: %s", uri, r)
+	}
+	return r.Body
+}
+
+// page reads one content page.
+func (e *env) page(token, uri string, offset, limit int64) pageJSON {
+	e.t.Helper()
+	var p pageJSON
+	e.mustOK(e.do(http.MethodGet, q("/api/v1/resources/content", uri, "offset", fmt.Sprint(offset), "limit", fmt.Sprint(limit)), token, nil), http.StatusOK, &p)
+	return p
+}
+
+// stagingFiles lists what is left in <datadir>/tmp.
+func (e *env) stagingFiles() []string {
+	e.t.Helper()
+	entries, err := os.ReadDir(filepath.Join(e.DataDir, "tmp"))
+	if err != nil {
+		e.t.Fatalf("read staging dir: %v", err)
+	}
+	var out []string
+	for _, en := range entries {
+		out = append(out, en.Name())
+	}
+	return out
+}
+
+// blobFiles counts the stored blobs (and their indexes).
+func (e *env) blobFiles() int {
+	e.t.Helper()
+	n := 0
+	err := filepath.WalkDir(filepath.Join(e.DataDir, "blobs"), func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return n
+}
+
+// waitServed waits until at least n handlers have returned in total.
+func (e *env) waitServed(n int64) {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for e.served.Load() < n {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("server finished %d requests, want %d", e.served.Load(), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,352 @@
+package knowledge
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// naiveSearch is the reference: fold every rune, compare rune slices, take
+// non-overlapping matches left to right, render snippets the same way.
+func naiveSearch(text, query string, radius int) []scanHit {
+	tr := []rune(text)
+	ft := make([]rune, len(tr))
+	for i, r := range tr {
+		ft[i] = foldRune(r)
+	}
+	var fq []rune
+	for _, r := range norm.NFC.String(query) {
+		fq = append(fq, foldRune(r))
+	}
+	clean := func(rs []rune) string {
+		var b strings.Builder
+		for _, r := range rs {
+			if unicode.IsControl(r) {
+				r = ' '
+			}
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
+	var hits []scanHit
+	for i := 0; i+len(fq) <= len(ft); {
+		if !slices.Equal(ft[i:i+len(fq)], fq) {
+			i++
+			continue
+		}
+		from, to := max(0, i-radius), min(len(tr), i+len(fq)+radius)
+		s := clean(tr[from:i]) + "«" + clean(tr[i:i+len(fq)]) + "»" + clean(tr[i+len(fq):to])
+		if from > 0 {
+			s = "…" + s
+		}
+		if to < len(tr) {
+			s += "…"
+		}
+		hits = append(hits, scanHit{Offset: int64(i), Snippet: s})
+		i += len(fq)
+	}
+	return hits
+}
+
+// scanAll scans text with a small chunk and budget, resuming until done,
+// as consecutive search pages do.
+func scanAll(t testing.TB, text, query string, radius int64, chunk int, budget int64) []scanHit {
+	t.Helper()
+	s := newFileScanner(query, radius, chunk)
+	r := strings.NewReader(text)
+	var hits []scanHit
+	pos := scanPos{}
+	for range 1_000_000 {
+		out, err := s.scan(context.Background(), r, int64(len(text)), pos, 1<<30, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits = append(hits, out.hits...)
+		if out.resume == nil {
+			return hits
+		}
+		pos = *out.resume
+	}
+	t.Fatal("scan does not finish")
+	return nil
+}
+
+func TestScannerMatchesReference(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "b", "A", "B", "é", "É", "ſ", "s", "S", "K", "k", "\u212a", "会", "議", "🚀", "\n", "Σ", "σ", "ς", "ß", "ẞ", " ", "\t"}
+	texts := []string{
+		"", "a", "aaaaaaa", "The quick brown fox jumps over the lazy dog. THE END.",
+		strings.Repeat("会议纪要 🚀 Launch! ", 50),
+		strings.Repeat("ab", 300) + "Kelvin \u212a and k and K",
+	}
+	for range 16 {
+		var b strings.Builder
+		for range rng.IntN(400) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	queries := []string{"a", "aa", "AB", "s", "SS", "k", "会议", "🚀 l", "σς", "ß", "é", "\n", "b a"}
+	for i, text := range texts {
+		for _, q := range queries {
+			want := naiveSearch(text, q, 5)
+			for _, chunk := range []int{1, 3, 7, 64, 4096} {
+				for _, budget := range []int64{1, 1 << 40} {
+					got := scanAll(t, text, q, 5, chunk, budget)
+					if !slices.Equal(got, want) {
+						t.Fatalf("text %d query %q chunk %d budget %d:\n got %+v\nwant %+v", i, q, chunk, budget, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestScannerHitCapAndBoundary(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("x", 100) + "NEEDLE" + strings.Repeat("y", 100) + "needle"
+	s := newFileScanner("needle", 3, 103) // the first match spans the chunk boundary
+	out, err := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 1, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.hits) != 1 || out.hits[0].Offset != 100 || out.hits[0].Snippet != "…xxx«NEEDLE»yyy…" || !out.more {
+		t.Fatalf("got %+v", out)
+	}
+	out, _ = s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 0, 1<<30)
+	if len(out.hits) != 0 || !out.more {
+		t.Fatalf("probe: %+v", out)
+	}
+}
+
+func searchPage(t testing.TB, e *toolEnv, scope string, args map[string]any) *SearchResult {
+	t.Helper()
+	return e.mustRun(e.alice, scope, "search", args).Value.(*SearchResult)
+}
+
+func TestToolSearchCaseAndScripts(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		e.put(e.alice, "kb://me/d/", "en.md", []byte("Project Launch is in MARCH.\nlaunch party later."))
+		e.put(e.alice, "kb://me/d/", "el.md", []byte("Ο ΣΊΣΥΦΟΣ ανεβαίνει."))
+		e.put(e.alice, "kb://me/d/", "ru.md", []byte("Привет, МИР!"))
+		e.put(e.alice, "kb://me/d/", "de.md", []byte("STRASSE und Straße und STRAẞE"))
+		e.put(e.alice, "kb://me/d/", "zh.md", []byte("第三次会议纪要：讨论 🚀 发射计划。"))
+		e.put(e.alice, "kb://me/d/", "emoji.md", []byte("status: 👩‍💻 coding, then 🚀🚀 launch"))
+
+		cases := []struct {
+			query string
+			want  []string // uri#offset
+		}{
+			{"launch", []string{"emoji.md#28", "en.md#8", "en.md#28"}},
+			{"march", []string{"en.md#21"}},
+			{"σίσυφος", []string{"el.md#2"}},
+			{"мир", []string{"ru.md#8"}},
+			{"straße", []string{"de.md#12", "de.md#23"}}, // simple folding: ß ~ ẞ, not ss,
+			{"会议纪要", []string{"zh.md#3"}},
+			{"🚀 发射", []string{"zh.md#11"}},
+			{"👩‍💻", []string{"emoji.md#8"}},
+			{"🚀🚀", []string{"emoji.md#25"}},
+			{"absent", nil},
+		}
+		for _, tc := range cases {
+			r := searchPage(t, e, "kb://me/d/", map[string]any{"uri": "kb://me/d/", "query": tc.query})
+			var got []string
+			for _, h := range r.Hits {
+				got = append(got, fmt.Sprintf("%s#%d", h.URI[len("kb://users/alice/d/"):], h.Offset))
+				// The offset is a read offset: read gives back the matched text.
+				qlen := len([]rune(tc.query))
+				p := readPage(t, e, h.URI, h.Offset, int64(qlen))
+				if !strings.Contains(h.Snippet, "«"+p.Text+"»") {
+					t.Errorf("%q: snippet %q does not mark %q", tc.query, h.Snippet, p.Text)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%q: hits %v, want %v", tc.query, got, tc.want)
+			}
+			if r.Scanned != 6 || !r.Complete || r.NextOffset != nil || r.MatchedFiles != len(slices.Compact(fileNames(tc.want))) {
+				t.Errorf("%q: scanned %d complete %v matched %d", tc.query, r.Scanned, r.Complete, r.MatchedFiles)
+			}
+		}
+	})
+}
+
+func fileNames(hits []string) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h[:strings.IndexByte(h, '#')])
+	}
+	return out
+}
+
+func TestToolSearchHitAcrossReadPageBoundary(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		// "boundary" occupies characters 2997–3004: read's first page ends inside it.
+		text := strings.Repeat("会", 2997) + "boundary" + strings.Repeat("z", 5000)
+		uri := e.put(e.alice, "kb://me/d/", "long.md", []byte(text))
+		p := readPage(t, e, uri, 0, 0)
+		if strings.Contains(p.Text, "boundary") {
+			t.Fatal("the match should span the page boundary")
+		}
+		r := searchPage(t, e, "kb://me/d/long.md", map[string]any{"uri": uri, "query": "BOUNDARY"})
+		if len(r.Hits) != 1 || r.Hits[0].Offset != 2997 || !r.Complete || r.Scanned != 1 {
+			t.Fatalf("got %+v", r)
+		}
+		want := "…" + strings.Repeat("会", searchSnippetRadius) + "«boundary»" + strings.Repeat("z", searchSnippetRadius) + "…"
+		if r.Hits[0].Snippet != want {
+			t.Fatalf("snippet %q", r.Hits[0].Snippet)
+		}
+	})
+}
+
+// searchAllPages follows next_offset and returns the pages; between pages
+// it calls between(page number).
+func searchAllPages(t testing.TB, e *toolEnv, uri, query string, between func(int)) []*SearchResult {
+	t.Helper()
+	var pages []*SearchResult
+	args := map[string]any{"uri": uri, "query": query}
+	for i := 0; ; i++ {
+		r := searchPage(t, e, uri, args)
+		pages = append(pages, r)
+		if r.NextOffset == nil {
+			if !r.Complete {
+				t.Fatal("last page is not complete")
+			}
+			return pages
+		}
+		if r.Complete {
+			t.Fatal("page with next_offset claims complete")
+		}
+		if between != nil {
+			between(i)
+		}
+		args["offset"] = *r.NextOffset
+		if i > 100 {
+			t.Fatal("search does not end")
+		}
+	}
+}
+
+func TestToolSearchPagesCoverTreeOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		var want []string
+		for i := range 95 {
+			folder := fmt.Sprintf("kb://me/big/f%d/", i%4)
+			name := fmt.Sprintf("n%03d.md", i)
+			e.put(e.alice, folder, name, []byte(fmt.Sprintf("file %d says hello", i)))
+			want = append(want, strings.Replace(folder, "kb://me/", "kb://users/alice/", 1)+name)
+		}
+		e.put(e.alice, "kb://me/big/", "pic.png", []byte("\x89PNG\r\n\x1a\n\x00"))
+		e.put(e.alice, "kb://me/big-sibling/", "x.md", []byte("hello"))
+		slices.Sort(want)
+
+		added := false
+		pages := searchAllPages(t, e, "kb://me/big/", "HELLO", func(i int) {
+			if i == 0 {
+				// One file sorts before the cursor, one after it.
+				e.put(e.alice, "kb://me/big/f0/", "a-early.md", []byte("hello early"))
+				e.put(e.alice, "kb://me/big/f3/", "z-late.md", []byte("hello late"))
+				added = true
+			}
+		})
+		if !added {
+			t.Fatal("only one page")
+		}
+		var got []string
+		scanned, skipped := 0, 0
+		for _, p := range pages {
+			if p.Scanned+p.SkippedNoText > SearchFilesPerPage {
+				t.Fatalf("a page visited %d files", p.Scanned+p.SkippedNoText)
+			}
+			scanned += p.Scanned
+			skipped += p.SkippedNoText
+			for _, h := range p.Hits {
+				got = append(got, h.URI)
+			}
+			if p.MatchedFiles != len(p.Hits) {
+				t.Fatalf("matched_files %d for %d hits", p.MatchedFiles, len(p.Hits))
+			}
+		}
+		want = append(want, "kb://users/alice/big/f3/z-late.md")
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("hits cover %d files, want %d (duplicates or gaps)\n%v", len(got), len(want), got)
+		}
+		if len(pages) != 3 || scanned != 96 || skipped != 1 {
+			t.Fatalf("%d pages, scanned %d, skipped %d", len(pages), scanned, skipped)
+		}
+		if pages[0].Complete || !strings.Contains(pages[0].Note, "call search again") {
+			t.Fatalf("first page note %q", pages[0].Note)
+		}
+	})
+}
+
+func TestToolSearchLimitsAndCursor(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		many := e.put(e.alice, "kb://me/d/", "many.md", []byte(strings.Repeat("word ", 20)))
+		e.put(e.alice, "kb://me/d/", "one.md", []byte("a word"))
+		e.put(e.alice, "kb://me/other/", "x.md", []byte("word"))
+
+		r := searchPage(t, e, "kb://me/d/", map[string]any{"uri": "kb://me/d/", "query": "word"})
+		if len(r.Hits) != MaxSearchHitsPerFile+1 || r.MatchedFiles != 2 || !slices.Equal(r.MoreHitsIn, []string{many}) {
+			t.Fatalf("per-file cap: %d hits, more in %v", len(r.Hits), r.MoreHitsIn)
+		}
+		if !strings.Contains(r.Note, "more_hits_in") {
+			t.Fatalf("note %q", r.Note)
+		}
+		// The file alone, continuing inside it from a cursor.
+		cur := searchCursor{Path: "d/many.md", Mid: true, Byte: 50, Char: 50, Accept: 50}
+		_, n, _ := e.tree.Resolve(context.Background(), e.alice, many)
+		bodies, _ := e.st.LatestBodies(context.Background(), []int64{n.ID})
+		cur.Hash = hashPrefix(bodies[n.ID]["raw"].BlobHash)
+		r = searchPage(t, e, many, map[string]any{"uri": many, "query": "word", "offset": *cur.encode()})
+		if len(r.Hits) != 5 || r.Hits[0].Offset != 50 {
+			t.Fatalf("resumed: %+v", r.Hits)
+		}
+		// A cursor whose blob changed starts the file again and says so.
+		cur.Hash = "0000"
+		r = searchPage(t, e, many, map[string]any{"uri": many, "query": "word", "offset": *cur.encode()})
+		if r.Hits[0].Offset != 0 || !strings.Contains(r.Note, "changed since the previous page") {
+			t.Fatalf("changed blob: %+v", r)
+		}
+
+		for _, tc := range []struct{ offset, fragment string }{
+			{"40", "not a cursor"},
+			{"s1.!!!", "not a cursor"},
+			{*searchCursor{Path: "other/x.md"}.encode(), "another uri"},
+			{*searchCursor{Path: "d/a", Char: 5, Accept: 1}.encode(), "not a cursor"},
+		} {
+			_, err := e.run(e.alice, "kb://me/", "search", map[string]any{"uri": "kb://me/d/", "query": "word", "offset": tc.offset})
+			wantToolErr(t, err, "invalid_arguments", tc.fragment)
+		}
+		_, err := e.run(e.alice, "kb://me/", "search", map[string]any{"uri": "kb://me/d/", "query": "   "})
+		wantToolErr(t, err, "invalid_arguments", "more than spaces")
+	})
+}
+
+func TestToolSearchHitBytesStayUnderCeiling(t *testing.T) {
+	e := newToolEnv(t, "sqlite")
+	long := strings.Repeat("会", 150)
+	for i := range 40 {
+		body := bytes.Repeat([]byte("🚀"+long+"🚀"), 6)
+		e.put(e.alice, "kb://me/d/", fmt.Sprintf("f%02d.md", i), body)
+	}
+	r := e.mustRun(e.alice, "kb://me/d/", "search", map[string]any{"uri": "kb://me/d/", "query": "🚀" + strings.Repeat("会", 100)})
+	s := r.Value.(*SearchResult)
+	if len(r.JSON) > MaxToolResultBytes || len(s.Hits) == 0 || len(s.Hits) >= MaxSearchHitsPerPage || s.MatchedFiles != 40 || len(s.MoreHitsIn) != 40 {
+		t.Fatalf("%d bytes, %d hits, matched %d, more in %d", len(r.JSON), len(s.Hits), s.MatchedFiles, len(s.MoreHitsIn))
+	}
+}

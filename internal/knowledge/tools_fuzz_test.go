@@ -1,0 +1,79 @@
+package knowledge
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+// FuzzDecodeArgs feeds arbitrary bytes to every tool's argument decoder:
+// it never panics, every refusal is a 400 with a message, and every
+// accepted call holds values within the schema's bounds.
+func FuzzDecodeArgs(f *testing.F) {
+	for _, s := range []string{
+		`{"uri":"kb://me/","offset":3,"limit":10}`, `{"uri":"kb://me/","query":"会议","offset":"s1.e30"}`,
+		`{}`, ``, `null`, `[]`, `{"uri":1e400}`, `{"limit":-0.0,"uri":"x"}`, `{"uri":"a","uri":"b"}`,
+		`{"uri":"\ud800"}`, `{"uri":"kb://me/"} x`, `{"offset":9223372036854775808,"uri":"u"}`,
+	} {
+		f.Add(s)
+	}
+	defs := toolDefs()
+	f.Fuzz(func(t *testing.T, raw string) {
+		for name, d := range defs {
+			a, err := decodeArgs(name, d.args, []byte(raw))
+			if err != nil {
+				e, ok := apierr.As(err)
+				if !ok || e.Status != 400 || e.Message == "" || !utf8.ValidString(e.Message) {
+					t.Fatalf("%s: bad error %v", name, err)
+				}
+				continue
+			}
+			for _, s := range d.args {
+				switch {
+				case s.Required && !a.has(s.Name):
+					t.Fatalf("%s: accepted without %s", name, s.Name)
+				case s.Kind == argInteger && a.has(s.Name):
+					if v := a.integer(s.Name, 0); v < s.Min || v > s.Max {
+						t.Fatalf("%s: %s=%d out of range", name, s.Name, v)
+					}
+				case s.Kind == argString && a.has(s.Name):
+					if n := utf8.RuneCountInString(a.str(s.Name)); n < s.MinChars || (s.MaxChars > 0 && n > s.MaxChars) {
+						t.Fatalf("%s: %s has %d chars", name, s.Name, n)
+					}
+				}
+			}
+			for k := range a.strs {
+				if _, ok := findSpec(d.args, k); !ok {
+					t.Fatalf("%s: accepted unknown %s", name, k)
+				}
+			}
+		}
+	})
+}
+
+// FuzzScanner checks the chunked scanner against the rune-by-rune
+// reference for any text, query, chunk size and page budget.
+func FuzzScanner(f *testing.F) {
+	f.Add("Hello WORLD hello", "hello", uint8(3), uint8(5))
+	f.Add("会议纪要🚀会议", "会议", uint8(1), uint8(1))
+	f.Add("Kelvin \u212a k K ſ S s", "ks", uint8(2), uint8(200))
+	f.Fuzz(func(t *testing.T, text, query string, chunk, budget uint8) {
+		if query == "" || utf8.RuneCountInString(query) > 20 || len(text) > 2000 || !utf8.ValidString(text) || !utf8.ValidString(query) {
+			return
+		}
+		query = strings.ToValidUTF8(query, "")
+		if query == "" {
+			return
+		}
+		want := naiveSearch(text, query, 4)
+		got := scanAll(t, text, query, 4, int(chunk%64)+1, int64(budget)+1)
+		if !slices.Equal(got, want) {
+			t.Fatalf("got %+v\nwant %+v", got, want)
+		}
+		_ = context.Background()
+	})
+}
