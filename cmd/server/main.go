@@ -21,6 +21,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -124,9 +125,10 @@ func serve(configPath string) error {
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
+	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles})
 	shutdown := make(chan struct{})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
-		Models: models, Shutdown: shutdown})
+		Models: models, Compile: compiler, Shutdown: shutdown})
 	srv := &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -140,12 +142,26 @@ func serve(configPath string) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	var workers *compile.Pool
+	if a.cfg.Workers > 0 {
+		workers = compiler.Start(a.cfg.Workers)
+		slog.Info("compile workers started", "count", a.cfg.Workers)
+	}
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
 	slog.Info("shutting down")
+	if workers != nil {
+		// Running jobs are interrupted and their leases released, so another
+		// replica or the next start picks them up at once.
+		stopCtx, cancelStop := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := workers.Stop(stopCtx); err != nil {
+			slog.Warn("stop compile workers", "err", err)
+		}
+		cancelStop()
+	}
 	// Shutdown does not end long-lived requests: streams are told first.
 	close(shutdown)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -58,7 +58,7 @@ func (s *turnState) compactIfNeeded() error {
 			return fail("context_overflow", "compaction did not shrink the context (%d → %d bytes); start a new conversation", before, after)
 		}
 		s.compactions++
-		s.last = &Compaction{Before: before, After: after, Ratio: float64(after) / float64(before)}
+		s.last = &Compaction{Before: before, After: after, Ratio: float64(before) / float64(after)}
 		s.emit(Event{EventContext, s.contextData()})
 	}
 }

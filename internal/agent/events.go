@@ -78,7 +78,8 @@ type Breakdown struct {
 	Observations int `json:"observations"`
 }
 
-// Compaction reports one compaction, measured from the estimates.
+// Compaction reports one compaction, measured from the estimates; Ratio is
+// before ÷ after (2.0 means the context halved).
 type Compaction struct {
 	Before int     `json:"before"`
 	After  int     `json:"after"`

@@ -48,6 +48,10 @@ func (f *fakeTools) Run(ctx context.Context, name string, args json.RawMessage) 
 	case "ls":
 		return ToolOutcome{Result: map[string]any{"uri": a.URI, "items": []string{"a.md"}}, Summary: "1 item", URI: a.URI}
 	case "read":
+		if a.URI == "kb://me/big.md" {
+			off := a.Offset
+			return ToolOutcome{Result: map[string]any{"uri": a.URI, "text": strings.Repeat("hello ", 700)}, URI: a.URI, Offset: &off}
+		}
 		if a.URI == "kb://me/huge.md" {
 			return ToolOutcome{Result: strings.Repeat("x", MaxToolResultBytes+1), URI: a.URI}
 		}

@@ -277,7 +277,7 @@ func TestCompactionKeepsQuestionAndPairs(t *testing.T) {
 			lastCtx = c
 		}
 	}
-	if summaries == 0 || lastCtx.Compactions != summaries || lastCtx.LastCompaction.Ratio >= 1 || lastCtx.Estimate > lastCtx.InputLimit {
+	if summaries == 0 || lastCtx.Compactions != summaries || lastCtx.LastCompaction.Ratio <= 1 || lastCtx.Estimate > lastCtx.InputLimit {
 		t.Fatalf("compaction not measured: summaries %d, %+v", summaries, lastCtx)
 	}
 	req := h.fake.LastChat()
@@ -316,5 +316,47 @@ func TestTextOnlyModeSendsMaterialAndNoTools(t *testing.T) {
 	req := h.fake.LastChat()
 	if len(req.Tools) != 0 || !strings.Contains(string(req.Messages[0].Content), "a.md (file, 10 bytes)") || !strings.Contains(string(req.Messages[0].Content), "cannot call tools") {
 		t.Fatalf("text-only request: tools %d system %q", len(req.Tools), req.Messages[0].Content)
+	}
+}
+
+func TestCompactionKeepsCallsWithResults(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(mc *llm.ModelConfig) { mc.ContextWindow, mc.OutputReserve = 12288, 1024 })
+	step := 0
+	h.fake.SetFunc(func(r *fakellm.Request) fakellm.Response {
+		if strings.Contains(string(r.Chat.Messages[0].Content), "compact the working memory") {
+			return fakellm.TextStream("Read kb://me/big.md offsets 0-3000 and 3000-6000: both say hello.")
+		}
+		step++
+		if step <= 3 {
+			return toolCallStream([3]string{fmt.Sprintf("c%d", step), "read", fmt.Sprintf(`{"uri":"kb://me/big.md","offset":%d}`, step*3000)})
+		}
+		return fakellm.TextStream("done reading")
+	})
+	ev := h.run(t, context.Background(), "summarize big.md")
+	if last(ev).Name != EventDone {
+		t.Fatalf("ended with %s %+v", names(ev), last(ev).Data)
+	}
+	compacted := false
+	for _, e := range ev {
+		if c, ok := e.Data.(ContextData); ok && c.Compactions > 0 {
+			compacted = true
+		}
+	}
+	if !compacted {
+		t.Fatal("the observations never triggered a compaction")
+	}
+	// Every tool message in every request follows an assistant message that
+	// made that call: no orphan results.
+	for i, req := range h.fake.Requests() {
+		calls := map[string]bool{}
+		for _, m := range req.Chat.Messages {
+			for _, c := range m.ToolCalls {
+				calls[c.ID] = true
+			}
+			if m.Role == "tool" && !calls[m.ToolCallID] {
+				t.Fatalf("request %d has an orphan tool result %q", i, m.ToolCallID)
+			}
+		}
 	}
 }

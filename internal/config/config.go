@@ -31,8 +31,44 @@ type Config struct {
 	// Models are the configured LLMs (SPEC §9); well-known keys in the
 	// environment and a local Ollama add more at start.
 	Models []llm.ModelConfig `yaml:"models"`
-	// CLIProfiles are read by the compile package when it lands.
-	CLIProfiles yaml.Node `yaml:"cli_profiles"`
+	// CLIProfiles are the command-line compile executors (SPEC §9).
+	CLIProfiles []CLIProfile `yaml:"cli_profiles"`
+}
+
+// CLIProfile is a compile executor run as a program: Argv is the command
+// and its arguments, where "{model}" and "{effort}" are replaced by one of
+// the allowed Models and Efforts the request picked. There is no shell.
+type CLIProfile struct {
+	Name    string   `yaml:"name"`
+	Argv    []string `yaml:"argv"`
+	Models  []string `yaml:"models"`
+	Efforts []string `yaml:"efforts"`
+}
+
+// validate names the first wrong field of profile i.
+func (p CLIProfile) validate(i int, seen map[string]bool) error {
+	field := fmt.Sprintf("cli_profiles[%d]", i)
+	switch {
+	case p.Name == "" || strings.ContainsAny(p.Name, " /\\{}"):
+		return fmt.Errorf("%s.name: must be a non-empty word", field)
+	case seen[p.Name]:
+		return fmt.Errorf("%s.name: %q is declared twice", field, p.Name)
+	case len(p.Argv) == 0 || p.Argv[0] == "":
+		return fmt.Errorf("%s.argv: must name a program", field)
+	}
+	seen[p.Name] = true
+	for _, a := range p.Argv {
+		rest := strings.NewReplacer("{model}", "", "{effort}", "").Replace(a)
+		if strings.ContainsAny(rest, "{}") {
+			return fmt.Errorf("%s.argv: %q has a placeholder other than {model} or {effort}", field, a)
+		}
+	}
+	for _, v := range append(append([]string(nil), p.Models...), p.Efforts...) {
+		if v == "" || strings.HasPrefix(v, "-") || strings.ContainsAny(v, " \t\n{}") {
+			return fmt.Errorf("%s: model and effort values must be plain words, not %q", field, v)
+		}
+	}
+	return nil
 }
 
 // Defaults.
@@ -110,6 +146,12 @@ func (c Config) Validate() error {
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")
+	}
+	seen := map[string]bool{}
+	for i, p := range c.CLIProfiles {
+		if err := p.validate(i, seen); err != nil {
+			return err
+		}
 	}
 	return llm.ValidateModels(c.Models)
 }

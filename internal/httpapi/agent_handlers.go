@@ -13,6 +13,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent"
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/compile"
 )
 
 // Stream request bounds: checked before the first byte of the stream.
@@ -28,13 +29,16 @@ func (h *handlers) options(c echo.Context) error {
 	if h.Models != nil {
 		models = h.Models.Options()
 	}
+	profiles := []compile.CLIProfileOption{}
+	defaults := compile.New(compile.Options{}).OptionDefaults()
+	if h.Compile != nil {
+		profiles, defaults = h.Compile.CLIProfiles(), h.Compile.OptionDefaults()
+	}
 	return c.JSON(http.StatusOK, map[string]any{
-		"models":       models,
-		"cli_profiles": []any{},
-		"compile_defaults": map[string]any{
-			"max_files": 32, "executor": "llm", "call_budget": 8, "timeout_s": 600, "reasoning_effort": "medium",
-		},
-		"limits": agent.DefaultLimits,
+		"models":           models,
+		"cli_profiles":     profiles,
+		"compile_defaults": defaults,
+		"limits":           agent.DefaultLimits,
 	})
 }
 

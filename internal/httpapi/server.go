@@ -13,6 +13,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -25,6 +26,8 @@ type Deps struct {
 	SPA   http.Handler // the web app, served for every non-API path
 	// Models is the LLM registry; nil or empty means chat is unavailable.
 	Models *llm.Registry
+	// Compile runs compile requests and the jobs API; nil answers 503.
+	Compile *compile.Service
 	// Shutdown closes when the server stops, ending open streams first.
 	Shutdown <-chan struct{}
 }
@@ -66,6 +69,12 @@ func New(d Deps) *echo.Echo {
 
 	authed.GET("/knowledge-agent/options", h.options)
 	authed.POST("/knowledge-agent/stream", h.stream)
+
+	authed.POST("/knowledge-agent/compile", h.compile)
+	authed.GET("/jobs", h.listJobs)
+	authed.GET("/jobs/:id", h.jobAction(getJob))
+	authed.POST("/jobs/:id/cancel", h.jobAction(cancelJob))
+	authed.POST("/jobs/:id/retry", h.jobAction(retryJob))
 
 	api.Any("/*", func(c echo.Context) error {
 		return apierr.NotFound("no_route", "no API endpoint %s %s", c.Request().Method, c.Request().URL.Path)

@@ -2,7 +2,11 @@ package knowledge
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 // JobInfo is one parse or compile job as status reports it (SPEC §6).
@@ -32,12 +36,31 @@ var statusTool = toolDef{
 	run:    (*Tree).runStatus,
 }
 
-// runStatus reports truthfully that there are no jobs: this build has no
-// job queue yet, so nothing has been parsed or compiled.
-func (t *Tree) runStatus(_ context.Context, call toolCall) (any, string, error) {
-	return &StatusResult{
-		URI:  call.uri.String(),
-		Jobs: []JobInfo{},
-		Note: "no parse or compile jobs exist for this scope: this server has no job queue yet, so nothing here has been parsed or compiled",
-	}, "no jobs", nil
+// statusJobLimit bounds how many jobs status reports, newest first.
+const statusJobLimit = 20
+
+// runStatus reports the caller's newest compile jobs (parsing is their
+// first stage) for the target file, or for every file below a folder.
+func (t *Tree) runStatus(ctx context.Context, call toolCall) (any, string, error) {
+	js, err := t.st.ListJobs(ctx, call.c.ID, store.JobFilter{Path: call.node.Path, Limit: statusJobLimit})
+	if err != nil {
+		return nil, "", apierr.Internal(err)
+	}
+	out := &StatusResult{URI: call.uri.String(), Jobs: make([]JobInfo, 0, len(js))}
+	for _, j := range js {
+		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: NodeURI(call.c.Username, j.Path, false),
+			State: j.State, Stage: j.Stage, UpdatedAt: j.UpdatedAt}
+		if j.ErrorCode != "" {
+			info.Error = j.ErrorCode + ": " + j.ErrorMessage
+		}
+		out.Jobs = append(out.Jobs, info)
+	}
+	switch {
+	case len(js) == 0:
+		out.Note = "no parse or compile jobs exist for this scope: nothing here has been parsed or compiled yet"
+		return out, "no jobs", nil
+	case len(js) == statusJobLimit:
+		out.Note = fmt.Sprintf("only the newest %d jobs are shown", statusJobLimit)
+	}
+	return out, fmt.Sprintf("%d jobs", len(js)), nil
 }

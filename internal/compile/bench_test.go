@@ -1,0 +1,84 @@
+package compile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// BenchmarkCompileThroughput compiles a batch of 32 small files per
+// iteration with the fake LLM (3 model calls per file at most: summary,
+// and the folder's overview and abstract by the last job) and reports
+// jobs/s for 1 and 2 workers on each available dialect.
+func BenchmarkCompileThroughput(b *testing.B) {
+	for _, dialect := range storetest.Dialects() {
+		for _, workers := range []int{1, 2, 4} {
+			b.Run(fmt.Sprintf("%s/workers=%d", dialect, workers), func(b *testing.B) {
+				e := newEnv(b, dialect, func(o *Options) { o.Poll = 5 * time.Millisecond; o.Heartbeat = time.Second })
+				e.start(workers)
+				jobs := 0
+				b.ResetTimer()
+				for i := range b.N {
+					b.StopTimer()
+					folder := fmt.Sprintf("kb://me/batch%d/", i)
+					files := map[string][]byte{}
+					var uris []string
+					for f := range MaxFiles {
+						name := fmt.Sprintf("note%02d.md", f)
+						files[name] = []byte(fmt.Sprintf("# Note %d of batch %d\nSome text to summarize.", f, i))
+						uris = append(uris, folder+name)
+					}
+					e.put(e.alice, folder, files)
+					b.StartTimer()
+					res := e.enqueue(e.alice, Request{URIs: uris})
+					for _, j := range res.Jobs {
+						e.wait(e.alice, j.ID, store.JobSucceeded)
+					}
+					jobs += len(res.Jobs)
+				}
+				b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkQueueClaim measures one claim plus its completion on a queue
+// of waiting jobs: the queue's own cost, without any job work.
+func BenchmarkQueueClaim(b *testing.B) {
+	for _, dialect := range storetest.Dialects() {
+		b.Run(dialect, func(b *testing.B) {
+			e := newEnv(b, dialect)
+			ctx := context.Background()
+			root, _ := e.st.EnsureRoot(ctx, e.alice.ID)
+			for i := range b.N {
+				n := store.Node{UserID: e.alice.ID, ParentID: &root.ID, Name: fmt.Sprintf("f%d", i), Kind: store.KindFile}
+				n.Path = n.Name
+				if err := e.st.CreateNode(ctx, &n); err != nil {
+					b.Fatal(err)
+				}
+				j := store.Job{UserID: e.alice.ID, Kind: JobKind, NodeID: &n.ID, Path: n.Path, MaxAttempts: 1}
+				if _, _, err := e.st.EnqueueJob(ctx, &j); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for range b.N {
+				j, err := e.st.ClaimJob(ctx, "bench", time.Minute)
+				if errors.Is(err, store.ErrNotFound) {
+					b.Fatal("queue empty")
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := e.st.CompleteJob(ctx, j.ID, "bench", "{}"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

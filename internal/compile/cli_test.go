@@ -1,0 +1,108 @@
+package compile
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// script writes an executable shell script to a temporary directory.
+func script(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "fake-cli")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCLIExecutor(t *testing.T) {
+	ok := script(t, `input=$(cat)
+echo "model=$1 effort=$2"
+case "$input" in *"Summarize the document"*) echo "saw prompt";; esac`)
+	cases := []struct {
+		name    string
+		argv    []string
+		timeout time.Duration
+		want    string
+		code    string
+	}{
+		{"success", []string{ok, "m1", "high"}, 5 * time.Second, "model=m1 effort=high\nsaw prompt", ""},
+		{"non-zero exit", []string{script(t, `cat >/dev/null; echo "first line" >&2; echo "quota exceeded for key" >&2; exit 3`)},
+			5 * time.Second, "", "cli_failed"},
+		{"oversize output", []string{script(t, `cat >/dev/null; head -c 300000 /dev/zero | tr '\0' a`)}, 5 * time.Second, "", "output_too_large"},
+		{"empty output", []string{script(t, `cat >/dev/null; echo "nothing to say" >&2`)}, 5 * time.Second, "", "empty_output"},
+		{"missing program", []string{filepath.Join(t.TempDir(), "nope")}, 5 * time.Second, "", "bad_configuration"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+			defer cancel()
+			out, err := cliExecutor{argv: c.argv}.run(ctx, "system text", "Summarize the document kb://x")
+			if c.code == "" {
+				if err != nil || out != c.want {
+					t.Fatalf("got %q, %v", out, err)
+				}
+				return
+			}
+			var f *Failure
+			if !errors.As(err, &f) || f.Code != c.code {
+				t.Fatalf("got %d bytes, %v; want %s", len(out), err, c.code)
+			}
+			if c.code == "cli_failed" && (!strings.Contains(f.Message, "status 3") || !strings.Contains(f.Message, "quota exceeded")) {
+				t.Fatalf("stderr tail missing: %s", f.Message)
+			}
+		})
+	}
+	t.Run("timeout kills the process group", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := cliExecutor{argv: []string{script(t, `sleep 30 & sleep 30; echo late`)}}.run(ctx, "s", "p")
+		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 3*time.Second {
+			t.Fatalf("after %v: %v", time.Since(start), err)
+		}
+	})
+}
+
+func TestCLIArgvOnlyAllowedValues(t *testing.T) {
+	p := config.CLIProfile{Name: "codex", Argv: []string{"codex", "exec", "--model", "{model}", "-c", "model_reasoning_effort={effort}", "-"},
+		Models: []string{"gpt-5-codex"}, Efforts: []string{"low", "high"}}
+	argv, err := cliArgv(p, "gpt-5-codex", "low")
+	if err != nil || strings.Join(argv, " ") != "codex exec --model gpt-5-codex -c model_reasoning_effort=low -" {
+		t.Fatalf("%v %v", argv, err)
+	}
+	for _, bad := range [][2]string{{"gpt-4", "low"}, {"gpt-5-codex", "max"}, {"gpt-5-codex; rm -rf /", "low"}} {
+		if _, err := cliArgv(p, bad[0], bad[1]); err == nil {
+			t.Fatalf("%v accepted", bad)
+		}
+	}
+}
+
+func TestCLIJobEndToEnd(t *testing.T) {
+	cli := script(t, `cat >/dev/null; echo "summary by $1"`)
+	e := newEnv(t, store.DialectSQLite, func(o *Options) {
+		o.CLIProfiles = []config.CLIProfile{{Name: "fakecli", Argv: []string{cli, "{model}"}, Models: []string{"m1", "m2"}}}
+	})
+	e.put(e.alice, "kb://me/d/", map[string][]byte{"a.md": []byte("a")})
+	e.start(1)
+	j := e.enqueue(e.alice, Request{URIs: []string{"kb://me/d/a.md"}, Executor: "cli", CLIProfile: "fakecli", Model: "m2"}).Jobs[0]
+	done := e.wait(e.alice, j.ID, store.JobSucceeded, store.JobFailed)
+	if done.State != store.JobSucceeded {
+		t.Fatalf("%+v", done.Error)
+	}
+	sum := e.read(e.alice, "kb://me/wiki/d/a.md")
+	if !strings.Contains(sum, "summary by m2") || !strings.Contains(sum, `model: "fakecli:m2"`) || !strings.Contains(sum, "executor: cli") {
+		t.Fatalf("%s", sum)
+	}
+	if e.chatCount() != 0 {
+		t.Fatal("the cli job called the LLM")
+	}
+}

@@ -1,0 +1,204 @@
+package compile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+const testKey = "sk-compile-test-secret-key"
+
+type env struct {
+	t     testing.TB
+	st    *store.Store
+	tree  *knowledge.Tree
+	fake  *fakellm.Server
+	svc   *Service
+	alice knowledge.Caller
+	bob   knowledge.Caller
+	opts  Options
+}
+
+// newEnv builds a real store, tree and fake LLM; the fake answers every
+// chat request with "summary of <first line of the prompt>" unless a test
+// sets another function.
+func newEnv(t testing.TB, dialect string, tweak ...func(*Options)) *env {
+	t.Helper()
+	st, dir := storetest.Open(t, dialect)
+	blobs, err := blob.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := knowledge.NewTree(st, blobs, 10<<20)
+	fake := fakellm.New(fakellm.Options{})
+	fake.SetFunc(func(r *fakellm.Request) fakellm.Response {
+		_, q := r.Chat.LastUser()
+		return fakellm.TextStream("generated: ", firstLine(q))
+	})
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake", Profile: "openai-compatible", BaseURL: srv.URL + "/v1",
+		APIKey: testKey, Model: "upstream-name", ContextWindow: 32768, OutputReserve: 2048}}, llm.RegistryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, st: st, tree: tree, fake: fake}
+	for _, name := range []string{"alice", "bob"} {
+		u := store.User{Username: name, PasswordHash: "x", Role: store.RoleUser}
+		if err := st.CreateUser(context.Background(), &u); err != nil {
+			t.Fatal(err)
+		}
+		c := knowledge.Caller{ID: u.ID, Username: name}
+		if name == "alice" {
+			e.alice = c
+		} else {
+			e.bob = c
+		}
+	}
+	e.opts = Options{Store: st, Tree: tree, Models: reg, Lease: 2 * time.Second, Heartbeat: 50 * time.Millisecond,
+		Poll: 20 * time.Millisecond, Backoff: func(int) time.Duration { return 10 * time.Millisecond },
+		Defaults: Defaults{ModelID: "fake", TimeoutS: 30}}
+	for _, f := range tweak {
+		f(&e.opts)
+	}
+	e.svc = New(e.opts)
+	return e
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// put uploads files into folder (created first) for c.
+func (e *env) put(c knowledge.Caller, folder string, files map[string][]byte) {
+	e.t.Helper()
+	ctx := context.Background()
+	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
+		if _, err := e.tree.Mkdir(ctx, c, folder); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	var staged []knowledge.Staged
+	for name, b := range files {
+		s, err := e.tree.Stage(name, bytes.NewReader(b))
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		staged = append(staged, s)
+	}
+	if _, err := e.tree.CommitUpload(ctx, c, folder, staged); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) enqueue(c knowledge.Caller, r Request) EnqueueResult {
+	e.t.Helper()
+	res, err := e.svc.Enqueue(context.Background(), c, r)
+	if err != nil {
+		e.t.Fatalf("enqueue: %v", err)
+	}
+	return res
+}
+
+func (e *env) start(n int) *Pool {
+	p := e.svc.Start(n)
+	e.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = p.Stop(ctx)
+	})
+	return p
+}
+
+// wait polls the job until it is in one of states.
+func (e *env) wait(c knowledge.Caller, id int64, states ...string) JobView {
+	e.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		j, err := e.svc.Job(context.Background(), c, id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, s := range states {
+			if j.State == s {
+				return j
+			}
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("job %d is %s/%s, want %v (error %+v)", id, j.State, j.Stage, states, j.Error)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (e *env) read(c knowledge.Caller, uri string) string {
+	e.t.Helper()
+	p, err := e.tree.ReadPage(context.Background(), c, uri, 0, knowledge.MaxPageLimit)
+	if err != nil {
+		e.t.Fatalf("read %s: %v", uri, err)
+	}
+	return p.Text
+}
+
+func (e *env) exists(c knowledge.Caller, uri string) bool {
+	_, _, err := e.tree.Resolve(context.Background(), c, uri)
+	return err == nil
+}
+
+func result(t testing.TB, j JobView) Result {
+	t.Helper()
+	var r Result
+	if err := json.Unmarshal(j.Result, &r); err != nil {
+		t.Fatalf("result of job %d: %v (%s)", j.ID, err, j.Result)
+	}
+	return r
+}
+
+// chatCount counts chat requests the fake received.
+func (e *env) chatCount() int {
+	n := 0
+	for _, r := range e.fake.Requests() {
+		if r.Chat != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// gate blocks fake answers until released, counting arrivals.
+type gate struct {
+	mu      sync.Mutex
+	arrived chan struct{}
+	release chan struct{}
+}
+
+func newGate() *gate {
+	return &gate{arrived: make(chan struct{}, 100), release: make(chan struct{})}
+}
+
+func each(t *testing.T, fn func(t *testing.T, dialect string)) { storetest.Each(t, fn) }
+
+var _ = config.CLIProfile{}
+
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	os.Exit(m.Run())
+}

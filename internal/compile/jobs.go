@@ -1,0 +1,156 @@
+package compile
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// JobError is a job's failure reason.
+type JobError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// JobView is the JSON shape of a job (SPEC §4).
+type JobView struct {
+	ID            int64           `json:"id"`
+	Kind          string          `json:"kind"`
+	URI           string          `json:"uri"`
+	State         string          `json:"state"`
+	Stage         string          `json:"stage"`
+	Progress      float64         `json:"progress"`
+	Attempts      int             `json:"attempts"`
+	MaxAttempts   int             `json:"max_attempts"`
+	Error         *JobError       `json:"error"`
+	Configuration json.RawMessage `json:"configuration"`
+	Result        json.RawMessage `json:"result,omitempty"`
+	OutputURI     string          `json:"output_uri,omitempty"`
+	CreatedAt     time.Time       `json:"created_at"`
+	UpdatedAt     time.Time       `json:"updated_at"`
+	StartedAt     *time.Time      `json:"started_at,omitempty"`
+	FinishedAt    *time.Time      `json:"finished_at,omitempty"`
+}
+
+func viewOf(username string, j store.Job) JobView {
+	v := JobView{ID: j.ID, Kind: j.Kind, URI: knowledge.NodeURI(username, j.Path, false), State: j.State,
+		Stage: j.Stage, Progress: j.Progress, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts,
+		Configuration: json.RawMessage("null"), CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
+		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt}
+	if j.OutputPath != "" {
+		v.OutputURI = knowledge.NodeURI(username, j.OutputPath, true)
+	}
+	if j.ConfigurationJSON != nil && json.Valid([]byte(*j.ConfigurationJSON)) {
+		v.Configuration = json.RawMessage(*j.ConfigurationJSON)
+	}
+	if j.ResultJSON != nil && json.Valid([]byte(*j.ResultJSON)) {
+		v.Result = json.RawMessage(*j.ResultJSON)
+	}
+	// A queued job keeps the reason of its last failed attempt, so the
+	// task center can say why it is waiting.
+	if j.ErrorCode != "" {
+		v.Error = &JobError{Code: j.ErrorCode, Message: j.ErrorMessage}
+	}
+	return v
+}
+
+// ListFilter is the query of GET /jobs.
+type ListFilter struct {
+	State string
+	URI   string
+	Limit int
+}
+
+var jobStates = map[string]bool{store.JobQueued: true, store.JobRunning: true, store.JobSucceeded: true,
+	store.JobFailed: true, store.JobCancelled: true}
+
+// Jobs lists the caller's jobs, newest first; URI narrows to a file or to
+// every file below a folder.
+func (s *Service) Jobs(ctx context.Context, c knowledge.Caller, f ListFilter) ([]JobView, error) {
+	if f.State != "" && !jobStates[f.State] {
+		return nil, apierr.BadRequest("invalid_state", "state must be one of queued, running, succeeded, failed, cancelled")
+	}
+	if f.Limit < 0 || f.Limit > 500 {
+		return nil, apierr.BadRequest("invalid_limit", "limit must be between 1 and 500")
+	}
+	q := store.JobFilter{State: f.State, Limit: f.Limit}
+	if f.URI != "" {
+		u, err := knowledge.ParseURI(f.URI, c.Username)
+		if err != nil {
+			return nil, err
+		}
+		if u.Username != c.Username {
+			return []JobView{}, nil
+		}
+		q.Path = u.Path
+	}
+	js, err := s.st.ListJobs(ctx, c.ID, q)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	out := make([]JobView, 0, len(js))
+	for _, j := range js {
+		out = append(out, viewOf(c.Username, j))
+	}
+	return out, nil
+}
+
+func jobNotFound(id int64) error {
+	return apierr.NotFound("job_not_found", "no such job: %d", id)
+}
+
+// Job returns one of the caller's jobs; another user's job is not found.
+func (s *Service) Job(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+	j, err := s.st.JobByID(ctx, c.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return JobView{}, jobNotFound(id)
+	}
+	if err != nil {
+		return JobView{}, apierr.Internal(err)
+	}
+	return viewOf(c.Username, j), nil
+}
+
+// Cancel stops a job: a queued one at once, a running one within a
+// heartbeat (its partial outputs are not published).
+func (s *Service) Cancel(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+	j, err := s.st.CancelJob(ctx, c.ID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return JobView{}, jobNotFound(id)
+	case errors.Is(err, store.ErrConflict):
+		cur, _ := s.st.JobByID(ctx, c.ID, id)
+		return JobView{}, apierr.Conflict("job_finished", "job %d is already %s", id, cur.State)
+	case err != nil:
+		return JobView{}, apierr.Internal(err)
+	}
+	return viewOf(c.Username, j), nil
+}
+
+// Retry queues a failed or cancelled job again with its own snapshot.
+func (s *Service) Retry(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+	cur, err := s.st.JobByID(ctx, c.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return JobView{}, jobNotFound(id)
+	}
+	if err != nil {
+		return JobView{}, apierr.Internal(err)
+	}
+	if cur.State != store.JobFailed && cur.State != store.JobCancelled {
+		return JobView{}, apierr.Conflict("job_not_retryable", "job %d is %s; only failed or cancelled jobs can be retried", id, cur.State)
+	}
+	j, err := s.st.RetryJob(ctx, c.ID, id)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		return JobView{}, apierr.Conflict("active_job_conflict", "the file of job %d has another active job; cancel it first", id)
+	case err != nil:
+		return JobView{}, apierr.Internal(err)
+	}
+	s.notify()
+	return viewOf(c.Username, j), nil
+}

@@ -1,0 +1,317 @@
+package compile
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Names of a folder's generated digests (SPEC §7).
+const (
+	OverviewName = ".overview.md" // L1
+	AbstractName = ".abstract.md" // L0
+)
+
+// Stages a running job goes through.
+const (
+	StageParse     = "parse"
+	StageSummarize = "summarize"
+	StageOverview  = "overview"
+)
+
+// Result is what a finished job records: its outputs, what was skipped
+// because nothing changed, and how many executor calls it made.
+type Result struct {
+	L2Version       bool   `json:"l2_saved"`
+	SummaryURI      string `json:"summary_uri"`
+	SummarySkipped  bool   `json:"summary_skipped"`
+	OverviewURI     string `json:"overview_uri,omitempty"`
+	AbstractURI     string `json:"abstract_uri,omitempty"`
+	OverviewSkipped bool   `json:"overview_skipped,omitempty"`
+	// OverviewDeferred means another job of the same folder was still
+	// summarizing: the last one to finish rebuilds the overview.
+	OverviewDeferred bool `json:"overview_deferred,omitempty"`
+	ModelCalls       int  `json:"model_calls"`
+}
+
+// jobRun is the state of one attempt of a job.
+type jobRun struct {
+	s      *Service
+	job    store.Job
+	owner  string
+	snap   Snapshot
+	caller knowledge.Caller
+	exec   *budgeted
+	res    Result
+}
+
+// runJob runs the pipeline: parse → L2 body → summary → folder overview
+// and abstract. Each publish is atomic; the L2 body is committed first and
+// stays readable whatever happens later.
+func (s *Service) runJob(ctx context.Context, j store.Job, owner string) (Result, error) {
+	r := &jobRun{s: s, job: j, owner: owner}
+	if j.ConfigurationJSON == nil {
+		return r.res, permanent("bad_configuration", "the job has no configuration snapshot")
+	}
+	if err := json.Unmarshal([]byte(*j.ConfigurationJSON), &r.snap); err != nil {
+		return r.res, permanent("bad_configuration", "the job's configuration snapshot is unreadable")
+	}
+	ex, err := s.executorFor(r.snap)
+	if err != nil {
+		return r.res, err
+	}
+	r.exec = &budgeted{next: ex, max: r.snap.CallBudget}
+	u, err := s.st.UserByID(ctx, j.UserID)
+	if err != nil {
+		return r.res, fmt.Errorf("job owner: %w", err)
+	}
+	r.caller = knowledge.Caller{ID: u.ID, Username: u.Username}
+	err = r.pipeline(ctx)
+	r.res.ModelCalls = r.exec.used
+	return r.res, err
+}
+
+func (r *jobRun) progress(ctx context.Context, stage string, p float64) error {
+	err := r.s.st.SetJobProgress(ctx, r.job.ID, r.owner, stage, p)
+	if errors.Is(err, store.ErrLeaseLost) {
+		return transient("lease_lost", "the worker lost the job's lease")
+	}
+	return err
+}
+
+func (r *jobRun) pipeline(ctx context.Context) error {
+	src, err := r.source(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.progress(ctx, StageParse, 0.1); err != nil {
+		return err
+	}
+	raw, v, ok, err := r.s.tree.RawBody(ctx, src, maxSourceBytes)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20)
+	}
+	text, err := extract(src.Name, raw)
+	if err != nil {
+		return err
+	}
+	if r.res.L2Version, err = r.s.tree.SaveL2(ctx, src, text); err != nil {
+		return err
+	}
+	if err := r.progress(ctx, StageSummarize, 0.3); err != nil {
+		return err
+	}
+	if err := r.summarize(ctx, src, v.BlobHash, text); err != nil {
+		return err
+	}
+	if err := r.progress(ctx, StageOverview, 0.7); err != nil {
+		return err
+	}
+	return r.overview(ctx)
+}
+
+// source re-reads the job's file through the tree, so a file deleted or
+// moved since the request fails the job instead of compiling something else.
+func (r *jobRun) source(ctx context.Context) (store.Node, error) {
+	uri := knowledge.NodeURI(r.caller.Username, r.job.Path, false)
+	_, n, err := r.s.tree.Resolve(ctx, r.caller, uri)
+	if err != nil || r.job.NodeID == nil || n.ID != *r.job.NodeID || n.IsDir() {
+		return store.Node{}, permanent("source_missing", "%s no longer exists (deleted, moved or replaced since the request)", uri)
+	}
+	return n, nil
+}
+
+// summaryName maps a source name to its summary's name in the output folder.
+func summaryName(name string) string {
+	if strings.HasSuffix(strings.ToLower(name), ".md") {
+		return name
+	}
+	return name + ".md"
+}
+
+// summarize writes and publishes the file's summary unless the existing one
+// has the same fingerprint.
+func (r *jobRun) summarize(ctx context.Context, src store.Node, rawHash, text string) error {
+	outPath := joinPath(r.job.OutputPath, summaryName(src.Name))
+	r.res.SummaryURI = knowledge.NodeURI(r.caller.Username, outPath, false)
+	fp := r.snap.fingerprint(store.RoleSummary, rawHash)
+	if err := r.s.st.SetJobFingerprint(ctx, r.job.ID, r.owner, fp); err != nil {
+		return err
+	}
+	if n, err := r.s.st.NodeByPath(ctx, r.caller.ID, outPath); err == nil {
+		p, err := r.s.st.ProvenanceOf(ctx, n.ID)
+		switch {
+		case err == nil && p.SourceNodeID != nil && *p.SourceNodeID != src.ID:
+			return permanent("output_conflict", "%s already summarizes another file", r.res.SummaryURI)
+		case err == nil && p.Fingerprint == fp:
+			r.res.SummarySkipped = true
+			return nil
+		}
+	}
+	srcURI := knowledge.NodeURI(r.caller.Username, src.Path, false)
+	body, err := r.exec.run(ctx, r.system(), summaryPrompt(srcURI, text))
+	if err != nil {
+		return err
+	}
+	sources := []sourceRef{{URI: srcURI, SHA256: rawHash}}
+	prov := r.provenance(store.RoleSummary, fp, sources)
+	prov.SourceNodeID, prov.SourceHash = &src.ID, rawHash
+	_, err = r.s.tree.Publish(ctx, r.caller, r.job.OutputPath, []knowledge.GeneratedFile{{
+		Name: summaryName(src.Name), Text: r.frontMatter(store.RoleSummary, sources) + body + "\n", Provenance: prov,
+	}})
+	return err
+}
+
+// overview rebuilds the output folder's L1 and L0 from its summaries when
+// they changed, unless other jobs of the folder will still publish.
+func (r *jobRun) overview(ctx context.Context) error {
+	pending, err := r.s.st.PendingForOutput(ctx, r.caller.ID, r.job.OutputPath, r.job.ID)
+	if err != nil {
+		return err
+	}
+	if pending > 0 {
+		r.res.OverviewDeferred = true
+		return nil
+	}
+	dir, err := r.s.st.NodeByPath(ctx, r.caller.ID, r.job.OutputPath)
+	if err != nil {
+		return err
+	}
+	nodes, _, err := r.s.st.SummariesIn(ctx, dir.ID)
+	if err != nil || len(nodes) == 0 {
+		return err
+	}
+	ids := make([]int64, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
+	}
+	bodies, err := r.s.st.LatestBodies(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var inputs []string
+	var sources []sourceRef
+	for _, n := range nodes {
+		h := bodies[n.ID][store.BodyRaw].BlobHash
+		inputs = append(inputs, n.Name+":"+h)
+		sources = append(sources, sourceRef{URI: knowledge.NodeURI(r.caller.Username, n.Path, false), SHA256: h})
+	}
+	sort.Strings(inputs)
+	fp := r.snap.fingerprint(store.RoleOverview, inputs...)
+	r.res.OverviewURI = knowledge.NodeURI(r.caller.Username, joinPath(r.job.OutputPath, OverviewName), false)
+	r.res.AbstractURI = knowledge.NodeURI(r.caller.Username, joinPath(r.job.OutputPath, AbstractName), false)
+	if n, err := r.s.st.NodeByPath(ctx, r.caller.ID, joinPath(r.job.OutputPath, OverviewName)); err == nil {
+		if p, err := r.s.st.ProvenanceOf(ctx, n.ID); err == nil && p.Fingerprint == fp {
+			r.res.OverviewSkipped = true
+			return nil
+		}
+	}
+	var parts []string
+	for _, n := range nodes {
+		text, err := r.s.tree.FileText(ctx, n, maxSummaryRead)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, "## "+strings.TrimSuffix(n.Name, ".md")+"\n\n"+stripFrontMatter(text))
+	}
+	folderURI := knowledge.NodeURI(r.caller.Username, r.job.OutputPath, true)
+	ov, err := r.exec.run(ctx, r.system(), overviewPrompt(folderURI, parts))
+	if err != nil {
+		return err
+	}
+	ab, err := r.exec.run(ctx, r.system(), abstractPrompt(folderURI, ov))
+	if err != nil {
+		return err
+	}
+	if err := r.progress(ctx, StageOverview, 0.95); err != nil {
+		return err
+	}
+	_, err = r.s.tree.Publish(ctx, r.caller, r.job.OutputPath, []knowledge.GeneratedFile{
+		{Name: OverviewName, Text: r.frontMatter(store.RoleOverview, sources) + ov + "\n",
+			Provenance: r.provenance(store.RoleOverview, fp, sources)},
+		{Name: AbstractName, Text: r.frontMatter(store.RoleAbstract, sources) + ab + "\n",
+			Provenance: r.provenance(store.RoleAbstract, fp, sources)},
+	})
+	return err
+}
+
+type sourceRef struct {
+	URI    string `json:"uri"`
+	SHA256 string `json:"sha256"`
+}
+
+func (r *jobRun) provenance(role, fp string, sources []sourceRef) store.Provenance {
+	b, _ := json.Marshal(sources)
+	return store.Provenance{Role: role, Fingerprint: fp, SourcesJSON: string(b), JobID: r.job.ID,
+		Executor: r.snap.Executor, Model: r.snap.modelLabel(), Skill: r.snap.Skill, PromptVersion: r.snap.PromptVersion}
+}
+
+// frontMatter is the provenance block every generated file starts with.
+func (r *jobRun) frontMatter(role string, sources []sourceRef) string {
+	var b strings.Builder
+	b.WriteString("---\ngenerated: true\nrole: " + role + "\nsources:\n")
+	for _, s := range sources {
+		fmt.Fprintf(&b, "  - uri: %q\n    sha256: %s\n", s.URI, s.SHA256)
+	}
+	fmt.Fprintf(&b, "executor: %s\nmodel: %q\nskill: %s\nprompt_version: %q\njob_id: %d\ngenerated_at: %s\n---\n\n",
+		r.snap.Executor, r.snap.modelLabel(), r.snap.Skill, r.snap.PromptVersion, r.job.ID,
+		time.Now().UTC().Format(time.RFC3339))
+	return b.String()
+}
+
+// stripFrontMatter drops a leading "---" block.
+func stripFrontMatter(s string) string {
+	if !strings.HasPrefix(s, "---\n") {
+		return s
+	}
+	if i := strings.Index(s[4:], "\n---\n"); i >= 0 {
+		return strings.TrimLeft(s[4+i+5:], "\n")
+	}
+	return s
+}
+
+func (r *jobRun) system() string {
+	return "You compile a personal knowledge base. Write GitHub-flavoured Markdown only, with no preamble. " +
+		r.snap.SkillPrompt
+}
+
+func summaryPrompt(uri, text string) string {
+	note := ""
+	if utf8.RuneCountInString(text) > maxPromptChars {
+		text = string([]rune(text)[:maxPromptChars])
+		note = fmt.Sprintf("\n(The document is longer; only its first %d characters are shown.)", maxPromptChars)
+	}
+	return "Summarize the document " + uri + "." + note + "\n\n<document>\n" + text + "\n</document>"
+}
+
+func overviewPrompt(folder string, summaries []string) string {
+	body := strings.Join(summaries, "\n\n")
+	if utf8.RuneCountInString(body) > maxPromptChars {
+		body = string([]rune(body)[:maxPromptChars])
+	}
+	return "Write the overview of the folder " + folder + " from the summaries of its files below: what the folder holds, " +
+		"the main themes, how the files relate, and which file to read for what.\n\n<summaries>\n" + body + "\n</summaries>"
+}
+
+func abstractPrompt(folder, overview string) string {
+	return "Write the abstract of the folder " + folder + ": one paragraph of at most 80 words, from its overview below." +
+		"\n\n<overview>\n" + overview + "\n</overview>"
+}
+
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}

@@ -1,0 +1,193 @@
+package compile
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// finishTimeout bounds the database writes that record a job's outcome,
+// which run after the job's own context may have ended.
+const finishTimeout = 10 * time.Second
+
+// Pool is a set of worker goroutines claiming jobs from the queue.
+type Pool struct {
+	s      *Service
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	wg     sync.WaitGroup
+}
+
+// Start runs n workers until Stop. Workers of several processes may share
+// one PostgreSQL database: claims never overlap.
+func (s *Service) Start(n int) *Pool {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	p := &Pool{s: s, ctx: ctx, cancel: cancel}
+	prefix := workerPrefix()
+	p.wg.Add(1)
+	go p.reap()
+	for i := range n {
+		p.wg.Add(1)
+		go p.work(fmt.Sprintf("%s-%d", prefix, i))
+	}
+	return p
+}
+
+// Stop tells the workers to stop and waits until they did or ctx ends. A
+// running job is interrupted and goes back to the queue without using up
+// an attempt; another worker (here after a restart, or on another replica)
+// picks it up.
+func (p *Pool) Stop(ctx context.Context) error {
+	p.cancel(errStopping)
+	done := make(chan struct{})
+	go func() { p.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("compile workers did not stop in time: %w", ctx.Err())
+	}
+}
+
+func workerPrefix() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
+}
+
+// reap puts jobs whose lease expired (a crashed worker, here or on another
+// replica) back in the queue.
+func (p *Pool) reap() {
+	defer p.wg.Done()
+	t := time.NewTicker(max(p.s.lease/4, 50*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-t.C:
+			if n, err := p.s.st.RequeueExpired(p.ctx); err != nil && p.ctx.Err() == nil {
+				slog.Warn("requeue expired jobs", "err", err)
+			} else if n > 0 {
+				slog.Info("requeued jobs with expired leases", "count", n)
+				p.s.notify()
+			}
+		}
+	}
+}
+
+func (p *Pool) work(owner string) {
+	defer p.wg.Done()
+	idle := time.NewTimer(0)
+	defer idle.Stop()
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		default:
+		}
+		j, err := p.s.st.ClaimJob(p.ctx, owner, p.s.lease)
+		if err == nil {
+			p.process(j, owner)
+			continue
+		}
+		if !errors.Is(err, store.ErrNotFound) && p.ctx.Err() == nil {
+			slog.Warn("claim job", "worker", owner, "err", err)
+		}
+		idle.Reset(p.s.poll)
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-p.s.wake:
+		case <-idle.C:
+		}
+	}
+}
+
+// process runs one claimed job under its timeout while a heartbeat renews
+// the lease and watches for a cancel request, then records the outcome.
+func (p *Pool) process(j store.Job, owner string) {
+	jctx, cancel := context.WithCancelCause(p.ctx)
+	defer cancel(nil)
+	timeout := 600 * time.Second
+	var snap Snapshot
+	if j.ConfigurationJSON != nil && json.Unmarshal([]byte(*j.ConfigurationJSON), &snap) == nil && snap.TimeoutS > 0 {
+		timeout = time.Duration(snap.TimeoutS) * time.Second
+	}
+	tctx, tcancel := context.WithTimeoutCause(jctx, timeout, errTimeout)
+	defer tcancel()
+
+	beatDone := make(chan struct{})
+	stopBeat := make(chan struct{})
+	go func() {
+		defer close(beatDone)
+		t := time.NewTicker(p.s.beat)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopBeat:
+				return
+			case <-t.C:
+			}
+			rctx, rcancel := context.WithTimeout(context.Background(), p.s.beat*3)
+			cancelled, err := p.s.st.RenewLease(rctx, j.ID, owner, p.s.lease)
+			rcancel()
+			switch {
+			case errors.Is(err, store.ErrLeaseLost):
+				cancel(errLeaseLost)
+				return
+			case err != nil:
+				slog.Warn("renew job lease", "job", j.ID, "err", err)
+			case cancelled:
+				cancel(errCancelled)
+				return
+			}
+		}
+	}()
+
+	res, err := p.s.runJob(tctx, j, owner)
+	close(stopBeat)
+	<-beatDone
+
+	fctx, fcancel := context.WithTimeout(context.Background(), finishTimeout)
+	defer fcancel()
+	cause := context.Cause(tctx)
+	var ferr error
+	switch {
+	case err == nil:
+		b, _ := json.Marshal(res)
+		ferr = p.s.st.CompleteJob(fctx, j.ID, owner, string(b))
+		slog.Info("compile job done", "job", j.ID, "path", j.Path, "model_calls", res.ModelCalls,
+			"summary_skipped", res.SummarySkipped)
+	case errors.Is(cause, errCancelled):
+		ferr = p.s.st.FinishCancelled(fctx, j.ID, owner)
+		slog.Info("compile job cancelled", "job", j.ID)
+	case errors.Is(cause, errStopping):
+		ferr = p.s.st.ReleaseJob(fctx, j.ID, owner)
+		slog.Info("compile job released at shutdown", "job", j.ID)
+	case errors.Is(cause, errLeaseLost):
+		slog.Warn("compile job lost its lease", "job", j.ID)
+		return
+	default:
+		f := classify(tctx, err)
+		var state string
+		state, ferr = p.s.st.FailJob(fctx, j.ID, owner, f.Code, f.Message, f.Retryable, p.s.backoff(j.Attempts))
+		slog.Info("compile job failed", "job", j.ID, "code", f.Code, "retryable", f.Retryable, "state", state, "err", err)
+		if state == store.JobQueued {
+			p.s.notify()
+		}
+	}
+	if ferr != nil && !errors.Is(ferr, store.ErrLeaseLost) {
+		slog.Error("record compile job outcome", "job", j.ID, "err", ferr)
+	}
+}

@@ -1,0 +1,211 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// ErrOutputTaken means a generated file would replace a file the user
+// uploaded or a folder; publishing never overwrites user content.
+var ErrOutputTaken = errors.New("output path is taken by a file that is not generated")
+
+// GeneratedFile is one compile artifact to publish: its name inside the
+// output folder, its full text, and its provenance (NodeID is filled in).
+type GeneratedFile struct {
+	Name       string
+	Text       string
+	Provenance store.Provenance
+}
+
+// RawBody reads the latest uploaded bytes of file n, at most max bytes;
+// ok is false when the file is larger.
+func (t *Tree) RawBody(ctx context.Context, n store.Node, max int64) ([]byte, store.FileVersion, bool, error) {
+	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
+	if err != nil {
+		return nil, v, false, fmt.Errorf("raw body of %s: %w", n.Path, err)
+	}
+	if v.Size > max {
+		return nil, v, false, nil
+	}
+	f, err := t.blobs.Open(v.BlobHash)
+	if err != nil {
+		return nil, v, false, fmt.Errorf("open raw body of %s: %w", n.Path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, v, false, fmt.Errorf("read raw body of %s: %w", n.Path, err)
+	}
+	return b, v, int64(len(b)) <= max, nil
+}
+
+// FileText reads the whole text body of file n (L2 when parsed, else raw
+// text), at most max bytes; "" for a file without a text body.
+func (t *Tree) FileText(ctx context.Context, n store.Node, max int64) (string, error) {
+	v, err := t.textBody(ctx, n)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	f, err := t.blobs.Open(v.BlobHash)
+	if err != nil {
+		return "", fmt.Errorf("open text of %s: %w", n.Path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max))
+	if err != nil {
+		return "", fmt.Errorf("read text of %s: %w", n.Path, err)
+	}
+	return string(b), nil
+}
+
+// stageText writes text to the blob store and commits it; content
+// addressing makes the bytes visible only through the rows that name them.
+func (t *Tree) stageText(text string) (blob.Info, error) {
+	p, err := t.blobs.Put(strings.NewReader(text), int64(len(text))+1)
+	if err != nil {
+		return blob.Info{}, err
+	}
+	if err := p.Commit(); err != nil {
+		return blob.Info{}, err
+	}
+	return p.Info, nil
+}
+
+// SaveL2 stores text as the file's next L2 body unless it equals the latest
+// one; it reports whether a version was added. The version is committed on
+// its own, so it stays readable whatever later compile steps do.
+func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string) (bool, error) {
+	info, err := t.stageText(text)
+	if err != nil {
+		return false, fmt.Errorf("stage l2 of %s: %w", n.Path, err)
+	}
+	added := false
+	err = t.st.InTx(ctx, func(tx *store.Store) error {
+		last, err := tx.LatestVersion(ctx, n.ID, store.BodyL2)
+		if err == nil && last.BlobHash == info.Hash {
+			return nil
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		added = true
+		return tx.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
+			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8"})
+	})
+	if err != nil {
+		return false, fmt.Errorf("save l2 of %s: %w", n.Path, err)
+	}
+	return added, nil
+}
+
+// Publish writes files into the caller's folder at folderPath (created, and
+// marked generated, when missing) in one transaction: readers see all the
+// old versions or all the new ones. Existing generated files get a new
+// version; a user's own file or folder of the same name refuses the whole
+// publish with ErrOutputTaken.
+func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files []GeneratedFile) ([]store.Node, error) {
+	infos := make([]blob.Info, len(files))
+	for i, f := range files {
+		info, err := t.stageText(f.Text)
+		if err != nil {
+			return nil, fmt.Errorf("stage %s: %w", f.Name, err)
+		}
+		infos[i] = info
+	}
+	var out []store.Node
+	publish := func(tx *store.Store) error {
+		out = out[:0]
+		dir, err := ensureFolder(ctx, tx, c, folderPath)
+		if err != nil {
+			return err
+		}
+		for i, f := range files {
+			n, err := putGenerated(ctx, tx, c, dir, f.Name, infos[i])
+			if err != nil {
+				return err
+			}
+			p := f.Provenance
+			p.NodeID, p.UserID = n.ID, c.ID
+			if err := tx.PutProvenance(ctx, &p); err != nil {
+				return err
+			}
+			out = append(out, n)
+		}
+		return nil
+	}
+	var err error
+	// Two jobs of one folder may create its folder or its overview at the
+	// same moment (PostgreSQL runs them in parallel): the loser of the
+	// unique constraint tries again and then sees the winner's rows.
+	for range 3 {
+		if err = t.st.InTx(ctx, publish); !errors.Is(err, store.ErrConflict) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ensureFolder returns the folder at path, creating missing folders below
+// the root as generated ones.
+func ensureFolder(ctx context.Context, tx *store.Store, c Caller, path string) (store.Node, error) {
+	dir, err := tx.EnsureRoot(ctx, c.ID)
+	if err != nil || path == "" {
+		return dir, err
+	}
+	for _, name := range strings.Split(path, "/") {
+		p := dir.ChildPath(name)
+		n, err := tx.NodeByPath(ctx, c.ID, p)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			n = store.Node{UserID: c.ID, ParentID: &dir.ID, Name: name, Path: p, Kind: store.KindDir, Generated: true}
+			if err := tx.CreateNode(ctx, &n); err != nil {
+				return store.Node{}, err
+			}
+		case err != nil:
+			return store.Node{}, err
+		case !n.IsDir():
+			return store.Node{}, fmt.Errorf("%w: %s is a file", ErrOutputTaken, NodeURI(c.Username, p, false))
+		}
+		dir = n
+	}
+	return dir, nil
+}
+
+func putGenerated(ctx context.Context, tx *store.Store, c Caller, dir store.Node, name string, info blob.Info) (store.Node, error) {
+	p := dir.ChildPath(name)
+	n, err := tx.NodeByPath(ctx, c.ID, p)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		n = store.Node{UserID: c.ID, ParentID: &dir.ID, Name: name, Path: p, Kind: store.KindFile,
+			Generated: true, Size: info.Size}
+		if err := tx.CreateNode(ctx, &n); err != nil {
+			return store.Node{}, err
+		}
+	case err != nil:
+		return store.Node{}, err
+	case n.IsDir() || !IsGenerated(n):
+		return store.Node{}, fmt.Errorf("%w: %s", ErrOutputTaken, NodeURI(c.Username, p, n.IsDir()))
+	default:
+		if err := tx.TouchNode(ctx, n.ID, info.Size); err != nil {
+			return store.Node{}, err
+		}
+	}
+	v := store.FileVersion{NodeID: n.ID, Body: store.BodyRaw, BlobHash: info.Hash, Size: info.Size,
+		IsText: true, CharCount: info.Chars, MediaType: "text/markdown; charset=utf-8"}
+	if err := tx.AddVersion(ctx, &v); err != nil {
+		return store.Node{}, err
+	}
+	return tx.NodeByPath(ctx, c.ID, p)
+}

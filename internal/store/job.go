@@ -1,0 +1,362 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Job states (SPEC §7).
+const (
+	JobQueued    = "queued"
+	JobRunning   = "running"
+	JobSucceeded = "succeeded"
+	JobFailed    = "failed"
+	JobCancelled = "cancelled"
+)
+
+// ErrLeaseLost means the caller no longer holds the job's lease: it expired
+// and the job went back to the queue (or was taken by another worker).
+var ErrLeaseLost = errors.New("job lease lost")
+
+// Job is one row of the queue. NodeID is the source file (nil once deleted);
+// Path is where it was when the job was enqueued.
+type Job struct {
+	ID                int64 `gorm:"primaryKey"`
+	UserID            int64
+	Kind              string
+	NodeID            *int64
+	Path              string
+	OutputPath        string
+	State             string
+	Stage             string
+	Progress          float64
+	Attempts          int
+	MaxAttempts       int
+	ConfigurationJSON *string `gorm:"column:configuration_json"`
+	ConfigHash        string
+	Fingerprint       string
+	ResultJSON        *string `gorm:"column:result_json"`
+	ErrorCode         string
+	ErrorMessage      string
+	CancelRequested   bool
+	LeaseOwner        string
+	LeaseExpiresAt    *time.Time
+	RunAfter          time.Time
+	StartedAt         *time.Time
+	FinishedAt        *time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Active tells whether the job is waiting or running.
+func (j Job) Active() bool { return j.State == JobQueued || j.State == JobRunning }
+
+// JobFilter narrows ListJobs. Path matches the job's source file itself or,
+// as a folder, every job of a file below it ("" is the whole tree).
+type JobFilter struct {
+	State string
+	Path  string
+	Kind  string
+	Limit int
+}
+
+func now() time.Time { return time.Now().UTC() }
+
+// EnqueueJob inserts j as queued unless its source already has an active
+// job; then it returns that job and created=false. The partial unique index
+// jobs_one_active makes the check race-free across replicas.
+func (s *Store) EnqueueJob(ctx context.Context, j *Job) (Job, bool, error) {
+	for range 3 {
+		if j.NodeID != nil {
+			existing, err := s.activeJobForNode(ctx, *j.NodeID)
+			if err == nil {
+				return existing, false, nil
+			}
+			if !errors.Is(err, ErrNotFound) {
+				return Job{}, false, err
+			}
+		}
+		t := now()
+		j.ID, j.State, j.Attempts, j.RunAfter, j.CreatedAt, j.UpdatedAt = 0, JobQueued, 0, t, t, t
+		if j.MaxAttempts < 1 {
+			j.MaxAttempts = 1
+		}
+		err := translate(s.db.WithContext(ctx).Create(j).Error)
+		if err == nil {
+			return *j, true, nil
+		}
+		if !isConflict(err) {
+			return Job{}, false, err
+		}
+		// Another request enqueued the same source between our read and
+		// write: read its job instead.
+	}
+	return Job{}, false, ErrConflict
+}
+
+func (s *Store) activeJobForNode(ctx context.Context, nodeID int64) (Job, error) {
+	var j Job
+	err := s.db.WithContext(ctx).Where("node_id = ? AND state IN ?", nodeID, []string{JobQueued, JobRunning}).
+		Take(&j).Error
+	return j, translate(err)
+}
+
+// claimSQL takes the oldest due queued job and leases it in one statement.
+// PostgreSQL locks the chosen row and lets concurrent claimers skip it;
+// SQLite runs the whole UPDATE under its single writer lock, so the
+// sub-select and the update cannot interleave with another claim.
+const claimSQL = `UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?,
+  attempts = attempts + 1, started_at = COALESCE(started_at, ?), updated_at = ?, stage = 'parse'
+WHERE state = 'queued' AND id = (
+  SELECT id FROM jobs WHERE state = 'queued' AND run_after <= ? AND cancel_requested = FALSE
+  ORDER BY run_after, id LIMIT 1%s)
+RETURNING *`
+
+// ClaimJob leases the next due job to owner for lease; ErrNotFound when
+// the queue has nothing due.
+func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration) (Job, error) {
+	lock := ""
+	if s.dialect == DialectPostgres {
+		lock = " FOR UPDATE SKIP LOCKED"
+	}
+	t := now()
+	var jobs []Job
+	err := s.db.WithContext(ctx).Raw(strings.Replace(claimSQL, "%s", lock, 1), owner, t.Add(lease), t, t, t).
+		Scan(&jobs).Error
+	if err != nil {
+		return Job{}, translate(err)
+	}
+	if len(jobs) == 0 {
+		return Job{}, ErrNotFound
+	}
+	return jobs[0], nil
+}
+
+// leased restricts an update to the job while owner holds its lease.
+func (s *Store) leased(ctx context.Context, id int64, owner string) *gorm.DB {
+	return s.db.WithContext(ctx).Model(&Job{}).
+		Where("id = ? AND state = ? AND lease_owner = ?", id, JobRunning, owner)
+}
+
+func leaseResult(tx *gorm.DB) error {
+	if tx.Error != nil {
+		return translate(tx.Error)
+	}
+	if tx.RowsAffected == 0 {
+		return ErrLeaseLost
+	}
+	return nil
+}
+
+// RenewLease extends owner's lease and reports whether the user asked to
+// cancel the job; ErrLeaseLost when the lease is gone.
+func (s *Store) RenewLease(ctx context.Context, id int64, owner string, lease time.Duration) (cancel bool, err error) {
+	t := now()
+	if err := leaseResult(s.leased(ctx, id, owner).
+		Updates(map[string]any{"lease_expires_at": t.Add(lease)})); err != nil {
+		return false, err
+	}
+	var j Job
+	if err := s.db.WithContext(ctx).Select("cancel_requested").Where("id = ?", id).Take(&j).Error; err != nil {
+		return false, translate(err)
+	}
+	return j.CancelRequested, nil
+}
+
+// SetJobProgress records the stage and progress (0..1) of a leased job.
+func (s *Store) SetJobProgress(ctx context.Context, id int64, owner, stage string, progress float64) error {
+	return leaseResult(s.leased(ctx, id, owner).
+		Updates(map[string]any{"stage": stage, "progress": progress, "updated_at": now()}))
+}
+
+// SetJobFingerprint records the input fingerprint of a leased job.
+func (s *Store) SetJobFingerprint(ctx context.Context, id int64, owner, fp string) error {
+	return leaseResult(s.leased(ctx, id, owner).Updates(map[string]any{"fingerprint": fp}))
+}
+
+// CompleteJob marks a leased job succeeded with its result.
+func (s *Store) CompleteJob(ctx context.Context, id int64, owner string, result string) error {
+	t := now()
+	return leaseResult(s.leased(ctx, id, owner).Updates(map[string]any{
+		"state": JobSucceeded, "progress": 1, "result_json": result, "error_code": "", "error_message": "",
+		"lease_owner": "", "lease_expires_at": nil, "finished_at": t, "updated_at": t,
+	}))
+}
+
+// FailJob records a failure of a leased job. A retryable failure with
+// attempts left puts the job back in the queue after backoff; anything else
+// fails it for good. It returns the job's new state.
+func (s *Store) FailJob(ctx context.Context, id int64, owner, code, message string, retryable bool, backoff time.Duration) (string, error) {
+	var state string
+	err := s.InTx(ctx, func(tx *Store) error {
+		var j Job
+		if err := tx.db.WithContext(ctx).Where("id = ? AND state = ? AND lease_owner = ?", id, JobRunning, owner).
+			Take(&j).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return ErrLeaseLost
+			}
+			return err
+		}
+		t := now()
+		upd := map[string]any{"error_code": code, "error_message": message,
+			"lease_owner": "", "lease_expires_at": nil, "updated_at": t}
+		if retryable && j.Attempts < j.MaxAttempts && !j.CancelRequested {
+			state = JobQueued
+			upd["run_after"] = t.Add(backoff)
+		} else {
+			state = JobFailed
+			upd["finished_at"] = t
+		}
+		upd["state"] = state
+		return leaseResult(tx.leased(ctx, id, owner).Updates(upd))
+	})
+	return state, err
+}
+
+// ReleaseJob gives a leased job back to the queue without counting the
+// attempt: the worker is stopping, not failing.
+func (s *Store) ReleaseJob(ctx context.Context, id int64, owner string) error {
+	return leaseResult(s.leased(ctx, id, owner).Updates(map[string]any{
+		"state": JobQueued, "attempts": gorm.Expr("CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END"),
+		"lease_owner": "", "lease_expires_at": nil, "run_after": now(), "updated_at": now(),
+	}))
+}
+
+// FinishCancelled marks a leased job cancelled after its worker stopped it.
+func (s *Store) FinishCancelled(ctx context.Context, id int64, owner string) error {
+	t := now()
+	return leaseResult(s.leased(ctx, id, owner).Updates(map[string]any{
+		"state": JobCancelled, "error_code": "cancelled", "error_message": "cancelled by the user",
+		"lease_owner": "", "lease_expires_at": nil, "finished_at": t, "updated_at": t,
+	}))
+}
+
+// CancelJob cancels a user's job: a queued job at once, a running one by
+// asking its worker to stop (it turns cancelled when the worker notices).
+// ErrConflict when the job is already finished.
+func (s *Store) CancelJob(ctx context.Context, userID, id int64) (Job, error) {
+	var out Job
+	err := s.InTx(ctx, func(tx *Store) error {
+		j, err := tx.JobByID(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		t := now()
+		switch j.State {
+		case JobQueued:
+			err = tx.db.WithContext(ctx).Model(&Job{}).Where("id = ? AND state = ?", id, JobQueued).
+				Updates(map[string]any{"state": JobCancelled, "cancel_requested": true, "error_code": "cancelled",
+					"error_message": "cancelled by the user", "finished_at": t, "updated_at": t}).Error
+		case JobRunning:
+			err = tx.db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).
+				Updates(map[string]any{"cancel_requested": true, "updated_at": t}).Error
+		default:
+			return ErrConflict
+		}
+		if err != nil {
+			return err
+		}
+		out, err = tx.JobByID(ctx, userID, id)
+		return err
+	})
+	return out, err
+}
+
+// RetryJob puts a failed or cancelled job back in the queue with fresh
+// attempts; its configuration snapshot is kept as it is. ErrConflict when
+// the job is not failed or cancelled, or its source has another active job.
+func (s *Store) RetryJob(ctx context.Context, userID, id int64) (Job, error) {
+	var out Job
+	err := s.InTx(ctx, func(tx *Store) error {
+		j, err := tx.JobByID(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		if j.State != JobFailed && j.State != JobCancelled {
+			return ErrConflict
+		}
+		t := now()
+		err = tx.db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).Updates(map[string]any{
+			"state": JobQueued, "stage": "", "progress": 0, "attempts": 0, "cancel_requested": false,
+			"error_code": "", "error_message": "", "result_json": nil, "run_after": t,
+			"finished_at": nil, "updated_at": t,
+		}).Error
+		if err != nil {
+			return err
+		}
+		out, err = tx.JobByID(ctx, userID, id)
+		return err
+	})
+	return out, err
+}
+
+// RequeueExpired returns running jobs whose lease has expired (their worker
+// crashed or lost the database) to the queue, or fails them when they have
+// used all their attempts. It returns how many rows it changed.
+func (s *Store) RequeueExpired(ctx context.Context) (int64, error) {
+	t := now()
+	db := s.db.WithContext(ctx)
+	tx := db.Model(&Job{}).
+		Where("state = ? AND lease_expires_at < ? AND attempts < max_attempts AND cancel_requested = FALSE", JobRunning, t).
+		Updates(map[string]any{"state": JobQueued, "lease_owner": "", "lease_expires_at": nil, "run_after": t,
+			"error_code": "lease_expired", "error_message": "the worker running this job stopped renewing its lease; it was put back in the queue",
+			"updated_at": t})
+	if tx.Error != nil {
+		return 0, translate(tx.Error)
+	}
+	n := tx.RowsAffected
+	tx = db.Model(&Job{}).Where("state = ? AND lease_expires_at < ?", JobRunning, t).
+		Updates(map[string]any{"state": gorm.Expr("CASE WHEN cancel_requested THEN 'cancelled' ELSE 'failed' END"),
+			"lease_owner": "", "lease_expires_at": nil, "finished_at": t, "updated_at": t,
+			"error_code":    gorm.Expr("CASE WHEN cancel_requested THEN 'cancelled' ELSE 'lease_expired' END"),
+			"error_message": gorm.Expr("CASE WHEN cancel_requested THEN 'cancelled by the user' ELSE 'the job lost its worker on every attempt' END")})
+	if tx.Error != nil {
+		return n, translate(tx.Error)
+	}
+	return n + tx.RowsAffected, nil
+}
+
+// JobByID returns the user's job; another user's job is ErrNotFound.
+func (s *Store) JobByID(ctx context.Context, userID, id int64) (Job, error) {
+	var j Job
+	err := s.db.WithContext(ctx).Where("id = ? AND user_id = ?", id, userID).Take(&j).Error
+	return j, translate(err)
+}
+
+// ListJobs returns the user's jobs, newest first.
+func (s *Store) ListJobs(ctx context.Context, userID int64, f JobFilter) ([]Job, error) {
+	q := s.db.WithContext(ctx).Where("user_id = ?", userID)
+	if f.State != "" {
+		q = q.Where("state = ?", f.State)
+	}
+	if f.Kind != "" {
+		q = q.Where("kind = ?", f.Kind)
+	}
+	if f.Path != "" {
+		// The file itself, or everything below it as a folder; byte-wise
+		// range as in WalkFiles.
+		q = q.Where("(path = ? OR (path > ? AND path < ?))", f.Path, f.Path+"/", f.Path+"0")
+	}
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	var js []Job
+	err := q.Order("updated_at DESC, id DESC").Limit(f.Limit).Find(&js).Error
+	return js, translate(err)
+}
+
+// PendingForOutput counts the active jobs other than except that will
+// still publish a summary into the output folder: they have not reached
+// the overview stage yet.
+func (s *Store) PendingForOutput(ctx context.Context, userID int64, outputPath string, except int64) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&Job{}).
+		Where("user_id = ? AND output_path = ? AND id <> ? AND state IN ? AND stage IN ?",
+			userID, outputPath, except, []string{JobQueued, JobRunning}, []string{"", "parse", "summarize"}).
+		Count(&n).Error
+	return n, translate(err)
+}
