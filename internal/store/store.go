@@ -98,24 +98,9 @@ func sqliteDSN(path string) string {
 }
 
 func migrate(ctx context.Context, db *sql.DB, dialect string) error {
-	sub, err := fs.Sub(migrations.FS, dialect)
+	p, err := migrator(db, dialect)
 	if err != nil {
 		return err
-	}
-	var opts []goose.ProviderOption
-	goDialect := goose.DialectSQLite3
-	if dialect == DialectPostgres {
-		goDialect = goose.DialectPostgres
-		// Replicas starting together must not run the same migration twice.
-		locker, err := lock.NewPostgresSessionLocker()
-		if err != nil {
-			return err
-		}
-		opts = append(opts, goose.WithSessionLocker(locker))
-	}
-	p, err := goose.NewProvider(goDialect, db, sub, opts...)
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
 	}
 	results, err := p.Up(ctx)
 	if err != nil {
@@ -125,6 +110,29 @@ func migrate(ctx context.Context, db *sql.DB, dialect string) error {
 		slog.Debug("migration applied", "dialect", dialect, "version", r.Source.Version, "file", filepath.Base(r.Source.Path))
 	}
 	return nil
+}
+
+func migrator(db *sql.DB, dialect string) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations.FS, dialect)
+	if err != nil {
+		return nil, err
+	}
+	var opts []goose.ProviderOption
+	goDialect := goose.DialectSQLite3
+	if dialect == DialectPostgres {
+		goDialect = goose.DialectPostgres
+		// Replicas starting together must not run the same migration twice.
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(goDialect, db, sub, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("migrations: %w", err)
+	}
+	return p, nil
 }
 
 // Dialect reports which database is behind the store.

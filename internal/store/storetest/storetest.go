@@ -36,17 +36,23 @@ func Each(t *testing.T, fn func(t *testing.T, dialect string)) {
 // plus the data directory it uses.
 func Open(t testing.TB, dialect string) (*store.Store, string) {
 	t.Helper()
-	dir := t.TempDir()
-	dsn := ""
-	if dialect == store.DialectPostgres {
-		dsn = freshSchema(t)
-	}
+	dsn, dir := Empty(t, dialect)
 	st, err := store.Open(context.Background(), dsn, dir)
 	if err != nil {
 		t.Fatalf("open %s store: %v", dialect, err)
 	}
 	t.Cleanup(func() { st.Close() })
 	return st, dir
+}
+
+// Empty returns the DSN and data directory of an empty database of the
+// dialect (the DSN is "" for SQLite, whose file lives in the directory).
+func Empty(t testing.TB, dialect string) (dsn, dir string) {
+	t.Helper()
+	if dialect == store.DialectPostgres {
+		return freshSchema(t), t.TempDir()
+	}
+	return "", t.TempDir()
 }
 
 // freshSchema creates an empty schema and returns a DSN whose search_path

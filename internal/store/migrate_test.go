@@ -1,0 +1,113 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// schemaOf describes tables, columns and indexes in a comparable form.
+func schemaOf(t *testing.T, db *sql.DB, dialect string) string {
+	t.Helper()
+	q := `SELECT type || ' ' || name || ' ' || COALESCE(sql, '') FROM sqlite_master
+	      WHERE name NOT LIKE 'sqlite_%' AND name <> 'goose_db_version' ORDER BY type, name`
+	if dialect == store.DialectPostgres {
+		q = `SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || COALESCE(column_default, '')
+		     FROM information_schema.columns WHERE table_schema = current_schema() AND table_name <> 'goose_db_version'
+		     UNION ALL
+		     SELECT 'index ' || indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename <> 'goose_db_version'
+		     ORDER BY 1`
+	}
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "\n")
+}
+
+func rawDB(t *testing.T, dialect, dsn, dir string) *sql.DB {
+	t.Helper()
+	driver, src := "sqlite3", store.SQLiteDSN(filepath.Join(dir, "knowspace.db"))
+	if dialect == store.DialectPostgres {
+		driver, src = "pgx", dsn
+	}
+	db, err := sql.Open(driver, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestUpgradeMatchesFreshInstall applies the first migration, writes data,
+// then lets the store finish the upgrade: the schema must equal a fresh
+// install's and the data must survive.
+func TestUpgradeMatchesFreshInstall(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		ctx := context.Background()
+		freshDSN, freshDir := storetest.Empty(t, dialect)
+		fresh, err := store.Open(ctx, freshDSN, freshDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fresh.Close()
+
+		oldDSN, oldDir := storetest.Empty(t, dialect)
+		old := rawDB(t, dialect, oldDSN, oldDir)
+		if err := store.MigrateTo(ctx, old, dialect, 1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := old.Exec(`INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES ('early', 'h', 'user', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`); err != nil {
+			t.Fatal(err)
+		}
+		upgraded, err := store.Open(ctx, oldDSN, oldDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer upgraded.Close()
+		if _, err := upgraded.UserByUsername(ctx, "early"); err != nil {
+			t.Fatalf("data lost in the upgrade: %v", err)
+		}
+		a := schemaOf(t, rawDB(t, dialect, freshDSN, freshDir), dialect)
+		b := schemaOf(t, old, dialect)
+		if dialect == store.DialectPostgres {
+			a, b = stripSchema(a), stripSchema(b)
+		}
+		if !strings.Contains(a, "jobs") || !strings.Contains(a, "nodes") {
+			t.Fatalf("schema query saw no tables:\n%s", a)
+		}
+		if a != b {
+			t.Fatalf("upgraded schema differs from a fresh install:\nfresh:\n%s\n\nupgraded:\n%s", a, b)
+		}
+	})
+}
+
+// stripSchema removes the throw-away schema names from index definitions.
+func stripSchema(s string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if i := strings.Index(line, " ON kstest_"); i >= 0 {
+			j := strings.IndexByte(line[i+4:], '.')
+			line = line[:i+4] + line[i+4+j+1:]
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
