@@ -180,7 +180,7 @@ func announce(addr, dialect, generatedPassword string, models *llm.Registry) {
 	fmt.Printf("\nKnowspace is running at http://%s\n", net.JoinHostPort(host, port))
 	fmt.Printf("Database: %s\n", dialect)
 	if models.Len() == 0 {
-		fmt.Println("Models: none configured, so KnowAgent chat is off (browsing and commands work). Add models: to the config file or set OPENAI_API_KEY / DEEPSEEK_API_KEY / DASHSCOPE_API_KEY / GEMINI_API_KEY.")
+		fmt.Println("Models: none configured, so KnowAgent chat is off (browsing and commands work). Add models: to the config file, set OPENAI_API_KEY / DEEPSEEK_API_KEY / DASHSCOPE_API_KEY / GEMINI_API_KEY, or try the built-in fake with KB_FAKE_LLM=1.")
 	} else {
 		var ids []string
 		for _, m := range models.Options() {
