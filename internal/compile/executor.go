@@ -52,7 +52,7 @@ func (s *Service) executorFor(snap Snapshot) (executor, error) {
 		if err != nil {
 			return nil, permanent("bad_configuration", "model %q of the job's snapshot is not configured on this server", snap.ModelID)
 		}
-		return llmExecutor{model: m}, nil
+		return llmExecutor{model: m, effort: snap.ReasoningEffort}, nil
 	case ExecutorCLI:
 		p, ok := s.profiles[snap.CLIProfile]
 		if !ok {
@@ -67,10 +67,13 @@ func (s *Service) executorFor(snap Snapshot) (executor, error) {
 	return nil, permanent("bad_configuration", "unknown executor %q", snap.Executor)
 }
 
-type llmExecutor struct{ model *llm.Model }
+type llmExecutor struct {
+	model  *llm.Model
+	effort string
+}
 
 func (e llmExecutor) run(ctx context.Context, system, prompt string) (string, error) {
-	resp, err := e.model.Complete(ctx, llm.Request{System: system,
+	resp, err := e.model.Complete(ctx, llm.Request{System: system, ReasoningEffort: e.effort,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}})
 	if err != nil {
 		return "", err

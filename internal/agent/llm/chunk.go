@@ -148,4 +148,7 @@ type Request struct {
 	MaxTokens int
 	// Temperature is sent only when set.
 	Temperature *float32
+	// ReasoningEffort (low, medium, high) is sent only to models configured
+	// with reasoning: true; others would refuse the field.
+	ReasoningEffort string
 }

@@ -133,6 +133,9 @@ func (m *Model) buildRequest(req Request) (openai.ChatCompletionRequest, request
 	if req.Temperature != nil {
 		creq.Temperature = *req.Temperature
 	}
+	if req.ReasoningEffort != "" && m.cfg.Reasoning {
+		creq.ReasoningEffort = req.ReasoningEffort
+	}
 	usage := m.profile.StreamUsage
 	if m.cfg.StreamUsage != nil {
 		usage = *m.cfg.StreamUsage

@@ -152,3 +152,23 @@ func TestDefaultScriptThroughClient(t *testing.T) {
 		t.Fatalf("echo: %q", r.text)
 	}
 }
+
+// TestReasoningEffortOnlyForReasoningModels: the field is sent to models
+// configured with reasoning: true and left out elsewhere.
+func TestReasoningEffortOnlyForReasoningModels(t *testing.T) {
+	t.Parallel()
+	for _, reasoning := range []bool{true, false} {
+		f := newFake(t)
+		m := f.model(t, ProfileOpenAI, func(c *ModelConfig) { c.Reasoning = reasoning })
+		f.fake.Push(fakellm.TextStream("ok"))
+		req := userHi
+		req.ReasoningEffort = "high"
+		if r := drain(t, m, req); r.err != nil {
+			t.Fatal(r.err)
+		}
+		got, sent := f.fake.LastChat().Fields["reasoning_effort"]
+		if sent != reasoning || (reasoning && string(got) != `"high"`) {
+			t.Fatalf("reasoning %v: reasoning_effort sent=%v value=%s", reasoning, sent, got)
+		}
+	}
+}
