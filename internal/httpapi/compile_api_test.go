@@ -279,6 +279,24 @@ func TestCompileAPI(t *testing.T) {
 		if code != 200 || !strings.Contains(string(b), "a summary") {
 			t.Fatalf("summary %d %s", code, b)
 		}
+		// The tree shows each file's job and a fresh summary; a new upload
+		// of the source makes the summary stale.
+		badges := func() map[string]knowledge.Item {
+			_, b := e.do("GET", "/resources?uri=kb://me/notes/", "alice", nil)
+			out := map[string]knowledge.Item{}
+			for _, it := range cmpDecode[knowledge.Listing](t, b).Items {
+				out[it.Name] = it
+			}
+			return out
+		}
+		if a := badges()["a.md"]; a.Job == nil || a.Job.State != "succeeded" || a.Summary != "fresh" {
+			t.Fatalf("badges after compile: %+v", a)
+		}
+		e.upload("alice", "kb://me/notes/", map[string]string{"a.md": "alpha, changed"})
+		if a := badges()["a.md"]; a.Summary != "stale" {
+			t.Fatalf("summary after the source changed: %+v", a)
+		}
+
 		// The summaries are generated and refused as inputs.
 		code, b = e.do("POST", "/knowledge-agent/compile", "alice", map[string]any{"uris": []string{"kb://me/wiki/notes/a.md"}, "model_id": "fake"})
 		if res := cmpDecode[cmpEnqueue](t, b); code != 200 || len(res.Rejected) != 1 || res.Rejected[0].Code != "generated_artifact" {

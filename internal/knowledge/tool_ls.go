@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 // ls page sizes: a page of 100 ordinary entries is about 17 KiB of JSON,
@@ -41,27 +42,21 @@ func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {
 	}
 	offset := call.args.integer("offset", 0)
 	limit := call.args.integer("limit", DefaultToolListLimit)
-	children, err := t.st.Children(ctx, call.node.ID, int(offset), int(limit)+1)
+	l, err := t.listPage(ctx, call.c, call.uri, call.node, int(offset), int(limit))
 	if err != nil {
-		return nil, "", apierr.Internal(err)
+		return nil, "", err
 	}
-	out := &LsResult{Listing: Listing{URI: call.uri.String(), Items: make([]Item, 0, min(len(children), int(limit)))}}
-	if len(children) > int(limit) {
-		children = children[:limit]
-		next := int(offset + limit)
-		out.NextOffset = &next
-	}
+	out := &LsResult{Listing: l}
 	dirs := 0
-	for _, ch := range children {
-		if ch.IsDir() {
+	for _, it := range l.Items {
+		if it.Kind == store.KindDir {
 			dirs++
 		}
-		out.Items = append(out.Items, itemOf(call.c.Username, ch))
 	}
 	switch {
-	case len(children) == 0 && offset == 0:
+	case len(l.Items) == 0 && offset == 0:
 		out.Note = "the folder is empty"
-	case len(children) == 0:
+	case len(l.Items) == 0:
 		out.Note = fmt.Sprintf("nothing at offset %d: the folder has %d children or fewer; start again from offset 0", offset, offset)
 	}
 	summary := fmt.Sprintf("%d items (%d folders, %d files)", len(out.Items), dirs, len(out.Items)-dirs)

@@ -49,6 +49,10 @@ type Item struct {
 	Size      int64     `json:"size"`
 	UpdatedAt time.Time `json:"updated_at"`
 	Generated bool      `json:"generated"`
+	// Job is the file's latest compile job; Summary says whether its
+	// summary is "fresh" or "stale". Both are absent when there is none.
+	Job     *store.JobBadge `json:"job,omitempty"`
+	Summary string          `json:"summary,omitempty"`
 }
 
 // IsGenerated tells whether a node is a compile artifact.
@@ -123,6 +127,12 @@ func (t *Tree) List(ctx context.Context, c Caller, raw string, offset, limit int
 	if !n.IsDir() {
 		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
 	}
+	return t.listPage(ctx, c, u, n, offset, limit)
+}
+
+// listPage reads one page of a resolved folder with each file's job and
+// summary badges; the API and the ls tool share it.
+func (t *Tree) listPage(ctx context.Context, c Caller, u URI, n store.Node, offset, limit int) (Listing, error) {
 	children, err := t.st.Children(ctx, n.ID, offset, limit+1)
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
@@ -133,8 +143,23 @@ func (t *Tree) List(ctx context.Context, c Caller, raw string, offset, limit int
 		next := offset + limit
 		out.NextOffset = &next
 	}
+	var files []int64
 	for _, ch := range children {
-		out.Items = append(out.Items, itemOf(c.Username, ch))
+		if !ch.IsDir() {
+			files = append(files, ch.ID)
+		}
+	}
+	jobs, summaries, err := t.st.Badges(ctx, c.ID, files)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	for _, ch := range children {
+		it := itemOf(c.Username, ch)
+		if j, ok := jobs[ch.ID]; ok {
+			it.Job = &j
+		}
+		it.Summary = summaries[ch.ID]
+		out.Items = append(out.Items, it)
 	}
 	return out, nil
 }
