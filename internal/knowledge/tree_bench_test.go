@@ -41,37 +41,3 @@ func BenchmarkReadLastPage(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkListLargeFolder lists the first and the last page of a folder of
-// 10,000 children.
-func BenchmarkListLargeFolder(b *testing.B) {
-	ctx := context.Background()
-	tree, cs, _ := newTestTree(b, store.DialectSQLite, "bench")
-	var staged []Staged
-	for i := 0; i < 10000; i++ {
-		s, err := tree.Stage(fmt.Sprintf("note-%05d.md", i), strings.NewReader(fmt.Sprint(i)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		staged = append(staged, s)
-		if len(staged) == MaxUploadFiles {
-			if _, err := tree.CommitUpload(ctx, cs[0], "kb://me/", staged); err != nil {
-				b.Fatal(err)
-			}
-			staged = nil
-		}
-	}
-	if _, err := tree.CommitUpload(ctx, cs[0], "kb://me/", staged); err != nil {
-		b.Fatal(err)
-	}
-	for _, offset := range []int{0, 9900} {
-		b.Run(fmt.Sprintf("offset%d", offset), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				l, err := tree.List(ctx, cs[0], "kb://me/", offset, 100)
-				if err != nil || len(l.Items) != 100 {
-					b.Fatal(err, len(l.Items))
-				}
-			}
-		})
-	}
-}
