@@ -4,14 +4,14 @@ import { useCallback, useState } from "react";
 import type { ReactNode } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import type { User } from "../api/types";
-import { rootURI } from "../api/uri";
+import { folderOf, rootURI } from "../api/uri";
 import { useMediaQuery } from "../ui/useMediaQuery";
 import { AppHeader } from "./AppHeader";
 import { PanelTabs } from "./PanelTabs";
 import type { PanelName } from "./PanelTabs";
 import { ResourceTree } from "../tree/ResourceTree";
 import { FilePreview } from "../preview/FilePreview";
-import { AgentPlaceholder } from "../agent/AgentPlaceholder";
+import { AgentPanel } from "../agent/AgentPanel";
 
 export const NARROW_QUERY = "(max-width: 768px)";
 
@@ -20,18 +20,33 @@ export function Workspace({ user }: { user: User }) {
   const narrow = useMediaQuery(NARROW_QUERY);
   const [selected, setSelected] = useState<string | null>(null);
   const [active, setActive] = useState<PanelName>("tree");
+  // KnowAgent's folder follows what the user picks in the tree, not files a
+  // tool card opens (those may lie in a subfolder; the chat must survive).
+  const [scope, setScope] = useState(root);
+  const [jump, setJump] = useState<{ uri: string; offset: number; n: number } | null>(null);
 
   const select = useCallback(
     (uri: string | null, opts?: { open?: boolean }) => {
       setSelected(uri);
+      setJump(null);
+      if (uri) setScope(folderOf(uri));
       if (narrow && opts?.open && uri && !uri.endsWith("/")) setActive("preview");
     },
     [narrow],
   );
 
+  const openPreview = useCallback(
+    (uri: string, offset: number) => {
+      setSelected(uri);
+      setJump((j) => ({ uri, offset, n: (j?.n ?? 0) + 1 }));
+      if (narrow) setActive("preview");
+    },
+    [narrow],
+  );
+
   const tree = <ResourceTree root={root} selected={selected} onSelect={select} />;
-  const preview = <FilePreview uri={selected} root={root} />;
-  const agent = <AgentPlaceholder scope={selected ?? root} root={root} />;
+  const preview = <FilePreview uri={selected} root={root} at={jump && jump.uri === selected ? jump : undefined} />;
+  const agent = <AgentPanel scope={scope} root={root} onOpenPreview={openPreview} />;
 
   return (
     <div className="app">

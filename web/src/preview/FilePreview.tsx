@@ -17,7 +17,13 @@ const MarkdownView = lazy(() => import("./MarkdownView"));
 const CodeView = lazy(() => import("./MarkdownView").then((m) => ({ default: m.CodeView })));
 const CsvTable = lazy(() => import("./CsvTable"));
 
-export function FilePreview({ uri, root }: { uri: string | null; root: string }) {
+/** at opens the file at a code point offset (a KnowAgent read or search card); n makes each jump new. */
+export interface PreviewJump {
+  offset: number;
+  n: number;
+}
+
+export function FilePreview({ uri, root, at }: { uri: string | null; root: string; at?: PreviewJump }) {
   if (uri === null) {
     return (
       <PreviewFrame title="Preview">
@@ -38,12 +44,13 @@ export function FilePreview({ uri, root }: { uri: string | null; root: string })
       </PreviewFrame>
     );
   }
-  return <FilePages key={uri} uri={uri} root={root} />;
+  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset ?? 0} />;
 }
 
-function FilePages({ uri, root }: { uri: string; root: string }) {
-  // offsets visited, so Previous returns exactly to where the last page began.
-  const [offsets, setOffsets] = useState<number[]>([0]);
+function FilePages({ uri, root, start }: { uri: string; root: string; start: number }) {
+  // offsets visited, so Previous returns exactly to where the last page began
+  // (a jump into the middle goes back to the start first).
+  const [offsets, setOffsets] = useState<number[]>(start > 0 ? [0, start] : [0]);
   const offset = offsets[offsets.length - 1] ?? 0;
   const scrollRef = useRef<HTMLDivElement>(null);
   const q = useQuery({

@@ -1,0 +1,247 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { answerText, ask, askAndWait, assistants, chatBox, lastAssistant, recordStreams, users, waitStatus } from "../lib/agent.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+describe("KnowAgent chat", { timeout: 180_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  let streams;
+  before(async () => {
+    server = await startServer({ KB_FAKE_LLM: "1" });
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    streams = recordStreams(page);
+    await loginThroughUI(page);
+    await chatBox(page).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "offers the fake models with their capabilities and a welcome with examples",
+    shotOnFailure(() => page, async () => {
+      const picker = page.getByLabel("Model");
+      const labels = await picker.locator("option").allInnerTexts();
+      assert.ok(labels.some((l) => l.startsWith("Fake LLM (tools")), labels.join());
+      assert.ok(labels.some((l) => /text only/.test(l)), "the text-only model is marked");
+      await picker.selectOption("fake");
+      assert.match(await page.getByTestId("model-caps").innerText(), /tools · 32k window/);
+      assert.ok((await page.getByRole("list", { name: "Example questions" }).getByRole("button").count()) >= 3);
+      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/");
+    }),
+  );
+
+  it(
+    "streams an answer incrementally and marks it complete",
+    shotOnFailure(() => page, async () => {
+      const q = "[[slow]] Streaming check: the quick brown fox jumps over the lazy dog.";
+      await ask(page, q);
+      const msg = lastAssistant(page);
+      await msg.locator(".answer").waitFor();
+      const seen = new Set();
+      while ((await msg.getAttribute("data-status")) === "streaming") {
+        seen.add(await answerText(msg));
+        await sleep(60);
+      }
+      assert.equal(await msg.getAttribute("data-status"), "done");
+      assert.equal(await answerText(msg), q);
+      assert.ok(seen.size >= 3, `saw ${seen.size} distinct partial texts while streaming`);
+      for (const partial of seen) assert.ok(q.startsWith(partial), `partial text is a prefix: ${partial}`);
+      assert.match(await msg.locator(".turn-status").innerText(), /Complete/);
+      // The Send button is back and the context meter shows the byte estimate.
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      assert.match(await page.locator(".context-summary").innerText(), /≤.* \/ .* B/);
+    }),
+  );
+
+  it(
+    "shows a tool card before the answer for 'use ls on kb://me/notes/'",
+    shotOnFailure(() => page, async () => {
+      const { msg, status } = await askAndWait(page, "use ls on kb://me/notes/ please");
+      assert.equal(status, "done");
+      const card = msg.locator('.tool-card[data-tool="ls"]');
+      assert.equal(await card.getAttribute("data-status"), "ok");
+      assert.match(await card.locator("summary").innerText(), /3 items/);
+      // The card comes before the answer text.
+      const order = await msg.evaluate((el) => [...el.children].map((c) => c.className.split(" ")[0]));
+      assert.ok(order.indexOf("tool-card") < order.indexOf("answer"), order.join());
+      assert.match(await answerText(msg), /^Tool result:/);
+      // Expanding shows arguments and summary.
+      await card.locator("summary").click();
+      await card.getByText('"uri": "kb://me/notes/"').waitFor();
+      await screenshot(page, "agent-tool-card-wide");
+      // The meter's detail: upper-bound label and provider usage beside it.
+      await page.locator(".context-summary").click();
+      const detail = page.getByLabel("Context details");
+      assert.match(await detail.innerText(), /upper bound/);
+      assert.match(await detail.innerText(), /input · \d+ output tokens/);
+      await page.locator(".context-summary").click();
+    }),
+  );
+
+  it(
+    "keeps history across two sends in a row",
+    shotOnFailure(() => page, async () => {
+      await page.getByRole("button", { name: "New conversation" }).click();
+      assert.equal(await assistants(page).count(), 0);
+      streams.length = 0;
+      await askAndWait(page, "First question: alpha");
+      await askAndWait(page, "Second question: beta");
+      assert.equal(await users(page).count(), 2);
+      assert.deepEqual(await users(page).allInnerTexts(), ["First question: alpha", "Second question: beta"]);
+      assert.equal(await answerText(assistants(page).nth(0)), "First question: alpha");
+      assert.equal(await answerText(assistants(page).nth(1)), "Second question: beta");
+      assert.equal(streams.length, 2);
+      assert.deepEqual(streams[0].history, []);
+      assert.deepEqual(streams[1].history, [
+        { role: "user", content: "First question: alpha" },
+        { role: "assistant", content: "First question: alpha" },
+      ]);
+      assert.equal(streams[1].uri, ROOT);
+    }),
+  );
+
+  it(
+    "Stop during a slow stream marks the turn stopped, keeps its text, and leaves it out of history",
+    shotOnFailure(() => page, async () => {
+      await page.getByRole("button", { name: "New conversation" }).click();
+      streams.length = 0;
+      await ask(page, "[[slow]] this answer will be stopped before it is finished, long enough to stop");
+      const msg = lastAssistant(page);
+      await msg.locator(".answer").waitFor();
+      await page.getByRole("button", { name: "Stop" }).click();
+      assert.equal(await waitStatus(msg, ["stopped", "done"]), "stopped");
+      const kept = await answerText(msg);
+      assert.ok(kept.length > 0, "the partial text stays");
+      assert.doesNotMatch(await msg.locator(".turn-status").innerText(), /Complete/);
+      await sleep(600);
+      assert.equal(await answerText(msg), kept, "nothing arrives after Stop");
+      // A stopped turn is not sent as history.
+      await askAndWait(page, "after the stop");
+      assert.deepEqual(streams[1].history, []);
+      assert.equal(await assistants(page).nth(0).getAttribute("data-status"), "stopped", "the earlier turn is not overwritten");
+    }),
+  );
+
+  it(
+    "Stop during a hanging stream marks the turn stopped",
+    shotOnFailure(() => page, async () => {
+      await ask(page, "[[hang]] this stream hangs after its first chunk");
+      const msg = lastAssistant(page);
+      await msg.locator(".answer").waitFor();
+      await sleep(300);
+      assert.equal(await msg.getAttribute("data-status"), "streaming");
+      await page.getByRole("button", { name: "Stop" }).click();
+      assert.equal(await waitStatus(msg, ["stopped"]), "stopped");
+      assert.match(await msg.locator(".turn-status").innerText(), /Stopped/);
+    }),
+  );
+
+  it(
+    "an upstream stream cut without [DONE] shows a failed turn that keeps the partial text",
+    shotOnFailure(() => page, async () => {
+      const { msg, status } = await askAndWait(page, "[[truncate]] cut me off please", ["error", "incomplete", "done"]);
+      assert.equal(status, "error");
+      assert.equal(await answerText(msg), "[[truncate]] cut me off please".slice(0, 8));
+      const line = await msg.locator(".turn-status").innerText();
+      assert.match(line, /Failed/);
+      assert.match(line, /llm_incomplete_stream/);
+      await screenshot(page, "agent-failed-wide");
+    }),
+  );
+
+  it(
+    "answers with the text-only model",
+    shotOnFailure(() => page, async () => {
+      await page.getByLabel("Model").selectOption("fake-text");
+      assert.match(await page.getByTestId("model-caps").innerText(), /text only/);
+      streams.length = 0;
+      const { msg, status } = await askAndWait(page, "use ls on kb://me/notes/ with the text model");
+      assert.equal(status, "done");
+      assert.equal(await msg.locator(".tool-card").count(), 0);
+      assert.equal(await answerText(msg), "use ls on kb://me/notes/ with the text model");
+      assert.equal(streams[0].model_id, "fake-text");
+      await page.getByLabel("Model").selectOption("fake");
+    }),
+  );
+
+  it(
+    "previewing a file of the same folder keeps the chat; switching folder starts a new one and cancels the stream",
+    shotOnFailure(() => page, async () => {
+      await treeItem(page, `${ROOT}notes/`).click();
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      assert.equal(await assistants(page).count(), 0, "selecting another folder started a new conversation");
+      await askAndWait(page, "about the notes folder");
+      await treeItem(page, `${ROOT}notes/research-plan.md`).click();
+      await treeItem(page, `${ROOT}notes/会议纪要.md`).click();
+      assert.equal(await assistants(page).count(), 1, "a sibling file keeps the conversation");
+
+      // A running stream is cancelled by a folder switch.
+      await ask(page, "[[hang]] still running when the folder changes");
+      await lastAssistant(page).locator(".answer").waitFor();
+      const convBefore = await page.locator(".chat-scroll").getAttribute("data-conversation");
+      await treeItem(page, `${ROOT}data/`).click();
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/data\/$/ }).waitFor();
+      assert.equal(await assistants(page).count(), 0);
+      assert.notEqual(await page.locator(".chat-scroll").getAttribute("data-conversation"), convBefore);
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      const { status } = await askAndWait(page, "a fresh question in data");
+      assert.equal(status, "done");
+      assert.deepEqual(streams.at(-1).history, []);
+      assert.equal(streams.at(-1).uri, `${ROOT}data/`);
+    }),
+  );
+
+  it(
+    "the quick command 'compile' opens the compile form and never reaches the model",
+    shotOnFailure(() => page, async () => {
+      const before = streams.length;
+      await ask(page, "compile");
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      assert.match(await dialog.getAttribute("aria-label"), /Compile/);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      for (const word of ["parse", "compiler"]) {
+        await ask(page, word);
+        await page.getByRole("dialog").waitFor();
+        await page.keyboard.press("Escape");
+        await page.getByRole("dialog").waitFor({ state: "detached" });
+      }
+      assert.equal(streams.length, before, "no stream request was made");
+      assert.equal(await chatBox(page).inputValue(), "");
+    }),
+  );
+
+  it(
+    "'/' opens the command menu; Shift+Enter adds a line",
+    shotOnFailure(() => page, async () => {
+      const box = chatBox(page);
+      await box.fill("");
+      await box.type("/");
+      const menu = page.getByRole("listbox", { name: "Commands" });
+      await menu.waitFor();
+      assert.ok((await menu.getByRole("option").count()) >= 3);
+      await box.type("l");
+      assert.equal(await menu.getByRole("option").count(), 1);
+      await box.press("Enter");
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      assert.match(await dialog.getAttribute("aria-label"), /Folder commands/);
+      await page.keyboard.press("Escape");
+      await box.fill("line one");
+      await box.press("Shift+Enter");
+      await box.type("line two");
+      assert.equal(await box.inputValue(), "line one\nline two");
+      await box.fill("");
+    }),
+  );
+});

@@ -1,0 +1,233 @@
+// The KnowAgent panel: model picker, conversation, context meter, input.
+
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Bot, ListChecks, LoaderCircle, MessageSquarePlus } from "lucide-react";
+import { fetchAgentOptions } from "../api/agent";
+import type { ModelInfo } from "../api/agent";
+import { relativePath } from "../api/uri";
+import { messageOf } from "../ui/errors";
+import { ChatInput } from "./ChatInput";
+import type { ChatInputHandle } from "./ChatInput";
+import { parseInput } from "./commands";
+import type { CommandInfo, CommandName } from "./commands";
+import { CompileDialog } from "./CompileDialog";
+import { ContextMeter } from "./ContextMeter";
+import { lastContext } from "./conversation";
+import { FolderCommandDialog } from "./FolderCommandDialog";
+import { ModelPicker } from "./ModelPicker";
+import { TaskCenter } from "./TaskCenter";
+import { TurnView } from "./TurnView";
+import type { OpenPreview } from "./types";
+import { useAgentChat } from "./useAgentChat";
+import { Welcome } from "./Welcome";
+
+const MODEL_KEY = "knowspace.agent.model";
+
+function savedModel(): string | null {
+  try {
+    return localStorage.getItem(MODEL_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function pickModel(models: ModelInfo[], wanted: string | null): string {
+  if (wanted && models.some((m) => m.id === wanted)) return wanted;
+  return models[0]?.id ?? "";
+}
+
+type DialogState = { kind: "folder" } | { kind: "compile" } | { kind: "tasks" } | null;
+
+interface Props {
+  /** the folder the conversation is about */
+  scope: string;
+  root: string;
+  onOpenPreview: OpenPreview;
+}
+
+export function AgentPanel({ scope, root, onOpenPreview }: Props) {
+  const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
+  const models = useMemo(() => options.data?.models ?? [], [options.data]);
+  const [chosen, setChosen] = useState<string | null>(savedModel);
+  const modelId = pickModel(models, chosen);
+  const model = models.find((m) => m.id === modelId);
+  const chat = useAgentChat(scope);
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const input = useRef<ChatInputHandle>(null);
+
+  const display = useCallback((uri: string) => (uri.startsWith(root) ? `kb://me/${relativePath(uri, root)}` : uri), [root]);
+  const label = relativePath(scope, root);
+
+  const chooseModel = (id: string) => {
+    setChosen(id);
+    try {
+      localStorage.setItem(MODEL_KEY, id);
+    } catch {
+      // Private mode: the choice lasts for this page only.
+    }
+  };
+
+  const runCommand = useCallback(
+    (name: CommandName) => {
+      setNotice(null);
+      if (name === "ls") setDialog({ kind: "folder" });
+      else if (name === "compile") setDialog({ kind: "compile" });
+      else if (name === "status") setDialog({ kind: "tasks" });
+      else if (name === "new") chat.reset();
+    },
+    [chat],
+  );
+
+  const onSubmit = (text: string): boolean => {
+    const parsed = parseInput(text);
+    switch (parsed.kind) {
+      case "empty":
+        return false;
+      case "command":
+        runCommand(parsed.command);
+        return true;
+      case "unknown_command":
+        setNotice(`Unknown command ${parsed.text}. Type / to see the commands.`);
+        return false;
+      case "message":
+        if (!modelId || chat.streaming) return false;
+        setNotice(null);
+        chat.send(parsed.text, modelId);
+        return true;
+    }
+  };
+
+  // Keep the newest text in view while it streams, unless the reader scrolled up.
+  const scroller = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [chat.conversation]);
+  useEffect(() => {
+    stick.current = true;
+  }, [chat.conversation.id]);
+
+  const ctx = lastContext(chat.conversation);
+  const lastDone = [...chat.conversation.turns].reverse().find((t) => t.status === "done")?.done;
+  const noModels = options.isSuccess && models.length === 0;
+
+  return (
+    <div className="agent">
+      <div className="panel-header agent-header">
+        <h2 className="panel-title">
+          <Bot size={16} aria-hidden /> KnowAgent
+        </h2>
+        <div className="panel-actions">
+          <button type="button" className="icon-btn" title="Tasks" aria-label="Task center" onClick={() => setDialog({ kind: "tasks" })}>
+            <ListChecks size={15} aria-hidden />
+          </button>
+          <button type="button" className="icon-btn" title="New conversation" aria-label="New conversation" onClick={chat.reset}>
+            <MessageSquarePlus size={15} aria-hidden />
+          </button>
+        </div>
+      </div>
+      {models.length > 0 && (
+        <div className="agent-toolbar">
+          <ModelPicker models={models} value={modelId} onChange={chooseModel} disabled={chat.streaming} />
+        </div>
+      )}
+      <div
+        className="chat-scroll"
+        ref={scroller}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+        data-conversation={chat.conversation.id}
+      >
+        {options.isPending ? (
+          <p className="muted small pad">
+            <LoaderCircle size={12} className="spin" aria-hidden /> Loading models…
+          </p>
+        ) : options.isError ? (
+          <p className="error pad" role="alert">
+            Cannot load the models: {messageOf(options.error)}
+          </p>
+        ) : noModels ? (
+          <NoModels onFolder={() => setDialog({ kind: "folder" })} />
+        ) : chat.conversation.turns.length === 0 ? (
+          <Welcome
+            scopeURI={display(scope)}
+            label={label}
+            textOnly={model ? !model.native_tools : false}
+            onPick={(q) => input.current?.setText(q)}
+          />
+        ) : (
+          <div className="messages" role="log" aria-label="Conversation" aria-live="polite">
+            {chat.conversation.turns.map((t) => (
+              <TurnView key={t.id} turn={t} onOpenPreview={onOpenPreview} />
+            ))}
+          </div>
+        )}
+      </div>
+      {ctx && <ContextMeter context={ctx.context} done={lastDone} />}
+      {notice && (
+        <p className="notice small agent-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {!noModels && (
+        <ChatInput
+          ref={input}
+          prefix={display(scope)}
+          prefixTitle={scope}
+          streaming={chat.streaming}
+          disabled={!modelId}
+          onSubmit={onSubmit}
+          onStop={chat.stop}
+          onPrefix={() => setDialog({ kind: "folder" })}
+          onCommand={(c: CommandInfo) => runCommand(c.name)}
+        />
+      )}
+      {dialog?.kind === "folder" && (
+        <FolderCommandDialog
+          scope={scope}
+          display={display}
+          onClose={() => setDialog(null)}
+          onOpenPreview={(uri, offset) => {
+            setDialog(null);
+            onOpenPreview(uri, offset);
+          }}
+        />
+      )}
+      {dialog?.kind === "compile" && (
+        <CompileDialog scope={scope} display={display} options={options.data} onClose={() => setDialog(null)} onTasks={() => setDialog({ kind: "tasks" })} />
+      )}
+      {dialog?.kind === "tasks" && <TaskCenter scope={scope} display={display} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}
+
+function NoModels({ onFolder }: { onFolder: () => void }) {
+  return (
+    <div className="empty-state no-models" data-testid="no-models">
+      <Bot size={26} aria-hidden />
+      <p>No model is configured, so KnowAgent cannot answer questions yet.</p>
+      <div className="muted small no-models-help">
+        <p>To add one, an administrator either:</p>
+        <ul>
+          <li>
+            sets a provider key in the server&apos;s environment (<code>OPENAI_API_KEY</code>, <code>DEEPSEEK_API_KEY</code>,{" "}
+            <code>DASHSCOPE_API_KEY</code> or <code>GEMINI_API_KEY</code>), or runs a local Ollama, or
+          </li>
+          <li>
+            lists models under <code>models:</code> in the config file (<code>--config</code> / <code>KB_CONFIG</code>):
+            id, name, profile, base_url, api_key_env, model, context_window, native_tools
+          </li>
+        </ul>
+        <p>and restarts the server. Browsing, reading and searching this folder work without a model.</p>
+      </div>
+      <button type="button" className="btn small" onClick={onFolder}>
+        Open folder commands
+      </button>
+    </div>
+  );
+}

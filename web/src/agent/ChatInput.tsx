@@ -1,0 +1,149 @@
+import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
+import type { KeyboardEvent } from "react";
+import { FolderOpen, SendHorizontal, Square } from "lucide-react";
+import { menuMatches } from "./commands";
+import type { CommandInfo } from "./commands";
+
+export interface ChatInputHandle {
+  setText: (text: string) => void;
+  focus: () => void;
+}
+
+interface Props {
+  /** the scope shown as the prefix, e.g. kb://me/notes/ */
+  prefix: string;
+  prefixTitle: string;
+  streaming: boolean;
+  disabled?: boolean;
+  onSubmit: (text: string) => boolean;
+  onStop: () => void;
+  onPrefix: () => void;
+  onCommand: (c: CommandInfo) => void;
+}
+
+const MAX_ROWS_PX = 180;
+
+/**
+ * ChatInput is the multi-line question box: Enter sends, Shift+Enter adds a
+ * line, "/" opens the command menu, the scope prefix opens the folder dialog.
+ */
+export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(props, ref) {
+  const [text, setText] = useState("");
+  const [menuIndex, setMenuIndex] = useState(0);
+  const [menuClosed, setMenuClosed] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+
+  useImperativeHandle(ref, () => ({
+    setText: (t) => {
+      setText(t);
+      area.current?.focus();
+    },
+    focus: () => area.current?.focus(),
+  }));
+
+  // Grow with the text up to a limit, then scroll inside.
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, MAX_ROWS_PX)}px`;
+  }, [text]);
+
+  const matches = menuClosed ? null : menuMatches(text);
+  const menuOpen = !!matches && matches.length > 0;
+
+  function submit() {
+    if (props.disabled) return;
+    if (props.onSubmit(text)) setText("");
+  }
+
+  function pick(c: CommandInfo) {
+    setText("");
+    props.onCommand(c);
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.nativeEvent.isComposing) return;
+    if (menuOpen && matches) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const d = e.key === "ArrowDown" ? 1 : -1;
+        setMenuIndex((i) => (i + d + matches.length) % matches.length);
+        return;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        setMenuClosed(true);
+        return;
+      }
+      if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
+        const exact = matches.find((m) => `/${m.slash}` === text.trim().toLowerCase());
+        const c = exact ?? matches[Math.min(menuIndex, matches.length - 1)];
+        if (c) {
+          e.preventDefault();
+          pick(c);
+          return;
+        }
+      }
+    }
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      if (!props.streaming) submit();
+    }
+  }
+
+  return (
+    <div className="chat-input">
+      {menuOpen && matches && (
+        <ul className="command-menu" role="listbox" aria-label="Commands">
+          {matches.map((c, i) => (
+            <li
+              key={c.name}
+              role="option"
+              aria-selected={i === menuIndex}
+              className="command-item"
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(c);
+              }}
+            >
+              <code>{c.label}</code> <span className="muted small">{c.hint}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="input-box">
+        <button type="button" className="scope-prefix" title={`${props.prefixTitle} — open the folder commands`} onClick={props.onPrefix}>
+          <FolderOpen size={12} aria-hidden />
+          <span className="ellipsis">{props.prefix}</span>
+        </button>
+        <textarea
+          ref={area}
+          className="chat-textarea"
+          aria-label="Message KnowAgent"
+          placeholder={props.disabled ? "Choose a model first" : "Ask about this folder — Enter sends, Shift+Enter for a new line, / for commands"}
+          rows={2}
+          value={text}
+          disabled={props.disabled}
+          onChange={(e) => {
+            setText(e.target.value);
+            setMenuIndex(0);
+            setMenuClosed(false);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <div className="input-actions">
+          {props.streaming ? (
+            <button type="button" className="btn danger small" onClick={props.onStop}>
+              <Square size={12} aria-hidden /> Stop
+            </button>
+          ) : (
+            <button type="button" className="btn primary small" onClick={submit} disabled={props.disabled || !text.trim()}>
+              <SendHorizontal size={12} aria-hidden /> Send
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+});

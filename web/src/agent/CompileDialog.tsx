@@ -1,0 +1,293 @@
+// The compile form (SPEC §7): up to 32 raw files of the current folder, an
+// executor (LLM model or server CLI profile) and its settings; submitting
+// shows the jobs created and why any file was not enqueued.
+
+import { useMemo, useState } from "react";
+import type { FormEvent } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { LoaderCircle } from "lucide-react";
+import { compileFiles } from "../api/agent";
+import type { AgentOptions, CompileRequest, CompileResponse } from "../api/agent";
+import { listAtLeast } from "../api/resources";
+import { Dialog } from "../ui/Dialog";
+import { messageOf } from "../ui/errors";
+import { formatBytes } from "../ui/format";
+
+const EFFORTS = ["low", "medium", "high"];
+/** how many children of the folder the form loads to pick from */
+const PICK_LIMIT = 1000;
+
+interface Props {
+  scope: string;
+  display: (uri: string) => string;
+  options?: AgentOptions;
+  onClose: () => void;
+  onTasks: () => void;
+}
+
+export function CompileDialog({ scope, display, options, onClose, onTasks }: Props) {
+  const defaults = options?.compile_defaults ?? {};
+  const maxFiles = defaults.max_files ?? 32;
+  const models = options?.models ?? [];
+  const profiles = options?.cli_profiles ?? [];
+  const files = useQuery({
+    queryKey: ["compile-files", scope],
+    queryFn: ({ signal }) => listAtLeast(scope, PICK_LIMIT, signal),
+  });
+  const raw = useMemo(() => (files.data?.items ?? []).filter((n) => n.kind === "file" && !n.generated), [files.data]);
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [executor, setExecutor] = useState<"llm" | "cli">(defaults.executor === "cli" && profiles.length ? "cli" : "llm");
+  const [modelId, setModelId] = useState(defaults.model_id || models[0]?.id || "");
+  const [profile, setProfile] = useState(profiles[0]?.name ?? "");
+  const prof = profiles.find((p) => p.name === profile);
+  const [cliModel, setCliModel] = useState(prof?.models[0] ?? "");
+  const [effort, setEffort] = useState(defaults.reasoning_effort || "medium");
+  const [budget, setBudget] = useState(defaults.call_budget ?? 8);
+  const [timeout, setTimeoutS] = useState(defaults.timeout_s ?? 600);
+  const [outputParent, setOutputParent] = useState("");
+  const [skill, setSkill] = useState(defaults.skill ?? "");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<CompileResponse | null>(null);
+  const qc = useQueryClient();
+
+  const toggle = (uri: string) =>
+    setPicked((s) => {
+      const next = new Set(s);
+      if (next.has(uri)) next.delete(uri);
+      else if (next.size < maxFiles) next.add(uri);
+      return next;
+    });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    const req: CompileRequest = {
+      uris: [...picked],
+      executor,
+      reasoning_effort: effort,
+      call_budget: budget,
+      timeout_s: timeout,
+      skill: skill || undefined,
+      output_parent: outputParent.trim() || undefined,
+    };
+    if (executor === "llm") req.model_id = modelId;
+    else {
+      req.cli_profile = profile;
+      req.model = cliModel || undefined;
+    }
+    setBusy(true);
+    try {
+      setResult(await compileFiles(req));
+      void qc.invalidateQueries({ queryKey: ["jobs"] });
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (result) {
+    return (
+      <Dialog title="Compile — submitted" onClose={onClose} className="wide compile-dialog">
+        <div className="compile-result" data-testid="compile-result">
+          <p>
+            {result.jobs.length} job{result.jobs.length === 1 ? "" : "s"} queued
+            {result.rejected.length ? `, ${result.rejected.length} not enqueued` : ""}.
+          </p>
+          <ul className="job-lines">
+            {result.jobs.map((j) => (
+              <li key={j.id}>
+                <code>{display(j.uri)}</code> <span className={`badge state-${j.state}`}>{j.state}</span>
+              </li>
+            ))}
+          </ul>
+          {result.rejected.length > 0 && (
+            <ul className="job-lines rejected" aria-label="Not enqueued">
+              {result.rejected.map((r) => (
+                <li key={r.uri}>
+                  <code>{display(r.uri)}</code> <span className="error small">{r.message}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            Close
+          </button>
+          <button type="button" className="btn primary" onClick={onTasks}>
+            Open task center
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title={`Compile — ${display(scope)}`} onClose={onClose} className="wide compile-dialog">
+      <form className="dialog-form compile-form" onSubmit={submit}>
+        <fieldset className="file-pick">
+          <legend>
+            Files ({picked.size} of at most {maxFiles} selected; generated files are hidden)
+          </legend>
+          {files.isPending && (
+            <p className="muted small">
+              <LoaderCircle size={12} className="spin" aria-hidden /> Loading files…
+            </p>
+          )}
+          {files.isError && <p className="error small">{messageOf(files.error)}</p>}
+          {files.isSuccess && raw.length === 0 && <p className="muted small">This folder has no raw files to compile.</p>}
+          {raw.length > 0 && (
+            <>
+              <div className="pick-actions">
+                <button type="button" className="link-btn small" onClick={() => setPicked(new Set(raw.slice(0, maxFiles).map((n) => n.uri)))}>
+                  Select {raw.length > maxFiles ? `first ${maxFiles}` : "all"}
+                </button>
+                <button type="button" className="link-btn small" onClick={() => setPicked(new Set())}>
+                  Clear
+                </button>
+              </div>
+              <ul className="pick-list">
+                {raw.map((n) => (
+                  <li key={n.uri}>
+                    <label>
+                      <input
+                        type="checkbox"
+                        checked={picked.has(n.uri)}
+                        disabled={!picked.has(n.uri) && picked.size >= maxFiles}
+                        onChange={() => toggle(n.uri)}
+                      />
+                      <span className="ellipsis">{n.name}</span>
+                      <span className="muted small">{formatBytes(n.size)}</span>
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </fieldset>
+        <div className="form-grid">
+          <label className="field">
+            Executor
+            <select className="select" aria-label="Executor" value={executor} onChange={(e) => setExecutor(e.target.value as "llm" | "cli")}>
+              <option value="llm">LLM API model</option>
+              <option value="cli" disabled={profiles.length === 0}>
+                CLI profile{profiles.length === 0 ? " (none configured)" : ""}
+              </option>
+            </select>
+          </label>
+          {executor === "llm" ? (
+            <label className="field">
+              Model
+              <select className="select" aria-label="Compile model" value={modelId} onChange={(e) => setModelId(e.target.value)}>
+                {models.length === 0 && <option value="">No model configured</option>}
+                {models.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <>
+              <label className="field">
+                CLI profile
+                <select
+                  className="select"
+                  aria-label="CLI profile"
+                  value={profile}
+                  onChange={(e) => {
+                    setProfile(e.target.value);
+                    setCliModel(profiles.find((p) => p.name === e.target.value)?.models[0] ?? "");
+                  }}
+                >
+                  {profiles.map((p) => (
+                    <option key={p.name} value={p.name}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field">
+                CLI model
+                <select className="select" aria-label="CLI model" value={cliModel} onChange={(e) => setCliModel(e.target.value)}>
+                  {(prof?.models ?? []).map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </>
+          )}
+          <label className="field">
+            Reasoning effort
+            <select className="select" aria-label="Reasoning effort" value={effort} onChange={(e) => setEffort(e.target.value)}>
+              {(executor === "cli" && prof?.efforts.length ? prof.efforts : EFFORTS).map((x) => (
+                <option key={x} value={x}>
+                  {x}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Call budget
+            <input
+              className="text-input"
+              type="number"
+              min={1}
+              max={defaults.max_call_budget ?? 64}
+              value={budget}
+              onChange={(e) => setBudget(Number(e.target.value))}
+            />
+          </label>
+          <label className="field">
+            Timeout (s)
+            <input
+              className="text-input"
+              type="number"
+              min={1}
+              max={defaults.max_timeout_s ?? 3600}
+              value={timeout}
+              onChange={(e) => setTimeoutS(Number(e.target.value))}
+            />
+          </label>
+          <label className="field">
+            Skill
+            <select className="select" aria-label="Skill" value={skill} onChange={(e) => setSkill(e.target.value)}>
+              {(defaults.skills ?? []).map((s) => (
+                <option key={s.name} value={s.name} title={s.instruction}>
+                  {s.title || s.name}
+                </option>
+              ))}
+              {!defaults.skills?.length && <option value="">Default</option>}
+            </select>
+          </label>
+          <label className="field wide-field">
+            Output parent folder (optional)
+            <input
+              className="text-input"
+              placeholder="default: your wiki folder"
+              value={outputParent}
+              onChange={(e) => setOutputParent(e.target.value)}
+            />
+          </label>
+        </div>
+        {error && (
+          <p className="error small" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={busy || picked.size === 0 || (executor === "llm" && !modelId)}>
+            {busy ? "Submitting…" : `Compile ${picked.size || ""} file${picked.size === 1 ? "" : "s"}`}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

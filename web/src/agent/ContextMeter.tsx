@@ -1,0 +1,85 @@
+import { useState } from "react";
+import { Gauge } from "lucide-react";
+import type { ContextEvent, DoneEvent } from "../sse/events";
+
+function compact(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 100_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${Math.round(n / 1000)}k`;
+}
+
+/**
+ * ContextMeter shows the last context estimate against the input limit. The
+ * estimate is the UTF-8 byte size of what was sent: an upper bound of the
+ * input tokens, never a token count. The provider's own usage, when the last
+ * turn reported it, stands beside it.
+ */
+export function ContextMeter({ context, done }: { context: ContextEvent; done?: DoneEvent }) {
+  const [open, setOpen] = useState(false);
+  const ratio = context.input_limit > 0 ? Math.min(1, context.estimate / context.input_limit) : 0;
+  const level = ratio > 0.9 ? "high" : ratio > 0.7 ? "mid" : "low";
+  const b = context.breakdown;
+  return (
+    <div className="context-meter">
+      <button
+        type="button"
+        className="context-summary"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        title="Context use: an upper-bound estimate in UTF-8 bytes"
+      >
+        <Gauge size={13} aria-hidden />
+        <span className="context-bar" aria-hidden>
+          <span className={`context-fill ${level}`} style={{ width: `${(ratio * 100).toFixed(1)}%` }} />
+        </span>
+        <span className="context-nums">
+          ≤{compact(context.estimate)} / {compact(context.input_limit)} B <span className="muted">est.</span>
+        </span>
+        {done?.usage && <span className="muted context-usage">· usage {compact(done.usage.input_tokens)} tok</span>}
+        {context.compactions > 0 && <span className="muted">· {context.compactions}× compacted</span>}
+      </button>
+      {open && (
+        <dl className="context-detail" aria-label="Context details">
+          <dt>Estimate</dt>
+          <dd>
+            {context.estimate.toLocaleString()} bytes <span className="muted">(UTF-8 byte upper bound of input tokens, not a token count)</span>
+          </dd>
+          <dt>Input limit</dt>
+          <dd>
+            {context.input_limit.toLocaleString()} <span className="muted">= window − output reserve − protocol reserve</span>
+          </dd>
+          <dt>Window</dt>
+          <dd>{context.window.toLocaleString()}</dd>
+          <dt>Reserves</dt>
+          <dd>
+            output {context.output_reserve.toLocaleString()} · protocol {context.protocol_reserve.toLocaleString()}
+          </dd>
+          <dt>Breakdown</dt>
+          <dd>
+            system {b.system.toLocaleString()} · tools {b.tools.toLocaleString()} · history {b.history.toLocaleString()} ·
+            observations {b.observations.toLocaleString()}
+          </dd>
+          <dt>Compactions</dt>
+          <dd>
+            {context.compactions}
+            {context.last_compaction &&
+              ` · last ${context.last_compaction.before.toLocaleString()} → ${context.last_compaction.after.toLocaleString()} (ratio ${context.last_compaction.ratio.toFixed(2)})`}
+          </dd>
+          <dt>Provider usage</dt>
+          <dd>
+            {done?.usage ? (
+              <>
+                {done.usage.input_tokens.toLocaleString()} input · {done.usage.output_tokens.toLocaleString()} output tokens
+                {done.usage.cached_tokens ? ` · ${done.usage.cached_tokens.toLocaleString()} cached` : ""}
+                {done.usage.reasoning_tokens ? ` · ${done.usage.reasoning_tokens.toLocaleString()} reasoning` : ""}
+                <span className="muted"> (last completed turn, summed over its model calls)</span>
+              </>
+            ) : (
+              <span className="muted">not reported yet</span>
+            )}
+          </dd>
+        </dl>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,260 @@
+// The folder command dialog: browse, read and search the current folder with
+// /knowledge-agent/command — the same tools the model uses, no model involved.
+
+import { useEffect, useState } from "react";
+import type { FormEvent } from "react";
+import { ChevronLeft, ChevronRight, ExternalLink, File, Folder, LoaderCircle } from "lucide-react";
+import { runLs, runRead, runSearch } from "../api/agent";
+import type { LsResult, ReadResult, SearchResult } from "../api/agent";
+import { isWithin, nameOf } from "../api/uri";
+import { Dialog } from "../ui/Dialog";
+import { messageOf } from "../ui/errors";
+import { formatBytes } from "../ui/format";
+import type { OpenPreview } from "./types";
+
+export const LS_PAGE = 50;
+
+type Tab = "browse" | "read" | "search";
+
+interface Props {
+  scope: string;
+  /** shows a URI briefly, e.g. kb://me/notes/a.md */
+  display: (uri: string) => string;
+  onClose: () => void;
+  onOpenPreview: OpenPreview;
+  initialTab?: Tab;
+}
+
+export function FolderCommandDialog(props: Props) {
+  const [tab, setTab] = useState<Tab>(props.initialTab ?? "browse");
+  const [readAt, setReadAt] = useState<{ uri: string; offset: number } | null>(null);
+  const openRead = (uri: string, offset: number) => {
+    setReadAt({ uri, offset });
+    setTab("read");
+  };
+  return (
+    <Dialog title={`Folder commands — ${props.display(props.scope)}`} onClose={props.onClose} className="wide folder-dialog">
+      <div className="tabs" role="tablist" aria-label="Command">
+        {(["browse", "read", "search"] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={tab === t}
+            className={`tab-btn ${tab === t ? "active" : ""}`}
+            onClick={() => setTab(t)}
+          >
+            {t === "browse" ? "ls" : t}
+          </button>
+        ))}
+      </div>
+      <div className="command-pane">
+        {tab === "browse" && <BrowsePane scope={props.scope} display={props.display} onRead={openRead} />}
+        {tab === "read" && <ReadPane target={readAt} display={props.display} onOpenPreview={props.onOpenPreview} />}
+        {tab === "search" && <SearchPane scope={props.scope} display={props.display} onRead={openRead} />}
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function useCommand<T>(run: ((signal: AbortSignal) => Promise<T>) | null, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: false });
+  useEffect(() => {
+    if (!run) return;
+    const ac = new AbortController();
+    setState((s) => ({ data: s.data, loading: true }));
+    run(ac.signal).then(
+      (data) => !ac.signal.aborted && setState({ data, loading: false }),
+      (err: unknown) => !ac.signal.aborted && setState({ error: messageOf(err), loading: false }),
+    );
+    return () => ac.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  return state;
+}
+
+function Loading() {
+  return (
+    <p className="muted small">
+      <LoaderCircle size={12} className="spin" aria-hidden /> Loading…
+    </p>
+  );
+}
+
+function BrowsePane(props: { scope: string; display: (u: string) => string; onRead: (uri: string, offset: number) => void }) {
+  const [folder, setFolder] = useState(props.scope);
+  const [offsets, setOffsets] = useState<number[]>([0]);
+  const offset = offsets[offsets.length - 1] ?? 0;
+  const q = useCommand<LsResult>((s) => runLs(folder, offset, LS_PAGE, s), [folder, offset]);
+  const go = (uri: string) => {
+    setFolder(uri);
+    setOffsets([0]);
+  };
+  const up = folder !== props.scope && isWithin(folder, props.scope) ? folder.slice(0, folder.slice(0, -1).lastIndexOf("/") + 1) : null;
+  const data = q.data;
+  return (
+    <div className="browse-pane" data-testid="ls-pane">
+      <div className="pane-bar">
+        <code className="scope ellipsis">{props.display(folder)}</code>
+        {up && (
+          <button type="button" className="btn small" onClick={() => go(up)}>
+            Up
+          </button>
+        )}
+      </div>
+      {q.error && <p className="error small" role="alert">{q.error}</p>}
+      {q.loading && !data && <Loading />}
+      {data && (
+        <>
+          <ul className="ls-list" aria-label="Folder contents" aria-busy={q.loading}>
+            {data.items.length === 0 && <li className="muted small">This folder is empty.</li>}
+            {data.items.map((it) => (
+              <li key={it.uri}>
+                <button
+                  type="button"
+                  className="ls-item"
+                  onClick={() => (it.kind === "dir" ? go(it.uri) : props.onRead(it.uri, 0))}
+                  title={it.kind === "dir" ? "Open folder" : "Read this file"}
+                >
+                  {it.kind === "dir" ? <Folder size={13} aria-hidden /> : <File size={13} aria-hidden />}
+                  <span className="ellipsis">{it.name}</span>
+                  {it.generated && <span className="badge generated">generated</span>}
+                  {it.kind === "file" && <span className="muted small">{formatBytes(it.size)}</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <Pager
+            label={`Items ${offset + 1}–${offset + data.items.length}`}
+            hasPrev={offsets.length > 1}
+            hasNext={data.next_offset !== null}
+            onPrev={() => setOffsets((o) => o.slice(0, -1))}
+            onNext={() => data.next_offset !== null && setOffsets((o) => [...o, data.next_offset as number])}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function Pager(props: { label: string; hasPrev: boolean; hasNext: boolean; onPrev: () => void; onNext: () => void }) {
+  return (
+    <div className="pane-pager">
+      <button type="button" className="btn small" disabled={!props.hasPrev} onClick={props.onPrev}>
+        <ChevronLeft size={12} aria-hidden /> Previous
+      </button>
+      <span className="muted small">{props.label}</span>
+      <button type="button" className="btn small" disabled={!props.hasNext} onClick={props.onNext}>
+        Next <ChevronRight size={12} aria-hidden />
+      </button>
+    </div>
+  );
+}
+
+function ReadPane(props: { target: { uri: string; offset: number } | null; display: (u: string) => string; onOpenPreview: OpenPreview }) {
+  const [at, setAt] = useState(props.target);
+  const q = useCommand<ReadResult>(at ? (s) => runRead(at.uri, at.offset, s) : null, [at?.uri, at?.offset]);
+  if (!at) return <p className="muted">Pick a file under ls or a search hit to read it here.</p>;
+  const page = q.data;
+  return (
+    <div className="read-pane" data-testid="read-pane">
+      <div className="pane-bar">
+        <code className="scope ellipsis">{props.display(at.uri)}</code>
+        <button type="button" className="btn small" onClick={() => props.onOpenPreview(at.uri, at.offset)}>
+          <ExternalLink size={12} aria-hidden /> Open in preview
+        </button>
+      </div>
+      {q.error && <p className="error small" role="alert">{q.error}</p>}
+      {q.loading && !page && <Loading />}
+      {page && (
+        <>
+          {page.body === "none" ? (
+            <p className="muted">{nameOf(at.uri)} has no text body yet (it has not been parsed).</p>
+          ) : (
+            <pre className="read-text">{page.text}</pre>
+          )}
+          <Pager
+            label={page.total ? `Characters ${page.offset + 1}–${page.offset + [...page.text].length} of ${page.total}` : "Empty"}
+            hasPrev={page.prev_offset !== null}
+            hasNext={page.next_offset !== null}
+            onPrev={() => page.prev_offset !== null && setAt({ uri: at.uri, offset: page.prev_offset })}
+            onNext={() => page.next_offset !== null && setAt({ uri: at.uri, offset: page.next_offset })}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function SearchPane(props: { scope: string; display: (u: string) => string; onRead: (uri: string, offset: number) => void }) {
+  const [draft, setDraft] = useState("");
+  const [search, setSearch] = useState<{ query: string; cursors: (string | undefined)[]; n: number } | null>(null);
+  const cursor = search ? search.cursors[search.cursors.length - 1] : undefined;
+  const q = useCommand<SearchResult>(search ? (s) => runSearch(props.scope, search.query, cursor, s) : null, [
+    search?.query,
+    cursor,
+    search?.cursors.length,
+    search?.n,
+  ]);
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const query = draft.trim();
+    if (query) setSearch((s) => ({ query, cursors: [undefined], n: (s?.n ?? 0) + 1 }));
+  }
+  const res = q.data;
+  return (
+    <div className="search-pane" data-testid="search-pane">
+      <form className="search-form" onSubmit={onSubmit}>
+        <input
+          className="text-input"
+          aria-label="Search text"
+          placeholder="Text to find in this folder"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+        <button type="submit" className="btn primary small" disabled={!draft.trim()}>
+          Search
+        </button>
+      </form>
+      {q.error && <p className="error small" role="alert">{q.error}</p>}
+      {q.loading && <Loading />}
+      {res && search && !q.loading && (
+        <>
+          <p className="search-status small" data-testid="search-status">
+            Scanned {res.scanned} file{res.scanned === 1 ? "" : "s"}
+            {res.complete ? " — search complete" : ", more available"} · {res.hits.length} hit
+            {res.hits.length === 1 ? "" : "s"} on page {search.cursors.length}
+          </p>
+          {res.note && <p className="muted small">{res.note}</p>}
+          <ul className="hit-list" aria-label="Search hits">
+            {res.hits.length === 0 && <li className="muted small">No hits on this page.</li>}
+            {res.hits.map((h, i) => (
+              <li key={`${h.uri}:${h.offset}:${i}`}>
+                <button type="button" className="hit" onClick={() => props.onRead(h.uri, h.offset)}>
+                  <span className="hit-where">
+                    {props.display(h.uri)} @ {h.offset}
+                  </span>
+                  <span className="hit-snippet">{h.snippet}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          <Pager
+            label={res.complete ? "All files visited" : "More files to scan"}
+            hasPrev={search.cursors.length > 1}
+            hasNext={res.next_offset !== null}
+            onPrev={() => setSearch((s) => (s ? { ...s, cursors: s.cursors.slice(0, -1) } : s))}
+            onNext={() =>
+              res.next_offset !== null && setSearch((s) => (s ? { ...s, cursors: [...s.cursors, res.next_offset ?? undefined] } : s))
+            }
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+// The task center: compile jobs with state, stage, progress, failure reason,
+// cancel and retry, refreshed while any job is active.
+
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { LoaderCircle, RotateCcw, X } from "lucide-react";
+import { cancelJob, listJobs, retryJob } from "../api/agent";
+import type { Job } from "../api/agent";
+import { Dialog } from "../ui/Dialog";
+import { messageOf } from "../ui/errors";
+
+const ACTIVE = new Set(["queued", "running"]);
+
+export function TaskCenter(props: { scope: string; display: (uri: string) => string; onClose: () => void }) {
+  const qc = useQueryClient();
+  const jobs = useQuery({
+    queryKey: ["jobs"],
+    queryFn: ({ signal }) => listJobs({}, signal),
+    refetchInterval: (q) => (q.state.data?.jobs.some((j) => ACTIVE.has(j.state)) ? 1000 : 5000),
+  });
+  const [error, setError] = useState<string | null>(null);
+  async function act(f: () => Promise<Job>) {
+    setError(null);
+    try {
+      await f();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+    void qc.invalidateQueries({ queryKey: ["jobs"] });
+  }
+  const list = jobs.data?.jobs ?? [];
+  return (
+    <Dialog title="Task center" onClose={props.onClose} className="wide task-center">
+      {jobs.isPending && (
+        <p className="muted small">
+          <LoaderCircle size={12} className="spin" aria-hidden /> Loading jobs…
+        </p>
+      )}
+      {jobs.isError && <p className="error small">{messageOf(jobs.error)}</p>}
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+      {jobs.isSuccess && list.length === 0 && <p className="muted">No compile jobs yet. Type compile in the chat to start one.</p>}
+      {list.length > 0 && (
+        <ul className="job-list" aria-label="Jobs">
+          {list.map((j) => (
+            <li key={j.id} className={`job state-${j.state}`} data-job-state={j.state}>
+              <div className="job-head">
+                <code className="ellipsis" title={j.uri}>
+                  {props.display(j.uri)}
+                </code>
+                <span className={`badge state-${j.state}`}>{j.state}</span>
+              </div>
+              <div className="job-meta small muted">
+                {j.stage && <span>stage {j.stage}</span>}
+                <span>
+                  attempt {j.attempts}
+                  {j.max_attempts ? `/${j.max_attempts}` : ""}
+                </span>
+                {j.output_uri && <span>output {props.display(j.output_uri)}</span>}
+              </div>
+              {ACTIVE.has(j.state) && (
+                <progress max={1} value={j.progress || 0} aria-label={`Progress of ${j.uri}`} />
+              )}
+              {j.error && j.state !== "succeeded" && (
+                <p className="error small">
+                  {j.error.message} ({j.error.code})
+                </p>
+              )}
+              <div className="job-actions">
+                {ACTIVE.has(j.state) && (
+                  <button type="button" className="btn small" onClick={() => act(() => cancelJob(j.id))}>
+                    <X size={12} aria-hidden /> Cancel
+                  </button>
+                )}
+                {(j.state === "failed" || j.state === "cancelled") && (
+                  <button type="button" className="btn small" onClick={() => act(() => retryJob(j.id))}>
+                    <RotateCcw size={12} aria-hidden /> Retry
+                  </button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,70 @@
+import { memo } from "react";
+import type { ReactNode } from "react";
+import { CircleAlert, CircleCheck, CircleStop, LoaderCircle } from "lucide-react";
+import type { Turn } from "./conversation";
+import { ChatMarkdown } from "./ChatMarkdown";
+import { ReasoningBlock } from "./ReasoningBlock";
+import { ToolCard } from "./ToolCard";
+import type { OpenPreview } from "./types";
+
+function statusLine(t: Turn): { icon: ReactNode; text: string } {
+  switch (t.status) {
+    case "streaming":
+      return { icon: <LoaderCircle size={12} className="spin" aria-hidden />, text: "Answering…" };
+    case "done": {
+      const d = t.done;
+      const bits = ["Complete"];
+      if (d && d.tool_calls) bits.push(`${d.tool_calls} tool call${d.tool_calls === 1 ? "" : "s"}`);
+      if (d?.usage) bits.push(`${d.usage.input_tokens} in / ${d.usage.output_tokens} out tokens`);
+      return { icon: <CircleCheck size={12} aria-hidden />, text: bits.join(" · ") };
+    }
+    case "stopped":
+      return { icon: <CircleStop size={12} aria-hidden />, text: "Stopped — this answer is incomplete." };
+    case "incomplete":
+    case "error":
+      return {
+        icon: <CircleAlert size={12} aria-hidden />,
+        text: `Failed — ${t.error?.message ?? "the answer did not finish"}${t.error?.code ? ` (${t.error.code})` : ""}`,
+      };
+  }
+}
+
+/** TurnView is one question and its answer: reasoning, tool cards and text in the order they came. */
+export const TurnView = memo(function TurnView({ turn, onOpenPreview }: { turn: Turn; onOpenPreview: OpenPreview }) {
+  const live = turn.status === "streaming";
+  const status = statusLine(turn);
+  const empty = turn.parts.length === 0;
+  return (
+    <>
+      <div className="msg user" data-id={turn.userId} data-role="user">
+        <div className="bubble">
+          <ChatMarkdown text={turn.question} />
+        </div>
+      </div>
+      <div
+        className={`msg assistant status-${turn.status}`}
+        data-id={turn.id}
+        data-role="assistant"
+        data-status={turn.status}
+        aria-busy={live}
+      >
+        {turn.start?.mode === "text_only" && <p className="muted small mode-note">Text-only model: no tools in this answer.</p>}
+        {turn.parts.map((p, i) =>
+          p.kind === "text" ? (
+            <div className="answer" key={i}>
+              <ChatMarkdown text={p.text} />
+            </div>
+          ) : p.kind === "reasoning" ? (
+            <ReasoningBlock key={i} text={p.text} live={live && i === turn.parts.length - 1} />
+          ) : turn.tools[p.id] ? (
+            <ToolCard key={p.id} card={turn.tools[p.id]!} running={live} onOpenPreview={onOpenPreview} />
+          ) : null,
+        )}
+        {empty && live && <p className="muted small">Waiting for the model…</p>}
+        <p className={`turn-status ${turn.status}`} role={turn.status === "error" || turn.status === "incomplete" ? "alert" : undefined}>
+          {status.icon} <span>{status.text}</span>
+        </p>
+      </div>
+    </>
+  );
+});

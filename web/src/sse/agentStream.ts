@@ -1,0 +1,95 @@
+// One KnowAgent turn over POST /knowledge-agent/stream.
+
+import { apiURL, authHeaders, errorFromBody, reportUnauthorized } from "../api/client";
+import { decodeEvent } from "./events";
+import type { AgentEvent, DoneEvent } from "./events";
+import { readSSE } from "./readSSE";
+
+export interface HistoryItem {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export interface StreamRequest {
+  uri: string;
+  model_id: string;
+  message: string;
+  history: HistoryItem[];
+}
+
+/** ProgressEvent is every event but the two that end a turn. */
+export type ProgressEvent = Exclude<AgentEvent, { type: "done" } | { type: "error" }>;
+
+/**
+ * TurnOutcome is how a turn ended. Only "done" is a complete answer:
+ * "error" is an error event or a refusal, "incomplete" a stream that ended
+ * without done or error, "stopped" the client's own abort.
+ */
+export type TurnOutcome =
+  | { kind: "done"; done: DoneEvent }
+  | { kind: "error"; code: string; message: string; status?: number }
+  | { kind: "incomplete"; message: string }
+  | { kind: "stopped" };
+
+export const INCOMPLETE_MESSAGE = "The answer stopped before it was finished (the stream ended without done).";
+export const LOST_MESSAGE = "The connection was lost before the answer was finished.";
+
+/**
+ * streamTurn sends one question and reports each event as it arrives. It never
+ * throws: every ending, including the caller's abort, is a TurnOutcome. The
+ * first done or error ends the turn; anything after it is ignored.
+ */
+export async function streamTurn(
+  req: StreamRequest,
+  onEvent: (ev: ProgressEvent) => void,
+  signal: AbortSignal,
+  fetchImpl: typeof fetch = fetch,
+): Promise<TurnOutcome> {
+  let res: Response;
+  try {
+    res = await fetchImpl(apiURL("/knowledge-agent/stream"), {
+      method: "POST",
+      headers: { ...authHeaders(), "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(req),
+      signal,
+    });
+  } catch {
+    if (signal.aborted) return { kind: "stopped" };
+    return { kind: "error", code: "network_error", message: "Cannot reach the server. Check your connection." };
+  }
+  if (!res.ok) {
+    const err = errorFromBody(res.status, res.statusText, await res.text().catch(() => ""));
+    if (res.status === 401) reportUnauthorized(err);
+    return { kind: "error", code: err.code, message: err.message, status: res.status };
+  }
+  if (!res.body) {
+    return { kind: "incomplete", message: INCOMPLETE_MESSAGE };
+  }
+
+  // A holder, not a let: TypeScript does not see assignments made in callbacks.
+  const end: { outcome: TurnOutcome | null } = { outcome: null };
+  try {
+    await readSSE(res.body, {
+      onMessage: (msg) => {
+        if (end.outcome) return;
+        const ev = decodeEvent(msg.event, msg.data);
+        if (!ev) return;
+        if (ev.type === "done") end.outcome = { kind: "done", done: ev.data };
+        else if (ev.type === "error")
+          end.outcome = {
+            kind: "error",
+            code: String(ev.data.code ?? "error"),
+            message: String(ev.data.message || ev.data.code || "The answer failed."),
+          };
+        else onEvent(ev);
+      },
+    });
+  } catch {
+    if (end.outcome) return end.outcome;
+    if (signal.aborted) return { kind: "stopped" };
+    return { kind: "incomplete", message: LOST_MESSAGE };
+  }
+  if (end.outcome) return end.outcome;
+  if (signal.aborted) return { kind: "stopped" };
+  return { kind: "incomplete", message: INCOMPLETE_MESSAGE };
+}
