@@ -41,11 +41,11 @@ test: lint test-go test-web e2e
 lint: check-tools
 	$(GO) vet ./...
 	@bad=$$(gofmt -l cmd internal migrations web/*.go); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad"; exit 1; fi
-	@cp go.mod /tmp/knowspace.go.mod.bak; cp go.sum /tmp/knowspace.go.sum.bak; \
+	@bak=$$(mktemp -d); cp go.mod go.sum $$bak/; \
 	 $(GO) mod tidy; \
-	 if ! diff -q go.mod /tmp/knowspace.go.mod.bak >/dev/null || ! diff -q go.sum /tmp/knowspace.go.sum.bak >/dev/null; then \
-	   cp /tmp/knowspace.go.mod.bak go.mod; cp /tmp/knowspace.go.sum.bak go.sum; \
-	   echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi
+	 if ! diff -q go.mod $$bak/go.mod >/dev/null || ! diff -q go.sum $$bak/go.sum >/dev/null; then \
+	   cp $$bak/go.mod $$bak/go.sum .; rm -rf $$bak; \
+	   echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi; rm -rf $$bak
 
 test-go: check-tools
 	$(GO) test -race -count=1 ./...
