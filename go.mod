@@ -3,6 +3,7 @@ module github.com/knowspace/knowspace
 go 1.26.8
 
 require (
+	github.com/goccy/go-json v0.10.5
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/labstack/echo/v4 v4.16.0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	gojson "github.com/goccy/go-json"
 	"io"
 	"strings"
 
@@ -96,7 +97,9 @@ func (s *Stream) pull() {
 		return
 	}
 	var wc wireChunk
-	if err := json.Unmarshal(raw, &wc); err != nil {
+	// Decoding every chunk is most of a relay's CPU; go-json does it at
+	// about twice the speed of encoding/json with the same semantics.
+	if err := gojson.Unmarshal(raw, &wc); err != nil {
 		if s.st.bodyEnded.Load() && !s.st.sawDone.Load() {
 			s.fail(s.model.newError(KindIncomplete, 0, "stream cut inside a chunk", err))
 			return
