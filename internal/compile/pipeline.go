@@ -106,7 +106,7 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if r.res.L2Version, err = r.s.tree.SaveL2(ctx, src, text); err != nil {
+	if r.res.L2Version, err = r.s.tree.SaveL2(ctx, src, text, v); err != nil {
 		return err
 	}
 	if err := r.progress(ctx, StageSummarize, 0.3); err != nil {

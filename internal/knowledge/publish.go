@@ -80,10 +80,11 @@ func (t *Tree) stageText(text string) (blob.Info, error) {
 	return p.Info, nil
 }
 
-// SaveL2 stores text as the file's next L2 body unless it equals the latest
-// one; it reports whether a version was added. The version is committed on
+// SaveL2 stores text, parsed from the raw version source, as the file's next
+// L2 body unless the latest one has the same text and source; it reports
+// whether a version was added. The version is committed on
 // its own, so it stays readable whatever later compile steps do.
-func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string) (bool, error) {
+func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string, source store.FileVersion) (bool, error) {
 	info, err := t.stageText(text)
 	if err != nil {
 		return false, fmt.Errorf("stage l2 of %s: %w", n.Path, err)
@@ -91,7 +92,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string) (bool, err
 	added := false
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
 		last, err := tx.LatestVersion(ctx, n.ID, store.BodyL2)
-		if err == nil && last.BlobHash == info.Hash {
+		if err == nil && last.BlobHash == info.Hash && last.SourceVersionID != nil && *last.SourceVersionID == source.ID {
 			return nil
 		}
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -99,7 +100,8 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string) (bool, err
 		}
 		added = true
 		return tx.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
-			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8"})
+			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
+			SourceVersionID: &source.ID})
 	})
 	if err != nil {
 		return false, fmt.Errorf("save l2 of %s: %w", n.Path, err)

@@ -39,13 +39,23 @@ var readTool = toolDef{
 // L2 text when there is one, else the upload when it is text. read and
 // search both use it, so a search hit's offset is a read offset.
 func pickBody(bodies map[string]store.FileVersion) (store.FileVersion, bool) {
-	if v, ok := bodies[store.BodyL2]; ok {
-		return v, true
+	raw, hasRaw := bodies[store.BodyRaw]
+	if l2, ok := bodies[store.BodyL2]; ok && (!hasRaw || parsedFrom(l2, raw)) {
+		return l2, true
 	}
-	if v, ok := bodies[store.BodyRaw]; ok && v.IsText {
-		return v, true
+	if hasRaw && raw.IsText {
+		return raw, true
 	}
 	return store.FileVersion{}, false
+}
+
+// parsedFrom tells whether l2 was parsed from raw; rows written before the
+// source was recorded count as current when they are newer.
+func parsedFrom(l2, raw store.FileVersion) bool {
+	if l2.SourceVersionID != nil {
+		return *l2.SourceVersionID == raw.ID
+	}
+	return l2.ID > raw.ID
 }
 
 // noBodyNote explains a file without a text body, naming the job that would
@@ -54,6 +64,9 @@ func noBodyNote(name string, bodies map[string]store.FileVersion) string {
 	raw, ok := bodies[store.BodyRaw]
 	if !ok {
 		return "this file has no stored content yet"
+	}
+	if _, parsed := bodies[store.BodyL2]; parsed {
+		return "this file was uploaded again after its text was extracted; a new parse job (compile) extracts the text of this upload"
 	}
 	switch strings.ToLower(path.Ext(name)) {
 	case ".pdf", ".docx", ".doc":

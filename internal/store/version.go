@@ -23,7 +23,9 @@ type FileVersion struct {
 	IsText    bool
 	CharCount int64
 	MediaType string
-	CreatedAt time.Time
+	// SourceVersionID is, for an L2 body, the raw version it was parsed from.
+	SourceVersionID *int64
+	CreatedAt       time.Time
 }
 
 // AddVersion stores v as the next version of its node's body.
