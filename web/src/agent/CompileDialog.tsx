@@ -9,6 +9,8 @@ import { LoaderCircle } from "lucide-react";
 import { compileFiles } from "../api/agent";
 import type { AgentOptions, CompileRequest, CompileResponse } from "../api/agent";
 import { listAtLeast } from "../api/resources";
+import { noteSubmittedJobs } from "../tree/JobWatch";
+import { refreshFolders } from "../tree/useFolderListings";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { formatBytes } from "../ui/format";
@@ -78,8 +80,12 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
     }
     setBusy(true);
     try {
-      setResult(await compileFiles(req));
-      void qc.invalidateQueries({ queryKey: ["jobs"] });
+      const res = await compileFiles(req);
+      setResult(res);
+      // Start watching the new jobs (the tree's badges and wiki/ follow them)
+      // and show "queued" on their rows.
+      noteSubmittedJobs(qc, res.jobs);
+      void refreshFolders(qc, [scope]);
     } catch (err) {
       setError(messageOf(err));
     } finally {

@@ -4,7 +4,8 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, RotateCcw, X } from "lucide-react";
-import { cancelJob, listJobs, retryJob } from "../api/agent";
+import { cancelJob, retryJob } from "../api/agent";
+import { JOBS_KEY, fetchJobs } from "../tree/JobWatch";
 import type { Job } from "../api/agent";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
@@ -14,8 +15,8 @@ const ACTIVE = new Set(["queued", "running"]);
 export function TaskCenter(props: { scope: string; display: (uri: string) => string; onClose: () => void }) {
   const qc = useQueryClient();
   const jobs = useQuery({
-    queryKey: ["jobs"],
-    queryFn: ({ signal }) => listJobs({}, signal),
+    queryKey: JOBS_KEY,
+    queryFn: fetchJobs,
     refetchInterval: (q) => (q.state.data?.jobs.some((j) => ACTIVE.has(j.state)) ? 1000 : 5000),
   });
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +27,7 @@ export function TaskCenter(props: { scope: string; display: (uri: string) => str
     } catch (err) {
       setError(messageOf(err));
     }
-    void qc.invalidateQueries({ queryKey: ["jobs"] });
+    void qc.invalidateQueries({ queryKey: JOBS_KEY });
   }
   const list = jobs.data?.jobs ?? [];
   return (

@@ -140,6 +140,8 @@ export interface Job {
   error: { code: string; message: string } | null;
   configuration: unknown;
   output_uri?: string;
+  /** what a finished job wrote (summary_uri, overview_uri, abstract_uri, …) */
+  result?: unknown;
   created_at: string;
   updated_at: string;
 }

@@ -16,6 +16,21 @@ export interface LoginResponse {
 
 export type NodeKind = "dir" | "file";
 
+/** JobState is a compile job's lifecycle state. */
+export type JobState = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+
+/** JobBadge is a file's latest compile job as a listing reports it. */
+export interface JobBadge {
+  id: number;
+  state: JobState | (string & {});
+  /** the pipeline stage while running: "parse", "summarize", "overview" */
+  stage?: string;
+  error?: string;
+}
+
+/** SummaryState says whether a file's summary was made from its current upload. */
+export type SummaryState = "fresh" | "stale";
+
 export interface ResourceNode {
   uri: string;
   name: string;
@@ -23,6 +38,10 @@ export interface ResourceNode {
   size: number;
   updated_at: string;
   generated: boolean;
+  /** the file's latest compile job; absent when it was never compiled */
+  job?: JobBadge;
+  /** freshness of the file's generated summary; absent when it has none */
+  summary?: SummaryState;
 }
 
 export interface Listing {

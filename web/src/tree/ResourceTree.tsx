@@ -9,7 +9,9 @@ import { createFolder, deleteResource, renameResource } from "../api/resources";
 import { childURI, folderOf, isWithin, nameOf, parentURI, renamedURI } from "../api/uri";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
+import { isActiveJob } from "./badges";
 import { flattenTree } from "./flatten";
+import { JobWatch } from "./JobWatch";
 import type { TreeRow } from "./flatten";
 import { TreeRowView, cssID } from "./TreeRowView";
 import { TreeToolbar } from "./TreeToolbar";
@@ -38,6 +40,11 @@ export function ResourceTree(props: {
   const loadedFolders = useMemo(() => [root, ...[...expanded].filter((u) => isWithin(u, root))], [root, expanded]);
   const { folders, loadMore } = useFolderListings(loadedFolders);
   const rows = useMemo(() => flattenTree(root, expanded, folders), [root, expanded, folders]);
+  // A badge of a loaded file that says queued/running keeps the job watcher on.
+  const treeActive = useMemo(() => {
+    for (const st of folders.values()) for (const n of st.items) if (isActiveJob(n.job?.state)) return true;
+    return false;
+  }, [folders]);
   const refreshing = useIsFetching({ queryKey: ["listing"] }) > 0;
 
   const virtualizer = useVirtualizer({
@@ -237,6 +244,7 @@ export function ResourceTree(props: {
           })}
         </div>
       </div>
+      <JobWatch treeActive={treeActive} />
       <UploadList jobs={uploads.jobs} onDismiss={uploads.dismiss} />
       {dialog?.kind === "new-folder" && (
         <NameDialog

@@ -3,6 +3,8 @@ import type { CSSProperties } from "react";
 import {
   ChevronDown,
   ChevronRight,
+  CircleAlert,
+  Clock,
   File,
   FileBraces,
   FileCode,
@@ -13,10 +15,13 @@ import {
   FolderOpen,
   LoaderCircle,
   Sparkles,
+  TriangleAlert,
 } from "lucide-react";
 import type { ResourceNode } from "../api/types";
 import { extensionOf } from "../api/uri";
 import { formatBytes } from "../ui/format";
+import { fileBadge } from "./badges";
+import type { FileBadge } from "./badges";
 import type { TreeRow } from "./flatten";
 
 const CODE_EXT = new Set(["go", "ts", "tsx", "js", "jsx", "py", "rs", "java", "c", "h", "cpp", "sh", "sql", "yaml", "yml", "toml", "html", "css"]);
@@ -35,6 +40,32 @@ function NodeIcon({ node, open }: { node: ResourceNode; open: boolean }) {
 
 const INDENT = 14;
 
+function BadgeIcon({ badge }: { badge: FileBadge }) {
+  switch (badge.kind) {
+    case "queued":
+      return <Clock size={10} aria-hidden />;
+    case "parsing":
+    case "compiling":
+      return <LoaderCircle size={10} className="spin" aria-hidden />;
+    case "failed":
+      return <CircleAlert size={10} aria-hidden />;
+    case "stale":
+      return <TriangleAlert size={10} aria-hidden />;
+    default:
+      return null;
+  }
+}
+
+/** JobBadgeView is a file row's job or summary badge (fixed height: rows never grow). */
+function JobBadgeView({ badge }: { badge: FileBadge }) {
+  return (
+    <span className={`badge tree-badge tone-${badge.tone}`} data-badge={badge.kind} title={badge.title}>
+      <BadgeIcon badge={badge} />
+      {badge.label}
+    </span>
+  );
+}
+
 /** TreeRowView draws one row of the virtualized tree. */
 export const TreeRowView = memo(function TreeRowView(props: {
   row: TreeRow;
@@ -47,6 +78,7 @@ export const TreeRowView = memo(function TreeRowView(props: {
   const pad = { paddingLeft: 6 + row.depth * INDENT };
   if (row.type === "node") {
     const { node } = row;
+    const badge = fileBadge(node);
     return (
       <div
         role="treeitem"
@@ -56,6 +88,8 @@ export const TreeRowView = memo(function TreeRowView(props: {
         aria-expanded={node.kind === "dir" ? row.expanded : undefined}
         data-uri={node.uri}
         data-kind={node.kind}
+        data-job-state={node.job?.state}
+        data-summary={node.summary}
         className={`tree-row${props.selected ? " selected" : ""}${props.dropTarget ? " drop-target" : ""}`}
         style={pad}
         onClick={() => props.onActivate(row)}
@@ -71,6 +105,7 @@ export const TreeRowView = memo(function TreeRowView(props: {
             <Sparkles size={11} aria-hidden /> gen
           </span>
         )}
+        {badge && <JobBadgeView badge={badge} />}
         {node.kind === "file" && <span className="tree-size">{formatBytes(node.size)}</span>}
       </div>
     );

@@ -3,6 +3,7 @@
 import { useCallback, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { uploadFiles } from "../api/resources";
+import { childURI } from "../api/uri";
 import { messageOf } from "../ui/errors";
 import { refreshFolders } from "./useFolderListings";
 
@@ -76,6 +77,8 @@ export function useUploads() {
             patch(id, { loaded: done });
           }
           patch(id, { state: "done", loaded: total });
+          // A new version of an open file: its preview must not show the old text.
+          for (const f of files) void qc.invalidateQueries({ queryKey: ["content", childURI(folder, f.name, "file")] });
           await refreshFolders(qc, [folder]);
           setTimeout(() => dismiss(id), DONE_LINGER_MS);
         } catch (err) {

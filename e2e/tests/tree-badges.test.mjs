@@ -1,0 +1,121 @@
+// Job and freshness badges in the tree (issue 7, SPEC §7/§11): a compile run
+// from the compile dialog turns the file's badge to "summary" (fresh) and its
+// summary appears under wiki/ without pressing refresh; a new upload of the
+// source makes the badge "stale summary".
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { ask, recordStreams } from "../lib/agent.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+const NOTES = `${ROOT}notes/`;
+const PLAN = `${NOTES}research-plan.md`;
+const MINUTES = `${NOTES}会议纪要.md`;
+const WIKI = `${ROOT}wiki/`;
+const WIKI_NOTES = `${WIKI}notes/`;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** compileFromDialog opens the compile form with the chat's quick command, compiles one file and closes the form. */
+async function compileFromDialog(page, fileName) {
+  await ask(page, "compile");
+  const dialog = page.getByRole("dialog");
+  await dialog.waitFor();
+  await dialog.getByRole("checkbox", { name: fileName }).check();
+  await dialog.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
+  await dialog.getByRole("button", { name: /^Compile 1 file$/ }).click();
+  const result = dialog.getByTestId("compile-result");
+  await result.waitFor();
+  assert.match(await result.innerText(), /1 job queued/);
+  // Close without opening the task center: the tree follows the job by itself.
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await dialog.waitFor({ state: "detached" });
+}
+
+describe("tree job and freshness badges", { timeout: 120_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  const jobPolls = [];
+  before(async () => {
+    server = await startServer({ KB_FAKE_LLM: "1" });
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    page.on("request", (req) => {
+      if (req.method() === "GET" && new URL(req.url()).pathname === "/api/v1/jobs") jobPolls.push(Date.now());
+    });
+    await loginThroughUI(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "compile turns the badge fresh and brings the summary into wiki/ without refresh; a new upload makes it stale",
+    shotOnFailure(() => page, async () => {
+      const streams = recordStreams(page);
+      await treeItem(page, NOTES).click();
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      const plan = treeItem(page, PLAN);
+      await plan.waitFor();
+      assert.equal(await plan.locator("[data-badge]").count(), 0, "a file never compiled has no badge");
+      assert.equal(await treeItem(page, WIKI).count(), 0, "no wiki/ before the first compile");
+      assert.equal(jobPolls.length, 0, "nothing polls the jobs list while no job is known");
+      const rowHeight = (await plan.boundingBox()).height;
+
+      await compileFromDialog(page, /research-plan\.md/);
+      const t0 = Date.now();
+      // queued / parsing / compiling may flash by; the end state is a fresh summary.
+      await plan.locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
+      const settled = Date.now() - t0;
+      assert.equal(await plan.getAttribute("data-job-state"), "succeeded");
+      assert.equal(await plan.getAttribute("data-summary"), "fresh");
+      assert.match(await plan.locator("[data-badge]").getAttribute("title"), /up to date/);
+      assert.equal((await plan.boundingBox()).height, rowHeight, "a badge does not change the row height");
+
+      // wiki/ appears in the root listing, and the summary below it.
+      const wiki = treeItem(page, WIKI);
+      await wiki.waitFor({ timeout: 10_000 });
+      await wiki.click();
+      await treeItem(page, WIKI_NOTES).click();
+      const summary = treeItem(page, `${WIKI_NOTES}research-plan.md`);
+      await summary.waitFor();
+      assert.equal(await summary.getAttribute("data-kind"), "file");
+      assert.equal(await summary.locator(".badge.generated").count(), 1, "the summary is marked generated");
+      await screenshot(page, "tree-badges-wide");
+
+      // Nothing active any more: the jobs list is not polled.
+      await sleep(300);
+      const polls = jobPolls.length;
+      await sleep(2500);
+      assert.equal(jobPolls.length, polls, "no polling once every job has finished");
+
+      // A second compile while wiki/notes/ is open: its summary joins the open folder.
+      await plan.click(); // back to notes/ as the chat's scope
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await compileFromDialog(page, /会议纪要\.md/);
+      await treeItem(page, MINUTES).locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
+      await treeItem(page, `${WIKI_NOTES}会议纪要.md`).waitFor({ timeout: 10_000 });
+
+      // A new version of the source: the summary is now stale, and says so.
+      await plan.click();
+      await page.getByTestId("upload-input").setInputFiles({
+        name: "research-plan.md",
+        mimeType: "text/markdown",
+        buffer: Buffer.from("# Research plan\n\nRevised after the review: new milestones.\n"),
+      });
+      const stale = plan.locator('[data-badge="stale"]');
+      await stale.waitFor({ timeout: 15_000 });
+      assert.equal(await stale.innerText(), "stale summary");
+      assert.match(await stale.getAttribute("title"), /older upload/);
+      assert.equal(await treeItem(page, MINUTES).locator('[data-badge="fresh"]').count(), 1, "the other file stays fresh");
+      assert.equal((await plan.boundingBox()).height, rowHeight);
+      await screenshot(page, "tree-badges-stale-wide");
+      assert.equal(streams.length, 0, "compile never reaches the chat model");
+      console.log(`# compile settled to a fresh badge in ${settled} ms`);
+    }),
+  );
+});
