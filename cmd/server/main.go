@@ -30,7 +30,12 @@ import (
 )
 
 func main() {
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	level := slog.LevelInfo
+	if err := level.UnmarshalText([]byte(os.Getenv("KB_LOG_LEVEL"))); err != nil && os.Getenv("KB_LOG_LEVEL") != "" {
+		fmt.Fprintf(os.Stderr, "knowspace: KB_LOG_LEVEL: %q is not debug, info, warn or error\n", os.Getenv("KB_LOG_LEVEL"))
+		os.Exit(2)
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 	fs := flag.NewFlagSet("knowspace", flag.ExitOnError)
 	configPath := fs.String("config", "", "YAML configuration file (or KB_CONFIG)")
 	fs.Usage = usage
