@@ -59,20 +59,16 @@ func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, s
 			if !ok {
 				return nil
 			}
-			// Events already queued go out in the same write: nothing waits,
-			// and a fast producer costs one flush per batch, not per event.
+			// Events already queued when this one arrived go out in the same
+			// write: nothing waits for later events, and a fast producer costs
+			// one flush per batch, not per event.
 			buf := appendEvent(nil, e)
-		batch:
-			for len(buf) < maxBatchBytes {
-				select {
-				case next, more := <-events:
-					if !more {
-						return write(buf)
-					}
-					buf = appendEvent(buf, next)
-				default:
-					break batch
+			for queued := len(events); queued > 0 && len(buf) < maxBatchBytes; queued-- {
+				next, more := <-events
+				if !more {
+					return write(buf)
 				}
+				buf = appendEvent(buf, next)
 			}
 			if err := write(buf); err != nil {
 				return err

@@ -102,6 +102,45 @@ func BenchmarkStreamRelay(b *testing.B) {
 	b.ReportMetric(float64(server.ttfd.Microseconds())/float64(b.N), "server-ttfd-µs")
 }
 
+// BenchmarkFirstDelta measures time to first delta when the provider is
+// not flooding the machine: the fake sends one delta, pauses as a model
+// does, then ends. Direct and server paths alternate in each iteration.
+func BenchmarkFirstDelta(b *testing.B) {
+	env := stSetup(b, store.DialectSQLite)
+	answer := fakellm.Stream(fakellm.Data(fakellm.RoleChunk()), fakellm.Data(fakellm.TextChunk("w0 ")),
+		fakellm.Sleep(5*time.Millisecond), fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Done())
+	env.fake.SetFunc(func(*fakellm.Request) fakellm.Response { return answer })
+	var direct, server time.Duration
+	for i := 0; i < b.N; i++ {
+		for _, c := range []struct {
+			url, body, marker, token string
+			into                     *time.Duration
+		}{
+			{env.fakeURL + "/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`, `"content":"w`, "", &direct},
+			{env.srv.URL + "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"hi"}`, `{"text":"w`, env.tokens["alice"], &server},
+		} {
+			req, _ := http.NewRequest(http.MethodPost, c.url, strings.NewReader(c.body))
+			req.Header.Set("Content-Type", "application/json")
+			if c.token != "" {
+				req.Header.Set("Authorization", "Bearer "+c.token)
+			}
+			start := time.Now()
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, first := countDeltas(b, resp, start, c.marker)
+			if n != 1 {
+				b.Fatalf("%d deltas", n)
+			}
+			*c.into += first
+		}
+	}
+	b.ReportMetric(float64(direct.Microseconds())/float64(b.N), "direct-ttfd-µs")
+	b.ReportMetric(float64(server.Microseconds())/float64(b.N), "server-ttfd-µs")
+	b.ReportMetric(float64(server)/float64(direct), "ttfd-ratio")
+}
+
 // BenchmarkConcurrentStreams holds 200 streams open at once (the fake LLM
 // pauses mid-answer) and reports heap per open stream.
 func BenchmarkConcurrentStreams(b *testing.B) {
