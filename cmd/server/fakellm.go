@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -18,8 +19,15 @@ func startFakeLLM() ([]llm.ModelConfig, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fake llm: %w", err)
 	}
-	srv := &http.Server{Handler: fakellm.New(fakellm.Options{PieceDelay: 15 * time.Millisecond}), ReadHeaderTimeout: 5 * time.Second}
+	fake := fakellm.New(fakellm.Options{PieceDelay: 15 * time.Millisecond})
+	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln) //nolint:errcheck // lives as long as the process
+	// Browser tests read this line to prove that Stop reached the provider.
+	go func() {
+		for a := range fake.Aborted() {
+			slog.Info("fake llm: the client closed a request before its answer ended", "path", a.Path, "step", a.Step)
+		}
+	}()
 	base := "http://" + ln.Addr().String() + "/v1"
 	model := func(id, name string, tools bool) llm.ModelConfig {
 		return llm.ModelConfig{ID: id, Name: name, Profile: llm.ProfileOpenAICompatible, BaseURL: base,
