@@ -28,7 +28,10 @@ export function launchBrowser() {
 }
 
 export const WIDE = { width: 1400, height: 900 };
-export const NARROW = { width: 375, height: 812 };
+/** the phone of issue 7's browser tests */
+export const NARROW = { width: 390, height: 844 };
+/** a smaller phone, checked where layout is tight */
+export const NARROW_SMALL = { width: 375, height: 812 };
 
 /** newPage opens a fresh context (own localStorage) at the app's base URL. */
 export async function newPage(browser, baseURL, viewport = WIDE) {

@@ -109,8 +109,35 @@ export async function startServer(extraEnv = {}) {
     }
   }
 
-  return { baseURL, dataDir, logPath, readLog, stop };
+  /** logText is the server's whole log so far (stdout and stderr). */
+  const logText = async () => readFile(logPath, "utf8").catch(() => "");
+  /** logLines are the log lines that contain text. */
+  const logLines = async (text) => (await logText()).split("\n").filter((l) => l.includes(text));
+  /**
+   * waitForLog polls the log until more than `after` lines contain text and
+   * returns those lines; it throws after timeout ms.
+   */
+  async function waitForLog(text, { after = 0, timeout = 5_000 } = {}) {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const lines = await logLines(text);
+      if (lines.length > after) return lines;
+      if (Date.now() > deadline) {
+        throw new Error(`the server log has ${lines.length} line(s) with ${JSON.stringify(text)} after ${timeout} ms, wanted more than ${after}`);
+      }
+      await sleep(50);
+    }
+  }
+
+  return { baseURL, dataDir, logPath, readLog, logText, logLines, waitForLog, stop };
 }
+
+/**
+ * FAKE_LLM_ABORTED is the line a server started with KB_FAKE_LLM=1 logs each
+ * time a request to its fake LLM is closed before the answer ended: the proof
+ * that Stop or a folder switch reached the provider.
+ */
+export const FAKE_LLM_ABORTED = "fake llm: the client closed a request before its answer ended";
 
 /** apiLogin signs in through the API and returns the bearer token. */
 export async function apiLogin(baseURL, username = ADMIN_USER, password = ADMIN_PASSWORD) {

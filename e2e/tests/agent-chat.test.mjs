@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { ADMIN_USER, FAKE_LLM_ABORTED, startServer } from "../lib/server.mjs";
 import { answerText, ask, askAndWait, assistants, chatBox, lastAssistant, recordStreams, users, waitStatus } from "../lib/agent.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** abortedLines counts the fake LLM's "client closed a request early" log lines. */
+const abortedLines = async (server) => (await server.logLines(FAKE_LLM_ABORTED)).length;
 
 describe("KnowAgent chat", { timeout: 180_000 }, () => {
   let server;
@@ -117,8 +120,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await ask(page, "[[slow]] this answer will be stopped before it is finished, long enough to stop");
       const msg = lastAssistant(page);
       await msg.locator(".answer").waitFor();
+      const abortedBefore = await abortedLines(server);
       await page.getByRole("button", { name: "Stop" }).click();
       assert.equal(await waitStatus(msg, ["stopped", "done"]), "stopped");
+      // Stop reached the provider: the fake LLM saw its request closed early.
+      const lines = await server.waitForLog(FAKE_LLM_ABORTED, { after: abortedBefore, timeout: 5_000 });
+      assert.match(lines.at(-1), /level=INFO/);
       const kept = await answerText(msg);
       assert.ok(kept.length > 0, "the partial text stays");
       assert.doesNotMatch(await msg.locator(".turn-status").innerText(), /Complete/);
@@ -139,9 +146,11 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await msg.locator(".answer").waitFor();
       await sleep(300);
       assert.equal(await msg.getAttribute("data-status"), "streaming");
+      const abortedBefore = await abortedLines(server);
       await page.getByRole("button", { name: "Stop" }).click();
       assert.equal(await waitStatus(msg, ["stopped"]), "stopped");
       assert.match(await msg.locator(".turn-status").innerText(), /Stopped/);
+      await server.waitForLog(FAKE_LLM_ABORTED, { after: abortedBefore, timeout: 5_000 });
     }),
   );
 
@@ -184,19 +193,38 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await treeItem(page, `${ROOT}notes/会议纪要.md`).click();
       assert.equal(await assistants(page).count(), 1, "a sibling file keeps the conversation");
 
-      // A running stream is cancelled by a folder switch.
+      // A running stream is cancelled by a folder switch, up to the provider.
       await ask(page, "[[hang]] still running when the folder changes");
       await lastAssistant(page).locator(".answer").waitFor();
+      await sleep(200);
+      const abortedBefore = await abortedLines(server);
       const convBefore = await page.locator(".chat-scroll").getAttribute("data-conversation");
       await treeItem(page, `${ROOT}data/`).click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/data\/$/ }).waitFor();
       assert.equal(await assistants(page).count(), 0);
       assert.notEqual(await page.locator(".chat-scroll").getAttribute("data-conversation"), convBefore);
+      await server.waitForLog(FAKE_LLM_ABORTED, { after: abortedBefore, timeout: 5_000 });
       await page.getByRole("button", { name: "Send" }).waitFor();
       const { status } = await askAndWait(page, "a fresh question in data");
       assert.equal(status, "done");
       assert.deepEqual(streams.at(-1).history, []);
       assert.equal(streams.at(-1).uri, `${ROOT}data/`);
+    }),
+  );
+
+  it(
+    "turns that complete normally are not logged as aborted by the fake LLM",
+    shotOnFailure(() => page, async () => {
+      await page.getByRole("button", { name: "New conversation" }).click();
+      await sleep(300);
+      const before = await abortedLines(server);
+      for (const q of ["complete one", "complete two", "use ls on kb://me/ to complete"]) {
+        const { status } = await askAndWait(page, q);
+        assert.equal(status, "done");
+      }
+      await sleep(500);
+      const added = (await server.logLines(FAKE_LLM_ABORTED)).slice(before);
+      assert.deepEqual(added, [], "no provider request of a completed turn was closed early");
     }),
   );
 

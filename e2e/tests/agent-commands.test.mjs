@@ -140,7 +140,7 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
   );
 
   it(
-    "is usable on a 375 px screen",
+    `is usable on a ${NARROW.width}×${NARROW.height} screen, dialogs included`,
     shotOnFailure(() => page, async () => {
       page = await newPage(browser, server.baseURL, NARROW);
       await loginThroughUI(page);
@@ -150,7 +150,10 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       const { msg } = await askAndWait(page, "use ls on kb://me/notes/ from a phone");
       await msg.locator(".tool-card").waitFor();
       const inView = await box.boundingBox();
-      assert.ok(inView && inView.y + inView.height <= 812 && inView.x >= 0 && inView.x + inView.width <= 375, JSON.stringify(inView));
+      assert.ok(
+        inView && inView.y + inView.height <= NARROW.height && inView.x >= 0 && inView.x + inView.width <= NARROW.width,
+        JSON.stringify(inView),
+      );
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.equal(overflow, 0, "no horizontal scroll");
       const chatOverflow = await page.locator(".chat-scroll").evaluate((el) => el.scrollWidth - el.clientWidth);
@@ -160,13 +163,35 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       await page.getByRole("button", { name: "Stop" }).click();
       await page.locator('.msg[data-status="stopped"]').waitFor();
       await screenshot(page, "agent-narrow");
+      // Each dialog of the chat fits the screen and scrolls inside itself.
+      const fits = async (name) => {
+        const dialog = page.getByRole("dialog");
+        await dialog.waitFor();
+        const b = await dialog.boundingBox();
+        assert.ok(
+          b.x >= 0 && b.y >= 0 && b.x + b.width <= NARROW.width && b.y + b.height <= NARROW.height,
+          `${name} fits the ${NARROW.width}×${NARROW.height} screen: ${JSON.stringify(b)}`,
+        );
+        const sideways = await dialog.evaluate((el) => el.scrollWidth - el.clientWidth);
+        assert.ok(sideways <= 0, `${name} does not scroll sideways (${sideways})`);
+        return dialog;
+      };
       await ask(page, "/ls");
-      const dialog = page.getByRole("dialog");
-      await dialog.waitFor();
-      const box2 = await dialog.boundingBox();
-      assert.ok(box2.width <= 375 && box2.x >= 0, `dialog fits: ${JSON.stringify(box2)}`);
+      await fits("the folder dialog");
       await screenshot(page, "agent-folder-dialog-narrow");
       await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await ask(page, "compile");
+      const compile = await fits("the compile form");
+      await compile.getByRole("button", { name: /^Compile/ }).last().scrollIntoViewIfNeeded();
+      await screenshot(page, "agent-compile-form-narrow");
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Task center" }).click();
+      await fits("the task center");
+      await screenshot(page, "agent-task-center-narrow");
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
       assert.ok((await answerText(assistants(page).first())).startsWith("Tool result:"));
     }),
   );

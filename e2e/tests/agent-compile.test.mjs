@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
-import { ask, recordStreams } from "../lib/agent.mjs";
+import { randomBytes } from "node:crypto";
+import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { apiMkdir, ask, recordStreams } from "../lib/agent.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
+const BLOBS = `${ROOT}blobs/`;
+const BLOB = `${BLOBS}blob.bin`;
 
 describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
   let server;
@@ -12,6 +15,7 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
   let page;
   before(async () => {
     server = await startServer({ KB_FAKE_LLM: "1" });
+    await apiMkdir(server.baseURL, await apiLogin(server.baseURL), BLOBS);
     browser = await launchBrowser();
     page = await newPage(browser, server.baseURL);
     await loginThroughUI(page);
@@ -44,6 +48,96 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
       assert.match(await tasks.innerText(), /research-plan\.md/);
       await screenshot(page, "agent-task-center-wide");
       assert.equal(streams.length, 0, "compile never reaches the chat model");
+    }),
+  );
+
+  it(
+    "a job the parser cannot read fails with its reason; Retry runs it again, all without a reload",
+    shotOnFailure(() => page, async () => {
+      // The first test leaves the task center open.
+      if ((await page.getByRole("dialog").count()) > 0) {
+        await page.keyboard.press("Escape");
+        await page.getByRole("dialog").waitFor({ state: "detached" });
+      }
+      await page.evaluate(() => {
+        window.__e2eNoReload = true;
+      });
+      await treeItem(page, BLOBS).click();
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/blobs\/$/ }).waitFor();
+      // Random bytes with NULs: neither text nor a known format.
+      const bytes = Buffer.concat([Buffer.from([0x7f, 0x45, 0x00, 0x00, 0xff, 0xfe, 0x00]), randomBytes(4096)]);
+      await page.getByTestId("upload-input").setInputFiles({ name: "blob.bin", mimeType: "application/octet-stream", buffer: bytes });
+      const row = treeItem(page, BLOB);
+      await row.waitFor();
+
+      await ask(page, "compile");
+      const form = page.getByRole("dialog");
+      await form.waitFor();
+      await form.getByRole("checkbox", { name: /blob\.bin/ }).check();
+      await form.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
+      await form.getByRole("button", { name: /^Compile 1 file$/ }).click();
+      await form.getByTestId("compile-result").filter({ hasText: /1 job queued/ }).waitFor();
+      await form.getByRole("button", { name: "Open task center" }).click();
+
+      const tasks = page.getByRole("dialog", { name: "Task center" });
+      await tasks.waitFor();
+      const job = tasks.locator("li.job", { hasText: "blob.bin" });
+      await job.and(page.locator('[data-job-state="failed"]')).waitFor({ timeout: 30_000 });
+      const reason = await job.locator(".error").innerText();
+      assert.match(reason, /blob\.bin is a binary file of an unknown type/);
+      assert.match(reason, /\(unsupported_format\)/);
+      const attempts1 = await job.locator(".job-meta").innerText();
+      assert.match(attempts1, /attempt 1\/\d+/);
+      // The tree, behind the dialog, says so too.
+      const badge = row.locator('[data-badge="failed"]');
+      await badge.waitFor({ timeout: 10_000 });
+      assert.equal(await badge.innerText(), "failed");
+      assert.match(await badge.getAttribute("title"), /binary file of an unknown type/);
+      await screenshot(page, "agent-job-failed-wide");
+
+      // Record every state and attempt count the job row shows from here on.
+      await job.evaluate((li) => {
+        const seen = [];
+        const note = () => {
+          const s = `${li.getAttribute("data-job-state")}|${li.querySelector(".job-meta")?.textContent ?? ""}`;
+          if (seen.at(-1) !== s) seen.push(s);
+        };
+        note();
+        new MutationObserver(note).observe(li, { attributes: true, childList: true, subtree: true, characterData: true });
+        window.__e2eJobStates = seen;
+      });
+      const retried = page.waitForResponse((r) => /\/api\/v1\/jobs\/\d+\/retry$/.test(r.url()) && r.request().method() === "POST");
+      await job.getByRole("button", { name: "Retry" }).click();
+      const res = await retried;
+      assert.equal(res.status(), 200);
+      const body = await res.json();
+      assert.equal(body.state, "queued");
+      assert.equal(body.attempts, 0);
+
+      // It runs again and fails again for the same reason.
+      const deadline = Date.now() + 30_000;
+      let states;
+      for (;;) {
+        states = await page.evaluate(() => window.__e2eJobStates.slice());
+        if (states.length > 1 && states.at(-1).startsWith("failed|")) break;
+        assert.ok(Date.now() < deadline, `job states: ${states.join(" → ")}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const middle = states.slice(1, -1);
+      assert.ok(
+        middle.some((s) => /^(queued|running)\|/.test(s)),
+        `the row showed the job queued or running again: ${states.join(" → ")}`,
+      );
+      assert.ok(states.some((s) => /attempt 0\//.test(s)), `the attempt count was reset: ${states.join(" → ")}`);
+      assert.match(states.at(-1), /attempt 1\//);
+      assert.equal(await job.locator(".error").innerText(), reason);
+      assert.equal(await tasks.locator("li.job", { hasText: "blob.bin" }).count(), 1, "the same job was retried, not a new one made");
+      await job.getByRole("button", { name: "Retry" }).waitFor();
+      await row.locator('[data-badge="failed"]').waitFor({ timeout: 10_000 });
+      assert.equal(await page.evaluate(() => window.__e2eNoReload), true, "the page was not reloaded");
+      console.log(`# retried job states: ${states.join(" → ")}`);
+      await page.keyboard.press("Escape");
+      await tasks.waitFor({ state: "detached" });
     }),
   );
 });

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { NARROW, launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { NARROW, NARROW_SMALL, launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER, startServer } from "../lib/server.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
-describe("narrow screen (375px)", { timeout: 120_000 }, () => {
+describe(`narrow screen (${NARROW.width}×${NARROW.height})`, { timeout: 120_000 }, () => {
   let server;
   let browser;
   let page;
@@ -67,8 +67,15 @@ describe("narrow screen (375px)", { timeout: 120_000 }, () => {
       await page.getByRole("tab", { name: "Files" }).click();
       await page.getByRole("button", { name: "New folder" }).click();
       const dialog = page.getByRole("dialog", { name: "New folder" });
-      const box = await dialog.boundingBox();
-      assert.ok(box.x >= 0 && box.x + box.width <= NARROW.width, `dialog inside the viewport: ${JSON.stringify(box)}`);
+      for (const size of [NARROW, NARROW_SMALL]) {
+        await page.setViewportSize(size);
+        const box = await dialog.boundingBox();
+        assert.ok(
+          box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height,
+          `dialog inside the ${size.width}×${size.height} viewport: ${JSON.stringify(box)}`,
+        );
+      }
+      await page.setViewportSize(NARROW);
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "detached" });
     }),

@@ -202,7 +202,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, resp Response) {
 			s.abort(r, i)
 			return
 		}
-		if !s.write(ctx, w, rc, resp, st.Data) {
+		if !s.write(ctx, w, rc, resp, st.Data, i == len(resp.Steps)-1) {
 			s.abort(r, i)
 			return
 		}
@@ -220,7 +220,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, resp Response) {
 	s.finish()
 }
 
-func (s *Server) write(ctx context.Context, w io.Writer, rc *http.ResponseController, resp Response, data string) bool {
+// write sends data in pieces with PieceDelay between them; after the last
+// piece of the last step it does not wait, since a client that closes once
+// it has everything has not aborted anything.
+func (s *Server) write(ctx context.Context, w io.Writer, rc *http.ResponseController, resp Response, data string, lastStep bool) bool {
 	if data == "" {
 		return ctx.Err() == nil
 	}
@@ -242,6 +245,9 @@ func (s *Server) write(ctx context.Context, w io.Writer, rc *http.ResponseContro
 		}
 		if err := rc.Flush(); err != nil {
 			return false
+		}
+		if len(data) == 0 && lastStep {
+			break
 		}
 		if !wait(ctx, resp.PieceDelay) {
 			return false

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, RotateCcw, X } from "lucide-react";
 import { cancelJob, retryJob } from "../api/agent";
-import { JOBS_KEY, fetchJobs } from "../tree/JobWatch";
+import { JOBS_KEY, fetchJobs, noteSubmittedJobs } from "../tree/JobWatch";
 import type { Job } from "../api/agent";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
@@ -23,11 +23,13 @@ export function TaskCenter(props: { scope: string; display: (uri: string) => str
   async function act(f: () => Promise<Job>) {
     setError(null);
     try {
-      await f();
+      // Show the job as the server answered at once (a retried job is queued
+      // again) and let the tree's watcher poll while it runs.
+      noteSubmittedJobs(qc, [await f()]);
     } catch (err) {
       setError(messageOf(err));
+      void qc.invalidateQueries({ queryKey: JOBS_KEY });
     }
-    void qc.invalidateQueries({ queryKey: JOBS_KEY });
   }
   const list = jobs.data?.jobs ?? [];
   return (

@@ -1,13 +1,19 @@
-// A modal built on the native <dialog>: the browser traps focus, makes the
-// page behind it inert and closes it on Escape.
+// A modal built on the native <dialog>: the browser makes the page behind it
+// inert and reports Escape as "cancel". On top of that, Tab and Shift+Tab
+// cycle inside the dialog (trapTab), and closing it gives focus back to the
+// control that opened it.
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
+import { trapTab } from "./focusTrap";
 
 export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(props.onClose);
   onCloseRef.current = props.onClose;
+  // The opener is whatever had focus when the dialog first rendered (before
+  // showModal moves focus inside).
+  const [opener] = useState(() => (typeof document === "undefined" ? null : document.activeElement));
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -16,12 +22,30 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
       e.preventDefault();
       onCloseRef.current();
     };
+    // On the document, so Tab also works when focus fell to <body> (a control
+    // inside was removed); only the topmost open dialog handles it.
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key !== "Tab" || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+      const open = document.querySelectorAll("dialog[open]");
+      if (open[open.length - 1] !== d) return;
+      if (trapTab(d, e.shiftKey, document.activeElement)) e.preventDefault();
+    };
     d.addEventListener("cancel", onCancel);
+    document.addEventListener("keydown", onKeyDown);
     return () => {
       d.removeEventListener("cancel", onCancel);
+      document.removeEventListener("keydown", onKeyDown);
       if (d.open) d.close();
+      // Back to the opener, unless it went away, got disabled, or focus already
+      // moved somewhere deliberate (another dialog, an opened preview).
+      const cur = document.activeElement;
+      const focusLost = cur === null || cur === document.body || !cur.isConnected || d.contains(cur);
+      if (focusLost && opener instanceof HTMLElement && opener.isConnected && !opener.matches(":disabled")) {
+        opener.focus({ preventScroll: true });
+      }
     };
-  }, []);
+    // opener is fixed for the dialog's life.
+  }, [opener]);
   return (
     <dialog ref={ref} className={`dialog ${props.className ?? ""}`} aria-label={props.title}>
       <h2 className="dialog-title">{props.title}</h2>
