@@ -8,13 +8,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/blob"
-	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -183,20 +181,7 @@ func (e *env) chatCount() int {
 	return n
 }
 
-// gate blocks fake answers until released, counting arrivals.
-type gate struct {
-	mu      sync.Mutex
-	arrived chan struct{}
-	release chan struct{}
-}
-
-func newGate() *gate {
-	return &gate{arrived: make(chan struct{}, 100), release: make(chan struct{})}
-}
-
 func each(t *testing.T, fn func(t *testing.T, dialect string)) { storetest.Each(t, fn) }
-
-var _ = config.CLIProfile{}
 
 func TestMain(m *testing.M) {
 	slog.SetDefault(slog.New(slog.DiscardHandler))

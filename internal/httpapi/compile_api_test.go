@@ -215,8 +215,8 @@ func TestCompileAPI(t *testing.T) {
 			t.Fatalf("list %d %s", code, b)
 		}
 		code, b = e.do("GET", "/jobs?uri=kb://me/notes/b.md", "alice", nil)
-		if list = cmpDecode[struct{ Jobs []cmpJob }](t, b); len(list.Jobs) != 1 || list.Jobs[0].URI != "kb://users/alice/notes/b.md" {
-			t.Fatalf("uri filter %s", b)
+		if list = cmpDecode[struct{ Jobs []cmpJob }](t, b); code != 200 || len(list.Jobs) != 1 || list.Jobs[0].URI != "kb://users/alice/notes/b.md" {
+			t.Fatalf("uri filter %d %s", code, b)
 		}
 		if code, b = e.do("GET", "/jobs?state=bogus", "alice", nil); code != 400 || cmpErrCode(t, b) != "invalid_state" {
 			t.Fatalf("%d %s", code, b)

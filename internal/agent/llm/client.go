@@ -128,7 +128,8 @@ func (m *Model) buildRequest(req Request) (openai.ChatCompletionRequest, request
 	if m.profile.MaxCompletionTokens {
 		creq.MaxCompletionTokens = maxTokens
 	} else {
-		creq.MaxTokens = maxTokens
+		// DeepSeek, Qwen, Ollama and most relays only know max_tokens.
+		creq.MaxTokens = maxTokens //lint:ignore SA1019 deprecated for OpenAI only
 	}
 	if req.Temperature != nil {
 		creq.Temperature = *req.Temperature
