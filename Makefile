@@ -40,6 +40,7 @@ test: lint test-go test-web e2e
 
 lint: check-tools
 	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 	@bad=$$(gofmt -l cmd internal migrations web/*.go); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad"; exit 1; fi
 	@bak=$$(mktemp -d); cp go.mod go.sum $$bak/; \
 	 $(GO) mod tidy; \
