@@ -70,6 +70,7 @@ func usage() {
 type app struct {
 	cfg   config.Config
 	store *store.Store
+	blobs *blob.Store
 	tree  *knowledge.Tree
 	auth  *auth.Service
 }
@@ -100,7 +101,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	return &app{cfg: cfg, store: st, tree: tree, auth: svc}, nil
+	return &app{cfg: cfg, store: st, blobs: blobs, tree: tree, auth: svc}, nil
 }
 
 func serve(configPath string) error {
@@ -147,6 +148,7 @@ func serve(configPath string) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	go sweepBlobs(ctx, a.blobs, a.store)
 	var workers *compile.Pool
 	if a.cfg.Workers > 0 {
 		workers = compiler.Start(a.cfg.Workers)

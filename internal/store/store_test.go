@@ -86,3 +86,30 @@ func TestUsersAndTokens(t *testing.T) {
 		}
 	})
 }
+
+func TestBlobsInUse(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		ctx := context.Background()
+		st, _ := storetest.Open(t, dialect)
+		u := store.User{Username: "alice", PasswordHash: "h", Role: store.RoleUser}
+		if err := st.CreateUser(ctx, &u); err != nil {
+			t.Fatal(err)
+		}
+		root, err := st.EnsureRoot(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := store.Node{UserID: u.ID, ParentID: &root.ID, Name: "a.md", Path: "a.md", Kind: store.KindFile}
+		if err := st.CreateNode(ctx, &n); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyRaw, BlobHash: "h1", IsText: true}); err != nil {
+			t.Fatal(err)
+		}
+		used, err := st.BlobsInUse(ctx, []string{"h1", "h2"})
+		if err != nil || !used["h1"] || used["h2"] {
+			t.Fatalf("in use %v, err %v", used, err)
+		}
+	})
+}

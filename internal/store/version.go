@@ -57,3 +57,18 @@ func (s *Store) BlobInUse(ctx context.Context, hash string) (bool, error) {
 }
 
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
+
+// BlobsInUse returns which of hashes some version still references.
+func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]bool, error) {
+	var used []string
+	err := s.db.WithContext(ctx).Model(&FileVersion{}).Distinct("blob_hash").
+		Where("blob_hash IN ?", hashes).Pluck("blob_hash", &used).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	out := make(map[string]bool, len(used))
+	for _, h := range used {
+		out[h] = true
+	}
+	return out, nil
+}

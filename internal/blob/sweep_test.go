@@ -1,0 +1,48 @@
+package blob
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSweepRemovesOnlyOldUnreferencedBlobs(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(text string, age time.Duration) string {
+		p, err := s.Put(strings.NewReader(text), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-age)
+		os.Chtimes(s.path(p.Hash), old, old)
+		return p.Hash
+	}
+	orphan := put("orphan", time.Hour)
+	kept := put("referenced", time.Hour)
+	fresh := put("just uploaded, row not yet committed", 0)
+	inUse := func(_ context.Context, hashes []string) (map[string]bool, error) {
+		return map[string]bool{kept: true}, nil
+	}
+	n, err := s.Sweep(context.Background(), inUse)
+	if err != nil || n != 1 {
+		t.Fatalf("removed %d, err %v", n, err)
+	}
+	for h, want := range map[string]bool{orphan: false, kept: true, fresh: true} {
+		_, err := os.Stat(s.path(h))
+		if (err == nil) != want {
+			t.Fatalf("blob %s… present=%v, want %v", h[:8], err == nil, want)
+		}
+	}
+	if _, err := os.Stat(s.path(orphan) + ".idx"); !os.IsNotExist(err) {
+		t.Fatal("the orphan's index was left behind")
+	}
+}
