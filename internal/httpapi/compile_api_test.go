@@ -13,16 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/knowspace/knowspace/internal/agent/llm"
-	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -38,17 +33,7 @@ type cmpEnv struct {
 
 func cmpNewEnv(t *testing.T, dialect string) *cmpEnv {
 	t.Helper()
-	ctx := context.Background()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, 1<<20)
-	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(strings.Repeat("c", 32)), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stack := NewTestStack(t, dialect)
 	fake := fakellm.New(fakellm.Options{})
 	fake.SetFunc(func(*fakellm.Request) fakellm.Response { return fakellm.TextStream("a summary") })
 	fakeSrv := httptest.NewServer(fake)
@@ -58,22 +43,13 @@ func cmpNewEnv(t *testing.T, dialect string) *cmpEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp := compile.New(compile.Options{Store: st, Tree: tree, Models: reg, Poll: 20 * time.Millisecond,
+	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Models: reg, Poll: 20 * time.Millisecond,
 		Heartbeat: 50 * time.Millisecond, CLIProfiles: []config.CLIProfile{{Name: "codex",
 			Argv: []string{"/usr/bin/codex-secret-path", "--model", "{model}"}, Models: []string{"gpt-5-codex"}}}})
-	env := &cmpEnv{t: t, fakeURL: fakeSrv.URL, tokens: map[string]string{}, svc: comp}
-	env.srv = httptest.NewServer(New(Deps{Store: st, Auth: svc, Tree: tree, Models: reg, Compile: comp}))
+	env := &cmpEnv{t: t, fakeURL: fakeSrv.URL, svc: comp}
+	env.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Compile: comp}))
 	t.Cleanup(env.srv.Close)
-	for _, name := range []string{"alice", "bob"} {
-		if _, err := svc.CreateUser(ctx, name, "password-"+name, store.RoleUser); err != nil {
-			t.Fatal(err)
-		}
-		s, err := svc.Login(ctx, name, "password-"+name, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		env.tokens[name] = s.Token
-	}
+	env.tokens = stack.SignIn(t, "alice", "bob")
 	return env
 }
 

@@ -13,13 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/knowspace/knowspace/internal/agent/llm"
-	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/fakellm"
-	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -37,17 +32,7 @@ type stEnv struct {
 
 func stSetup(t testing.TB, dialect string) *stEnv {
 	t.Helper()
-	ctx := context.Background()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, 1<<20)
-	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(strings.Repeat("s", 32)), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stack := NewTestStack(t, dialect)
 	fake := fakellm.New(fakellm.Options{})
 	fakeSrv := httptest.NewServer(fake)
 	t.Cleanup(fakeSrv.Close)
@@ -59,19 +44,10 @@ func stSetup(t testing.TB, dialect string) *stEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{}), tokens: map[string]string{}}
-	env.srv = httptest.NewServer(New(Deps{Store: st, Auth: svc, Tree: tree, Models: reg, Shutdown: env.shutdown}))
+	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{})}
+	env.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: env.shutdown}))
 	t.Cleanup(env.srv.Close)
-	for _, name := range []string{"alice", "bob"} {
-		if _, err := svc.CreateUser(ctx, name, "password-"+name, store.RoleUser); err != nil {
-			t.Fatal(err)
-		}
-		s, err := svc.Login(ctx, name, "password-"+name, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		env.tokens[name] = s.Token
-	}
+	env.tokens = stack.SignIn(t, "alice", "bob")
 	return env
 }
 

@@ -21,21 +21,17 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
-	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 // Fixed test configuration.
 const (
-	testSecret      = "knowspace-test-secret-0123456789abcdef"
-	testUploadLimit = 1 << 20
-	testSessionTTL  = time.Hour
+	testSecret      = httpapi.TestSecret
+	testUploadLimit = httpapi.TestUploadLimit
+	testSessionTTL  = httpapi.TestSessionTTL
 	adminPassword   = "admin-password-1"
 	userPassword    = "user-password-1"
 )
@@ -58,16 +54,8 @@ type env struct {
 // admin (with the sample tree) and signs it in.
 func newEnv(t *testing.T, dialect string) *env {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatalf("open blobs: %v", err)
-	}
-	tree := knowledge.NewTree(st, blobs, testUploadLimit)
-	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(testSecret), TTL: testSessionTTL, BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatalf("auth service: %v", err)
-	}
+	stack := httpapi.NewTestStack(t, dialect)
+	st, dir, tree, svc := stack.Store, stack.Dir, stack.Tree, stack.Auth
 	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatalf("ensure admin: %v", err)
 	}

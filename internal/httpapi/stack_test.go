@@ -1,0 +1,66 @@
+package httpapi
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// Test stack settings shared by every API test server.
+const (
+	TestSecret      = "knowspace-test-secret-0123456789abcdef"
+	TestUploadLimit = 1 << 20
+	TestSessionTTL  = time.Hour
+)
+
+// TestStack is the real store, blob directory, tree and auth service an API
+// test server is built from. It is exported for the external test package.
+type TestStack struct {
+	Store *store.Store
+	Dir   string
+	Tree  *knowledge.Tree
+	Auth  *auth.Service
+}
+
+// NewTestStack builds a stack on the dialect with fast bcrypt.
+func NewTestStack(t testing.TB, dialect string) TestStack {
+	t.Helper()
+	st, dir := storetest.Open(t, dialect)
+	blobs, err := blob.Open(dir)
+	if err != nil {
+		t.Fatalf("open blobs: %v", err)
+	}
+	tree := knowledge.NewTree(st, blobs, TestUploadLimit)
+	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(TestSecret), TTL: TestSessionTTL, BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatalf("auth service: %v", err)
+	}
+	return TestStack{Store: st, Dir: dir, Tree: tree, Auth: svc}
+}
+
+// SignIn creates each user (password "password-<name>") and returns their
+// session tokens by name.
+func (s TestStack) SignIn(t testing.TB, names ...string) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	tokens := map[string]string{}
+	for _, name := range names {
+		if _, err := s.Auth.CreateUser(ctx, name, "password-"+name, store.RoleUser); err != nil {
+			t.Fatal(err)
+		}
+		sess, err := s.Auth.Login(ctx, name, "password-"+name, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tokens[name] = sess.Token
+	}
+	return tokens
+}
