@@ -83,7 +83,7 @@ func (r *Runner) Run(ctx context.Context, t Turn, emit func(Event)) {
 	)
 	if r.Tools == nil {
 		s.system = textOnlyPrompt(t.ScopeURI, t.Material)
-		finish, err = s.step()
+		_, finish, err = s.modelStep()
 	} else {
 		s.system = nativePrompt(t.ScopeURI)
 		s.tools = r.Tools.Specs()
@@ -129,12 +129,6 @@ func (s *turnState) loop() (string, error) {
 			}
 		}
 	}
-}
-
-// step runs one model call for text-only mode.
-func (s *turnState) step() (string, error) {
-	_, finish, err := s.modelStep()
-	return finish, err
 }
 
 func (s *turnState) breakdown() Breakdown { return measure(s.system, s.tools, s.msgs) }

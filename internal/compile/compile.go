@@ -161,16 +161,15 @@ func (s *Service) CLIProfiles() []CLIProfileOption {
 }
 
 // OptionDefaults is compile_defaults for the options endpoint.
-func (s *Service) OptionDefaults() map[string]any {
-	d := s.Defaults()
-	names := make([]string, 0, len(skills))
-	for _, sk := range Skills() {
-		names = append(names, sk.Name)
-	}
+func (s *Service) OptionDefaults() map[string]any { return OptionDefaults(s.Defaults()) }
+
+// OptionDefaults renders d for the options endpoint, with the skills and
+// the bounds a request must respect.
+func OptionDefaults(d Defaults) map[string]any {
 	return map[string]any{
 		"max_files": MaxFiles, "executor": d.Executor, "model_id": d.ModelID, "call_budget": d.CallBudget,
 		"timeout_s": d.TimeoutS, "reasoning_effort": d.ReasoningEffort, "skill": d.Skill,
-		"skills": Skills(), "skill_names": names, "max_call_budget": MaxCallBudget, "max_timeout_s": MaxTimeoutS,
+		"skills": Skills(), "max_call_budget": MaxCallBudget, "max_timeout_s": MaxTimeoutS,
 	}
 }
 

@@ -30,7 +30,7 @@ func (h *handlers) options(c echo.Context) error {
 		models = h.Models.Options()
 	}
 	profiles := []compile.CLIProfileOption{}
-	defaults := compile.New(compile.Options{}).OptionDefaults()
+	defaults := compile.OptionDefaults(compile.DefaultDefaults)
 	if h.Compile != nil {
 		profiles, defaults = h.Compile.CLIProfiles(), h.Compile.OptionDefaults()
 	}

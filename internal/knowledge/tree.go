@@ -284,13 +284,7 @@ func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
 	if err := t.st.DeleteNode(ctx, n); err != nil {
 		return apierr.Internal(err)
 	}
-	for _, h := range hashes {
-		if used, err := t.st.BlobInUse(ctx, h); err == nil && !used {
-			if err := t.blobs.Remove(h); err != nil {
-				slog.Warn("remove blob", "hash", h, "err", err)
-			}
-		}
-	}
+	t.freeBlobs(ctx, hashes)
 	return nil
 }
 
@@ -303,4 +297,24 @@ func wrapStoreErr(err error) error {
 		return apierr.Conflict("already_exists", "a resource with that name already exists")
 	}
 	return apierr.Internal(err)
+}
+
+// freeBlobs removes the blobs no version references any more. A failed
+// check leaves the bytes to the periodic sweep.
+func (t *Tree) freeBlobs(ctx context.Context, hashes []string) {
+	if len(hashes) == 0 {
+		return
+	}
+	used, err := t.st.BlobsInUse(ctx, hashes)
+	if err != nil {
+		slog.Warn("check blob references", "err", err)
+		return
+	}
+	for _, h := range hashes {
+		if !used[h] {
+			if err := t.blobs.Remove(h); err != nil {
+				slog.Warn("remove blob", "hash", h, "err", err)
+			}
+		}
+	}
 }

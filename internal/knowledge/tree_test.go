@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
@@ -241,5 +242,37 @@ func TestReadPageBodies(t *testing.T) {
 		}
 		_, err = tree.ReadPage(ctx, a, "kb://me/", 0, 0)
 		wantCode(t, err, "not_a_file")
+	})
+}
+
+// TestDeleteFreesUnsharedBlobs: deleting a folder removes the bytes nothing
+// else references (once past the grace period) and keeps shared ones.
+func TestDeleteFreesUnsharedBlobs(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		ctx := context.Background()
+		tree, cs, dir := newTestTree(t, dialect, "alice")
+		a := cs[0]
+		if _, err := tree.Mkdir(ctx, a, "kb://me/gone/"); err != nil {
+			t.Fatal(err)
+		}
+		mustUpload(t, tree, a, "kb://me/gone/", "only.md", "only here")
+		mustUpload(t, tree, a, "kb://me/gone/", "shared.md", "in two places")
+		mustUpload(t, tree, a, "kb://me/", "copy.md", "in two places")
+		old := time.Now().Add(-time.Hour)
+		blobs, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*"))
+		for _, b := range blobs {
+			os.Chtimes(b, old, old)
+		}
+		if err := tree.Delete(ctx, a, "kb://me/gone/"); err != nil {
+			t.Fatal(err)
+		}
+		left, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*[0-9a-f]"))
+		if len(left) != 1 {
+			t.Fatalf("%d blobs left, want the shared one: %v", len(left), left)
+		}
+		if p, err := tree.ReadPage(ctx, a, "kb://me/copy.md", 0, 0); err != nil || p.Text != "in two places" {
+			t.Fatalf("shared blob lost: %+v %v", p, err)
+		}
 	})
 }

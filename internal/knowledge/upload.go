@@ -98,9 +98,15 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		return nil
 	})
 	if err != nil {
-		for _, f := range files {
-			if used, uerr := t.st.BlobInUse(ctx, f.pending.Hash); uerr == nil && !used {
-				f.pending.Undo()
+		hashes := make([]string, len(files))
+		for i, f := range files {
+			hashes[i] = f.pending.Hash
+		}
+		if used, uerr := t.st.BlobsInUse(ctx, hashes); uerr == nil {
+			for _, f := range files {
+				if !used[f.pending.Hash] {
+					f.pending.Undo()
+				}
 			}
 		}
 		return nil, wrapStoreErr(err)

@@ -49,13 +49,6 @@ func (s *Store) LatestVersion(ctx context.Context, nodeID int64, body string) (F
 	return v, translate(err)
 }
 
-// BlobInUse tells whether any version still references hash.
-func (s *Store) BlobInUse(ctx context.Context, hash string) (bool, error) {
-	var n int64
-	err := s.db.WithContext(ctx).Model(&FileVersion{}).Where("blob_hash = ?", hash).Limit(1).Count(&n).Error
-	return n > 0, translate(err)
-}
-
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
 // BlobsInUse returns which of hashes some version still references.
