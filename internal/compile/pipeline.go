@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -121,11 +123,20 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	return r.overview(ctx)
 }
 
+// hold is the publish guard: outputs are written only while this worker
+// holds the job and no cancel was requested.
+func (r *jobRun) hold(ctx context.Context) func(*store.Store) error {
+	return func(tx *store.Store) error { return tx.HoldJob(ctx, r.job.ID, r.owner) }
+}
+
 // source re-reads the job's file through the tree, so a file deleted or
 // moved since the request fails the job instead of compiling something else.
 func (r *jobRun) source(ctx context.Context) (store.Node, error) {
 	uri := knowledge.NodeURI(r.caller.Username, r.job.Path, false)
 	_, n, err := r.s.tree.Resolve(ctx, r.caller, uri)
+	if e, ok := apierr.As(err); err != nil && (!ok || e.Status != http.StatusNotFound) {
+		return store.Node{}, err // a database failure is retryable, not a missing source
+	}
 	if err != nil || r.job.NodeID == nil || n.ID != *r.job.NodeID || n.IsDir() {
 		return store.Node{}, permanent("source_missing", "%s no longer exists (deleted, moved or replaced since the request)", uri)
 	}
@@ -169,7 +180,7 @@ func (r *jobRun) summarize(ctx context.Context, src store.Node, rawHash, text st
 	prov.SourceNodeID, prov.SourceHash = &src.ID, rawHash
 	_, err = r.s.tree.Publish(ctx, r.caller, r.job.OutputPath, []knowledge.GeneratedFile{{
 		Name: summaryName(src.Name), Text: r.frontMatter(store.RoleSummary, sources) + body + "\n", Provenance: prov,
-	}})
+	}}, r.hold(ctx))
 	return err
 }
 
@@ -242,7 +253,7 @@ func (r *jobRun) overview(ctx context.Context) error {
 			Provenance: r.provenance(store.RoleOverview, fp, sources)},
 		{Name: AbstractName, Text: r.frontMatter(store.RoleAbstract, sources) + ab + "\n",
 			Provenance: r.provenance(store.RoleAbstract, fp, sources)},
-	})
+	}, r.hold(ctx))
 	return err
 }
 

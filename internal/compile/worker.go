@@ -169,13 +169,13 @@ func (p *Pool) process(j store.Job, owner string) {
 		ferr = p.s.st.CompleteJob(fctx, j.ID, owner, string(b))
 		slog.Info("compile job done", "job", j.ID, "path", j.Path, "model_calls", res.ModelCalls,
 			"summary_skipped", res.SummarySkipped)
-	case errors.Is(cause, errCancelled):
+	case errors.Is(cause, errCancelled), errors.Is(err, store.ErrJobCancelled):
 		ferr = p.s.st.FinishCancelled(fctx, j.ID, owner)
 		slog.Info("compile job cancelled", "job", j.ID)
 	case errors.Is(cause, errStopping):
 		ferr = p.s.st.ReleaseJob(fctx, j.ID, owner)
 		slog.Info("compile job released at shutdown", "job", j.ID)
-	case errors.Is(cause, errLeaseLost):
+	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost):
 		slog.Warn("compile job lost its lease", "job", j.ID)
 		return
 	default:

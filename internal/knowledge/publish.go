@@ -113,8 +113,9 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string, source sto
 // marked generated, when missing) in one transaction: readers see all the
 // old versions or all the new ones. Existing generated files get a new
 // version; a user's own file or folder of the same name refuses the whole
-// publish with ErrOutputTaken.
-func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files []GeneratedFile) ([]store.Node, error) {
+// publish with ErrOutputTaken. guard runs first inside the transaction; its
+// error aborts the publish (the compile worker checks its lease there).
+func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files []GeneratedFile, guard func(*store.Store) error) ([]store.Node, error) {
 	infos := make([]blob.Info, len(files))
 	for i, f := range files {
 		info, err := t.stageText(f.Text)
@@ -126,6 +127,11 @@ func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files [
 	var out []store.Node
 	publish := func(tx *store.Store) error {
 		out = out[:0]
+		if guard != nil {
+			if err := guard(tx); err != nil {
+				return err
+			}
+		}
 		dir, err := ensureFolder(ctx, tx, c, folderPath)
 		if err != nil {
 			return err
@@ -197,7 +203,9 @@ func putGenerated(ctx context.Context, tx *store.Store, c Caller, dir store.Node
 		}
 	case err != nil:
 		return store.Node{}, err
-	case n.IsDir() || !IsGenerated(n):
+	// Only files a compile made may be replaced: a user's own upload under
+	// wiki/ is theirs, even though the folder is for generated output.
+	case n.IsDir() || !n.Generated:
 		return store.Node{}, fmt.Errorf("%w: %s", ErrOutputTaken, NodeURI(c.Username, p, n.IsDir()))
 	default:
 		if err := tx.TouchNode(ctx, n.ID, info.Size); err != nil {

@@ -22,6 +22,9 @@ const (
 // and the job went back to the queue (or was taken by another worker).
 var ErrLeaseLost = errors.New("job lease lost")
 
+// ErrJobCancelled means the user asked to cancel the job the caller runs.
+var ErrJobCancelled = errors.New("job cancelled by the user")
+
 // Job is one row of the queue. NodeID is the source file (nil once deleted);
 // Path is where it was when the job was enqueued.
 type Job struct {
@@ -142,6 +145,27 @@ func (s *Store) leased(ctx context.Context, id int64, owner string) *gorm.DB {
 		Where("id = ? AND state = ? AND lease_owner = ?", id, JobRunning, owner)
 }
 
+// HoldJob confirms, inside the caller's transaction, that owner still holds
+// the running job's lease and that no cancel was requested, and locks the
+// row (on PostgreSQL) so a cancel or a requeue waits for the transaction.
+// Publishing runs it first, so a cancelled or lost job publishes nothing.
+func (s *Store) HoldJob(ctx context.Context, id int64, owner string) error {
+	res := s.db.WithContext(ctx).Model(&Job{}).
+		Where("id = ? AND state = ? AND lease_owner = ? AND cancel_requested = ?", id, JobRunning, owner, false).
+		Update("updated_at", now())
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	var j Job
+	if err := s.db.WithContext(ctx).Select("cancel_requested").Where("id = ?", id).Take(&j).Error; err == nil && j.CancelRequested {
+		return ErrJobCancelled
+	}
+	return ErrLeaseLost
+}
+
 func leaseResult(tx *gorm.DB) error {
 	if tx.Error != nil {
 		return translate(tx.Error)
@@ -239,31 +263,30 @@ func (s *Store) FinishCancelled(ctx context.Context, id int64, owner string) err
 // asking its worker to stop (it turns cancelled when the worker notices).
 // ErrConflict when the job is already finished.
 func (s *Store) CancelJob(ctx context.Context, userID, id int64) (Job, error) {
-	var out Job
-	err := s.InTx(ctx, func(tx *Store) error {
-		j, err := tx.JobByID(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		t := now()
-		switch j.State {
-		case JobQueued:
-			err = tx.db.WithContext(ctx).Model(&Job{}).Where("id = ? AND state = ?", id, JobQueued).
-				Updates(map[string]any{"state": JobCancelled, "cancel_requested": true, "error_code": "cancelled",
-					"error_message": "cancelled by the user", "finished_at": t, "updated_at": t}).Error
-		case JobRunning:
-			err = tx.db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).
-				Updates(map[string]any{"cancel_requested": true, "updated_at": t}).Error
-		default:
-			return ErrConflict
-		}
-		if err != nil {
-			return err
-		}
-		out, err = tx.JobByID(ctx, userID, id)
-		return err
-	})
-	return out, err
+	// One statement, so a worker claiming the job in between cannot make
+	// the request miss: a queued job ends here, a running one is flagged
+	// for its worker. SET expressions see the row as it was.
+	t := now()
+	queued := func(then any, otherwise string) any {
+		return gorm.Expr("CASE WHEN state = ? THEN ? ELSE "+otherwise+" END", JobQueued, then)
+	}
+	res := s.db.WithContext(ctx).Model(&Job{}).
+		Where("id = ? AND user_id = ? AND state IN ?", id, userID, []string{JobQueued, JobRunning}).
+		Updates(map[string]any{
+			"cancel_requested": true, "updated_at": t,
+			"state":         queued(JobCancelled, "state"),
+			"finished_at":   queued(t, "finished_at"),
+			"error_code":    queued("cancelled", "error_code"),
+			"error_message": queued("cancelled by the user", "error_message"),
+		})
+	if res.Error != nil {
+		return Job{}, translate(res.Error)
+	}
+	j, err := s.JobByID(ctx, userID, id)
+	if err == nil && res.RowsAffected == 0 {
+		return Job{}, ErrConflict
+	}
+	return j, err
 }
 
 // RetryJob puts a failed or cancelled job back in the queue with fresh
