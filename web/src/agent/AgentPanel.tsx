@@ -19,7 +19,7 @@ import { ModelPicker } from "./ModelPicker";
 import { TaskCenter } from "./TaskCenter";
 import { TurnView } from "./TurnView";
 import type { OpenPreview } from "./types";
-import { useAgentChat } from "./useAgentChat";
+import type { AgentChat } from "./useAgentChat";
 import { Welcome } from "./Welcome";
 
 const MODEL_KEY = "knowspace.agent.model";
@@ -43,16 +43,17 @@ interface Props {
   /** the folder the conversation is about */
   scope: string;
   root: string;
+  /** the conversation of scope; the workspace owns it so it survives a layout switch (useAgentChat) */
+  chat: AgentChat;
   onOpenPreview: OpenPreview;
 }
 
-export function AgentPanel({ scope, root, onOpenPreview }: Props) {
+export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
   const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
   const models = useMemo(() => options.data?.models ?? [], [options.data]);
   const [chosen, setChosen] = useState<string | null>(savedModel);
   const modelId = pickModel(models, chosen);
   const model = models.find((m) => m.id === modelId);
-  const chat = useAgentChat(scope);
   const [dialog, setDialog] = useState<DialogState>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const input = useRef<ChatInputHandle>(null);
@@ -111,7 +112,6 @@ export function AgentPanel({ scope, root, onOpenPreview }: Props) {
   }, [chat.conversation.id]);
 
   const ctx = lastContext(chat.conversation);
-  const lastDone = [...chat.conversation.turns].reverse().find((t) => t.status === "done")?.done;
   const noModels = options.isSuccess && models.length === 0;
 
   return (
@@ -168,7 +168,7 @@ export function AgentPanel({ scope, root, onOpenPreview }: Props) {
           </div>
         )}
       </div>
-      {ctx && <ContextMeter context={ctx.context} done={lastDone} />}
+      {ctx && <ContextMeter context={ctx.context} turn={ctx.turn} />}
       {notice && (
         <p className="notice small agent-notice" role="status">
           {notice}
@@ -201,7 +201,7 @@ export function AgentPanel({ scope, root, onOpenPreview }: Props) {
       {dialog?.kind === "compile" && (
         <CompileDialog scope={scope} display={display} options={options.data} onClose={() => setDialog(null)} onTasks={() => setDialog({ kind: "tasks" })} />
       )}
-      {dialog?.kind === "tasks" && <TaskCenter scope={scope} display={display} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "tasks" && <TaskCenter display={display} onClose={() => setDialog(null)} />}
     </div>
   );
 }

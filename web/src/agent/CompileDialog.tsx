@@ -38,16 +38,27 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
   });
   const raw = useMemo(() => (files.data?.items ?? []).filter((n) => n.kind === "file" && !n.generated), [files.data]);
   const [picked, setPicked] = useState<Set<string>>(new Set());
-  const [executor, setExecutor] = useState<"llm" | "cli">(defaults.executor === "cli" && profiles.length ? "cli" : "llm");
-  const [modelId, setModelId] = useState(defaults.model_id || models[0]?.id || "");
-  const [profile, setProfile] = useState(profiles[0]?.name ?? "");
+  // The form may open before /options has loaded (the compile command), so
+  // the state holds only what the user chose (null: not chosen) and the
+  // effective values fall back to the defaults at render.
+  const [executorChoice, setExecutor] = useState<"llm" | "cli" | null>(null);
+  const executor = executorChoice ?? (defaults.executor === "cli" && profiles.length ? "cli" : "llm");
+  const [modelChoice, setModelId] = useState<string | null>(null);
+  const modelId = modelChoice ?? (defaults.model_id || models[0]?.id || "");
+  const [profileChoice, setProfile] = useState<string | null>(null);
+  const profile = profileChoice ?? profiles[0]?.name ?? "";
   const prof = profiles.find((p) => p.name === profile);
-  const [cliModel, setCliModel] = useState(prof?.models[0] ?? "");
-  const [effort, setEffort] = useState(defaults.reasoning_effort || "medium");
-  const [budget, setBudget] = useState(defaults.call_budget ?? 8);
-  const [timeout, setTimeoutS] = useState(defaults.timeout_s ?? 600);
+  const [cliModelChoice, setCliModel] = useState<string | null>(null);
+  const cliModel = cliModelChoice ?? prof?.models[0] ?? "";
+  const [effortChoice, setEffort] = useState<string | null>(null);
+  const effort = effortChoice ?? (defaults.reasoning_effort || "medium");
+  const [budgetChoice, setBudget] = useState<number | null>(null);
+  const budget = budgetChoice ?? defaults.call_budget ?? 8;
+  const [timeoutChoice, setTimeoutS] = useState<number | null>(null);
+  const timeout = timeoutChoice ?? defaults.timeout_s ?? 600;
   const [outputParent, setOutputParent] = useState("");
-  const [skill, setSkill] = useState(defaults.skill ?? "");
+  const [skillChoice, setSkill] = useState<string | null>(null);
+  const skill = skillChoice ?? defaults.skill ?? "";
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<CompileResponse | null>(null);
@@ -187,7 +198,7 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
             <label className="field">
               Model
               <select className="select" aria-label="Compile model" value={modelId} onChange={(e) => setModelId(e.target.value)}>
-                {models.length === 0 && <option value="">No model configured</option>}
+                {models.length === 0 && <option value="">{options ? "No model configured" : "Loading models…"}</option>}
                 {models.map((m) => (
                   <option key={m.id} value={m.id}>
                     {m.name}

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Gauge } from "lucide-react";
-import type { ContextEvent, DoneEvent } from "../sse/events";
+import type { ContextEvent } from "../sse/events";
+import type { Turn } from "./conversation";
 
 function compact(n: number): string {
   if (n < 1000) return String(n);
@@ -11,10 +12,12 @@ function compact(n: number): string {
 /**
  * ContextMeter shows the last context estimate against the input limit. The
  * estimate is the UTF-8 byte size of what was sent: an upper bound of the
- * input tokens, never a token count. The provider's own usage, when the last
- * turn reported it, stands beside it.
+ * input tokens, never a token count. The provider's own usage stands beside it
+ * only when it belongs to the same turn as the estimate (turn: the turn the
+ * context event came from) and that turn completed.
  */
-export function ContextMeter({ context, done }: { context: ContextEvent; done?: DoneEvent }) {
+export function ContextMeter({ context, turn }: { context: ContextEvent; turn: Turn }) {
+  const done = turn.status === "done" ? turn.done : undefined;
   const [open, setOpen] = useState(false);
   const ratio = context.input_limit > 0 ? Math.min(1, context.estimate / context.input_limit) : 0;
   const level = ratio > 0.9 ? "high" : ratio > 0.7 ? "mid" : "low";
@@ -72,10 +75,16 @@ export function ContextMeter({ context, done }: { context: ContextEvent; done?: 
                 {done.usage.input_tokens.toLocaleString()} input · {done.usage.output_tokens.toLocaleString()} output tokens
                 {done.usage.cached_tokens ? ` · ${done.usage.cached_tokens.toLocaleString()} cached` : ""}
                 {done.usage.reasoning_tokens ? ` · ${done.usage.reasoning_tokens.toLocaleString()} reasoning` : ""}
-                <span className="muted"> (last completed turn, summed over its model calls)</span>
+                <span className="muted"> (this turn, summed over its model calls)</span>
               </>
             ) : (
-              <span className="muted">not reported yet</span>
+              <span className="muted">
+                {turn.status === "streaming"
+                  ? "not reported yet (the turn is still running)"
+                  : turn.status === "done"
+                    ? "not reported by the provider"
+                    : `none (the turn ${turn.status === "stopped" ? "was stopped" : "did not complete"})`}
+              </span>
             )}
           </dd>
         </dl>

@@ -5,19 +5,22 @@ import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, RotateCcw, X } from "lucide-react";
 import { cancelJob, retryJob } from "../api/agent";
-import { JOBS_KEY, fetchJobs, noteSubmittedJobs } from "../tree/JobWatch";
+import { ACTIVE_POLL_MS, JOBS_KEY, fetchJobs, noteSubmittedJobs } from "../tree/JobWatch";
 import type { Job } from "../api/agent";
+import { isActiveJob } from "../tree/badges";
+import { anyActive } from "../tree/jobRefresh";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 
-const ACTIVE = new Set(["queued", "running"]);
+/** how often the open task center polls while no job is active */
+const IDLE_POLL_MS = 5000;
 
-export function TaskCenter(props: { scope: string; display: (uri: string) => string; onClose: () => void }) {
+export function TaskCenter(props: { display: (uri: string) => string; onClose: () => void }) {
   const qc = useQueryClient();
   const jobs = useQuery({
     queryKey: JOBS_KEY,
     queryFn: fetchJobs,
-    refetchInterval: (q) => (q.state.data?.jobs.some((j) => ACTIVE.has(j.state)) ? 1000 : 5000),
+    refetchInterval: (q) => (anyActive(q.state.data?.jobs) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
   });
   const [error, setError] = useState<string | null>(null);
   async function act(f: () => Promise<Job>) {
@@ -64,7 +67,7 @@ export function TaskCenter(props: { scope: string; display: (uri: string) => str
                 </span>
                 {j.output_uri && <span>output {props.display(j.output_uri)}</span>}
               </div>
-              {ACTIVE.has(j.state) && (
+              {isActiveJob(j.state) && (
                 <progress max={1} value={j.progress || 0} aria-label={`Progress of ${j.uri}`} />
               )}
               {j.error && j.state !== "succeeded" && (
@@ -73,7 +76,7 @@ export function TaskCenter(props: { scope: string; display: (uri: string) => str
                 </p>
               )}
               <div className="job-actions">
-                {ACTIVE.has(j.state) && (
+                {isActiveJob(j.state) && (
                   <button type="button" className="btn small" onClick={() => act(() => cancelJob(j.id))}>
                     <X size={12} aria-hidden /> Cancel
                   </button>

@@ -12,6 +12,7 @@ import type { PanelName } from "./PanelTabs";
 import { ResourceTree } from "../tree/ResourceTree";
 import { FilePreview } from "../preview/FilePreview";
 import { AgentPanel } from "../agent/AgentPanel";
+import { useAgentChat } from "../agent/useAgentChat";
 
 export const NARROW_QUERY = "(max-width: 768px)";
 
@@ -24,6 +25,12 @@ export function Workspace({ user }: { user: User }) {
   // tool card opens (those may lie in a subfolder; the chat must survive).
   const [scope, setScope] = useState(root);
   const [jump, setJump] = useState<{ uri: string; offset: number; n: number } | null>(null);
+  // Narrow and wide layouts mount the panels under different parents, so
+  // crossing the breakpoint remounts them. State that must survive that lives
+  // here: the conversation (and its running stream; only a folder switch
+  // resets it, SPEC §8) and the tree's open folders.
+  const chat = useAgentChat(scope);
+  const expanded = useState<Set<string>>(() => new Set());
 
   const select = useCallback(
     (uri: string | null, opts?: { open?: boolean }) => {
@@ -44,9 +51,9 @@ export function Workspace({ user }: { user: User }) {
     [narrow],
   );
 
-  const tree = <ResourceTree root={root} selected={selected} onSelect={select} />;
+  const tree = <ResourceTree root={root} selected={selected} onSelect={select} expanded={expanded} />;
   const preview = <FilePreview uri={selected} root={root} at={jump && jump.uri === selected ? jump : undefined} />;
-  const agent = <AgentPanel scope={scope} root={root} onOpenPreview={openPreview} />;
+  const agent = <AgentPanel scope={scope} root={root} chat={chat} onOpenPreview={openPreview} />;
 
   return (
     <div className="app">

@@ -178,4 +178,39 @@ describe("streamTurn", () => {
     b.fail(new DOMException("aborted", "AbortError"));
     expect((await p).kind).toBe("done");
   });
+
+  it("resolves at done and cancels the body while the server keeps the connection open", async () => {
+    const b = controlledBody(); // never closed
+    const events: ProgressEvent[] = [];
+    const p = streamTurn(REQ, (e) => events.push(e), new AbortController().signal, fakeFetch(streamResponse(b.body)));
+    b.push(sse("delta", { text: "answer" }));
+    await new Promise((r) => setTimeout(r, 0));
+    b.push(sse("done", DONE) + sse("delta", { text: " late" }));
+    expect(await p).toEqual({ kind: "done", done: DONE });
+    expect(text(events)).toBe("answer");
+    expect(b.cancelled).toBe(true);
+  });
+
+  it("resolves at an error event and cancels the body while the server keeps the connection open", async () => {
+    const b = controlledBody();
+    const p = streamTurn(REQ, () => {}, new AbortController().signal, fakeFetch(streamResponse(b.body)));
+    b.push(sse("error", { code: "x", message: "failed" }));
+    expect(await p).toMatchObject({ kind: "error", code: "x", message: "failed" });
+    expect(b.cancelled).toBe(true);
+  });
+
+  it("cancels the body when the progress callback throws", async () => {
+    const b = controlledBody();
+    const p = streamTurn(
+      REQ,
+      () => {
+        throw new Error("render failed");
+      },
+      new AbortController().signal,
+      fakeFetch(streamResponse(b.body)),
+    );
+    b.push(sse("delta", { text: "x" }));
+    expect(await p).toEqual({ kind: "incomplete", message: LOST_MESSAGE });
+    expect(b.cancelled).toBe(true);
+  });
 });

@@ -37,7 +37,8 @@ export const LOST_MESSAGE = "The connection was lost before the answer was finis
 /**
  * streamTurn sends one question and reports each event as it arrives. It never
  * throws: every ending, including the caller's abort, is a TurnOutcome. The
- * first done or error ends the turn; anything after it is ignored.
+ * first done or error ends the turn at once: reading stops and the body is
+ * cancelled; anything after it is ignored.
  */
 export async function streamTurn(
   req: StreamRequest,
@@ -71,7 +72,7 @@ export async function streamTurn(
   try {
     await readSSE(res.body, {
       onMessage: (msg) => {
-        if (end.outcome) return;
+        if (end.outcome) return "stop";
         const ev = decodeEvent(msg.event, msg.data);
         if (!ev) return;
         if (ev.type === "done") end.outcome = { kind: "done", done: ev.data };
@@ -82,6 +83,9 @@ export async function streamTurn(
             message: String(ev.data.message || ev.data.code || "The answer failed."),
           };
         else onEvent(ev);
+        // done or error ends the turn now, even if the server keeps the
+        // connection open: stop reading (readSSE cancels the body).
+        return end.outcome ? "stop" : undefined;
       },
     });
   } catch {

@@ -7,7 +7,7 @@ async function collect(chunks: (Uint8Array | string)[]) {
   const messages: EventSourceMessage[] = [];
   const comments: string[] = [];
   await readSSE(bodyOf(chunks), {
-    onMessage: (m) => messages.push(m),
+    onMessage: (m) => void messages.push(m),
     onComment: (c) => comments.push(c),
   });
   return { messages, comments };
@@ -91,7 +91,7 @@ describe("readSSE", () => {
   it("delivers events as chunks arrive, before the stream ends", async () => {
     const b = controlledBody();
     const seen: string[] = [];
-    const done = readSSE(b.body, { onMessage: (m) => seen.push(m.data) });
+    const done = readSSE(b.body, { onMessage: (m) => void seen.push(m.data) });
     b.push(sse("delta", { text: "1" }));
     await new Promise((r) => setTimeout(r, 0));
     expect(seen).toEqual(['{"text":"1"}']);
@@ -104,11 +104,48 @@ describe("readSSE", () => {
   it("rejects when the body fails, keeping what was delivered", async () => {
     const b = controlledBody();
     const seen: string[] = [];
-    const done = readSSE(b.body, { onMessage: (m) => seen.push(m.data) });
+    const done = readSSE(b.body, { onMessage: (m) => void seen.push(m.data) });
     b.push(sse("delta", { text: "kept" }));
     await new Promise((r) => setTimeout(r, 0));
     b.fail(new TypeError("network"));
     await expect(done).rejects.toThrow("network");
     expect(seen).toEqual(['{"text":"kept"}']);
+  });
+
+  it("stops and cancels the body when onMessage returns stop, though the server keeps it open", async () => {
+    const b = controlledBody(); // never closed by the "server"
+    const seen: string[] = [];
+    const done = readSSE(b.body, {
+      onMessage: (m) => {
+        seen.push(m.event ?? "");
+        return m.event === "done" ? "stop" : undefined;
+      },
+    });
+    b.push(sse("delta", { text: "a" }) + sse("done", {}) + sse("delta", { text: "late" }));
+    await done;
+    expect(seen).toEqual(["delta", "done"]);
+    expect(b.cancelled).toBe(true);
+    expect(b.body.locked).toBe(false);
+  });
+
+  it("cancels the body and rejects when onMessage throws", async () => {
+    const b = controlledBody();
+    const done = readSSE(b.body, {
+      onMessage: () => {
+        throw new Error("boom");
+      },
+    });
+    b.push(sse("delta", { text: "a" }));
+    await expect(done).rejects.toThrow("boom");
+    expect(b.cancelled).toBe(true);
+  });
+
+  it("does not cancel a body that ended by itself", async () => {
+    const b = controlledBody();
+    const done = readSSE(b.body, { onMessage: () => {} });
+    b.push(sse("done", {}));
+    b.close();
+    await done;
+    expect(b.cancelled).toBe(false);
   });
 });

@@ -26,14 +26,20 @@ export interface ControlledBody {
   push: (chunk: Uint8Array | string) => void;
   close: () => void;
   fail: (err: unknown) => void;
+  /** cancelled turns true when the reader cancels the body (the connection would close). */
+  readonly cancelled: boolean;
 }
 
 /** controlledBody is a stream the test feeds chunk by chunk. */
 export function controlledBody(): ControlledBody {
   let ctrl!: ReadableStreamDefaultController<Uint8Array>;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       ctrl = c;
+    },
+    cancel() {
+      cancelled = true;
     },
   });
   return {
@@ -41,6 +47,9 @@ export function controlledBody(): ControlledBody {
     push: (chunk) => ctrl.enqueue(typeof chunk === "string" ? enc.encode(chunk) : chunk),
     close: () => ctrl.close(),
     fail: (err) => ctrl.error(err),
+    get cancelled() {
+      return cancelled;
+    },
   };
 }
 

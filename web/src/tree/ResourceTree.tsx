@@ -1,7 +1,7 @@
 // The file tree panel: toolbar, virtualized rows, dialogs, upload by drop.
 
 import { useCallback, useMemo, useRef, useState } from "react";
-import type { DragEvent, KeyboardEvent } from "react";
+import type { Dispatch, DragEvent, KeyboardEvent, SetStateAction } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { FolderTree } from "lucide-react";
@@ -23,14 +23,18 @@ const ROW_HEIGHT = 26;
 
 type DialogState = { kind: "new-folder"; parent: string } | { kind: "rename"; uri: string } | { kind: "delete"; uri: string } | null;
 
+/** ExpandedState is the tree's open folders; the workspace owns it so it survives a layout switch. */
+export type ExpandedState = [Set<string>, Dispatch<SetStateAction<Set<string>>>];
+
 export function ResourceTree(props: {
   root: string;
   selected: string | null;
   onSelect: (uri: string | null, opts?: { open?: boolean }) => void;
+  expanded: ExpandedState;
 }) {
   const { root, selected, onSelect } = props;
   const qc = useQueryClient();
-  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const [expanded, setExpanded] = props.expanded;
   const [dialog, setDialog] = useState<DialogState>(null);
   const [dropFolder, setDropFolder] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);

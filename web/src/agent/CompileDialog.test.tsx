@@ -1,0 +1,80 @@
+// The compile form opened before /options loaded picks up the defaults when
+// they arrive (the compile command can run while the options are in flight).
+
+import { act } from "react";
+import { createRoot } from "react-dom/client";
+import type { Root } from "react-dom/client";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AgentOptions } from "../api/agent";
+import { CompileDialog } from "./CompileDialog";
+
+const SCOPE = "kb://users/a/notes/";
+
+vi.mock("../api/resources", () => ({
+  listAtLeast: async () => ({
+    uri: SCOPE,
+    next_offset: null,
+    items: [{ uri: `${SCOPE}plan.md`, name: "plan.md", kind: "file", size: 10, updated_at: "", generated: false }],
+  }),
+}));
+
+const OPTIONS: AgentOptions = {
+  models: [
+    { id: "fake", name: "Fake", profile: "openai", context_window: 32000, max_output: 1000, native_tools: true, reasoning: false },
+    { id: "other", name: "Other", profile: "openai", context_window: 32000, max_output: 1000, native_tools: true, reasoning: false },
+  ],
+  cli_profiles: [],
+  compile_defaults: { executor: "llm", model_id: "other", call_budget: 5, timeout_s: 120 },
+} as unknown as AgentOptions;
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+describe("CompileDialog", () => {
+  let host: HTMLDivElement;
+  let root: Root;
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  beforeEach(() => {
+    // jsdom may lack the modal API of <dialog>.
+    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+      this.setAttribute("open", "");
+    };
+    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+      this.removeAttribute("open");
+    };
+    host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    host.remove();
+  });
+
+  const render = (options?: AgentOptions) =>
+    act(async () => {
+      root.render(
+        <QueryClientProvider client={qc}>
+          <CompileDialog scope={SCOPE} display={(u) => u} options={options} onClose={() => {}} onTasks={() => {}} />
+        </QueryClientProvider>,
+      );
+    });
+
+  it("uses the defaults that arrive after it opened, so Submit is enabled", async () => {
+    await render(undefined);
+    // Let the file listing resolve.
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    const checkbox = host.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    await act(async () => checkbox.click());
+    const submit = host.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    expect(submit.disabled).toBe(true); // no model known yet
+
+    await render(OPTIONS);
+    const model = host.querySelector<HTMLSelectElement>('select[aria-label="Compile model"]')!;
+    expect(model.value).toBe("other");
+    expect(host.querySelector<HTMLInputElement>('input[type="number"]')!.value).toBe("5");
+    expect(submit.disabled).toBe(false);
+  });
+});

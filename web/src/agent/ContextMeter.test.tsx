@@ -1,0 +1,86 @@
+// The meter shows provider usage only for the turn its estimate came from, and
+// only once that turn completed.
+
+import { act } from "react";
+import { createRoot } from "react-dom/client";
+import type { Root } from "react-dom/client";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ContextEvent, DoneEvent } from "../sse/events";
+import { ContextMeter } from "./ContextMeter";
+import { appendTurn, applyEvent, finishTurn, lastContext, newConversation, newTurn } from "./conversation";
+import type { Conversation } from "./conversation";
+
+const CTX: ContextEvent = {
+  estimate: 100,
+  input_limit: 1000,
+  window: 2048,
+  output_reserve: 512,
+  protocol_reserve: 1024,
+  breakdown: { system: 10, tools: 20, history: 30, observations: 40 },
+  compactions: 0,
+};
+const DONE: DoneEvent = {
+  finish_reason: "stop",
+  steps: 1,
+  tool_calls: 0,
+  model_calls: 1,
+  estimate: 10,
+  usage: { input_tokens: 4321, output_tokens: 7 },
+};
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+function turnWithContext(c: Conversation, id: string, estimate: number): Conversation {
+  c = appendTurn(c, newTurn({ userId: `u-${id}`, id }, "q", c.scope, "fake"));
+  return applyEvent(c, id, { type: "context", data: { ...CTX, estimate } });
+}
+
+describe("ContextMeter", () => {
+  let host: HTMLDivElement;
+  let root: Root;
+  beforeEach(() => {
+    host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    host.remove();
+  });
+
+  const show = (c: Conversation) => {
+    const ctx = lastContext(c)!;
+    act(() => root.render(<ContextMeter context={ctx.context} turn={ctx.turn} />));
+    act(() => host.querySelector<HTMLButtonElement>(".context-summary")!.click());
+    return host.textContent ?? "";
+  };
+
+  it("shows the usage of the completed turn the estimate came from", () => {
+    let c = turnWithContext(newConversation("c", "kb://x/"), "t1", 100);
+    c = finishTurn(c, "t1", { kind: "done", done: DONE });
+    const text = show(c);
+    expect(host.querySelector(".context-usage")?.textContent).toMatch(/usage 4\.3k tok/);
+    expect(text).toMatch(/4,321 input · 7 output tokens/);
+  });
+
+  it("does not pair a stopped turn's estimate with an earlier turn's usage", () => {
+    let c = turnWithContext(newConversation("c", "kb://x/"), "t1", 100);
+    c = finishTurn(c, "t1", { kind: "done", done: DONE });
+    c = turnWithContext(c, "t2", 200);
+    c = finishTurn(c, "t2", { kind: "stopped" });
+    const text = show(c);
+    expect(text).toMatch(/≤200/);
+    expect(host.querySelector(".context-usage")).toBeNull();
+    expect(text).not.toMatch(/4,321/);
+    expect(text).toMatch(/the turn was stopped/);
+  });
+
+  it("shows no usage while the turn is still running", () => {
+    let c = turnWithContext(newConversation("c", "kb://x/"), "t1", 100);
+    c = finishTurn(c, "t1", { kind: "done", done: DONE });
+    c = turnWithContext(c, "t2", 300);
+    const text = show(c);
+    expect(host.querySelector(".context-usage")).toBeNull();
+    expect(text).toMatch(/still running/);
+  });
+});
