@@ -104,10 +104,11 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	if !ok {
 		return permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20)
 	}
-	text, err := extract(src.Name, raw)
+	parsed, err := parse(ctx, src.Name, raw)
 	if err != nil {
 		return err
 	}
+	text := parsed.Text
 	if r.res.L2Version, err = r.s.tree.SaveL2(ctx, src, text, v); err != nil {
 		return err
 	}

@@ -11,18 +11,12 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
 // MaxUploadFiles bounds the number of files in one upload request.
 const MaxUploadFiles = 256
-
-// binaryExts are formats whose bytes are never their own text body even when
-// they happen to decode as UTF-8; the parse step extracts their text.
-var binaryExts = map[string]bool{
-	".pdf": true, ".docx": true, ".doc": true, ".xlsx": true, ".pptx": true,
-	".zip": true, ".gz": true, ".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true,
-}
 
 // Staged is an uploaded file whose bytes are staged but not yet in the tree.
 type Staged struct {
@@ -137,7 +131,7 @@ func putFile(ctx context.Context, tx *store.Store, c Caller, dir store.Node, nam
 			return store.Node{}, err
 		}
 	}
-	text := info.ValidUTF8 && !info.HasNUL && !binaryExts[strings.ToLower(path.Ext(name))]
+	text := info.ValidUTF8 && !info.HasNUL && !extract.IsDocument(name)
 	v := store.FileVersion{
 		NodeID: n.ID, Body: body, BlobHash: info.Hash, Size: info.Size,
 		IsText: text, MediaType: mediaType(name, info.Head),

@@ -1,8 +1,9 @@
-package compile
+package extract
 
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -75,10 +76,11 @@ func TestExtract(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			text, err := extract(c.name, c.raw)
+			res, err := Extract(context.Background(), c.name, c.raw, Limits{})
+			text := res.Text
 			if c.errCode != "" {
-				var f *Failure
-				if !errors.As(err, &f) || f.Code != c.errCode || f.Retryable || !strings.Contains(f.Message, c.name) {
+				var f *Error
+				if !errors.As(err, &f) || f.Code != c.errCode || !strings.Contains(f.Message, c.name) {
 					t.Fatalf("got %q, %v; want %s", text, err, c.errCode)
 				}
 				return

@@ -1,0 +1,191 @@
+// Package extract turns a file's raw bytes into its text body: one file per
+// format, encodings detected and decoded, every result bounded in size and
+// every failure classified by a code the user can act on. It knows nothing
+// of the tree, the store or jobs.
+package extract
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// Codes of a failed extraction (SPEC §7, issue 11); they become the job's
+// error.code.
+const (
+	CodeParseFailed = "parse_failed"
+	CodeTimeout     = "parse_timeout"
+	CodeEncrypted   = "encrypted"
+	CodeNoText      = "no_text"
+	CodeUnsupported = "unsupported_format"
+	CodeTooLarge    = "too_large"
+)
+
+// Limits bound one extraction. Zero values take the defaults.
+type Limits struct {
+	// MaxTextBytes caps the extracted text; the rest is cut and the Result
+	// says where.
+	MaxTextBytes int
+	// MaxInflateBytes caps what a zip-based format may decompress in all.
+	MaxInflateBytes int64
+}
+
+// Defaults for Limits.
+const (
+	DefaultMaxTextBytes    = 20 << 20
+	DefaultMaxInflateBytes = 256 << 20
+	maxMessageChars        = 500
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxTextBytes <= 0 {
+		l.MaxTextBytes = DefaultMaxTextBytes
+	}
+	if l.MaxInflateBytes <= 0 {
+		l.MaxInflateBytes = DefaultMaxInflateBytes
+	}
+	return l
+}
+
+// Result is a file's text with what is known of how it was made; it goes
+// into the provenance of the L2 body.
+type Result struct {
+	Text      string `json:"text"`
+	Format    string `json:"format"`             // "pdf", "docx", "text", "html", ...
+	Encoding  string `json:"encoding,omitempty"` // text formats: the source encoding, e.g. "gb18030"
+	Extractor string `json:"extractor"`          // engine name and version, e.g. "pdfium/6721"
+	// Pages counts pages, slides or sheets; 0 when the format has none.
+	Pages int `json:"pages,omitempty"`
+	// PageErrors lists the pages (1-based) that were lost, with why; the
+	// rest of the document is still in Text.
+	PageErrors []PageError `json:"page_errors,omitempty"`
+	Truncated  bool        `json:"truncated,omitempty"`
+	// TruncatedAt is the number of code points kept when Truncated.
+	TruncatedAt int64 `json:"truncated_at,omitempty"`
+}
+
+// PageError is one page of a document that yielded no text.
+type PageError struct {
+	Page   int    `json:"page"`
+	Reason string `json:"reason"`
+}
+
+// Error is a classified extraction failure. Message is valid UTF-8, at most
+// 500 characters, and never quotes the file's bytes.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Fail builds an Error, making the message safe to store and show.
+func Fail(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: SafeMessage(fmt.Sprintf(format, args...))}
+}
+
+// SafeMessage makes s valid UTF-8 without control characters and at most
+// 500 code points, so it can go into any database column and any page.
+func SafeMessage(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\n' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+	if utf8.RuneCountInString(s) > maxMessageChars {
+		s = string([]rune(s)[:maxMessageChars-1]) + "…"
+	}
+	return s
+}
+
+// format extracts one kind of file. It honours ctx between units of work
+// (pages, parts, elements) and returns an *Error for anything the user
+// should hear about.
+type format func(ctx context.Context, raw []byte, lim Limits) (Result, error)
+
+// formats maps a lower-case extension to its extractor. Extensions absent
+// here are text when they decode as text (see DecodeText) and unsupported
+// otherwise.
+var formats = map[string]format{
+	".pdf":  extractPDF,
+	".docx": extractDOCX,
+}
+
+// knownBinary names formats we recognise but cannot read, so the error can
+// say what the file is.
+var knownBinary = map[string]string{
+	".xlsx": "Excel workbook", ".pptx": "PowerPoint presentation",
+	".doc": "Word 97-2003 document", ".xls": "Excel 97-2003 workbook", ".ppt": "PowerPoint 97-2003 presentation",
+	".zip": "zip archive", ".gz": "gzip archive", ".7z": "7-Zip archive", ".rar": "RAR archive",
+	".png": "PNG image", ".jpg": "JPEG image", ".jpeg": "JPEG image", ".gif": "GIF image",
+	".webp": "WebP image", ".tif": "TIFF image", ".tiff": "TIFF image", ".bmp": "BMP image",
+	".mp3": "audio file", ".wav": "audio file", ".mp4": "video file", ".mov": "video file",
+}
+
+// IsDocument reports whether name is a format whose bytes are never their
+// own text body, even when they happen to decode as text: the parse step
+// extracts it.
+func IsDocument(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return formats[ext] != nil || knownBinary[ext] != ""
+}
+
+// Extract returns the text body of a file from its name and raw bytes, or
+// an *Error saying why it has none. It runs in the calling goroutine; use
+// Isolated to run it in a child process with a deadline and a memory
+// ceiling.
+func Extract(ctx context.Context, name string, raw []byte, lim Limits) (res Result, err error) {
+	lim = lim.withDefaults()
+	// A parser bug on one hostile file is that file's failure, never the
+	// process's.
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = Result{}, Fail(CodeParseFailed, "%s could not be read: the parser failed on malformed content", name)
+		}
+	}()
+	ext := strings.ToLower(path.Ext(name))
+	switch f := formats[ext]; {
+	case f != nil:
+		res, err = f(ctx, raw, lim)
+	case knownBinary[ext] != "":
+		return Result{}, Fail(CodeUnsupported, "%s is a %s, which cannot be read as text", name, knownBinary[ext])
+	default:
+		res, err = extractText(ctx, raw, lim)
+	}
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return Result{}, ctxErr
+		}
+		if e, ok := err.(*Error); ok {
+			return Result{}, &Error{Code: e.Code, Message: SafeMessage(name + ": " + e.Message)}
+		}
+		return Result{}, Fail(CodeParseFailed, "%s could not be read: %v", name, err)
+	}
+	res.Text = strings.ToValidUTF8(res.Text, "\uFFFD")
+	res.cap(lim.MaxTextBytes)
+	if strings.TrimSpace(res.Text) == "" {
+		if res.Format == "pdf" {
+			return Result{}, Fail(CodeNoText, "%s has no text layer (scanned or image-only pages); OCR is not available", name)
+		}
+		return Result{}, Fail(CodeNoText, "%s has no extractable text", name)
+	}
+	return res, nil
+}
+
+// cap cuts Text to at most n bytes on a code point boundary.
+func (r *Result) cap(n int) {
+	if len(r.Text) <= n {
+		return
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(r.Text[cut]) {
+		cut--
+	}
+	r.Text = r.Text[:cut]
+	r.Truncated = true
+	r.TruncatedAt = int64(utf8.RuneCountInString(r.Text))
+}
