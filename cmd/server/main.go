@@ -23,6 +23,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -46,6 +47,8 @@ func main() {
 	switch {
 	case len(args) == 0 || args[0] == "serve":
 		err = serve(*configPath)
+	case args[0] == "extract" && extract.IsChild():
+		os.Exit(extract.ChildMain())
 	case args[0] == "user":
 		err = userCommand(*configPath, args[1:])
 	default:
@@ -131,7 +134,8 @@ func serve(configPath string) error {
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
-	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles})
+	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
+		Extraction: &extract.Isolation{Timeout: a.cfg.ParseTimeout, MemoryBytes: a.cfg.ParseMemoryMB << 20}})
 	shutdown := make(chan struct{})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
 		Models: models, Compile: compiler, Shutdown: shutdown})

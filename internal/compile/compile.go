@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	// Backoff is the wait before retry n (1-based) of a transient failure;
 	// default 2s, 4s, 8s… capped at 5 minutes.
 	Backoff func(attempt int) time.Duration
+	// Extraction runs each parse in a child process with a deadline and a
+	// memory ceiling. Nil parses in-process, without those bounds.
+	Extraction *extract.Isolation
 }
 
 // Service is the compile front door: enqueue, job queries, workers.
@@ -72,6 +76,7 @@ type Service struct {
 	beat     time.Duration
 	poll     time.Duration
 	backoff  func(int) time.Duration
+	extract  *extract.Isolation
 
 	mu       sync.RWMutex
 	defaults Defaults
@@ -82,7 +87,8 @@ type Service struct {
 // New builds the service.
 func New(o Options) *Service {
 	s := &Service{st: o.Store, tree: o.Tree, models: o.Models, profiles: map[string]config.CLIProfile{},
-		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, wake: make(chan struct{}, 1)}
+		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, extract: o.Extraction,
+		wake: make(chan struct{}, 1)}
 	for _, p := range o.CLIProfiles {
 		s.profiles[p.Name] = p
 		s.order = append(s.order, p.Name)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -70,7 +71,7 @@ func newEnv(t testing.TB, dialect string, tweak ...func(*Options)) *env {
 	}
 	e.opts = Options{Store: st, Tree: tree, Models: reg, Lease: 2 * time.Second, Heartbeat: 50 * time.Millisecond,
 		Poll: 20 * time.Millisecond, Backoff: func(int) time.Duration { return 10 * time.Millisecond },
-		Defaults: Defaults{ModelID: "fake", TimeoutS: 30}}
+		Defaults: Defaults{ModelID: "fake", TimeoutS: 30}, Extraction: testExtraction()}
 	for _, f := range tweak {
 		f(&e.opts)
 	}
@@ -183,7 +184,23 @@ func (e *env) chatCount() int {
 
 func each(t *testing.T, fn func(t *testing.T, dialect string)) { storetest.Each(t, fn) }
 
+// TestMain doubles as the extraction child of every test service, with a
+// format whose parser spins without looking at its context, as a parser
+// caught in a hostile file's loop does.
 func TestMain(m *testing.M) {
+	if extract.IsChild() {
+		extract.Register(".spin", func(context.Context, []byte, extract.Limits) (extract.Result, error) {
+			for {
+			}
+		})
+		os.Exit(extract.ChildMain())
+	}
 	slog.SetDefault(slog.New(slog.DiscardHandler))
 	os.Exit(m.Run())
+}
+
+// testExtraction runs parses in this test binary as a child process, so
+// compile tests go through the same isolation as the server.
+func testExtraction() *extract.Isolation {
+	return &extract.Isolation{Command: []string{os.Args[0]}, Timeout: 20 * time.Second, MemoryBytes: 512 << 20}
 }

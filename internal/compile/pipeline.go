@@ -104,7 +104,7 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	if !ok {
 		return permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20)
 	}
-	parsed, err := parse(ctx, src.Name, raw)
+	parsed, err := r.s.parse(ctx, src.Name, raw)
 	if err != nil {
 		return err
 	}

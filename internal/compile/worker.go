@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -180,6 +181,10 @@ func (p *Pool) process(j store.Job, owner string) {
 		return
 	default:
 		f := classify(tctx, err)
+		// Messages quote program output and provider answers; PostgreSQL
+		// refuses invalid UTF-8 or NUL, which would fail this very update
+		// and leave the job to rerun as "lease expired".
+		f.Message = extract.SafeMessage(f.Message)
 		var state string
 		state, ferr = p.s.st.FailJob(fctx, j.ID, owner, f.Code, f.Message, f.Retryable, p.s.backoff(j.Attempts))
 		slog.Info("compile job failed", "job", j.ID, "code", f.Code, "retryable", f.Retryable, "state", state, "err", err)

@@ -28,6 +28,10 @@ type Config struct {
 	SessionTTL     time.Duration `yaml:"session_ttl"`
 	Workers        int           `yaml:"workers"`
 	MaxUploadBytes int64         `yaml:"max_upload_bytes"`
+	// ParseTimeout and ParseMemoryMB bound one document extraction, which
+	// runs in a child process killed when it passes either.
+	ParseTimeout  time.Duration `yaml:"parse_timeout"`
+	ParseMemoryMB int64         `yaml:"parse_memory_mb"`
 	// Models are the configured LLMs (SPEC §9); well-known keys in the
 	// environment and a local Ollama add more at start.
 	Models []llm.ModelConfig `yaml:"models"`
@@ -77,6 +81,8 @@ const (
 	DefaultDataDir        = "./data"
 	DefaultMaxUploadBytes = 100 << 20
 	DefaultWorkers        = 2
+	DefaultParseTimeout   = 120 * time.Second
+	DefaultParseMemoryMB  = 1024
 )
 
 // Load reads path (may be empty) and applies the environment from getenv.
@@ -84,6 +90,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
 		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour,
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
+		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")
@@ -146,6 +153,12 @@ func (c Config) Validate() error {
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")
+	}
+	if c.ParseTimeout < time.Second || c.ParseTimeout > time.Hour {
+		return errors.New("parse_timeout: must be between 1s and 1h")
+	}
+	if c.ParseMemoryMB < 64 || c.ParseMemoryMB > 64<<10 {
+		return errors.New("parse_memory_mb: must be between 64 and 65536")
 	}
 	seen := map[string]bool{}
 	for i, p := range c.CLIProfiles {

@@ -115,6 +115,13 @@ var formats = map[string]format{
 	".docx": extractDOCX,
 }
 
+// Register adds or replaces the extractor of an extension (lower case, with
+// its dot). It must be called before extractions start; tests use it for
+// formats that misbehave on purpose.
+func Register(ext string, f func(ctx context.Context, raw []byte, lim Limits) (Result, error)) {
+	formats[ext] = f
+}
+
 // knownBinary names formats we recognise but cannot read, so the error can
 // say what the file is.
 var knownBinary = map[string]string{

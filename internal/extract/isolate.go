@@ -1,0 +1,187 @@
+package extract
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// Defaults of an isolated extraction (config parse_timeout, parse_memory_mb).
+const (
+	DefaultTimeout     = 120 * time.Second
+	DefaultMemoryBytes = 1 << 30
+	// pollEvery is how often the parent looks at the child's memory.
+	pollEvery   = 50 * time.Millisecond
+	maxStderr   = 4 << 10
+	childEnvKey = "KB_EXTRACT_CHILD"
+)
+
+// Isolation runs extractions in a child process of this binary, so that
+// nothing a document does — a parser loop that never checks its context,
+// runaway memory, a crash — can pin a worker, its job lease or the server's
+// memory: the parent kills the child at the deadline, on cancel, or when its
+// resident memory passes the ceiling.
+type Isolation struct {
+	// Command starts the child; it must end in a call to ChildMain. Empty
+	// means this executable with the argument "extract".
+	Command     []string
+	Timeout     time.Duration
+	MemoryBytes int64
+	Limits      Limits
+}
+
+// request is the first line the child reads; the raw bytes follow it.
+type request struct {
+	Name        string `json:"name"`
+	Limits      Limits `json:"limits"`
+	MemoryBytes int64  `json:"memory_bytes"`
+}
+
+// reply is the child's one answer on stdout.
+type reply struct {
+	Result *Result `json:"result,omitempty"`
+	Error  *Error  `json:"error,omitempty"`
+}
+
+// Run extracts raw in a child process. The error is an *Error (including
+// CodeTimeout when the deadline passed), ctx's error when ctx ended first,
+// or a plain error when the child could not be started.
+func (iso Isolation) Run(ctx context.Context, name string, raw []byte) (Result, error) {
+	timeout, ceiling := iso.Timeout, iso.MemoryBytes
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if ceiling <= 0 {
+		ceiling = DefaultMemoryBytes
+	}
+	argv := iso.Command
+	if len(argv) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return Result{}, fmt.Errorf("find own executable: %w", err)
+		}
+		argv = []string{exe, "extract"}
+	}
+	hdr, _ := json.Marshal(request{Name: name, Limits: iso.Limits, MemoryBytes: ceiling})
+
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	cmd := exec.CommandContext(cctx, argv[0], argv[1:]...)
+	// The child is handed no secret: parsers of hostile files run with an
+	// empty environment and no working directory of ours.
+	cmd.Env = []string{childEnvKey + "=1"}
+	cmd.Dir = os.TempDir()
+	cmd.Stdin = io.MultiReader(bytes.NewReader(append(hdr, '\n')), bytes.NewReader(raw))
+	var out bytes.Buffer
+	stderr := &capped{max: maxStderr}
+	cmd.Stdout, cmd.Stderr = &out, stderr
+	cmd.WaitDelay = time.Second
+	configureChild(cmd)
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("start extraction child: %w", err)
+	}
+	done := make(chan struct{})
+	overMemory := make(chan int64, 1)
+	go watchMemory(cmd.Process.Pid, ceiling, done, overMemory, func() { cancel(errOverMemory) })
+	timer := time.AfterFunc(timeout, func() { cancel(errDeadline) })
+	err := cmd.Wait()
+	timer.Stop()
+	close(done)
+
+	switch cause := context.Cause(cctx); {
+	case ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case errors.Is(cause, errDeadline):
+		return Result{}, Fail(CodeTimeout, "%s: reading the file took longer than %s and was stopped", name, timeout)
+	case errors.Is(cause, errOverMemory):
+		return Result{}, Fail(CodeTooLarge, "%s: reading the file needed more than %d MB of memory and was stopped", name, (<-overMemory)>>20)
+	}
+	var rep reply
+	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil || (rep.Result == nil) == (rep.Error == nil) {
+		return Result{}, fmt.Errorf("extraction child failed (%v): %s", err, stderr.String())
+	}
+	if rep.Error != nil {
+		return Result{}, rep.Error
+	}
+	return *rep.Result, nil
+}
+
+var (
+	errDeadline   = errors.New("extraction deadline")
+	errOverMemory = errors.New("extraction over its memory ceiling")
+)
+
+// watchMemory kills the child through kill once its resident set passes
+// ceiling, reporting the size it saw.
+func watchMemory(pid int, ceiling int64, done <-chan struct{}, seen chan<- int64, kill func()) {
+	t := time.NewTicker(pollEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+		if rss, ok := residentBytes(pid); ok && rss > ceiling {
+			seen <- rss
+			kill()
+			return
+		}
+	}
+}
+
+// IsChild reports whether this process was started by Isolation.Run.
+func IsChild() bool { return os.Getenv(childEnvKey) == "1" }
+
+// ChildMain is the child's side: it reads one request from stdin, extracts,
+// writes one reply to stdout and returns the exit code.
+func ChildMain() int {
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	line, err := in.ReadBytes('\n')
+	var req request
+	if err != nil || json.Unmarshal(line, &req) != nil {
+		fmt.Fprintln(os.Stderr, "extract: expected a JSON request line on stdin (this command is run by the server, not by hand)")
+		return 2
+	}
+	limitChildMemory(req.MemoryBytes)
+	raw, err := io.ReadAll(in)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "extract: read input:", err)
+		return 2
+	}
+	res, err := Extract(context.Background(), req.Name, raw, req.Limits)
+	var rep reply
+	var e *Error
+	switch {
+	case err == nil:
+		rep.Result = &res
+	case errors.As(err, &e):
+		rep.Error = e
+	default:
+		rep.Error = Fail(CodeParseFailed, "%s could not be read: %v", req.Name, err)
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(rep); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// capped keeps the first max bytes written to it.
+type capped struct {
+	bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}

@@ -1,0 +1,108 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain turns the test binary into the extraction child when Isolation
+// starts it, with three formats that misbehave as hostile files do.
+func TestMain(m *testing.M) {
+	if IsChild() {
+		Register(".hang", func(context.Context, []byte, Limits) (Result, error) {
+			for { // a parser loop that never looks at its context
+			}
+		})
+		Register(".balloon", func(context.Context, []byte, Limits) (Result, error) {
+			for {
+				b := make([]byte, 16<<20)
+				for i := 0; i < len(b); i += 4096 {
+					b[i] = 1
+				}
+				balloon = append(balloon, b)
+			}
+		})
+		Register(".crash", func(context.Context, []byte, Limits) (Result, error) {
+			go panic("a parser bug outside the recovered goroutine")
+			select {}
+		})
+		os.Exit(ChildMain())
+	}
+	os.Exit(m.Run())
+}
+
+// balloon keeps what the .balloon format allocates reachable.
+var balloon [][]byte
+
+func testIsolation() Isolation {
+	return Isolation{Command: []string{os.Args[0]}, Timeout: 3 * time.Second, MemoryBytes: 256 << 20}
+}
+
+func TestIsolatedExtracts(t *testing.T) {
+	t.Parallel()
+	res, err := testIsolation().Run(context.Background(), "notes.md", []byte("# Notes\nplain text"))
+	if err != nil || res.Text != "# Notes\nplain text" || res.Format != "text" || res.Encoding != "utf-8" {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+	_, err = testIsolation().Run(context.Background(), "old.doc", []byte("x"))
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeUnsupported || !strings.Contains(e.Message, "old.doc") {
+		t.Fatalf("got %v, want unsupported_format naming the file", err)
+	}
+}
+
+func TestIsolatedHostileFiles(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, code string
+		timeout    time.Duration
+	}{
+		{"loop.hang", CodeTimeout, 2 * time.Second},
+		// The ceiling must be reached before the deadline even on a loaded
+		// machine, so the deadline here is generous.
+		{"big.balloon", CodeTooLarge, 30 * time.Second},
+		{"bug.crash", "", 30 * time.Second},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			iso := testIsolation()
+			iso.Timeout, iso.MemoryBytes = c.timeout, 96<<20
+			_, err := iso.Run(context.Background(), c.name, []byte("x"))
+			if took := time.Since(start); took > c.timeout+2*time.Second {
+				t.Fatalf("took %s; the deadline was %s", took, c.timeout)
+			}
+			var e *Error
+			if c.code == "" {
+				if err == nil || errors.As(err, &e) {
+					t.Fatalf("a crashed child should be a plain error, got %v", err)
+				}
+				return
+			}
+			if !errors.As(err, &e) || e.Code != c.code || !strings.Contains(e.Message, c.name) {
+				t.Fatalf("got %v, want %s", err, c.code)
+			}
+		})
+	}
+}
+
+func TestIsolatedCancel(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	iso := testIsolation()
+	iso.Timeout = time.Minute
+	_, err := iso.Run(ctx, "loop.hang", nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("cancel took %s", took)
+	}
+}
