@@ -1,10 +1,8 @@
 package compile
 
 import (
-	"archive/zip"
 	"bytes"
 	"fmt"
-	"strings"
 )
 
 // minimalPDF builds a one-page PDF showing text in Helvetica, with a
@@ -31,25 +29,6 @@ func minimalPDF(text string) []byte {
 		fmt.Fprintf(&b, "%010d 00000 n \n", off)
 	}
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
-
-// minimalDOCX builds a DOCX (a zip with word/document.xml) of paragraphs.
-func minimalDOCX(paras ...string) []byte {
-	var doc strings.Builder
-	doc.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
-		`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`)
-	for _, p := range paras {
-		fmt.Fprintf(&doc, `<w:p><w:r><w:t xml:space="preserve">%s</w:t></w:r><w:r><w:tab/><w:t>end</w:t></w:r></w:p>`, p)
-	}
-	doc.WriteString(`</w:body></w:document>`)
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	w, _ := zw.Create("[Content_Types].xml")
-	w.Write([]byte(`<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`))
-	w, _ = zw.Create("word/document.xml")
-	w.Write([]byte(doc.String()))
-	zw.Close()
 	return b.Bytes()
 }
 
