@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -53,6 +56,9 @@ type jobRun struct {
 	caller knowledge.Caller
 	exec   *budgeted
 	res    Result
+	// failure is this job's parse failure, listed by the overview it
+	// rebuilds before the failure is recorded.
+	failure *Failure
 }
 
 // runJob runs the pipeline: parse → L2 body → summary → folder overview
@@ -102,26 +108,42 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 		return err
 	}
 	if !ok {
-		return permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20)
+		return r.unreadable(ctx, permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20))
 	}
 	parsed, err := r.s.parse(ctx, src.Name, raw)
 	if err != nil {
+		return r.unreadable(ctx, err)
+	}
+	l2, added, err := r.s.tree.SaveL2(ctx, src, parsed, v)
+	if err != nil {
 		return err
 	}
-	text := parsed.Text
-	if r.res.L2Version, err = r.s.tree.SaveL2(ctx, src, text, v); err != nil {
-		return err
-	}
+	r.res.L2Version = added
 	if err := r.progress(ctx, StageSummarize, 0.3); err != nil {
 		return err
 	}
-	if err := r.summarize(ctx, src, v.BlobHash, text); err != nil {
+	if err := r.summarize(ctx, src, documentRef(v.BlobHash, l2.BlobHash, parsed), parsed.Text); err != nil {
 		return err
 	}
 	if err := r.progress(ctx, StageOverview, 0.7); err != nil {
 		return err
 	}
 	return r.overview(ctx)
+}
+
+// unreadable ends a job whose file has no text. When that is permanent the
+// folder's overview is still rebuilt, so that it lists the file with its
+// reason rather than hiding it; the job fails with the parse error either way.
+func (r *jobRun) unreadable(ctx context.Context, err error) error {
+	var f *Failure
+	if !errors.As(err, &f) || f.Retryable {
+		return err
+	}
+	r.failure = f
+	if oerr := r.overview(ctx); oerr != nil && ctx.Err() == nil {
+		slog.Warn("overview after a parse failure", "job", r.job.ID, "err", oerr)
+	}
+	return err
 }
 
 // hold is the publish guard: outputs are written only while this worker
@@ -154,7 +176,8 @@ func summaryName(name string) string {
 
 // summarize writes and publishes the file's summary unless the existing one
 // has the same fingerprint.
-func (r *jobRun) summarize(ctx context.Context, src store.Node, rawHash, text string) error {
+func (r *jobRun) summarize(ctx context.Context, src store.Node, doc sourceRef, text string) error {
+	rawHash := doc.SHA256
 	outPath := joinPath(r.job.OutputPath, summaryName(src.Name))
 	r.res.SummaryURI = knowledge.NodeURI(r.caller.Username, outPath, false)
 	fp := r.snap.fingerprint(store.RoleSummary, rawHash)
@@ -176,7 +199,11 @@ func (r *jobRun) summarize(ctx context.Context, src store.Node, rawHash, text st
 	if err != nil {
 		return err
 	}
-	sources := []sourceRef{{URI: srcURI, SHA256: rawHash}}
+	doc.URI = srcURI
+	if n := utf8.RuneCountInString(text); n > maxPromptChars {
+		doc.SummarizedChars = maxPromptChars
+	}
+	sources := []sourceRef{doc}
 	prov := r.provenance(store.RoleSummary, fp, sources)
 	prov.SourceNodeID, prov.SourceHash = &src.ID, rawHash
 	_, err = r.s.tree.Publish(ctx, r.caller, r.job.OutputPath, []knowledge.GeneratedFile{{
@@ -204,6 +231,10 @@ func (r *jobRun) overview(ctx context.Context) error {
 	if err != nil || len(nodes) == 0 {
 		return err
 	}
+	failed, err := r.failedFiles(ctx)
+	if err != nil {
+		return err
+	}
 	ids := make([]int64, len(nodes))
 	for i, n := range nodes {
 		ids[i] = n.ID
@@ -218,6 +249,9 @@ func (r *jobRun) overview(ctx context.Context) error {
 		h := bodies[n.ID][store.BodyRaw].BlobHash
 		inputs = append(inputs, n.Name+":"+h)
 		sources = append(sources, sourceRef{URI: knowledge.NodeURI(r.caller.Username, n.Path, false), SHA256: h})
+	}
+	for _, f := range failed {
+		inputs = append(inputs, "failed:"+f.name+":"+f.code)
 	}
 	sort.Strings(inputs)
 	fp := r.snap.fingerprint(store.RoleOverview, inputs...)
@@ -242,6 +276,7 @@ func (r *jobRun) overview(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	ov += failedSection(failed)
 	ab, err := r.exec.run(ctx, r.system(), abstractPrompt(folderURI, ov))
 	if err != nil {
 		return err
@@ -258,9 +293,29 @@ func (r *jobRun) overview(ctx context.Context) error {
 	return err
 }
 
+// sourceRef is one input of a generated file; for a summary's document it
+// also says how the text was extracted and how much of it the model saw.
 type sourceRef struct {
-	URI    string `json:"uri"`
-	SHA256 string `json:"sha256"`
+	URI             string `json:"uri"`
+	SHA256          string `json:"sha256"`
+	Extractor       string `json:"extractor,omitempty"`
+	Encoding        string `json:"encoding,omitempty"`
+	L2SHA256        string `json:"l2_sha256,omitempty"`
+	Pages           int    `json:"pages,omitempty"`
+	FailedPages     []int  `json:"failed_pages,omitempty"`
+	TruncatedAt     int64  `json:"truncated_at,omitempty"`
+	SummarizedChars int    `json:"summarized_chars,omitempty"`
+}
+
+func documentRef(rawHash, l2Hash string, res extract.Result) sourceRef {
+	d := sourceRef{SHA256: rawHash, L2SHA256: l2Hash, Extractor: res.Extractor, Encoding: res.Encoding, Pages: res.Pages}
+	for _, pe := range res.PageErrors {
+		d.FailedPages = append(d.FailedPages, pe.Page)
+	}
+	if res.Truncated {
+		d.TruncatedAt = res.TruncatedAt
+	}
+	return d
 }
 
 func (r *jobRun) provenance(role, fp string, sources []sourceRef) store.Provenance {
@@ -275,6 +330,28 @@ func (r *jobRun) frontMatter(role string, sources []sourceRef) string {
 	b.WriteString("---\ngenerated: true\nrole: " + role + "\nsources:\n")
 	for _, s := range sources {
 		fmt.Fprintf(&b, "  - uri: %q\n    sha256: %s\n", s.URI, s.SHA256)
+		if s.Extractor != "" {
+			fmt.Fprintf(&b, "    extractor: %q\n    l2_sha256: %s\n", s.Extractor, s.L2SHA256)
+		}
+		if s.Encoding != "" && s.Encoding != "utf-8" {
+			fmt.Fprintf(&b, "    encoding: %s\n", s.Encoding)
+		}
+		if s.Pages > 0 {
+			fmt.Fprintf(&b, "    pages: %d\n", s.Pages)
+		}
+		if len(s.FailedPages) > 0 {
+			pages := make([]string, len(s.FailedPages))
+			for i, p := range s.FailedPages {
+				pages[i] = strconv.Itoa(p)
+			}
+			fmt.Fprintf(&b, "    failed_pages: [%s]\n", strings.Join(pages, ", "))
+		}
+		if s.TruncatedAt > 0 {
+			fmt.Fprintf(&b, "    truncated_at: %d # characters kept of the extracted text\n", s.TruncatedAt)
+		}
+		if s.SummarizedChars > 0 {
+			fmt.Fprintf(&b, "    summarized_chars: %d # the model saw only these first characters\n", s.SummarizedChars)
+		}
 	}
 	fmt.Fprintf(&b, "executor: %s\nmodel: %q\nskill: %s\nprompt_version: %q\njob_id: %d\ngenerated_at: %s\n---\n\n",
 		r.snap.Executor, r.snap.modelLabel(), r.snap.Skill, r.snap.PromptVersion, r.job.ID,

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"unicode/utf8"
@@ -26,6 +27,9 @@ type Page struct {
 	Body       string `json:"body"` // "l2", "raw" or "none"
 	Text       string `json:"text"`
 	Note       string `json:"note,omitempty"`
+	// Extraction says, for an L2 body, how the text was extracted
+	// (extractor, pages, pages lost, truncation).
+	Extraction json.RawMessage `json:"extraction,omitempty"`
 }
 
 // ReadPage returns limit code points of the file's text body from offset:
@@ -68,6 +72,9 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 		return p, nil
 	}
 	p.Body, p.Total = v.Body, v.CharCount
+	if v.ExtractionJSON != nil {
+		p.Extraction = json.RawMessage(*v.ExtractionJSON)
+	}
 	switch {
 	case offset > p.Total:
 		return Page{}, apierr.BadRequest("offset_out_of_range",

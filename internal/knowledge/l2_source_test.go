@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -27,7 +28,7 @@ func TestNewUploadSupersedesParsedText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := tree.SaveL2(ctx, n, text, raw); err != nil {
+			if _, _, err := tree.SaveL2(ctx, n, extract.Result{Text: text, Format: "pdf", Extractor: "test"}, raw); err != nil {
 				t.Fatal(err)
 			}
 		}

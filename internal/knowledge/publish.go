@@ -2,12 +2,14 @@ package knowledge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -80,33 +82,41 @@ func (t *Tree) stageText(text string) (blob.Info, error) {
 	return p.Info, nil
 }
 
-// SaveL2 stores text, parsed from the raw version source, as the file's next
-// L2 body unless the latest one has the same text and source; it reports
-// whether a version was added. The version is committed on
-// its own, so it stays readable whatever later compile steps do.
-func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string, source store.FileVersion) (bool, error) {
-	info, err := t.stageText(text)
+// SaveL2 stores an extraction of the raw version source as the file's next
+// L2 body unless the latest one has the same text and source, and returns
+// the L2 version in place with whether it was added. The version is
+// committed on its own, so it stays readable whatever later compile steps
+// do.
+func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, source store.FileVersion) (store.FileVersion, bool, error) {
+	info, err := t.stageText(res.Text)
 	if err != nil {
-		return false, fmt.Errorf("stage l2 of %s: %w", n.Path, err)
+		return store.FileVersion{}, false, fmt.Errorf("stage l2 of %s: %w", n.Path, err)
 	}
+	meta := res
+	meta.Text = ""
+	b, _ := json.Marshal(meta)
+	how := string(b)
+	var v store.FileVersion
 	added := false
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
 		last, err := tx.LatestVersion(ctx, n.ID, store.BodyL2)
 		if err == nil && last.BlobHash == info.Hash && last.SourceVersionID != nil && *last.SourceVersionID == source.ID {
+			v = last
 			return nil
 		}
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		added = true
-		return tx.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
+		v = store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
 			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
-			SourceVersionID: &source.ID})
+			SourceVersionID: &source.ID, ExtractionJSON: &how}
+		return tx.AddVersion(ctx, &v)
 	})
 	if err != nil {
-		return false, fmt.Errorf("save l2 of %s: %w", n.Path, err)
+		return store.FileVersion{}, false, fmt.Errorf("save l2 of %s: %w", n.Path, err)
 	}
-	return added, nil
+	return v, added, nil
 }
 
 // Publish writes files into the caller's folder at folderPath (created, and

@@ -383,3 +383,14 @@ func (s *Store) PendingForOutput(ctx context.Context, userID int64, outputPath s
 		Count(&n).Error
 	return n, translate(err)
 }
+
+// FailedForOutput returns the failed jobs into outputPath whose file has no
+// later job there, by path, except the job except.
+func (s *Store) FailedForOutput(ctx context.Context, userID int64, outputPath string, except int64) ([]Job, error) {
+	var js []Job
+	err := s.db.WithContext(ctx).Model(&Job{}).
+		Where("user_id = ? AND output_path = ? AND state = ? AND id <> ?", userID, outputPath, JobFailed, except).
+		Where("id = (SELECT MAX(k.id) FROM jobs k WHERE k.user_id = jobs.user_id AND k.output_path = jobs.output_path AND k.path = jobs.path)").
+		Order("path").Find(&js).Error
+	return js, translate(err)
+}

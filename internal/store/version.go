@@ -25,7 +25,9 @@ type FileVersion struct {
 	MediaType string
 	// SourceVersionID is, for an L2 body, the raw version it was parsed from.
 	SourceVersionID *int64
-	CreatedAt       time.Time
+	// ExtractionJSON describes, for an L2 body, how it was extracted.
+	ExtractionJSON *string `gorm:"column:extraction_json"`
+	CreatedAt      time.Time
 }
 
 // AddVersion stores v as the next version of its node's body.
