@@ -55,6 +55,14 @@ func PDFEngineStartup() time.Duration {
 	return pdfEngine.startup
 }
 
+// StartPDFEngine starts the PDF engine now rather than at the first PDF,
+// so a server can fill the compilation cache (SetPDFCacheDir) at boot,
+// before any extraction child needs it.
+func StartPDFEngine() error {
+	_, err := pdfPool()
+	return err
+}
+
 // pdfPool starts the engine on first use. A failure to start is permanent
 // for the process: it is a broken build, not a property of a file.
 func pdfPool() (pdfium.Pool, error) {
