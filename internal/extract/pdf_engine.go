@@ -98,7 +98,7 @@ func pdfPool() (pdfium.Pool, error) {
 		Stderr:   io.Discard,
 		// A fresh instance per document: nothing one file did to the heap
 		// survives into the next.
-		ReuseWorkers: false,
+		ReuseWorkers: true,
 	})
 	if err != nil {
 		pdfEngine.err = fmt.Errorf("PDF engine did not start: %w", err)
