@@ -67,6 +67,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseURI -fuzztime $(FUZZTIME) ./internal/knowledge
 	$(GO) test -run '^$$' -fuzz FuzzReadChars -fuzztime $(FUZZTIME) ./internal/blob
+	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./internal/extract
 
 clean:
 	rm -rf bin web/dist
