@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -134,8 +135,10 @@ func serve(configPath string) error {
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
+	extraction := &extract.Isolation{Timeout: a.cfg.ParseTimeout, MemoryBytes: a.cfg.ParseMemoryMB << 20,
+		CacheDir: filepath.Join(a.cfg.DataDir, "cache", "pdf-engine")}
 	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
-		Extraction: &extract.Isolation{Timeout: a.cfg.ParseTimeout, MemoryBytes: a.cfg.ParseMemoryMB << 20}})
+		Extraction: extraction})
 	shutdown := make(chan struct{})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
 		Models: models, Compile: compiler, Shutdown: shutdown})
@@ -153,6 +156,7 @@ func serve(configPath string) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	go sweepBlobs(ctx, a.blobs, a.store)
+	go warmExtraction(ctx, extraction)
 	var workers *compile.Pool
 	if a.cfg.Workers > 0 {
 		workers = compiler.Start(a.cfg.Workers)
@@ -204,4 +208,19 @@ func announce(addr, dialect, generatedPassword string, models *llm.Registry) {
 	} else {
 		fmt.Printf("Sign in as admin (password from KB_ADMIN_PASSWORD or printed at first start; reset with `knowspace user passwd admin`)\n\n")
 	}
+}
+
+// warmExtraction compiles the PDF engine into its cache once, in a child,
+// so the first PDF a user compiles does not pay for it.
+func warmExtraction(ctx context.Context, iso *extract.Isolation) {
+	if err := os.MkdirAll(iso.CacheDir, 0o700); err != nil {
+		slog.Warn("PDF engine cache", "dir", iso.CacheDir, "err", err)
+		return
+	}
+	start := time.Now()
+	if err := iso.Warm(ctx); err != nil && ctx.Err() == nil {
+		slog.Warn("PDF engine did not start; PDFs will fail to parse", "err", err)
+		return
+	}
+	slog.Debug("PDF engine ready", "took", time.Since(start).Round(time.Millisecond))
 }

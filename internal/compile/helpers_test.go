@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -197,11 +199,20 @@ func TestMain(m *testing.M) {
 		os.Exit(extract.ChildMain())
 	}
 	slog.SetDefault(slog.New(slog.DiscardHandler))
+	// Compile the PDF engine once into a cache every child then loads, as
+	// the server does at start.
+	iso := testExtraction()
+	extract.SetPDFCacheDir(iso.CacheDir) // for the tests that parse in-process
+	if err := iso.Warm(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "warm the PDF engine:", err)
+		os.Exit(1)
+	}
 	os.Exit(m.Run())
 }
 
 // testExtraction runs parses in this test binary as a child process, so
 // compile tests go through the same isolation as the server.
 func testExtraction() *extract.Isolation {
-	return &extract.Isolation{Command: []string{os.Args[0]}, Timeout: 20 * time.Second, MemoryBytes: 512 << 20}
+	return &extract.Isolation{Command: []string{os.Args[0]}, Timeout: 20 * time.Second, MemoryBytes: 1 << 30,
+		CacheDir: filepath.Join(os.TempDir(), "knowspace-test-pdf-engine")}
 }

@@ -132,16 +132,16 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 }
 
 // unreadable ends a job whose file has no text. When that is permanent the
-// folder's overview is still rebuilt, so that it lists the file with its
-// reason rather than hiding it; the job fails with the parse error either way.
+// folder's existing overview is amended, without a model call, to list the
+// file with its reason rather than hide it; the job fails either way.
 func (r *jobRun) unreadable(ctx context.Context, err error) error {
 	var f *Failure
 	if !errors.As(err, &f) || f.Retryable {
 		return err
 	}
 	r.failure = f
-	if oerr := r.overview(ctx); oerr != nil && ctx.Err() == nil {
-		slog.Warn("overview after a parse failure", "job", r.job.ID, "err", oerr)
+	if nerr := r.noteFailures(ctx); nerr != nil && ctx.Err() == nil {
+		slog.Warn("list a failed file in the overview", "job", r.job.ID, "err", nerr)
 	}
 	return err
 }

@@ -35,6 +35,9 @@ type Isolation struct {
 	Timeout     time.Duration
 	MemoryBytes int64
 	Limits      Limits
+	// CacheDir keeps the PDF engine's compiled code between children (see
+	// SetPDFCacheDir); without it every child compiles it again.
+	CacheDir string
 }
 
 // request is the first line the child reads; the raw bytes follow it.
@@ -42,6 +45,9 @@ type request struct {
 	Name        string `json:"name"`
 	Limits      Limits `json:"limits"`
 	MemoryBytes int64  `json:"memory_bytes"`
+	CacheDir    string `json:"cache_dir,omitempty"`
+	// Warm asks the child only to start the PDF engine, filling CacheDir.
+	Warm bool `json:"warm,omitempty"`
 }
 
 // reply is the child's one answer on stdout.
@@ -54,6 +60,25 @@ type reply struct {
 // CodeTimeout when the deadline passed), ctx's error when ctx ended first,
 // or a plain error when the child could not be started.
 func (iso Isolation) Run(ctx context.Context, name string, raw []byte) (Result, error) {
+	return iso.run(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir}, raw)
+}
+
+// Warm starts the PDF engine once in a child so that CacheDir holds its
+// compiled code before the first document needs it; the first compile of
+// the engine takes far longer than reading a document.
+func (iso Isolation) Warm(ctx context.Context) error {
+	if iso.CacheDir == "" {
+		return nil
+	}
+	// Compiling the engine is our own trusted work, and under the race
+	// detector it takes several times a document's memory.
+	iso.Timeout, iso.MemoryBytes = 10*time.Minute, max(iso.MemoryBytes, 8<<30)
+	_, err := iso.run(ctx, request{Name: "the PDF engine", CacheDir: iso.CacheDir, Warm: true}, nil)
+	return err
+}
+
+func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, error) {
+	name := req.Name
 	timeout, ceiling := iso.Timeout, iso.MemoryBytes
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -69,7 +94,8 @@ func (iso Isolation) Run(ctx context.Context, name string, raw []byte) (Result, 
 		}
 		argv = []string{exe, "extract"}
 	}
-	hdr, _ := json.Marshal(request{Name: name, Limits: iso.Limits, MemoryBytes: ceiling})
+	req.MemoryBytes = ceiling
+	hdr, _ := json.Marshal(req)
 
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -151,12 +177,21 @@ func ChildMain() int {
 		return 2
 	}
 	limitChildMemory(req.MemoryBytes)
+	if req.CacheDir != "" {
+		SetPDFCacheDir(req.CacheDir)
+	}
 	raw, err := io.ReadAll(in)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "extract: read input:", err)
 		return 2
 	}
-	res, err := Extract(context.Background(), req.Name, raw, req.Limits)
+	var res Result
+	if req.Warm {
+		err = StartPDFEngine()
+		res.Format = "pdf"
+	} else {
+		res, err = Extract(context.Background(), req.Name, raw, req.Limits)
+	}
 	var rep reply
 	var e *Error
 	switch {
