@@ -1,10 +1,7 @@
 package extract
 
 import (
-	"bytes"
 	"context"
-	"strings"
-	"unicode/utf8"
 )
 
 // extractText reads a file whose bytes are its own text.
@@ -17,10 +14,20 @@ func extractText(_ context.Context, raw []byte, _ Limits) (Result, error) {
 }
 
 // DecodeText returns raw as UTF-8 text with the name of the encoding it was
-// in, or ok=false when raw is binary.
+// in (see the Enc constants), or ok=false when raw is binary: it contains
+// NUL or control bytes outside UTF-16, or no candidate encoding decodes it
+// without invalid sequences. A UTF-8 byte order mark is dropped.
 func DecodeText(raw []byte) (text, encoding string, ok bool) {
-	if utf8.Valid(raw) && bytes.IndexByte(raw, 0) < 0 {
-		return strings.TrimPrefix(string(raw), "\ufeff"), "utf-8", true
+	if text, enc, ok := decodeUnicode(raw); ok {
+		return text, enc, true
 	}
-	return "", "", false
+	c, ok := detectLegacy(raw)
+	if !ok {
+		return "", "", false
+	}
+	out, err := c.enc.NewDecoder().Bytes(raw)
+	if err != nil {
+		return "", "", false
+	}
+	return string(out), c.name, true
 }
