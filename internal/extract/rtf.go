@@ -41,7 +41,7 @@ var rtfChars = map[string]string{
 type rtfGroup struct {
 	skip  bool
 	close string // text written when the group ends (a footnote's "]")
-	uc    int // bytes to skip after \uN
+	uc    int    // bytes to skip after \uN
 	font  int
 	inFTB bool // inside the font table
 }
