@@ -99,7 +99,10 @@ func (w *odfWalker) token(tok xml.Token, depth int) error {
 		}
 		return w.start(t, depth)
 	case xml.EndElement:
-		if w.only != nil && depth == w.inside {
+		if w.only != nil && (w.inside == 0 || depth == w.inside) {
+			if w.inside == 0 {
+				return nil
+			}
 			w.inside = 0
 			return w.out.newline()
 		}

@@ -25,6 +25,10 @@ const (
 	// maxSmallPart bounds parts read whole: relationships, manifests,
 	// shared strings lists.
 	maxSmallPart = 16 << 20
+	// maxTextRun bounds one run of bytes without markup. Office formats
+	// keep text in short runs and cells; a longer run is a bomb, and the
+	// XML decoder would hold all of it as one token.
+	maxTextRun = 8 << 20
 )
 
 var errFull = errors.New("text limit reached")
@@ -128,7 +132,7 @@ func (d *zipDoc) walkPart(ctx context.Context, name string, fn func(tok xml.Toke
 }
 
 func walkXML(ctx context.Context, r io.Reader, name string, fn func(tok xml.Token, depth int) error) error {
-	dec := xml.NewDecoder(r)
+	dec := xml.NewDecoder(&runGuard{r: r, name: name})
 	dec.Strict = false
 	dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) { return in, nil }
 	depth := 0
@@ -164,6 +168,26 @@ func walkXML(ctx context.Context, r io.Reader, name string, fn func(tok xml.Toke
 			return err
 		}
 	}
+}
+
+// runGuard fails a part once maxTextRun bytes pass without a '<'.
+type runGuard struct {
+	r    io.Reader
+	name string
+	run  int
+}
+
+func (g *runGuard) Read(b []byte) (int, error) {
+	n, err := g.r.Read(b)
+	if i := bytes.LastIndexByte(b[:n], '<'); i >= 0 {
+		g.run = n - i - 1
+	} else {
+		g.run += n
+	}
+	if g.run > maxTextRun {
+		return n, Fail(CodeTooLarge, "part %s has a run of text over %d MB without markup (a zip bomb or a damaged file)", g.name, maxTextRun>>20)
+	}
+	return n, err
 }
 
 func attr(e xml.StartElement, local string) string {
@@ -209,7 +233,12 @@ func (s *sink) WriteString(str string) error {
 	return nil
 }
 
-func (s *sink) Write(b []byte) error { return s.WriteString(string(b)) }
+func (s *sink) Write(b []byte) error {
+	if room := s.max - s.b.Len(); len(b) > room {
+		b = b[:max(room+utf8.UTFMax, 0)] // WriteString cuts on a rune boundary
+	}
+	return s.WriteString(string(b))
+}
 
 // newline ends a line unless the text already ends one.
 func (s *sink) newline() error {
