@@ -26,6 +26,9 @@ type Page struct {
 	Body       string `json:"body"` // "l2", "raw" or "none"
 	Text       string `json:"text"`
 	Note       string `json:"note,omitempty"`
+	// Encoding is the text encoding of the uploaded bytes (e.g. "gb18030"),
+	// absent for documents and binary files; Text is always UTF-8.
+	Encoding string `json:"encoding,omitempty"`
 }
 
 // ReadPage returns limit code points of the file's text body from offset:
@@ -58,7 +61,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	if err != nil {
 		return Page{}, apierr.Internal(err)
 	}
-	p := Page{URI: u.String(), Offset: offset, Limit: limit}
+	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
 	v, ok := pickBody(all[n.ID])
 	if !ok {
 		if offset > 0 {

@@ -25,7 +25,10 @@ type FileVersion struct {
 	MediaType string
 	// SourceVersionID is, for an L2 body, the raw version it was parsed from.
 	SourceVersionID *int64
-	CreatedAt       time.Time
+	// Encoding is, for a raw version in a text encoding other than UTF-8,
+	// that encoding; its decoded text is an L2 body sourced from it.
+	Encoding  string
+	CreatedAt time.Time
 }
 
 // AddVersion stores v as the next version of its node's body.
@@ -64,4 +67,10 @@ func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]boo
 		out[h] = true
 	}
 	return out, nil
+}
+
+// SetEncoding records the text encoding of a raw version's bytes.
+func (s *Store) SetEncoding(ctx context.Context, versionID int64, encoding string) error {
+	return translate(s.db.WithContext(ctx).Model(&FileVersion{}).Where("id = ?", versionID).
+		Update("encoding", encoding).Error)
 }
