@@ -161,7 +161,7 @@ func TestExtractCancelled(t *testing.T) {
 	}
 }
 
-func sampleBytes(t *testing.T, file string) []byte {
+func sampleBytes(t testing.TB, file string) []byte {
 	b, err := os.ReadFile(filepath.Join("testdata", "enc", file))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // encodedSamples are the iconv-made files of testdata/enc (see
@@ -86,4 +87,22 @@ func TestDecodeTextBinary(t *testing.T) {
 			t.Errorf("%q called binary", raw)
 		}
 	}
+}
+
+// FuzzDecodeText: any bytes decode to valid UTF-8 or are called binary,
+// and UTF-8 text without NUL always decodes to itself.
+func FuzzDecodeText(f *testing.F) {
+	for _, s := range encodedSamples {
+		f.Add(sampleBytes(f, s.file))
+	}
+	f.Add([]byte("\xff\xfe\x00"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		text, enc, ok := DecodeText(raw)
+		if ok && (!utf8.ValidString(text) || enc == "") {
+			t.Fatalf("%q: %q as %q", raw, text, enc)
+		}
+		if utf8.Valid(raw) && bytes.IndexByte(raw, 0) < 0 && !bytes.HasPrefix(raw, []byte("\ufeff")) && (!ok || text != string(raw)) {
+			t.Fatalf("UTF-8 %q came out %q (%v)", raw, text, ok)
+		}
+	})
 }

@@ -146,6 +146,10 @@ func IsDocument(name string) bool {
 	return formats[ext] != nil && !markupText[ext] || knownBinary[ext] != ""
 }
 
+// Supported reports whether Extract has an extractor for name's format
+// (beyond plain text).
+func Supported(name string) bool { return formats[strings.ToLower(path.Ext(name))] != nil }
+
 // Extract returns the text body of a file from its name and raw bytes, or
 // an *Error saying why it has none. It runs in the calling goroutine; use
 // Isolated to run it in a child process with a deadline and a memory

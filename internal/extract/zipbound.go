@@ -235,7 +235,7 @@ func (s *sink) WriteString(str string) error {
 
 func (s *sink) Write(b []byte) error {
 	if room := s.max - s.b.Len(); len(b) > room {
-		b = b[:max(room+utf8.UTFMax, 0)] // WriteString cuts on a rune boundary
+		b = b[:min(len(b), room+utf8.UTFMax)] // WriteString cuts on a rune boundary
 	}
 	return s.WriteString(string(b))
 }
