@@ -78,11 +78,11 @@ func TestCorpus(t *testing.T) {
 			not:  []string{fmt.Sprintf("| row %d |", maxSheetRows)}},
 		{name: "cut.docx", raw: minimalDOCX(strings.Split(strings.Repeat("paragraph text ", 400), " ")...),
 			lim: Limits{MaxTextBytes: 1000}, truncated: true, want: []string{"paragraph"}},
-		{name: "nested.docx", raw: nestedDOCX(2_000_000), code: CodeParseFailed, peakMB: 64},
-		// One text node of 100 MB: the run guard stops it at 8 MB.
-		{name: "bomb.docx", raw: bombZIP(1, 100<<20), code: CodeTooLarge, peakMB: 96},
+		{name: "nested.docx", raw: nestedDOCX(500_000), code: CodeParseFailed, peakMB: 64},
+		// One text node of 32 MB (a 32 KB zip): the run guard stops it at 8 MB.
+		{name: "bomb.docx", raw: bombZIP(1, 32<<20), code: CodeTooLarge, peakMB: 96},
 		// Markup without text: the per-part inflate budget stops it.
-		{name: "markup-bomb.docx", raw: zipOfDeflated("word/document.xml", "<w:document><w:body>", "<w:r/>", 8<<20), lim: Limits{MaxInflateBytes: 16 << 20}, code: CodeTooLarge, peakMB: 32},
+		{name: "markup-bomb.docx", raw: zipOfDeflated("word/document.xml", "<w:document><w:body>", "<w:r/>", 4<<20), lim: Limits{MaxInflateBytes: 8 << 20}, code: CodeTooLarge, peakMB: 32},
 		{name: "bombs.pptx", raw: bombZIP(8, 700<<10), lim: Limits{MaxInflateBytes: 4 << 20}, code: CodeTooLarge, peakMB: 64},
 		{name: "entries.xlsx", raw: manyEntries(maxZipEntries + 1), code: CodeTooLarge},
 		{name: "notzip.pptx", raw: []byte("PK\x03\x04 broken"), code: CodeParseFailed},
