@@ -81,6 +81,16 @@ func TestDecodeTextBinary(t *testing.T) {
 			t.Errorf("%s: decoded as %s: %q", name, enc, text)
 		}
 	}
+	// MayBeText never rules out what DecodeText accepts.
+	for _, s := range encodedSamples {
+		raw := sampleBytes(t, s.file)
+		if !MayBeText(raw[:min(len(raw), 512)], bytes.IndexByte(raw, 0) >= 0) {
+			t.Errorf("%s ruled out as binary", s.file)
+		}
+	}
+	if MayBeText(cases["png"], true) {
+		t.Error("a PNG head may be text")
+	}
 	// Text with few non-ASCII bytes is still text, not binary.
 	for _, raw := range [][]byte{[]byte(""), []byte("plain ascii\n"), []byte("na\xefve\r\n")} {
 		if _, _, ok := DecodeText(raw); !ok {

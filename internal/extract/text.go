@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 )
 
@@ -30,4 +31,15 @@ func DecodeText(raw []byte) (text, encoding string, ok bool) {
 		return "", "", false
 	}
 	return string(out), c.name, true
+}
+
+// MayBeText is a cheap look at a file's first bytes (head) and whether it
+// has a NUL anywhere: false means DecodeText would call it binary, so a
+// caller can skip reading the whole file. A NUL settles it unless a byte
+// order mark or the NUL pattern of ASCII-heavy UTF-16 says UTF-16.
+func MayBeText(head []byte, hasNUL bool) bool {
+	if !hasNUL || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return true
+	}
+	return utf16Pattern(head) != 0
 }

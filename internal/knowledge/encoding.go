@@ -17,8 +17,8 @@ import (
 // code-point offsets, while GET /resources/raw still serves the bytes as
 // uploaded. UTF-8 text, documents and binary files are left as they are.
 func (t *Tree) saveDecoded(ctx context.Context, tx *store.Store, n store.Node, info blob.Info) error {
-	if info.ValidUTF8 && !info.HasNUL || extract.IsDocument(n.Name) {
-		return nil
+	if info.ValidUTF8 && !info.HasNUL || extract.IsDocument(n.Name) || !extract.MayBeText(info.Head, info.HasNUL) {
+		return nil // most binary files stop here, before reading them
 	}
 	f, err := t.blobs.Open(info.Hash)
 	if err != nil {
