@@ -111,8 +111,16 @@ type format func(ctx context.Context, raw []byte, lim Limits) (Result, error)
 // here are text when they decode as text (see DecodeText) and unsupported
 // otherwise.
 var formats = map[string]format{
-	".pdf":  extractPDF,
-	".docx": extractDOCX,
+	".pdf":   extractPDF,
+	".docx":  extractDOCX,
+	".html":  extractHTML,
+	".htm":   extractHTML,
+	".xhtml": extractHTML,
+	".rtf":   extractRTF,
+	".pptx":  extractPPTX,
+	".xlsx":  extractXLSX,
+	".epub":  extractEPUB,
+	".odt":   extractODT,
 }
 
 // Register adds or replaces the extractor of an extension (lower case, with
@@ -122,10 +130,14 @@ func Register(ext string, f func(ctx context.Context, raw []byte, lim Limits) (R
 	formats[ext] = f
 }
 
+// markupText names formats whose raw bytes stay readable as their own text
+// until a parse replaces them with the extracted text: a web page's source
+// is still worth reading and searching, where RTF control words are not.
+var markupText = map[string]bool{".html": true, ".htm": true, ".xhtml": true}
+
 // knownBinary names formats we recognise but cannot read, so the error can
 // say what the file is.
 var knownBinary = map[string]string{
-	".xlsx": "Excel workbook", ".pptx": "PowerPoint presentation",
 	".doc": "Word 97-2003 document", ".xls": "Excel 97-2003 workbook", ".ppt": "PowerPoint 97-2003 presentation",
 	".zip": "zip archive", ".gz": "gzip archive", ".7z": "7-Zip archive", ".rar": "RAR archive",
 	".png": "PNG image", ".jpg": "JPEG image", ".jpeg": "JPEG image", ".gif": "GIF image",
@@ -135,11 +147,15 @@ var knownBinary = map[string]string{
 
 // IsDocument reports whether name is a format whose bytes are never their
 // own text body, even when they happen to decode as text: the parse step
-// extracts it.
+// extracts it. HTML is not one (see markupText).
 func IsDocument(name string) bool {
 	ext := strings.ToLower(path.Ext(name))
-	return formats[ext] != nil || knownBinary[ext] != ""
+	return formats[ext] != nil && !markupText[ext] || knownBinary[ext] != ""
 }
+
+// Supported reports whether Extract has an extractor for name's format
+// (beyond plain text).
+func Supported(name string) bool { return formats[strings.ToLower(path.Ext(name))] != nil }
 
 // Extract returns the text body of a file from its name and raw bytes, or
 // an *Error saying why it has none. It runs in the calling goroutine; use

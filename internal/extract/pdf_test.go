@@ -39,8 +39,8 @@ func golden(tb testing.TB, name string) string {
 	return string(raw)
 }
 
-// corpusCase is the expected outcome of one corpus file.
-type corpusCase struct {
+// pdfCase is the expected outcome of one corpus file.
+type pdfCase struct {
 	file       string
 	code       string   // error code, or "" for text
 	pages      int      // Result.Pages
@@ -51,7 +51,7 @@ type corpusCase struct {
 
 const minRecall = 0.98
 
-var pdfCases = []corpusCase{
+var pdfCases = []pdfCase{
 	{file: "pdftex-article.pdf", pages: 2, golden: true},
 	{file: "pdftex-twocolumn.pdf", pages: 2, golden: true},
 	{file: "libreoffice-docx.pdf", pages: 2, golden: true},

@@ -302,11 +302,19 @@ func TestRawDownload(t *testing.T) {
 		wantErr(t, e.do("GET", q("/api/v1/resources/content", "kb://me/doc.pdf", "offset", "1"), bob, nil), 400, "offset_out_of_range")
 		// Bytes with a NUL are not text either, whatever the extension.
 		e.mustUpload(bob, "kb://me/", upFile{"nul.txt", []byte("a\x00b")}, upFile{"latin1.txt", []byte("caf\xe9")})
-		for _, u := range []string{"kb://me/nul.txt", "kb://me/latin1.txt"} {
-			e.mustOK(e.do("GET", q("/api/v1/resources/content", u), bob, nil), 200, &p)
-			if p.Body != "none" || p.Text != "" {
-				t.Errorf("%s page %+v", u, p)
-			}
+		e.mustOK(e.do("GET", q("/api/v1/resources/content", "kb://me/nul.txt"), bob, nil), 200, &p)
+		if p.Body != "none" || p.Text != "" || p.Encoding != "" {
+			t.Errorf("nul.txt page %+v", p)
+		}
+		// Text in a legacy encoding is served decoded and says so; the raw
+		// download keeps its bytes.
+		p = pageJSON{}
+		e.mustOK(e.do("GET", q("/api/v1/resources/content", "kb://me/latin1.txt"), bob, nil), 200, &p)
+		if p.Body != "l2" || p.Text != "café" || p.Total != 4 || p.Encoding != "windows-1252" {
+			t.Errorf("latin1.txt page %+v", p)
+		}
+		if r := e.do("GET", q("/api/v1/resources/raw", "kb://me/latin1.txt"), bob, nil); string(r.Body) != "caf\xe9" {
+			t.Errorf("latin1.txt raw %d %q", r.Status, r.Body)
 		}
 	})
 }

@@ -258,6 +258,7 @@ type pageJSON struct {
 	Total      int64  `json:"total"`
 	Body       string `json:"body"`
 	Text       string `json:"text"`
+	Encoding   string `json:"encoding"`
 }
 
 // listAll reads every page of a folder's children.

@@ -30,6 +30,9 @@ type Page struct {
 	// Extraction says, for an L2 body, how the text was extracted
 	// (extractor, pages, pages lost, truncation).
 	Extraction json.RawMessage `json:"extraction,omitempty"`
+	// Encoding is the text encoding of the uploaded bytes (e.g. "gb18030"),
+	// absent for documents and binary files; Text is always UTF-8.
+	Encoding string `json:"encoding,omitempty"`
 }
 
 // ReadPage returns limit code points of the file's text body from offset:
@@ -62,7 +65,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	if err != nil {
 		return Page{}, apierr.Internal(err)
 	}
-	p := Page{URI: u.String(), Offset: offset, Limit: limit}
+	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
 	v, ok := pickBody(all[n.ID])
 	if !ok {
 		if offset > 0 {

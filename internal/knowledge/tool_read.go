@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -68,8 +69,7 @@ func noBodyNote(name string, bodies map[string]store.FileVersion) string {
 	if _, parsed := bodies[store.BodyL2]; parsed {
 		return "this file was uploaded again after its text was extracted; a new parse job (compile) extracts the text of this upload"
 	}
-	switch strings.ToLower(path.Ext(name)) {
-	case ".pdf", ".docx", ".doc":
+	if ext := strings.ToLower(path.Ext(name)); ext == ".doc" || extract.Supported(name) {
 		return "this file has no text body yet: a parse job (started by compile) extracts its text; status shows whether one ran"
 	}
 	return fmt.Sprintf("this file is binary (%s) and has no text body; no parse step extracts text from it", raw.MediaType)

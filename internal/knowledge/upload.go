@@ -87,6 +87,9 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 			if err != nil {
 				return err
 			}
+			if err := t.saveDecoded(ctx, tx, n, f.pending.Info); err != nil {
+				return err
+			}
 			nodes = append(nodes, n)
 		}
 		return nil

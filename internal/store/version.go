@@ -27,7 +27,10 @@ type FileVersion struct {
 	SourceVersionID *int64
 	// ExtractionJSON describes, for an L2 body, how it was extracted.
 	ExtractionJSON *string `gorm:"column:extraction_json"`
-	CreatedAt      time.Time
+	// Encoding is, for a raw version in a text encoding other than UTF-8,
+	// that encoding; its decoded text is an L2 body sourced from it.
+	Encoding  string
+	CreatedAt time.Time
 }
 
 // AddVersion stores v as the next version of its node's body.
@@ -66,4 +69,10 @@ func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]boo
 		out[h] = true
 	}
 	return out, nil
+}
+
+// SetEncoding records the text encoding of a raw version's bytes.
+func (s *Store) SetEncoding(ctx context.Context, versionID int64, encoding string) error {
+	return translate(s.db.WithContext(ctx).Model(&FileVersion{}).Where("id = ?", versionID).
+		Update("encoding", encoding).Error)
 }

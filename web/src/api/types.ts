@@ -60,6 +60,8 @@ export interface ContentPage {
   total: number;
   body: BodyKind;
   text: string;
+  /** encoding of the uploaded bytes when they are text, e.g. "gb18030"; text is always decoded. */
+  encoding?: string;
 }
 
 export interface UploadResponse {

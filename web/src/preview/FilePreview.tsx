@@ -9,6 +9,7 @@ import type { ContentPage } from "../api/types";
 import { extensionOf, isFolderURI, nameOf, relativePath } from "../api/uri";
 import { messageOf } from "../ui/errors";
 import { DownloadButton } from "./DownloadButton";
+import { EncodingLabel } from "./EncodingLabel";
 import { PreviewPager } from "./PreviewPager";
 import { isPaged, pageSpan } from "./paging";
 import { codeLanguage, previewKind } from "./previewKind";
@@ -75,7 +76,12 @@ function FilePages({ uri, root, start }: { uri: string; root: string; start: num
   );
 
   return (
-    <PreviewFrame title={name} path={relativePath(uri, root)} actions={<DownloadButton uri={uri} name={name} />}>
+    <PreviewFrame
+      title={name}
+      path={relativePath(uri, root)}
+      label={<EncodingLabel encoding={page?.encoding} />}
+      actions={<DownloadButton uri={uri} name={name} />}
+    >
       {header}
       <div className="preview-scroll" ref={scrollRef} tabIndex={0} aria-label={`Content of ${name}`}>
         {q.isPending ? (
@@ -131,13 +137,20 @@ function PageBody({ page, name }: { page: ContentPage; name: string }) {
   );
 }
 
-function PreviewFrame(props: { title: string; path?: string; actions?: ReactNode; children: ReactNode }) {
+function PreviewFrame(props: {
+  title: string;
+  path?: string;
+  label?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="preview">
       <div className="panel-header">
         <h2 className="panel-title preview-title" title={props.path}>
           <FileText size={16} aria-hidden />
           <span className="ellipsis">{props.title}</span>
+          {props.label}
           {props.path && props.path !== props.title && <span className="muted path ellipsis">{props.path}</span>}
         </h2>
         <div className="panel-actions">{props.actions}</div>
