@@ -68,6 +68,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseURI -fuzztime $(FUZZTIME) ./internal/knowledge
 	$(GO) test -run '^$$' -fuzz FuzzReadChars -fuzztime $(FUZZTIME) ./internal/blob
 	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./internal/extract
+	$(GO) test -run '^$$' -fuzz FuzzFormats -fuzztime $(FUZZTIME) ./internal/extract
+	$(GO) test -run '^$$' -fuzz FuzzDecodeText -fuzztime $(FUZZTIME) ./internal/extract
 
 clean:
 	rm -rf bin web/dist

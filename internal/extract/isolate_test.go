@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,14 +34,19 @@ func TestMain(m *testing.M) {
 		})
 		os.Exit(ChildMain())
 	}
+	// Every test process (fuzz workers included) loads the compiled PDF
+	// engine from one cache instead of compiling it again.
+	SetPDFCacheDir(testCacheDir)
 	os.Exit(m.Run())
 }
+
+var testCacheDir = filepath.Join(os.TempDir(), "knowspace-test-pdf-engine")
 
 // balloon keeps what the .balloon format allocates reachable.
 var balloon [][]byte
 
 func testIsolation() Isolation {
-	return Isolation{Command: []string{os.Args[0]}, Timeout: 3 * time.Second, MemoryBytes: 256 << 20}
+	return Isolation{Command: []string{os.Args[0]}, Timeout: 3 * time.Second, MemoryBytes: 256 << 20, CacheDir: testCacheDir}
 }
 
 func TestIsolatedExtracts(t *testing.T) {

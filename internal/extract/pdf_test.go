@@ -16,10 +16,6 @@ import (
 // pdftotext makes of each file.
 const pdfCorpus = "testdata/pdf"
 
-// Every test process shares one compilation cache, so only the first run
-// on a machine pays for compiling pdfium.wasm (about 15 s, more under
-// -race).
-func init() { SetPDFCacheDir(filepath.Join(os.TempDir(), "knowspace-test-pdfium-cache")) }
 
 func readCorpus(tb testing.TB, name string) []byte {
 	tb.Helper()
