@@ -38,11 +38,27 @@ type Config struct {
 // CLIProfile is a compile executor run as a program: Argv is the command
 // and its arguments, where "{model}" and "{effort}" are replaced by one of
 // the allowed Models and Efforts the request picked. There is no shell.
+// Env names the server's environment variables the program may see; it
+// sees no others, so the server's secrets stay in unless listed here.
 type CLIProfile struct {
 	Name    string   `yaml:"name"`
 	Argv    []string `yaml:"argv"`
 	Models  []string `yaml:"models"`
 	Efforts []string `yaml:"efforts"`
+	Env     []string `yaml:"env"`
+}
+
+// serverSecrets may never be handed to a CLI, whatever a profile lists:
+// with them a program could sign sessions or read every user's data.
+var serverSecrets = map[string]bool{"KB_JWT_SECRET": true, "KB_ADMIN_PASSWORD": true, "KB_DATABASE_DSN": true}
+
+func validEnvName(n string) bool {
+	for i, r := range n {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // validate names the first wrong field of profile i.
@@ -61,6 +77,14 @@ func (p CLIProfile) validate(i int, seen map[string]bool) error {
 		rest := strings.NewReplacer("{model}", "", "{effort}", "").Replace(a)
 		if strings.ContainsAny(rest, "{}") {
 			return fmt.Errorf("%s.argv: %q has a placeholder other than {model} or {effort}", field, a)
+		}
+	}
+	for _, n := range p.Env {
+		switch {
+		case !validEnvName(n):
+			return fmt.Errorf("%s.env: %q is not a variable name (letters, digits and _)", field, n)
+		case serverSecrets[n]:
+			return fmt.Errorf("%s.env: %s is the server's own secret and is never passed to a program", field, n)
 		}
 	}
 	for _, v := range append(append([]string(nil), p.Models...), p.Efforts...) {
