@@ -40,6 +40,7 @@ func New(d Deps) *echo.Echo {
 	// client-controlled unless a proxy is configured to overwrite it.
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = errorHandler
+	e.Pre(securityHeaders)
 	e.Use(accessLog)
 
 	h := &handlers{Deps: d}
