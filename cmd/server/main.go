@@ -96,7 +96,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, BcryptCost: bcrypt.DefaultCost})
+	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost})
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -25,7 +25,8 @@ type Config struct {
 	DatabaseDSN    string        `yaml:"database_dsn"`
 	AdminPassword  string        `yaml:"admin_password"`
 	JWTSecret      string        `yaml:"jwt_secret"`
-	SessionTTL     time.Duration `yaml:"session_ttl"`
+	SessionTTL     time.Duration `yaml:"session_ttl"`     // idle: each use extends a session this far
+	SessionMaxTTL  time.Duration `yaml:"session_max_ttl"` // but never past this long after login
 	Workers        int           `yaml:"workers"`
 	MaxUploadBytes int64         `yaml:"max_upload_bytes"`
 	// Models are the configured LLMs (SPEC §9); well-known keys in the
@@ -106,7 +107,7 @@ const (
 // Load reads path (may be empty) and applies the environment from getenv.
 func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
-		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour,
+		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour, SessionMaxTTL: 7 * 24 * time.Hour,
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 	}
 	if path == "" {
@@ -164,6 +165,9 @@ func (c Config) Validate() error {
 	}
 	if c.SessionTTL < time.Minute || c.SessionTTL > 30*24*time.Hour {
 		return errors.New("session_ttl: must be between 1m and 720h")
+	}
+	if c.SessionMaxTTL < c.SessionTTL || c.SessionMaxTTL > 90*24*time.Hour {
+		return errors.New("session_max_ttl: must be at least session_ttl and at most 2160h")
 	}
 	if c.Workers < 0 || c.Workers > 64 {
 		return errors.New("workers: must be between 0 and 64")

@@ -86,3 +86,27 @@ func (h *handlers) updateUser(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, toUserJSON(u))
 }
+
+func (h *handlers) listAllTokens(c echo.Context) error {
+	ts, err := h.Auth.ListAllTokens(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	items := make([]tokenJSON, len(ts))
+	for i, t := range ts {
+		items[i] = toTokenJSON(t.APIToken)
+		items[i].Username = t.Username
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+func (h *handlers) revokeAnyToken(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Auth.RevokeAnyToken(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

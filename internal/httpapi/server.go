@@ -51,6 +51,9 @@ func New(d Deps) *echo.Echo {
 
 	authed := api.Group("", h.requireAuth)
 	authed.GET("/auth/me", h.me)
+	authed.POST("/auth/logout", h.logout)
+	authed.POST("/auth/logout-all", h.logoutAll)
+	authed.POST("/auth/password", h.changePassword)
 	authed.POST("/auth/tokens", h.createToken)
 	authed.GET("/auth/tokens", h.listTokens)
 	authed.DELETE("/auth/tokens/:id", h.revokeToken)
@@ -59,6 +62,8 @@ func New(d Deps) *echo.Echo {
 	admin.POST("/users", h.createUser)
 	admin.GET("/users", h.listUsers)
 	admin.PATCH("/users/:id", h.updateUser)
+	admin.GET("/tokens", h.listAllTokens)
+	admin.DELETE("/tokens/:id", h.revokeAnyToken)
 
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)
