@@ -16,8 +16,8 @@ import (
 
 // Test stack settings shared by every API test server.
 const (
-	TestSecret      = "knowspace-test-secret-0123456789abcdef"
-	TestUploadLimit = 1 << 20
+	TestSecret        = "knowspace-test-secret-0123456789abcdef"
+	TestUploadLimit   = 1 << 20
 	TestSessionTTL    = time.Hour
 	TestSessionMaxTTL = 24 * time.Hour
 )
