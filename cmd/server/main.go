@@ -131,10 +131,11 @@ func serve(configPath string) error {
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
-	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles})
+	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
+		QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser})
 	shutdown := make(chan struct{})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
-		Models: models, Compile: compiler, Shutdown: shutdown})
+		Models: models, Compile: compiler, Shutdown: shutdown, StreamsPerUser: a.cfg.Limits.StreamsPerUser})
 	srv := &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -59,6 +59,9 @@ type Options struct {
 	// Backoff is the wait before retry n (1-based) of a transient failure;
 	// default 2s, 4s, 8s… capped at 5 minutes.
 	Backoff func(attempt int) time.Duration
+	// QueuedJobsPerUser caps one user's waiting jobs (default 200), so
+	// one user cannot fill the queue for everyone.
+	QueuedJobsPerUser int
 }
 
 // Service is the compile front door: enqueue, job queries, workers.
@@ -76,13 +79,18 @@ type Service struct {
 	mu       sync.RWMutex
 	defaults Defaults
 
-	wake chan struct{}
+	wake      chan struct{}
+	maxQueued int
 }
 
 // New builds the service.
 func New(o Options) *Service {
 	s := &Service{st: o.Store, tree: o.Tree, models: o.Models, profiles: map[string]config.CLIProfile{},
-		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, wake: make(chan struct{}, 1)}
+		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, wake: make(chan struct{}, 1),
+		maxQueued: o.QueuedJobsPerUser}
+	if s.maxQueued <= 0 {
+		s.maxQueued = DefaultQueuedJobsPerUser
+	}
 	for _, p := range o.CLIProfiles {
 		s.profiles[p.Name] = p
 		s.order = append(s.order, p.Name)

@@ -34,6 +34,13 @@ type Config struct {
 	Models []llm.ModelConfig `yaml:"models"`
 	// CLIProfiles are the command-line compile executors (SPEC §9).
 	CLIProfiles []CLIProfile `yaml:"cli_profiles"`
+	Limits      Limits       `yaml:"limits"`
+}
+
+// Limits share the server fairly between users.
+type Limits struct {
+	StreamsPerUser    int `yaml:"streams_per_user"`     // open chat streams
+	QueuedJobsPerUser int `yaml:"queued_jobs_per_user"` // compile jobs waiting
 }
 
 // CLIProfile is a compile executor run as a program: Argv is the command
@@ -108,6 +115,7 @@ const (
 func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
 		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour, SessionMaxTTL: 7 * 24 * time.Hour,
+		Limits: Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 	}
 	if path == "" {
@@ -171,6 +179,12 @@ func (c Config) Validate() error {
 	}
 	if c.Workers < 0 || c.Workers > 64 {
 		return errors.New("workers: must be between 0 and 64")
+	}
+	if c.Limits.StreamsPerUser < 1 || c.Limits.StreamsPerUser > 1000 {
+		return errors.New("limits.streams_per_user: must be between 1 and 1000")
+	}
+	if c.Limits.QueuedJobsPerUser < 1 || c.Limits.QueuedJobsPerUser > 1_000_000 {
+		return errors.New("limits.queued_jobs_per_user: must be between 1 and 1000000")
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")

@@ -83,6 +83,11 @@ func (h *handlers) updateUser(c echo.Context) error {
 		if u, err = h.Auth.UpdateUser(ctx, id, store.UserUpdate{Role: req.Role, Disabled: req.Disabled}); err != nil {
 			return err
 		}
+		// Its sessions and queued jobs ended in the update; open streams
+		// are not requests the store knows of.
+		if u.Disabled {
+			h.streams.endUser(id)
+		}
 	}
 	return c.JSON(http.StatusOK, toUserJSON(u))
 }

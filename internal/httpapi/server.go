@@ -30,6 +30,8 @@ type Deps struct {
 	Compile *compile.Service
 	// Shutdown closes when the server stops, ending open streams first.
 	Shutdown <-chan struct{}
+	// StreamsPerUser caps one user's open chat streams (default 4).
+	StreamsPerUser int
 }
 
 // New builds the Echo instance with every route.
@@ -43,7 +45,7 @@ func New(d Deps) *echo.Echo {
 	e.Pre(securityHeaders)
 	e.Use(accessLog)
 
-	h := &handlers{Deps: d}
+	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser)}
 	e.GET("/healthz", h.health)
 
 	api := e.Group("/api/v1")
@@ -92,7 +94,10 @@ func New(d Deps) *echo.Echo {
 	return e
 }
 
-type handlers struct{ Deps }
+type handlers struct {
+	Deps
+	streams *streamRegistry
+}
 
 func (h *handlers) health(c echo.Context) error {
 	if err := h.Store.Ping(c.Request().Context()); err != nil {

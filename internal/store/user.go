@@ -98,6 +98,11 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, upd UserUpdate) (User,
 		if !revoke {
 			return nil
 		}
+		if u.Disabled {
+			if err := tx.cancelUserJobs(ctx, id); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.DeleteSessions(ctx, id, upd.KeepSession); err != nil {
 			return err
 		}

@@ -12,8 +12,12 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_user ON sessions(user_id);
 
+-- The claim query serves users round-robin by their latest start.
+CREATE INDEX jobs_user_started ON jobs(user_id, started_at);
+
 ALTER TABLE api_tokens ADD COLUMN expires_at DATETIME;
 
 -- +goose Down
+DROP INDEX jobs_user_started;
 ALTER TABLE api_tokens DROP COLUMN expires_at;
 DROP TABLE sessions;
