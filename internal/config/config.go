@@ -115,7 +115,7 @@ const (
 func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
 		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour, SessionMaxTTL: 7 * 24 * time.Hour,
-		Limits: Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200},
+		Limits:  Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 	}
 	if path == "" {

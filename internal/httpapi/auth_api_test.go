@@ -100,9 +100,7 @@ func TestLoginAndTokens(t *testing.T) {
 		future := time.Now().Add(time.Hour)
 
 		var wrongPwMsg string
-		valid := signJWT(t, jwt.SigningMethodHS256, secret, sessionClaims(bob.ID, "bob", "user", future))
 		noneTok := signJWT(t, jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, sessionClaims(bob.ID, "bob", "user", future))
-		parts := strings.Split(valid, ".")
 		huge := `{"username":"` + strings.Repeat("a", httpapi.MaxJSONBody+10) + `","password":"x"}`
 		noExp := sessionClaims(bob.ID, "bob", "user", future)
 		delete(noExp, "exp")
@@ -111,8 +109,8 @@ func TestLoginAndTokens(t *testing.T) {
 		// Claims signed with the server's key still need a live session.
 		withSession := func(c jwt.MapClaims, sid string) jwt.MapClaims { c["sid"] = sid; return c }
 		bobSID := sessionID(t, bobTok)
-		valid = signJWT(t, jwt.SigningMethodHS256, secret, withSession(sessionClaims(bob.ID, "bob", "user", future), bobSID))
-		parts = strings.Split(valid, ".")
+		valid := signJWT(t, jwt.SigningMethodHS256, secret, withSession(sessionClaims(bob.ID, "bob", "user", future), bobSID))
+		parts := strings.Split(valid, ".")
 		noSession := signJWT(t, jwt.SigningMethodHS256, secret, sessionClaims(bob.ID, "bob", "user", future))
 		madeUp := signJWT(t, jwt.SigningMethodHS256, secret, withSession(sessionClaims(bob.ID, "bob", "user", future), "0123456789abcdef0123456789abcdef"))
 		asAdmin := withSession(sessionClaims(bob.ID, "bob", "admin", future), bobSID)
