@@ -100,7 +100,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, BcryptCost: bcrypt.DefaultCost})
+	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -138,10 +138,10 @@ func serve(configPath string) error {
 	extraction := &extract.Isolation{Timeout: a.cfg.ParseTimeout, MemoryBytes: a.cfg.ParseMemoryMB << 20,
 		CacheDir: filepath.Join(a.cfg.DataDir, "cache", "pdf-engine")}
 	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
-		Extraction: extraction})
+		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser})
 	shutdown := make(chan struct{})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
-		Models: models, Compile: compiler, Shutdown: shutdown})
+		Models: models, Compile: compiler, Shutdown: shutdown, StreamsPerUser: a.cfg.Limits.StreamsPerUser})
 	srv := &http.Server{
 		Handler:           e,
 		ReadHeaderTimeout: 10 * time.Second,

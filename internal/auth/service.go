@@ -19,7 +19,8 @@ import (
 // Options configures the service.
 type Options struct {
 	Secret     []byte        // HS256 key
-	TTL        time.Duration // session lifetime
+	TTL        time.Duration // a session ends when unused this long
+	MaxTTL     time.Duration // and at the latest this long after login
 	BcryptCost int
 }
 
@@ -34,6 +35,7 @@ type Service struct {
 	seeder    Seeder
 	secret    []byte
 	ttl       time.Duration
+	maxTTL    time.Duration
 	cost      int
 	dummyHash string
 	throttle  *Throttle
@@ -45,11 +47,15 @@ func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
 	if len(opts.Secret) < 32 {
 		return nil, errors.New("jwt secret must be at least 32 bytes")
 	}
-	s := &Service{st: st, seeder: seeder, secret: opts.Secret, ttl: opts.TTL, cost: opts.BcryptCost,
+	s := &Service{st: st, seeder: seeder, secret: opts.Secret, ttl: opts.TTL, maxTTL: opts.MaxTTL, cost: opts.BcryptCost,
 		throttle: NewThrottle(), now: time.Now}
 	if s.ttl <= 0 {
 		s.ttl = 8 * time.Hour
 	}
+	if s.maxTTL <= 0 {
+		s.maxTTL = 7 * 24 * time.Hour
+	}
+	s.maxTTL = max(s.maxTTL, s.ttl)
 	var err error
 	if s.dummyHash, err = s.hash(randomHex(16)); err != nil {
 		return nil, err

@@ -22,66 +22,82 @@ const TokenPrefix = "ks_"
 
 type claims struct {
 	jwt.RegisteredClaims
-	Username     string `json:"name"`
-	Role         string `json:"role"`
-	TokenVersion int    `json:"tv"`
+	Username  string `json:"name"`
+	Role      string `json:"role"`
+	SessionID string `json:"sid"`
 }
 
-// Session is the answer to a successful login.
+// Session is the answer to a successful login. ExpiresAt is the longest the
+// token can live (the session maximum); IdleExpiresAt is when it ends unless
+// used, which each use pushes forward.
 type Session struct {
-	Token     string     `json:"token"`
-	ExpiresAt time.Time  `json:"expires_at"`
-	User      store.User `json:"-"`
+	Token         string     `json:"token"`
+	ExpiresAt     time.Time  `json:"expires_at"`
+	IdleExpiresAt time.Time  `json:"idle_expires_at"`
+	User          store.User `json:"-"`
 }
 
-// Login checks a password, subject to the throttle on both the account and
-// the client address, and issues a signed session token.
+// Principal is an authenticated caller and the credential it used: a
+// session (SessionID) or a personal API token (TokenID).
+type Principal struct {
+	User      store.User
+	SessionID string
+	TokenID   int64
+}
+
+// Login checks a password, subject to the throttle, and opens a session.
 func (s *Service) Login(ctx context.Context, username, password, addr string) (Session, error) {
 	username = strings.ToLower(strings.TrimSpace(username))
-	acctKey, addrKey := "u:"+username, "a:"+addr
-	if d := max(s.throttle.Wait(acctKey), s.throttle.Wait(addrKey)); d > 0 {
-		e := apierr.TooMany("too_many_attempts", "too many failed logins; try again in %d seconds", int(d.Seconds()+0.999))
-		e.RetryAfter = d
-		return Session{}, e
+	var u store.User
+	err := s.throttle.Attempt(username, addr, func() (bool, error) {
+		var err error
+		u, err = s.st.UserByUsername(ctx, username)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return false, apierr.Internal(err)
+		}
+		return s.checkPassword(u.PasswordHash, password) && !u.Disabled, nil
+	})
+	if err != nil {
+		return Session{}, err
 	}
-	u, err := s.st.UserByUsername(ctx, username)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return Session{}, apierr.Internal(err)
-	}
-	if !s.checkPassword(u.PasswordHash, password) || u.Disabled {
-		s.throttle.Fail(acctKey, accountFailuresBeforeLock)
-		s.throttle.Fail(addrKey, addressFailuresBeforeLock)
-		return Session{}, errBadCredentials
-	}
-	s.throttle.Reset(acctKey)
-	return s.issue(u)
+	return s.issue(ctx, u)
 }
 
-func (s *Service) issue(u store.User) (Session, error) {
-	now := s.now()
-	exp := now.Add(s.ttl)
+func (s *Service) issue(ctx context.Context, u store.User) (Session, error) {
+	now := s.now().UTC().Truncate(time.Second)
+	sess := store.Session{ID: randomHex(16), UserID: u.ID, CreatedAt: now, LastSeenAt: now,
+		ExpiresAt: now.Add(s.ttl), MaxExpiresAt: now.Add(s.maxTTL)}
+	if err := s.st.CreateSession(ctx, &sess); err != nil {
+		return Session{}, apierr.Internal(err)
+	}
 	c := claims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    issuer,
 			Subject:   strconv.FormatInt(u.ID, 10),
 			IssuedAt:  jwt.NewNumericDate(now),
-			ExpiresAt: jwt.NewNumericDate(exp),
+			ExpiresAt: jwt.NewNumericDate(sess.MaxExpiresAt),
 		},
-		Username: u.Username, Role: u.Role, TokenVersion: u.TokenVersion,
+		Username: u.Username, Role: u.Role, SessionID: sess.ID,
 	}
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.secret)
 	if err != nil {
 		return Session{}, apierr.Internal(err)
 	}
-	return Session{Token: tok, ExpiresAt: exp.UTC().Truncate(time.Second), User: u}, nil
+	return Session{Token: tok, ExpiresAt: sess.MaxExpiresAt, IdleExpiresAt: sess.ExpiresAt, User: u}, nil
 }
 
-// Authenticate turns a bearer credential (a session JWT or a personal API
-// token) into the account it belongs to. Disabled accounts and sessions
-// issued before a password reset are refused.
+// Authenticate turns a bearer credential into the account it belongs to.
 func (s *Service) Authenticate(ctx context.Context, bearer string) (store.User, error) {
+	p, err := s.AuthenticatePrincipal(ctx, bearer)
+	return p.User, err
+}
+
+// AuthenticatePrincipal checks a bearer credential (a session JWT or a
+// personal API token). Disabled accounts, ended sessions and expired or
+// revoked tokens are refused.
+func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Principal, error) {
 	if bearer == "" {
-		return store.User{}, apierr.Unauthorized("missing_token", "sign in first: send Authorization: Bearer <token>")
+		return Principal{}, apierr.Unauthorized("missing_token", "sign in first: send Authorization: Bearer <token>")
 	}
 	if strings.HasPrefix(bearer, TokenPrefix) {
 		return s.authenticateAPIToken(ctx, bearer)
@@ -94,23 +110,99 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (store.User, 
 		jwt.WithTimeFunc(s.now),
 	)
 	if errors.Is(err, jwt.ErrTokenExpired) {
-		return store.User{}, apierr.Unauthorized("token_expired", "the session has expired; sign in again")
+		return Principal{}, errSessionExpired
 	}
 	if err != nil {
-		return store.User{}, apierr.Unauthorized("invalid_token", "the token is not valid").WithCause(err)
+		return Principal{}, apierr.Unauthorized("invalid_token", "the token is not valid").WithCause(err)
 	}
 	id, err := strconv.ParseInt(c.Subject, 10, 64)
+	if err != nil || c.SessionID == "" {
+		return Principal{}, errSessionEnded
+	}
+	sess, err := s.st.SessionByID(ctx, c.SessionID)
+	if errors.Is(err, store.ErrNotFound) || err == nil && sess.UserID != id {
+		return Principal{}, errSessionEnded
+	}
 	if err != nil {
-		return store.User{}, apierr.Unauthorized("invalid_token", "the token is not valid")
+		return Principal{}, apierr.Internal(err)
+	}
+	now := s.now().UTC()
+	if !now.Before(sess.ExpiresAt) {
+		return Principal{}, errSessionExpired
 	}
 	u, err := s.st.UserByID(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && (u.Disabled || u.TokenVersion != c.TokenVersion)) {
-		return store.User{}, apierr.Unauthorized("invalid_token", "the session is no longer valid; sign in again")
+	if errors.Is(err, store.ErrNotFound) || err == nil && u.Disabled {
+		return Principal{}, errSessionEnded
 	}
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal(err)
 	}
-	return u, nil
+	// Sliding expiry, written at most once a minute per session so reads
+	// do not all become writes.
+	if now.Sub(sess.LastSeenAt) > time.Minute {
+		_ = s.st.TouchSession(ctx, sess.ID, now, minTime(now.Add(s.ttl), sess.MaxExpiresAt))
+	}
+	return Principal{User: u, SessionID: sess.ID}, nil
+}
+
+var (
+	errSessionExpired = apierr.Unauthorized("token_expired", "the session has expired; sign in again")
+	errSessionEnded   = apierr.Unauthorized("invalid_token", "the session is no longer valid; sign in again")
+)
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// Logout ends the caller's session.
+func (s *Service) Logout(ctx context.Context, p Principal) error {
+	if p.SessionID == "" {
+		return apierr.BadRequest("not_a_session", "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
+	}
+	if err := s.st.DeleteSession(ctx, p.User.ID, p.SessionID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return apierr.Internal(err)
+	}
+	return nil
+}
+
+// LogoutAll ends every session of the caller, this one included.
+func (s *Service) LogoutAll(ctx context.Context, p Principal) (int64, error) {
+	n, err := s.st.DeleteSessions(ctx, p.User.ID, "")
+	if err != nil {
+		return 0, apierr.Internal(err)
+	}
+	return n, nil
+}
+
+// ChangePassword lets users change their own password: the current one is
+// checked (through the same throttle as login), then every other session and
+// every API token of the account ends; the calling session stays.
+func (s *Service) ChangePassword(ctx context.Context, p Principal, addr, current, next string) error {
+	if err := ValidatePassword(next); err != nil {
+		return err
+	}
+	err := s.throttle.Attempt(p.User.Username, addr, func() (bool, error) {
+		u, err := s.st.UserByID(ctx, p.User.ID)
+		if err != nil {
+			return false, apierr.Internal(err)
+		}
+		return s.checkPassword(u.PasswordHash, current), nil
+	})
+	if e, ok := apierr.As(err); ok && e.Code == errBadCredentials.Code {
+		return apierr.BadRequest("wrong_password", "the current password is wrong")
+	}
+	if err != nil {
+		return err
+	}
+	h, err := s.hash(next)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	_, err = s.update(ctx, p.User.ID, store.UserUpdate{PasswordHash: &h, KeepSession: p.SessionID})
+	return err
 }
 
 func hashToken(secret string) string {
@@ -118,21 +210,25 @@ func hashToken(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (store.User, error) {
+func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Principal, error) {
 	t, err := s.st.TokenByHash(ctx, hashToken(secret))
 	if errors.Is(err, store.ErrNotFound) {
-		return store.User{}, apierr.Unauthorized("invalid_token", "the API token is not valid or was revoked")
+		return Principal{}, apierr.Unauthorized("invalid_token", "the API token is not valid or was revoked")
 	}
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal(err)
+	}
+	now := s.now().UTC()
+	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
+		return Principal{}, apierr.Unauthorized("token_expired", "the API token expired on %s; create a new one", t.ExpiresAt.Format(time.DateOnly))
 	}
 	u, err := s.st.UserByID(ctx, t.UserID)
 	if err != nil || u.Disabled {
-		return store.User{}, apierr.Unauthorized("invalid_token", "the API token's account is disabled")
+		return Principal{}, apierr.Unauthorized("invalid_token", "the API token's account is disabled")
 	}
 	// Recording every use would make each scripted request a write.
-	if now := s.now().UTC(); t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
+	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
 		_ = s.st.TouchToken(ctx, t.ID, now)
 	}
-	return u, nil
+	return Principal{User: u, TokenID: t.ID}, nil
 }

@@ -3,11 +3,24 @@ package auth
 import (
 	"sync"
 	"time"
+
+	"github.com/knowspace/knowspace/internal/apierr"
 )
 
-// Throttle slows down password guessing per account and per address: once a
-// key has failed a few times, each failure locks it for a period that doubles
-// with every further failure, up to a ceiling.
+// Throttle slows password guessing without handing an attacker a way to
+// lock the owner out. It counts failures per (account, client address):
+// after a few free failures each further one locks that pair for a period
+// that doubles up to a ceiling. Other addresses are not affected, so the
+// owner signs in while someone else guesses, and a NAT full of users is not
+// locked by one of them. Across addresses, an account whose failures pass
+// a ceiling is under attack: from then on a new address gets one attempt
+// before its lock begins, which slows guessing from many addresses, while an
+// address that has not failed is still checked at once, so the correct
+// password from it is never refused.
+//
+// Attempts are admitted under the lock before the password is hashed (in
+// flight counts against the free failures), so concurrent guesses cannot all
+// pass the check before the first failure is recorded.
 // It is in memory, per process; replicas each apply it.
 type Throttle struct {
 	mu      sync.Mutex
@@ -17,17 +30,18 @@ type Throttle struct {
 
 type throttleEntry struct {
 	failures int
+	inFlight int
 	last     time.Time
 	until    time.Time
 }
 
 // Throttle tuning.
 const (
-	accountFailuresBeforeLock = 5
-	addressFailuresBeforeLock = 20
-	maxLockout                = 5 * time.Minute
-	forgetAfter               = 15 * time.Minute
-	maxThrottleEntries        = 100_000
+	pairFreeFailures   = 5
+	accountUnderAttack = 20 // failures of one account across addresses
+	maxLockout         = 5 * time.Minute
+	forgetAfter        = 15 * time.Minute
+	maxThrottleEntries = 100_000
 )
 
 // NewThrottle builds an empty throttle.
@@ -35,52 +49,89 @@ func NewThrottle() *Throttle {
 	return &Throttle{entries: map[string]*throttleEntry{}, now: time.Now}
 }
 
-// Wait reports how long the key must still wait before its next attempt.
-func (t *Throttle) Wait(key string) time.Duration {
+// Attempt runs check (which reports whether the password was right) unless
+// the (account, addr) pair must wait, in which case it answers 429 with the
+// wait in RetryAfter. A wrong password is errBadCredentials.
+func (t *Throttle) Attempt(account, addr string, check func() (bool, error)) error {
+	pairKey, acctKey := "p:"+account+"\x00"+addr, "u:"+account
+	if err := t.admit(pairKey, acctKey); err != nil {
+		return err
+	}
+	ok, err := check()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	e := t.entries[key]
-	if e == nil {
-		return 0
+	now := t.now()
+	pair, acct := t.entry(pairKey, now), t.entry(acctKey, now)
+	pair.inFlight--
+	switch {
+	case err != nil:
+		return err
+	case ok:
+		// The account's count stays: the owner signing in does not give an
+		// attacker elsewhere a fresh budget.
+		pair.failures, pair.until = 0, time.Time{}
+		return nil
 	}
-	if d := e.until.Sub(t.now()); d > 0 {
-		return d
+	pair.failures++
+	pair.last = now
+	acct.failures++
+	acct.last = now
+	if over := pair.failures - t.limit(acct); over >= 0 {
+		pair.until = now.Add(min(time.Second<<min(over, 16), maxLockout))
 	}
-	return 0
+	return errBadCredentials
 }
 
-// Fail records a failed attempt; from the limit-th failure on, key is locked.
-func (t *Throttle) Fail(key string, limit int) {
+func (t *Throttle) admit(pairKey, acctKey string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
 	if len(t.entries) > maxThrottleEntries {
 		t.prune(now)
 	}
-	e := t.entries[key]
-	if e == nil || now.Sub(e.last) > forgetAfter {
-		e = &throttleEntry{}
-		t.entries[key] = e
+	pair, acct := t.entry(pairKey, now), t.entry(acctKey, now)
+	if d := pair.until.Sub(now); d > 0 {
+		return tooMany(d)
 	}
-	e.failures++
-	e.last = now
-	if over := e.failures - limit; over >= 0 {
-		d := time.Second << min(over, 16)
-		e.until = now.Add(min(d, maxLockout))
+	// Below the limit as many attempts may run at once as failures remain;
+	// past it, one at a time between locks.
+	if pair.inFlight >= max(t.limit(acct)-pair.failures, 1) {
+		return tooMany(time.Second)
 	}
+	pair.inFlight++
+	return nil
 }
 
-// Reset forgets a key after a successful login.
-func (t *Throttle) Reset(key string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.entries, key)
+// limit is how many failures a pair has before its lock begins.
+func (t *Throttle) limit(acct *throttleEntry) int {
+	if acct.failures >= accountUnderAttack {
+		return 1
+	}
+	return pairFreeFailures
+}
+
+// entry returns key's entry, starting afresh once the last failure is old.
+func (t *Throttle) entry(key string, now time.Time) *throttleEntry {
+	e := t.entries[key]
+	if e == nil {
+		e = &throttleEntry{last: now}
+		t.entries[key] = e
+	} else if e.inFlight == 0 && now.Sub(e.last) > forgetAfter {
+		*e = throttleEntry{last: now}
+	}
+	return e
 }
 
 func (t *Throttle) prune(now time.Time) {
 	for k, e := range t.entries {
-		if now.Sub(e.last) > forgetAfter {
+		if e.inFlight == 0 && now.Sub(e.last) > forgetAfter && !e.until.After(now) {
 			delete(t.entries, k)
 		}
 	}
+}
+
+func tooMany(d time.Duration) error {
+	e := apierr.TooMany("too_many_attempts", "too many failed logins from this address; try again in %d seconds", int(d.Seconds()+0.999))
+	e.RetryAfter = d
+	return e
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -19,14 +20,25 @@ type NewToken struct {
 	Secret string
 }
 
-// CreateToken issues a personal API token for the user.
-func (s *Service) CreateToken(ctx context.Context, userID int64, name string) (NewToken, error) {
+// MaxTokenDays bounds a token's optional lifetime.
+const MaxTokenDays = 3650
+
+// CreateToken issues a personal API token for the user; expiresInDays 0
+// means it lasts until revoked.
+func (s *Service) CreateToken(ctx context.Context, userID int64, name string, expiresInDays int) (NewToken, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > MaxTokenName {
 		return NewToken{}, apierr.BadRequest("invalid_name", "name is required and at most %d characters", MaxTokenName)
 	}
+	if expiresInDays < 0 || expiresInDays > MaxTokenDays {
+		return NewToken{}, apierr.BadRequest("invalid_expiry", "expires_in_days must be between 1 and %d, or absent for no expiry", MaxTokenDays)
+	}
 	secret := TokenPrefix + randomHex(24)
 	t := store.APIToken{UserID: userID, Name: name, Prefix: secret[:len(TokenPrefix)+6], TokenHash: hashToken(secret)}
+	if expiresInDays > 0 {
+		exp := s.now().UTC().Truncate(time.Second).AddDate(0, 0, expiresInDays)
+		t.ExpiresAt = &exp
+	}
 	if err := s.st.CreateToken(ctx, &t); err != nil {
 		return NewToken{}, apierr.Internal(err)
 	}
@@ -45,6 +57,27 @@ func (s *Service) ListTokens(ctx context.Context, userID int64) ([]store.APIToke
 // RevokeToken deletes one of the user's tokens.
 func (s *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 	err := s.st.DeleteToken(ctx, userID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return apierr.NotFound("token_not_found", "no API token with id %d", id)
+	}
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	return nil
+}
+
+// ListAllTokens returns every account's tokens (admin view).
+func (s *Service) ListAllTokens(ctx context.Context) ([]store.TokenWithOwner, error) {
+	ts, err := s.st.ListAllTokens(ctx)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	return ts, nil
+}
+
+// RevokeAnyToken deletes any account's token (admin).
+func (s *Service) RevokeAnyToken(ctx context.Context, id int64) error {
+	err := s.st.DeleteTokenByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return apierr.NotFound("token_not_found", "no API token with id %d", id)
 	}

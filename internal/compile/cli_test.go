@@ -1,3 +1,5 @@
+//go:build unix
+
 package compile
 
 import (
@@ -5,7 +7,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -70,6 +75,125 @@ case "$input" in *"Summarize the document"*) echo "saw prompt";; esac`)
 			t.Fatalf("after %v: %v", time.Since(start), err)
 		}
 	})
+}
+
+func TestCLISandbox(t *testing.T) {
+	t.Setenv("KB_JWT_SECRET", "server-secret-that-must-stay-in-0123456789")
+	t.Setenv("KB_DATABASE_DSN", "postgres://secret@db/kb")
+	t.Setenv("OPENAI_API_KEY", "sk-provider")
+	t.Setenv("CODEX_API_KEY", "ck-allowed")
+	t.Setenv("HOME", "/home/allowed")
+	t.Setenv("KS_TEST_UNSET", "")
+	os.Unsetenv("KS_TEST_UNSET")
+	report := filepath.Join(t.TempDir(), "report")
+	// The fake CLI reports what it was given: environment, cwd and the
+	// cwd's contents, and whether it can write there.
+	cli := script(t, `cat >/dev/null
+{ env; echo "cwd=$(pwd)"; echo "files=$(ls -A)"; echo x > own-file && echo "writable=yes"; } > "$1"
+echo done`)
+	out, err := cliExecutor{argv: []string{cli, report}, env: []string{"PATH", "HOME", "CODEX_API_KEY", "KS_TEST_UNSET"}}.run(context.Background(), "s", "p")
+	if err != nil || out != "done" {
+		t.Fatalf("%q %v", out, err)
+	}
+	raw, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var cwd string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		switch k {
+		case "cwd":
+			cwd = v
+		case "files":
+			if v != "" {
+				t.Errorf("the working directory was not empty: %q", v)
+			}
+		case "writable", "PWD", "OLDPWD": // the shell itself sets PWD
+		default:
+			names = append(names, k)
+			if k == "CODEX_API_KEY" && v != "ck-allowed" || k == "HOME" && v != "/home/allowed" {
+				t.Errorf("%s=%s", k, v)
+			}
+		}
+	}
+	slices.Sort(names)
+	if strings.Join(names, ",") != "CODEX_API_KEY,HOME,PATH" {
+		t.Fatalf("the child saw %v, want only the allowlisted CODEX_API_KEY, HOME, PATH\n%s", names, raw)
+	}
+	if !strings.Contains(string(raw), "writable=yes") {
+		t.Errorf("the private directory was not writable:\n%s", raw)
+	}
+	if wd, _ := os.Getwd(); cwd == "" || cwd == wd || !strings.Contains(filepath.Base(cwd), "knowspace-cli-") {
+		t.Fatalf("cwd %q is not a private directory", cwd)
+	}
+	if _, err := os.Stat(cwd); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the private directory %s is still there: %v", cwd, err)
+	}
+
+	t.Run("no env listed means an empty environment", func(t *testing.T) {
+		cli := script(t, `cat >/dev/null; env | grep -v '^PWD=' | wc -l`)
+		out, err := cliExecutor{argv: []string{cli}}.run(context.Background(), "s", "p")
+		if err != nil || strings.TrimSpace(out) != "0" {
+			t.Fatalf("%q %v", out, err)
+		}
+	})
+}
+
+func TestCLIGrandchildKilled(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		stop func(context.CancelFunc)
+	}{
+		// The program waits for its background child; cancel comes first.
+		{"on cancel", `cat >/dev/null; sleep 30 & echo $! > "$1"; wait`, func(c context.CancelFunc) { time.Sleep(300 * time.Millisecond); c() }},
+		// The program exits and leaves its child behind.
+		{"after exit", `cat >/dev/null; sleep 30 >/dev/null 2>&1 & echo $! > "$1"; echo ok`, func(context.CancelFunc) {}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go c.stop(cancel)
+			start := time.Now()
+			_, err := cliExecutor{argv: []string{script(t, c.body), pidFile}}.run(ctx, "s", "p")
+			if c.name == "on cancel" && !errors.Is(err, context.Canceled) {
+				t.Fatalf("%v", err)
+			}
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("took %v", time.Since(start))
+			}
+			raw, _ := os.ReadFile(pidFile)
+			pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+			if err != nil {
+				t.Fatalf("no grandchild pid: %q", raw)
+			}
+			deadline := time.Now().Add(3 * time.Second)
+			for alive(pid) {
+				if time.Now().After(deadline) {
+					syscall.Kill(pid, syscall.SIGKILL)
+					t.Fatalf("grandchild %d survived", pid)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// alive tells whether pid runs; a zombie waiting for its reaper is dead.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return !errors.Is(err, os.ErrNotExist)
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z")
 }
 
 func TestCLIArgvOnlyAllowedValues(t *testing.T) {

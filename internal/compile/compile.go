@@ -63,6 +63,9 @@ type Options struct {
 	// Extraction runs each parse in a child process with a deadline and a
 	// memory ceiling. Nil parses in-process, without those bounds.
 	Extraction *extract.Isolation
+	// QueuedJobsPerUser caps one user's waiting jobs (default 200), so
+	// one user cannot fill the queue for everyone.
+	QueuedJobsPerUser int
 }
 
 // Service is the compile front door: enqueue, job queries, workers.
@@ -81,14 +84,19 @@ type Service struct {
 	mu       sync.RWMutex
 	defaults Defaults
 
-	wake chan struct{}
+	wake      chan struct{}
+	maxQueued int
 }
 
 // New builds the service.
 func New(o Options) *Service {
 	s := &Service{st: o.Store, tree: o.Tree, models: o.Models, profiles: map[string]config.CLIProfile{},
 		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, extract: o.Extraction,
-		wake: make(chan struct{}, 1)}
+		wake:      make(chan struct{}, 1),
+		maxQueued: o.QueuedJobsPerUser}
+	if s.maxQueued <= 0 {
+		s.maxQueued = DefaultQueuedJobsPerUser
+	}
 	for _, p := range o.CLIProfiles {
 		s.profiles[p.Name] = p
 		s.order = append(s.order, p.Name)

@@ -4,5 +4,8 @@ package compile
 
 import "os/exec"
 
-// killGroup keeps exec's default: the program itself is killed.
+// ownGroup keeps exec's default: the program itself is killed, but not
+// children it started (there are no process groups to kill here).
+func ownGroup(*exec.Cmd) {}
+
 func killGroup(*exec.Cmd) {}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -62,7 +64,7 @@ func (s *Service) executorFor(snap Snapshot) (executor, error) {
 		if err != nil {
 			return nil, err
 		}
-		return cliExecutor{argv: argv}, nil
+		return cliExecutor{argv: argv, env: p.Env}, nil
 	}
 	return nil, permanent("bad_configuration", "unknown executor %q", snap.Executor)
 }
@@ -122,19 +124,37 @@ func contains(list []string, v string) bool {
 }
 
 // cliExecutor runs a program without a shell: the system text and prompt go
-// on stdin, the answer comes on stdout.
-type cliExecutor struct{ argv []string }
+// on stdin, the answer comes on stdout. The program is trusted code chosen
+// by the operator, but it may run tools on model output, so it is given no
+// more than it needs: only the environment variables its profile lists, an
+// empty private working directory removed afterwards, its own process group
+// killed whole when it ends, and a cap on what it may write.
+type cliExecutor struct {
+	argv []string
+	env  []string // names of the variables passed through
+}
 
 func (e cliExecutor) run(ctx context.Context, system, prompt string) (string, error) {
+	// MkdirTemp makes the directory 0700: other local users cannot look in.
+	dir, err := os.MkdirTemp("", "knowspace-cli-")
+	if err != nil {
+		return "", fmt.Errorf("cli working directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
 	cmd := exec.CommandContext(ctx, e.argv[0], e.argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = allowedEnv(e.env, os.LookupEnv)
 	cmd.Stdin = strings.NewReader(system + "\n\n" + prompt)
 	stdout := &capped{max: maxSummaryBytes}
 	stderr := &tail{max: cliStderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
+	ownGroup(cmd)
 	// Children that keep the pipes open must not hold Wait forever.
 	cmd.WaitDelay = cliWaitDelay
-	err := cmd.Run()
+	err = cmd.Run()
+	// A background child left behind would outlive the job and keep what
+	// it was given; the group goes with its leader.
+	killGroup(cmd)
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -147,6 +167,8 @@ func (e cliExecutor) run(ctx context.Context, system, prompt string) (string, er
 		return "", permanent("cli_failed", "%s exited with status %d: %s", e.argv[0], exitErr.ExitCode(), stderr.String())
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
 		return "", permanent("bad_configuration", "program %s of the cli profile is not installed", e.argv[0])
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The program exited; only a child holding its output was cut off.
 	case err != nil:
 		return "", permanent("cli_failed", "%s could not run: %v", e.argv[0], err)
 	}
@@ -158,6 +180,18 @@ func (e cliExecutor) run(ctx context.Context, system, prompt string) (string, er
 		return "", permanent("empty_output", "%s wrote nothing on stdout: %s", e.argv[0], stderr.String())
 	}
 	return text, nil
+}
+
+// allowedEnv is the child's whole environment: the listed variables that
+// are set. It is never nil, since a nil Env would inherit everything.
+func allowedEnv(names []string, lookup func(string) (string, bool)) []string {
+	env := []string{}
+	for _, n := range names {
+		if v, ok := lookup(n); ok {
+			env = append(env, n+"="+v)
+		}
+	}
+	return env
 }
 
 // capped keeps at most max bytes and notes that there were more.

@@ -148,6 +148,9 @@ func (s *Service) snapshot(ctx context.Context, c knowledge.Caller, r Request) (
 	return snap, nil
 }
 
+// DefaultQueuedJobsPerUser is limits.queued_jobs_per_user unless configured.
+const DefaultQueuedJobsPerUser = 200
+
 // Enqueue validates a compile request and creates one job per accepted
 // file. Request-wide problems (unknown model, bad profile) are errors;
 // problems of single files are rejections beside the jobs.
@@ -224,7 +227,17 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 	}
 	cfgJSON, _ := json.Marshal(snap)
 	cfg, hash := string(cfgJSON), snap.Hash()
+	// Concurrent requests of one user may pass the count together; the cap
+	// bounds the queue, it need not be exact.
+	queued, err := s.st.CountQueuedJobs(ctx, c.ID)
+	if err != nil {
+		return EnqueueResult{}, apierr.Internal(err)
+	}
 	for _, a := range ok {
+		if queued >= int64(s.maxQueued) {
+			reject(a.uri.String(), "queue_full", "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
+			continue
+		}
 		nodeID := a.node.ID
 		j := store.Job{UserID: c.ID, Kind: JobKind, NodeID: &nodeID, Path: a.node.Path, OutputPath: outPath,
 			MaxAttempts: snap.MaxAttempts, ConfigurationJSON: &cfg, ConfigHash: hash}
@@ -236,6 +249,9 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 			reject(a.uri.String(), "active_job_conflict",
 				"job %d for %s is still %s with a different configuration; cancel it or wait for it to finish", got.ID, a.uri, got.State)
 			continue
+		}
+		if created {
+			queued++
 		}
 		out.Jobs = append(out.Jobs, viewOf(c.Username, got))
 	}

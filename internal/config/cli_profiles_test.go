@@ -20,8 +20,10 @@ cli_profiles:
     argv: ["codex", "exec", "--model", "{model}", "-c", "model_reasoning_effort={effort}", "-"]
     models: [gpt-5-codex]
     efforts: [low, medium, high]
+    env: [PATH, HOME, CODEX_API_KEY]
 `)
-	if err != nil || len(c.CLIProfiles) != 1 || c.CLIProfiles[0].Argv[3] != "{model}" || len(c.CLIProfiles[0].Efforts) != 3 {
+	if err != nil || len(c.CLIProfiles) != 1 || c.CLIProfiles[0].Argv[3] != "{model}" || len(c.CLIProfiles[0].Efforts) != 3 ||
+		strings.Join(c.CLIProfiles[0].Env, ",") != "PATH,HOME,CODEX_API_KEY" {
 		t.Fatalf("%+v %v", c.CLIProfiles, err)
 	}
 	for _, bad := range []struct{ yaml, field string }{
@@ -30,6 +32,8 @@ cli_profiles:
 		{"cli_profiles:\n  - name: x\n    argv: [a, '{prompt}']\n", "cli_profiles[0].argv"},
 		{"cli_profiles:\n  - name: x\n    argv: [a]\n    models: ['--danger']\n", "cli_profiles[0]"},
 		{"cli_profiles:\n  - name: x\n    argv: [a]\n  - name: x\n    argv: [b]\n", "cli_profiles[1].name"},
+		{"cli_profiles:\n  - name: x\n    argv: [a]\n    env: [KB_JWT_SECRET]\n", "cli_profiles[0].env"},
+		{"cli_profiles:\n  - name: x\n    argv: [a]\n    env: ['PATH=/tmp']\n", "cli_profiles[0].env"},
 	} {
 		if _, err := load(bad.yaml); err == nil || !strings.HasPrefix(err.Error(), bad.field) {
 			t.Errorf("%q: %v, want %s", bad.yaml, err, bad.field)

@@ -25,7 +25,8 @@ type Config struct {
 	DatabaseDSN    string        `yaml:"database_dsn"`
 	AdminPassword  string        `yaml:"admin_password"`
 	JWTSecret      string        `yaml:"jwt_secret"`
-	SessionTTL     time.Duration `yaml:"session_ttl"`
+	SessionTTL     time.Duration `yaml:"session_ttl"`     // idle: each use extends a session this far
+	SessionMaxTTL  time.Duration `yaml:"session_max_ttl"` // but never past this long after login
 	Workers        int           `yaml:"workers"`
 	MaxUploadBytes int64         `yaml:"max_upload_bytes"`
 	// ParseTimeout and ParseMemoryMB bound one document extraction, which
@@ -37,16 +38,39 @@ type Config struct {
 	Models []llm.ModelConfig `yaml:"models"`
 	// CLIProfiles are the command-line compile executors (SPEC §9).
 	CLIProfiles []CLIProfile `yaml:"cli_profiles"`
+	Limits      Limits       `yaml:"limits"`
+}
+
+// Limits share the server fairly between users.
+type Limits struct {
+	StreamsPerUser    int `yaml:"streams_per_user"`     // open chat streams
+	QueuedJobsPerUser int `yaml:"queued_jobs_per_user"` // compile jobs waiting
 }
 
 // CLIProfile is a compile executor run as a program: Argv is the command
 // and its arguments, where "{model}" and "{effort}" are replaced by one of
 // the allowed Models and Efforts the request picked. There is no shell.
+// Env names the server's environment variables the program may see; it
+// sees no others, so the server's secrets stay in unless listed here.
 type CLIProfile struct {
 	Name    string   `yaml:"name"`
 	Argv    []string `yaml:"argv"`
 	Models  []string `yaml:"models"`
 	Efforts []string `yaml:"efforts"`
+	Env     []string `yaml:"env"`
+}
+
+// serverSecrets may never be handed to a CLI, whatever a profile lists:
+// with them a program could sign sessions or read every user's data.
+var serverSecrets = map[string]bool{"KB_JWT_SECRET": true, "KB_ADMIN_PASSWORD": true, "KB_DATABASE_DSN": true}
+
+func validEnvName(n string) bool {
+	for i, r := range n {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return n != ""
 }
 
 // validate names the first wrong field of profile i.
@@ -65,6 +89,14 @@ func (p CLIProfile) validate(i int, seen map[string]bool) error {
 		rest := strings.NewReplacer("{model}", "", "{effort}", "").Replace(a)
 		if strings.ContainsAny(rest, "{}") {
 			return fmt.Errorf("%s.argv: %q has a placeholder other than {model} or {effort}", field, a)
+		}
+	}
+	for _, n := range p.Env {
+		switch {
+		case !validEnvName(n):
+			return fmt.Errorf("%s.env: %q is not a variable name (letters, digits and _)", field, n)
+		case serverSecrets[n]:
+			return fmt.Errorf("%s.env: %s is the server's own secret and is never passed to a program", field, n)
 		}
 	}
 	for _, v := range append(append([]string(nil), p.Models...), p.Efforts...) {
@@ -88,7 +120,8 @@ const (
 // Load reads path (may be empty) and applies the environment from getenv.
 func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
-		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour,
+		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour, SessionMaxTTL: 7 * 24 * time.Hour,
+		Limits:  Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
 	}
@@ -148,8 +181,17 @@ func (c Config) Validate() error {
 	if c.SessionTTL < time.Minute || c.SessionTTL > 30*24*time.Hour {
 		return errors.New("session_ttl: must be between 1m and 720h")
 	}
+	if c.SessionMaxTTL < c.SessionTTL || c.SessionMaxTTL > 90*24*time.Hour {
+		return errors.New("session_max_ttl: must be at least session_ttl and at most 2160h")
+	}
 	if c.Workers < 0 || c.Workers > 64 {
 		return errors.New("workers: must be between 0 and 64")
+	}
+	if c.Limits.StreamsPerUser < 1 || c.Limits.StreamsPerUser > 1000 {
+		return errors.New("limits.streams_per_user: must be between 1 and 1000")
+	}
+	if c.Limits.QueuedJobsPerUser < 1 || c.Limits.QueuedJobsPerUser > 1_000_000 {
+		return errors.New("limits.queued_jobs_per_user: must be between 1 and 1000000")
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")

@@ -16,6 +16,8 @@ func TestLoadFileThenEnv(t *testing.T) {
 listen: 127.0.0.1:9000
 data_dir: /srv/ks
 workers: 3
+limits:
+  streams_per_user: 2
 models:
   - id: local
     name: Local
@@ -30,7 +32,7 @@ models:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || len(c.Models) != 1 || c.Models[0].ID != "local" {
+	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || c.Limits.StreamsPerUser != 2 || c.Limits.QueuedJobsPerUser != 200 || len(c.Models) != 1 || c.Models[0].ID != "local" {
 		t.Fatalf("%+v", c)
 	}
 }
@@ -43,6 +45,9 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"database_dsn: mysql://x", "", "database_dsn:"},
 		{"jwt_secret: short", "", "jwt_secret:"},
 		{"workers: 500", "", "workers:"},
+		{"limits:\n  streams_per_user: 0", "", "limits.streams_per_user"},
+		{"limits:\n  queued_jobs_per_user: -1", "", "limits.queued_jobs_per_user"},
+		{"session_ttl: 10h\nsession_max_ttl: 1h", "", "session_max_ttl"},
 		{"", "KB_WORKERS=x", "KB_WORKERS"},
 		{"models:\n  - id: m\n    profile: openai\n    base_url: ftp://x\n    api_key: k\n    context_window: 8192\n    output_reserve: 1024", "", "models[0].base_url"},
 	}

@@ -16,7 +16,6 @@ import (
 // pdftotext makes of each file.
 const pdfCorpus = "testdata/pdf"
 
-
 func readCorpus(tb testing.TB, name string) []byte {
 	tb.Helper()
 	raw, err := os.ReadFile(filepath.Join(pdfCorpus, name))

@@ -83,6 +83,35 @@ func (h *handlers) updateUser(c echo.Context) error {
 		if u, err = h.Auth.UpdateUser(ctx, id, store.UserUpdate{Role: req.Role, Disabled: req.Disabled}); err != nil {
 			return err
 		}
+		// Its sessions and queued jobs ended in the update; open streams
+		// are not requests the store knows of.
+		if u.Disabled {
+			h.streams.endUser(id)
+		}
 	}
 	return c.JSON(http.StatusOK, toUserJSON(u))
+}
+
+func (h *handlers) listAllTokens(c echo.Context) error {
+	ts, err := h.Auth.ListAllTokens(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	items := make([]tokenJSON, len(ts))
+	for i, t := range ts {
+		items[i] = toTokenJSON(t.APIToken)
+		items[i].Username = t.Username
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+func (h *handlers) revokeAnyToken(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Auth.RevokeAnyToken(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }

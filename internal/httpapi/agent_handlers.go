@@ -99,6 +99,11 @@ func (h *handlers) stream(c echo.Context) error {
 	}
 	ctx, cancel := context.WithCancel(c.Request().Context())
 	defer cancel()
+	release, err := h.streams.enter(currentUser(c).ID, cancel)
+	if err != nil {
+		return err
+	}
+	defer release()
 	who := caller(c)
 	scope, err := h.Tree.OpenScope(ctx, who, req.URI)
 	if err != nil {

@@ -44,8 +44,49 @@ func (h *handlers) login(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{
-		"token": s.Token, "expires_at": s.ExpiresAt, "user": toUserJSON(s.User),
+		"token": s.Token, "expires_at": s.ExpiresAt, "idle_expires_at": s.IdleExpiresAt, "user": toUserJSON(s.User),
 	})
+}
+
+func (h *handlers) logout(c echo.Context) error {
+	if err := h.Auth.Logout(c.Request().Context(), currentPrincipal(c)); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *handlers) logoutAll(c echo.Context) error {
+	n, err := h.Auth.LogoutAll(c.Request().Context(), currentPrincipal(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]int64{"sessions_ended": n})
+}
+
+type passwordRequest struct {
+	CurrentPassword string `json:"current_password"`
+	NewPassword     string `json:"new_password"`
+}
+
+func (r *passwordRequest) Validate() error {
+	if r.CurrentPassword == "" || r.NewPassword == "" {
+		return apierr.BadRequest("invalid_request", "current_password and new_password are required")
+	}
+	return nil
+}
+
+// changePassword keeps the calling session and ends every other one and
+// every API token: whoever knew the old password is out.
+func (h *handlers) changePassword(c echo.Context) error {
+	var req passwordRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	p := currentPrincipal(c)
+	if err := h.Auth.ChangePassword(c.Request().Context(), p, c.RealIP(), req.CurrentPassword, req.NewPassword); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }
 
 func (h *handlers) me(c echo.Context) error {
@@ -53,7 +94,8 @@ func (h *handlers) me(c echo.Context) error {
 }
 
 type tokenRequest struct {
-	Name string `json:"name"`
+	Name          string `json:"name"`
+	ExpiresInDays int    `json:"expires_in_days"`
 }
 
 func (r *tokenRequest) Validate() error { return nil } // the service checks the name
@@ -64,11 +106,13 @@ type tokenJSON struct {
 	Prefix     string     `json:"prefix"`
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
-	Token      string     `json:"token,omitempty"` // only in the creation answer
+	ExpiresAt  *time.Time `json:"expires_at"`
+	Username   string     `json:"username,omitempty"` // only in the admin listing
+	Token      string     `json:"token,omitempty"`    // only in the creation answer
 }
 
 func toTokenJSON(t store.APIToken) tokenJSON {
-	return tokenJSON{ID: t.ID, Name: t.Name, Prefix: t.Prefix, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt}
+	return tokenJSON{ID: t.ID, Name: t.Name, Prefix: t.Prefix, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt, ExpiresAt: t.ExpiresAt}
 }
 
 func (h *handlers) createToken(c echo.Context) error {
@@ -76,7 +120,7 @@ func (h *handlers) createToken(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	t, err := h.Auth.CreateToken(c.Request().Context(), currentUser(c).ID, req.Name)
+	t, err := h.Auth.CreateToken(c.Request().Context(), currentUser(c).ID, req.Name, req.ExpiresInDays)
 	if err != nil {
 		return err
 	}

@@ -8,11 +8,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-const userKey = "user"
+const principalKey = "principal"
 
 // requireAuth accepts a session JWT or a personal API token as a bearer
 // credential and puts the account in the context.
@@ -23,11 +24,11 @@ func (h *handlers) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		if header != "" && !strings.EqualFold(scheme, "Bearer") {
 			return apierr.Unauthorized("invalid_token", "use Authorization: Bearer <token>")
 		}
-		u, err := h.Auth.Authenticate(c.Request().Context(), strings.TrimSpace(token))
+		p, err := h.Auth.AuthenticatePrincipal(c.Request().Context(), strings.TrimSpace(token))
 		if err != nil {
 			return err
 		}
-		c.Set(userKey, u)
+		c.Set(principalKey, p)
 		return next(c)
 	}
 }
@@ -42,8 +43,12 @@ func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func currentUser(c echo.Context) store.User {
-	u, _ := c.Get(userKey).(store.User)
-	return u
+	return currentPrincipal(c).User
+}
+
+func currentPrincipal(c echo.Context) auth.Principal {
+	p, _ := c.Get(principalKey).(auth.Principal)
+	return p
 }
 
 func caller(c echo.Context) knowledge.Caller {

@@ -30,6 +30,8 @@ type Deps struct {
 	Compile *compile.Service
 	// Shutdown closes when the server stops, ending open streams first.
 	Shutdown <-chan struct{}
+	// StreamsPerUser caps one user's open chat streams (default 4).
+	StreamsPerUser int
 }
 
 // New builds the Echo instance with every route.
@@ -40,9 +42,10 @@ func New(d Deps) *echo.Echo {
 	// client-controlled unless a proxy is configured to overwrite it.
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = errorHandler
+	e.Pre(securityHeaders)
 	e.Use(accessLog)
 
-	h := &handlers{Deps: d}
+	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser)}
 	e.GET("/healthz", h.health)
 
 	api := e.Group("/api/v1")
@@ -50,6 +53,9 @@ func New(d Deps) *echo.Echo {
 
 	authed := api.Group("", h.requireAuth)
 	authed.GET("/auth/me", h.me)
+	authed.POST("/auth/logout", h.logout)
+	authed.POST("/auth/logout-all", h.logoutAll)
+	authed.POST("/auth/password", h.changePassword)
 	authed.POST("/auth/tokens", h.createToken)
 	authed.GET("/auth/tokens", h.listTokens)
 	authed.DELETE("/auth/tokens/:id", h.revokeToken)
@@ -58,6 +64,8 @@ func New(d Deps) *echo.Echo {
 	admin.POST("/users", h.createUser)
 	admin.GET("/users", h.listUsers)
 	admin.PATCH("/users/:id", h.updateUser)
+	admin.GET("/tokens", h.listAllTokens)
+	admin.DELETE("/tokens/:id", h.revokeAnyToken)
 
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)
@@ -86,7 +94,10 @@ func New(d Deps) *echo.Echo {
 	return e
 }
 
-type handlers struct{ Deps }
+type handlers struct {
+	Deps
+	streams *streamRegistry
+}
 
 func (h *handlers) health(c echo.Context) error {
 	if err := h.Store.Ping(c.Request().Context()); err != nil {

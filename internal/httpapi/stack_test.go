@@ -16,9 +16,10 @@ import (
 
 // Test stack settings shared by every API test server.
 const (
-	TestSecret      = "knowspace-test-secret-0123456789abcdef"
-	TestUploadLimit = 1 << 20
-	TestSessionTTL  = time.Hour
+	TestSecret        = "knowspace-test-secret-0123456789abcdef"
+	TestUploadLimit   = 1 << 20
+	TestSessionTTL    = time.Hour
+	TestSessionMaxTTL = 24 * time.Hour
 )
 
 // TestStack is the real store, blob directory, tree and auth service an API
@@ -39,7 +40,7 @@ func NewTestStack(t testing.TB, dialect string) TestStack {
 		t.Fatalf("open blobs: %v", err)
 	}
 	tree := knowledge.NewTree(st, blobs, TestUploadLimit)
-	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(TestSecret), TTL: TestSessionTTL, BcryptCost: bcrypt.MinCost})
+	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(TestSecret), TTL: TestSessionTTL, MaxTTL: TestSessionMaxTTL, BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatalf("auth service: %v", err)
 	}

@@ -32,6 +32,7 @@ const (
 	testSecret      = httpapi.TestSecret
 	testUploadLimit = httpapi.TestUploadLimit
 	testSessionTTL  = httpapi.TestSessionTTL
+	testSessionMax  = httpapi.TestSessionMaxTTL
 	adminPassword   = "admin-password-1"
 	userPassword    = "user-password-1"
 )
@@ -187,9 +188,10 @@ func wantErr(t testing.TB, r resp, status int, code string) {
 }
 
 type loginJSON struct {
-	Token     string    `json:"token"`
-	ExpiresAt time.Time `json:"expires_at"`
-	User      userJSON  `json:"user"`
+	Token         string    `json:"token"`
+	ExpiresAt     time.Time `json:"expires_at"`
+	IdleExpiresAt time.Time `json:"idle_expires_at"`
+	User          userJSON  `json:"user"`
 }
 
 type userJSON struct {

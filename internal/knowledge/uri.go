@@ -22,6 +22,19 @@ const (
 // that a URI's user segment can be compared without case games.
 var usernamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
+// invisibleRune is a character that changes how a name reads without being
+// seen: bidi overrides and isolates (which can make "gpj.exe" show as
+// "exe.jpg"), zero-width spaces and joiners, and the byte-order mark.
+func invisibleRune(r rune) bool {
+	switch {
+	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+		return true
+	case r >= 0x200B && r <= 0x200D, r == 0x2060, r == 0xFEFF, r == 0x180E:
+		return true
+	}
+	return false
+}
+
 // ValidUsername reports whether name is an acceptable account name.
 func ValidUsername(name string) bool { return usernamePattern.MatchString(name) }
 
@@ -154,6 +167,9 @@ func ValidateName(seg string) (string, error) {
 		}
 		if unicode.IsControl(r) {
 			return "", invalidURI("names may not contain control characters")
+		}
+		if invisibleRune(r) {
+			return "", invalidURI("names may not contain invisible or direction-changing characters (U+%04X): they make a name look like another", r)
 		}
 	}
 	seg = norm.NFC.String(seg)

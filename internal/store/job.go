@@ -108,16 +108,49 @@ func (s *Store) activeJobForNode(ctx context.Context, nodeID int64) (Job, error)
 	return j, translate(err)
 }
 
-// claimSQL takes the oldest due queued job and leases it in one statement.
+// claimSQL leases the next due queued job in one statement, round-robin
+// across users: it first picks the user with the fewest running jobs, then
+// the one served least recently (oldest latest start; never served first),
+// and takes that user's oldest due job. So one user's 200 queued jobs delay
+// another user's single job by at most one job per worker.
 // PostgreSQL locks the chosen row and lets concurrent claimers skip it;
 // SQLite runs the whole UPDATE under its single writer lock, so the
-// sub-select and the update cannot interleave with another claim.
+// sub-selects and the update cannot interleave with another claim.
 const claimSQL = `UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?,
   attempts = attempts + 1, started_at = COALESCE(started_at, ?), updated_at = ?, stage = 'parse'
 WHERE state = 'queued' AND id = (
-  SELECT id FROM jobs WHERE state = 'queued' AND run_after <= ? AND cancel_requested = FALSE
-  ORDER BY run_after, id LIMIT 1%s)
+  SELECT j.id FROM jobs j
+  WHERE j.state = 'queued' AND j.run_after <= ? AND j.cancel_requested = FALSE AND j.user_id = (
+    SELECT q.user_id FROM jobs q
+    WHERE q.state = 'queued' AND q.run_after <= ? AND q.cancel_requested = FALSE
+    GROUP BY q.user_id
+    ORDER BY (SELECT COUNT(*) FROM jobs r WHERE r.user_id = q.user_id AND r.state = 'running'),
+      (SELECT MAX(s.started_at) FROM jobs s WHERE s.user_id = q.user_id) IS NOT NULL,
+      (SELECT MAX(s.started_at) FROM jobs s WHERE s.user_id = q.user_id),
+      MIN(q.run_after), q.user_id
+    LIMIT 1)
+  ORDER BY j.run_after, j.id LIMIT 1%s)
 RETURNING *`
+
+// CountQueuedJobs tells how many jobs the user has waiting.
+func (s *Store) CountQueuedJobs(ctx context.Context, userID int64) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&Job{}).Where("user_id = ? AND state = ?", userID, JobQueued).Count(&n).Error
+	return n, translate(err)
+}
+
+// cancelUserJobs ends a user's queued jobs and asks workers to stop the
+// running ones (used when the account is disabled).
+func (s *Store) cancelUserJobs(ctx context.Context, userID int64) error {
+	t := now()
+	if err := s.db.WithContext(ctx).Model(&Job{}).Where("user_id = ? AND state = ?", userID, JobQueued).
+		Updates(map[string]any{"state": JobCancelled, "cancel_requested": true, "finished_at": t, "updated_at": t,
+			"error_code": "cancelled", "error_message": "cancelled: the account was disabled"}).Error; err != nil {
+		return err
+	}
+	return s.db.WithContext(ctx).Model(&Job{}).Where("user_id = ? AND state = ?", userID, JobRunning).
+		Updates(map[string]any{"cancel_requested": true, "updated_at": t}).Error
+}
 
 // ClaimJob leases the next due job to owner for lease; ErrNotFound when
 // the queue has nothing due.
@@ -128,7 +161,7 @@ func (s *Store) ClaimJob(ctx context.Context, owner string, lease time.Duration)
 	}
 	t := now()
 	var jobs []Job
-	err := s.db.WithContext(ctx).Raw(strings.Replace(claimSQL, "%s", lock, 1), owner, t.Add(lease), t, t, t).
+	err := s.db.WithContext(ctx).Raw(strings.Replace(claimSQL, "%s", lock, 1), owner, t.Add(lease), t, t, t, t).
 		Scan(&jobs).Error
 	if err != nil {
 		return Job{}, translate(err)

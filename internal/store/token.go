@@ -14,6 +14,33 @@ type APIToken struct {
 	TokenHash  string
 	CreatedAt  time.Time
 	LastUsedAt *time.Time
+	ExpiresAt  *time.Time // nil: until revoked
+}
+
+// TokenWithOwner is a token in the admin listing.
+type TokenWithOwner struct {
+	APIToken
+	Username string
+}
+
+// ListAllTokens returns every user's tokens, newest first (admin view).
+func (s *Store) ListAllTokens(ctx context.Context) ([]TokenWithOwner, error) {
+	var ts []TokenWithOwner
+	err := s.db.WithContext(ctx).Table("api_tokens").Select("api_tokens.*, users.username").
+		Joins("JOIN users ON users.id = api_tokens.user_id").Order("api_tokens.id DESC").Scan(&ts).Error
+	return ts, translate(err)
+}
+
+// DeleteTokenByID revokes any user's token (admin).
+func (s *Store) DeleteTokenByID(ctx context.Context, id int64) error {
+	res := s.db.WithContext(ctx).Where("id = ?", id).Delete(&APIToken{})
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // CreateToken inserts t and fills its ID.

@@ -11,8 +11,8 @@ const (
 	RoleUser  = "user"
 )
 
-// User is an account. TokenVersion changes when the password is reset or the
-// account is disabled, which invalidates every session issued before.
+// User is an account. TokenVersion is kept for old databases; sessions are
+// now rows (see Session), revoked with the password or the account.
 type User struct {
 	ID           int64 `gorm:"primaryKey"`
 	Username     string
@@ -58,14 +58,18 @@ func (s *Store) CountUsers(ctx context.Context) (int64, error) {
 }
 
 // UserUpdate lists the fields an update may change; nil means unchanged.
+// KeepSession names the one session a password change leaves signed in
+// (the caller's own, when users change their own password).
 type UserUpdate struct {
 	PasswordHash *string
 	Role         *string
 	Disabled     *bool
+	KeepSession  string
 }
 
-// UpdateUser applies upd to the account and bumps its token version when the
-// password or the disabled flag changes.
+// UpdateUser applies upd to the account. A new password or a disable ends
+// the account's sessions (but KeepSession) and deletes its API tokens in the
+// same transaction, so re-enabling the account revives none of them.
 func (s *Store) UpdateUser(ctx context.Context, id int64, upd UserUpdate) (User, error) {
 	var out User
 	err := s.InTx(ctx, func(tx *Store) error {
@@ -73,9 +77,11 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, upd UserUpdate) (User,
 		if err != nil {
 			return err
 		}
+		revoke := false
 		if upd.PasswordHash != nil {
 			u.PasswordHash = *upd.PasswordHash
 			u.TokenVersion++
+			revoke = true
 		}
 		if upd.Role != nil {
 			u.Role = *upd.Role
@@ -83,9 +89,24 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, upd UserUpdate) (User,
 		if upd.Disabled != nil && *upd.Disabled != u.Disabled {
 			u.Disabled = *upd.Disabled
 			u.TokenVersion++
+			revoke = revoke || u.Disabled
 		}
 		out = u
-		return tx.db.WithContext(ctx).Save(&u).Error
+		if err := tx.db.WithContext(ctx).Save(&u).Error; err != nil {
+			return err
+		}
+		if !revoke {
+			return nil
+		}
+		if u.Disabled {
+			if err := tx.cancelUserJobs(ctx, id); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.DeleteSessions(ctx, id, upd.KeepSession); err != nil {
+			return err
+		}
+		return tx.db.WithContext(ctx).Where("user_id = ?", id).Delete(&APIToken{}).Error
 	})
 	return out, err
 }

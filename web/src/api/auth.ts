@@ -1,6 +1,6 @@
 // Authentication endpoints.
 
-import { requestJSON } from "./client";
+import { apiURL, authHeaders, requestJSON } from "./client";
 import type { LoginResponse, User } from "./types";
 
 /** login exchanges a username and password for a session token. */
@@ -15,4 +15,16 @@ export function login(username: string, password: string): Promise<LoginResponse
 /** fetchMe returns the signed-in user (a cheap check that the token still works). */
 export function fetchMe(signal?: AbortSignal): Promise<User> {
   return requestJSON<User>("/auth/me", { signal });
+}
+
+/**
+ * logout ends the session on the server, so a copied token stops working.
+ * It reads the token at once: the caller may forget it locally right after.
+ * A failure is ignored; the local session ends either way.
+ */
+export function logout(): Promise<void> {
+  return fetch(apiURL("/auth/logout"), { method: "POST", headers: authHeaders() }).then(
+    () => undefined,
+    () => undefined,
+  );
 }

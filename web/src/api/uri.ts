@@ -93,6 +93,8 @@ export function validateName(name: string): string | null {
   if (name.includes("/") || name.includes("\\")) return "Name cannot contain / or \\.";
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return "Name cannot contain control characters.";
+  if (/[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060\uFEFF\u061C\u180E]/.test(name))
+    return "Name cannot contain invisible or direction-changing characters.";
   if (/%2f|%5c/i.test(name)) return "Name cannot contain encoded separators.";
   if ([...name].length > MAX_NAME_LENGTH) return `Name is longer than ${MAX_NAME_LENGTH} characters.`;
   return null;

@@ -4,7 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState } 
 import type { ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { onUnauthorized } from "../api/client";
-import { login as apiLogin } from "../api/auth";
+import { login as apiLogin, logout as apiLogout } from "../api/auth";
 import { clearSession, loadSession, saveSession } from "../api/token";
 import type { User } from "../api/types";
 
@@ -45,7 +45,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(res.user);
   }, []);
 
-  const signOut = useCallback(() => endSession(null), [endSession]);
+  const signOut = useCallback(() => {
+    void apiLogout();
+    endSession(null);
+  }, [endSession]);
 
   const value = useMemo(() => ({ user, notice, signIn, signOut }), [user, notice, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

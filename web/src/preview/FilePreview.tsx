@@ -120,7 +120,7 @@ function PageBody({ page, name }: { page: ContentPage; name: string }) {
   return (
     <Suspense fallback={<pre className="plain">{page.text}</pre>}>
       {kind === "markdown" ? (
-        <MarkdownView text={page.text} />
+        <MarkdownView text={page.text} base={page.uri} />
       ) : kind === "csv" ? (
         <CsvTable
           text={page.text}

@@ -1,6 +1,8 @@
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import rehypeHighlight from "rehype-highlight";
+import { useMemo } from "react";
+import { imageComponent, urlTransform } from "./MarkdownImage";
 
 const remarkPlugins = [remarkGfm];
 // ignoreMissing: an unknown fence language renders plain instead of throwing.
@@ -8,11 +10,21 @@ const rehypePlugins: [typeof rehypeHighlight, { detect: boolean; ignoreMissing: 
   [rehypeHighlight, { detect: false, ignoreMissing: true }],
 ];
 
-/** MarkdownView renders a markdown page (GFM tables, task lists, highlighted code). */
-export default function MarkdownView({ text }: { text: string }) {
+/**
+ * MarkdownView renders a markdown page (GFM tables, task lists, highlighted
+ * code). base is the document's URI: its relative images resolve against it.
+ * Images from outside the workspace are never fetched (see imageSource).
+ */
+export default function MarkdownView({ text, base }: { text: string; base?: string }) {
+  const components = useMemo(() => ({ img: imageComponent(base) }), [base]);
   return (
     <article className="markdown">
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins}>
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        components={components}
+        urlTransform={urlTransform}
+      >
         {text}
       </ReactMarkdown>
     </article>

@@ -1,0 +1,56 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+func TestSecurityHeaders(t *testing.T) {
+	stack := httpapi.NewTestStack(t, store.DialectSQLite)
+	spa := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<!doctype html><div id=root></div>"))
+	})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, SPA: spa}))
+	t.Cleanup(srv.Close)
+	cases := []struct {
+		method, path string
+		status       int
+		csp          []string // parts the policy must hold
+	}{
+		{"GET", "/", 200, []string{"default-src 'self'", "script-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'", "frame-ancestors 'none'"}},
+		{"GET", "/some/client/route", 200, []string{"default-src 'self'"}},
+		{"GET", "/healthz", 200, []string{"default-src 'none'", "sandbox"}},
+		{"GET", "/api/v1/auth/me", 401, []string{"default-src 'none'"}},
+		{"POST", "/api/v1/auth/login", 400, []string{"default-src 'none'"}},
+		{"GET", "/api/v1/nowhere", 401, []string{"default-src 'none'"}},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		h := res.Header
+		if res.StatusCode != c.status || h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" ||
+			h.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("%s %s: %d %v", c.method, c.path, res.StatusCode, h)
+		}
+		csp := h.Get("Content-Security-Policy")
+		for _, part := range c.csp {
+			if !strings.Contains(csp, part) {
+				t.Errorf("%s %s: CSP %q lacks %q", c.method, c.path, csp, part)
+			}
+		}
+		if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+			t.Errorf("%s: CSP allows inline code: %q", c.path, csp)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package httpapi
+
+import (
+	"context"
+	"sync"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+// DefaultStreamsPerUser is limits.streams_per_user unless configured.
+const DefaultStreamsPerUser = 4
+
+// streamRegistry counts each user's open chat streams, so one user cannot
+// hold every model connection, and can end them all when the account is
+// disabled.
+type streamRegistry struct {
+	mu   sync.Mutex
+	max  int
+	next uint64 // stream keys; pointers to empty structs may all be equal
+	open map[int64]map[uint64]context.CancelFunc
+}
+
+func newStreamRegistry(max int) *streamRegistry {
+	if max <= 0 {
+		max = DefaultStreamsPerUser
+	}
+	return &streamRegistry{max: max, open: map[int64]map[uint64]context.CancelFunc{}}
+}
+
+// enter registers a stream of the user; the returned release must be called
+// when it ends. Past the limit it answers 429 too_many_streams.
+func (r *streamRegistry) enter(userID int64, cancel context.CancelFunc) (release func(), err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	mine := r.open[userID]
+	if len(mine) >= r.max {
+		return nil, apierr.TooMany("too_many_streams", "you already have %d answers streaming, the most one user may have; stop one or wait for it to finish", len(mine))
+	}
+	if mine == nil {
+		mine = map[uint64]context.CancelFunc{}
+		r.open[userID] = mine
+	}
+	r.next++
+	key := r.next
+	mine[key] = cancel
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		delete(mine, key)
+		if len(mine) == 0 {
+			delete(r.open, userID)
+		}
+	}, nil
+}
+
+// endUser cancels every open stream of the user.
+func (r *streamRegistry) endUser(userID int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, cancel := range r.open[userID] {
+		cancel()
+	}
+}
