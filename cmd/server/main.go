@@ -89,7 +89,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	blobs.CleanStaging()
+	blobs.CleanStaging(blob.StagingMaxAge)
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
 	if err != nil {
@@ -148,7 +148,7 @@ func serve(configPath string) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	go sweepBlobs(ctx, a.blobs, a.store)
+	go housekeep(ctx, a.blobs, a.tree, a.cfg.BlobSweepInterval)
 	var workers *compile.Pool
 	if a.cfg.Workers > 0 {
 		workers = compiler.Start(a.cfg.Workers)

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func TestSweepRemovesOnlyOldUnreferencedBlobs(t *testing.T) {
+func TestSweepOffersOnlyBlobsPastTheGrace(t *testing.T) {
 	t.Parallel()
 	s, err := Open(t.TempDir())
 	if err != nil {
@@ -29,10 +29,16 @@ func TestSweepRemovesOnlyOldUnreferencedBlobs(t *testing.T) {
 	orphan := put("orphan", time.Hour)
 	kept := put("referenced", time.Hour)
 	fresh := put("just uploaded, row not yet committed", 0)
-	inUse := func(_ context.Context, hashes []string) (map[string]bool, error) {
-		return map[string]bool{kept: true}, nil
+	free := func(_ context.Context, hashes []string) (int, error) {
+		n := 0
+		for _, h := range hashes {
+			if h != kept && s.Remove(h) == nil {
+				n++
+			}
+		}
+		return n, nil
 	}
-	n, err := s.Sweep(context.Background(), inUse)
+	n, err := s.Sweep(context.Background(), 10*time.Minute, free)
 	if err != nil || n != 1 {
 		t.Fatalf("removed %d, err %v", n, err)
 	}

@@ -28,6 +28,10 @@ type Config struct {
 	SessionTTL     time.Duration `yaml:"session_ttl"`
 	Workers        int           `yaml:"workers"`
 	MaxUploadBytes int64         `yaml:"max_upload_bytes"`
+	// BlobSweepInterval spaces the collections of orphaned blobs.
+	BlobSweepInterval time.Duration `yaml:"blob_sweep_interval"`
+	// TrashDays is how long deleted files stay restorable.
+	TrashDays int `yaml:"trash_days"`
 	// Models are the configured LLMs (SPEC §9); well-known keys in the
 	// environment and a local Ollama add more at start.
 	Models []llm.ModelConfig `yaml:"models"`
@@ -77,6 +81,8 @@ const (
 	DefaultDataDir        = "./data"
 	DefaultMaxUploadBytes = 100 << 20
 	DefaultWorkers        = 2
+	DefaultBlobSweep      = 6 * time.Hour
+	DefaultTrashDays      = 30
 )
 
 // Load reads path (may be empty) and applies the environment from getenv.
@@ -84,6 +90,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
 		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour,
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
+		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")
@@ -146,6 +153,12 @@ func (c Config) Validate() error {
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")
+	}
+	if c.BlobSweepInterval < time.Minute {
+		return errors.New("blob_sweep_interval: must be at least 1m")
+	}
+	if c.TrashDays < 1 || c.TrashDays > 3650 {
+		return errors.New("trash_days: must be between 1 and 3650")
 	}
 	seen := map[string]bool{}
 	for i, p := range c.CLIProfiles {

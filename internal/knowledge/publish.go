@@ -67,17 +67,10 @@ func (t *Tree) FileText(ctx context.Context, n store.Node, max int64) (string, e
 	return string(b), nil
 }
 
-// stageText writes text to the blob store and commits it; content
-// addressing makes the bytes visible only through the rows that name them.
-func (t *Tree) stageText(text string) (blob.Info, error) {
-	p, err := t.blobs.Put(strings.NewReader(text), int64(len(text))+1)
-	if err != nil {
-		return blob.Info{}, err
-	}
-	if err := p.Commit(); err != nil {
-		return blob.Info{}, err
-	}
-	return p.Info, nil
+// stageText writes text to the blob staging area; the transaction that
+// adds its row commits it (commitBlobs) and the caller aborts it after.
+func (t *Tree) stageText(text string) (*blob.Pending, error) {
+	return t.blobs.Put(strings.NewReader(text), int64(len(text))+1)
 }
 
 // SaveL2 stores text, parsed from the raw version source, as the file's next
@@ -85,12 +78,15 @@ func (t *Tree) stageText(text string) (blob.Info, error) {
 // whether a version was added. The version is committed on
 // its own, so it stays readable whatever later compile steps do.
 func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string, source store.FileVersion) (bool, error) {
-	info, err := t.stageText(text)
+	p, err := t.stageText(text)
 	if err != nil {
 		return false, fmt.Errorf("stage l2 of %s: %w", n.Path, err)
 	}
+	defer p.Abort()
+	info := p.Info
 	added := false
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
+		added = false
 		last, err := tx.LatestVersion(ctx, n.ID, store.BodyL2)
 		if err == nil && last.BlobHash == info.Hash && last.SourceVersionID != nil && *last.SourceVersionID == source.ID {
 			return nil
@@ -99,6 +95,9 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string, source sto
 			return err
 		}
 		added = true
+		if err := commitBlobs(ctx, tx, p); err != nil {
+			return err
+		}
 		return tx.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
 			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
 			SourceVersionID: &source.ID})
@@ -117,12 +116,19 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, text string, source sto
 // error aborts the publish (the compile worker checks its lease there).
 func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files []GeneratedFile, guard func(*store.Store) error) ([]store.Node, error) {
 	infos := make([]blob.Info, len(files))
+	pending := make([]*blob.Pending, 0, len(files))
+	defer func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+	}()
 	for i, f := range files {
-		info, err := t.stageText(f.Text)
+		p, err := t.stageText(f.Text)
 		if err != nil {
 			return nil, fmt.Errorf("stage %s: %w", f.Name, err)
 		}
-		infos[i] = info
+		pending = append(pending, p)
+		infos[i] = p.Info
 	}
 	var out []store.Node
 	publish := func(tx *store.Store) error {
@@ -131,6 +137,9 @@ func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files [
 			if err := guard(tx); err != nil {
 				return err
 			}
+		}
+		if err := commitBlobs(ctx, tx, pending...); err != nil {
+			return err
 		}
 		dir, err := ensureFolder(ctx, tx, c, folderPath)
 		if err != nil {

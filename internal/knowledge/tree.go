@@ -5,7 +5,6 @@ package knowledge
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -297,24 +296,4 @@ func wrapStoreErr(err error) error {
 		return apierr.Conflict("already_exists", "a resource with that name already exists")
 	}
 	return apierr.Internal(err)
-}
-
-// freeBlobs removes the blobs no version references any more. A failed
-// check leaves the bytes to the periodic sweep.
-func (t *Tree) freeBlobs(ctx context.Context, hashes []string) {
-	if len(hashes) == 0 {
-		return
-	}
-	used, err := t.st.BlobsInUse(ctx, hashes)
-	if err != nil {
-		slog.Warn("check blob references", "err", err)
-		return
-	}
-	for _, h := range hashes {
-		if !used[h] {
-			if err := t.blobs.Remove(h); err != nil {
-				slog.Warn("remove blob", "hash", h, "err", err)
-			}
-		}
-	}
 }

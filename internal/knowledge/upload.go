@@ -75,14 +75,19 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		}
 		seen[f.Name] = true
 	}
-	// Blobs become visible inside the transaction, so a failed rename rolls
-	// the rows back; rows that fail take their new blobs with them.
+	// Blobs become visible inside the transaction, under their locks (see
+	// blobgc.go); rows that fail take the blobs nothing else uses with them.
+	pending := make([]*blob.Pending, len(files))
+	for i, f := range files {
+		pending[i] = f.pending
+	}
 	var nodes []store.Node
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
+		nodes = nodes[:0]
+		if err := commitBlobs(ctx, tx, pending...); err != nil {
+			return err
+		}
 		for _, f := range files {
-			if err := f.pending.Commit(); err != nil {
-				return err
-			}
 			n, err := putFile(ctx, tx, c, dir, f.Name, f.pending.Info, store.BodyRaw)
 			if err != nil {
 				return err
@@ -96,13 +101,7 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		for i, f := range files {
 			hashes[i] = f.pending.Hash
 		}
-		if used, uerr := t.st.BlobsInUse(ctx, hashes); uerr == nil {
-			for _, f := range files {
-				if !used[f.pending.Hash] {
-					f.pending.Undo()
-				}
-			}
-		}
+		t.freeBlobs(ctx, hashes)
 		return nil, wrapStoreErr(err)
 	}
 	items := make([]Item, len(nodes))
