@@ -133,6 +133,9 @@ func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files [
 	var out []store.Node
 	publish := func(tx *store.Store) error {
 		out = out[:0]
+		if err := tx.LockTree(ctx, c.ID); err != nil {
+			return err
+		}
 		if guard != nil {
 			if err := guard(tx); err != nil {
 				return err

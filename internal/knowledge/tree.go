@@ -177,7 +177,7 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
 	}
 	var created store.Node
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
+	err = t.mutate(ctx, c, func(tx *store.Store) error {
 		parent, err := tx.EnsureRoot(ctx, c.ID)
 		if err != nil {
 			return err
@@ -230,17 +230,22 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 	if to.Path == "" {
 		return Item{}, apierr.Conflict("already_exists", "the root folder already exists")
 	}
-	if to.Dir && !n.IsDir() {
-		return Item{}, apierr.BadRequest("invalid_move", "new_uri ends with / but %s is a file", from)
-	}
-	if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
-		return Item{}, apierr.BadRequest("invalid_move", "a folder cannot be moved into itself")
-	}
 	var moved store.Node
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
+	err = t.mutate(ctx, c, func(tx *store.Store) error {
+		// Re-read under the tree lock: another move may have changed the
+		// path of n since Resolve, and the subtree follows the fresh one.
+		n, err := fresh(ctx, tx, c, from, n)
+		if err != nil {
+			return err
+		}
+		if to.Dir && !n.IsDir() {
+			return apierr.BadRequest("invalid_move", "new_uri ends with / but %s is a file", from)
+		}
+		if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
+			return apierr.BadRequest("invalid_move", "a folder cannot be moved into itself")
+		}
 		parentURI := to.Parent()
 		var parent store.Node
-		var err error
 		if parentURI.Path == "" {
 			parent, err = tx.EnsureRoot(ctx, c.ID)
 		} else {
@@ -269,31 +274,64 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 
 // Delete removes a node and its subtree, then frees blobs nothing references.
 func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
-	_, n, err := t.Resolve(ctx, c, raw)
+	u, n, err := t.Resolve(ctx, c, raw)
 	if err != nil {
 		return err
 	}
 	if n.Path == "" {
 		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
 	}
-	hashes, err := t.st.SubtreeBlobs(ctx, n)
+	var hashes []string
+	err = t.mutate(ctx, c, func(tx *store.Store) error {
+		n, err := fresh(ctx, tx, c, u, n)
+		if err != nil {
+			return err
+		}
+		if hashes, err = tx.SubtreeBlobs(ctx, n); err != nil {
+			return err
+		}
+		return tx.DeleteNode(ctx, n)
+	})
 	if err != nil {
-		return apierr.Internal(err)
-	}
-	if err := t.st.DeleteNode(ctx, n); err != nil {
-		return apierr.Internal(err)
+		return wrapStoreErr(err)
 	}
 	t.freeBlobs(ctx, hashes)
 	return nil
 }
 
-// wrapStoreErr passes API errors through and maps store sentinels.
+// wrapStoreErr passes API errors through and maps store sentinels: a race
+// with another request answers 404 or 409, never 500.
 func wrapStoreErr(err error) error {
 	if _, ok := apierr.As(err); ok {
 		return err
 	}
-	if errors.Is(err, store.ErrConflict) {
+	switch {
+	case errors.Is(err, store.ErrConflict):
 		return apierr.Conflict("already_exists", "a resource with that name already exists")
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrGone):
+		return apierr.NotFound("not_found", "the resource or its folder was deleted meanwhile").WithCause(err)
+	case errors.Is(err, store.ErrBusy):
+		return apierr.Conflict("busy", "another change to the same resources is in progress; try again").WithCause(err)
 	}
 	return apierr.Internal(err)
+}
+
+// mutate runs fn as one transaction that holds the caller's tree lock.
+func (t *Tree) mutate(ctx context.Context, c Caller, fn func(tx *store.Store) error) error {
+	return t.st.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.LockTree(ctx, c.ID); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// fresh re-reads a node resolved before the transaction; a node deleted
+// meanwhile is not found.
+func fresh(ctx context.Context, tx *store.Store, c Caller, u URI, n store.Node) (store.Node, error) {
+	got, err := tx.NodeByID(ctx, c.ID, n.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Node{}, notFound(u.String())
+	}
+	return got, err
 }

@@ -82,8 +82,12 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		pending[i] = f.pending
 	}
 	var nodes []store.Node
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
+	err = t.mutate(ctx, c, func(tx *store.Store) error {
 		nodes = nodes[:0]
+		dir, err := fresh(ctx, tx, c, u, dir)
+		if err != nil {
+			return err
+		}
 		if err := commitBlobs(ctx, tx, pending...); err != nil {
 			return err
 		}

@@ -41,6 +41,20 @@ func (s *Store) LockBlobs(ctx context.Context, hashes []string) error {
 	return nil
 }
 
+// treeLockClass keys the per-user tree lock.
+const treeLockClass = 0x6b74 // "kt"
+
+// LockTree makes the transaction the only one changing the user's tree
+// until it ends, so a move, delete or upload never works from paths another
+// one is rewriting (no half-moved subtree). Taken first, before any row or
+// blob lock. SQLite's write lock already serializes writers (see LockBlobs).
+func (s *Store) LockTree(ctx context.Context, userID int64) error {
+	if s.dialect != DialectPostgres {
+		return nil
+	}
+	return translate(s.db.WithContext(ctx).Exec("SELECT pg_advisory_xact_lock(?, ?)", treeLockClass, int32(userID)).Error)
+}
+
 func blobLockKey(hash string) int32 {
 	if b, err := hex.DecodeString(hash); err == nil && len(b) >= 4 {
 		return int32(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]))
