@@ -80,6 +80,13 @@ func open(ctx context.Context, configPath string) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Everything under the data dir is the server's alone (0700/0600).
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	if err := os.Chmod(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
 	st, err := store.Open(ctx, cfg.DatabaseDSN, cfg.DataDir)
 	if err != nil {
 		return nil, err

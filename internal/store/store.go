@@ -62,7 +62,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		dialector, dialect = postgres.Open(dsn), DialectPostgres
 	case dsn == "":
-		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
 		dialector, dialect = sqlite.Open(sqliteDSN(filepath.Join(dataDir, "knowspace.db"))), DialectSQLite
@@ -92,6 +92,17 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	if err := sqlDB.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("connect %s: %w", dialect, err)
+	}
+	if dialect == DialectSQLite {
+		// SQLite creates its files with the process umask (often 0644); the
+		// journal files take the database file's mode from then on.
+		db := filepath.Join(dataDir, "knowspace.db")
+		for _, f := range []string{db, db + "-wal", db + "-shm"} {
+			if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+				s.Close()
+				return nil, fmt.Errorf("restrict %s: %w", f, err)
+			}
+		}
 	}
 	if err := migrate(ctx, sqlDB, dialect); err != nil {
 		s.Close()
