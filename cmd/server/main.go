@@ -98,6 +98,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 	}
 	blobs.CleanStaging(blob.StagingMaxAge)
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
+	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
 	if err != nil {
 		st.Close()

@@ -20,7 +20,8 @@ const (
 	blobSweepGrace = 10 * time.Minute
 )
 
-// housekeep sweeps staging leftovers and orphaned blobs until ctx ends.
+// housekeep sweeps staging leftovers, expired trash and orphaned blobs
+// until ctx ends.
 func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blobInterval time.Duration) {
 	staging := time.NewTicker(stagingSweepInterval)
 	defer staging.Stop()
@@ -33,6 +34,11 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 		case <-staging.C:
 			if n := blobs.CleanStaging(blob.StagingMaxAge); n > 0 {
 				slog.Info("staging sweep removed crash leftovers", "count", n)
+			}
+			if n, err := tree.ExpireTrash(ctx); err != nil && ctx.Err() == nil {
+				slog.Warn("trash expiry", "err", err)
+			} else if n > 0 {
+				slog.Info("trash expiry purged items", "count", n)
 			}
 		case <-orphans.C:
 			n, err := tree.SweepBlobs(ctx, blobSweepGrace)

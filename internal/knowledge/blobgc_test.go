@@ -12,7 +12,7 @@ import (
 )
 
 // TestGCRaceNeverLosesBytes replays the interleaving that used to lose data:
-// deleting the last reference to old content has counted no reference and is
+// purging the last reference to old content has counted no reference and is
 // about to remove the bytes when another user uploads the same bytes. The
 // upload must either wait for the removal or be seen by it; either way the
 // new file stays readable.
@@ -42,7 +42,7 @@ func TestGCRaceNeverLosesBytes(t *testing.T) {
 			go func() {
 				s, err := tree.Stage("b.txt", strings.NewReader(body))
 				if err == nil {
-					_, err = tree.CommitUpload(ctx, bob, "kb://me/", []Staged{s})
+					_, err = tree.CommitUpload(ctx, bob, "kb://me/", []Staged{s}, ConflictReplace)
 				}
 				uploaded <- err
 			}()
@@ -54,14 +54,18 @@ func TestGCRaceNeverLosesBytes(t *testing.T) {
 			case <-time.After(500 * time.Millisecond):
 			}
 		}
+		// Deleting moves to the trash; purging it drops the last reference.
 		if err := tree.Delete(ctx, alice, "kb://me/a.txt"); err != nil {
 			t.Fatal(err)
 		}
-		if err := <-uploaded; err != nil {
-			t.Fatalf("upload during GC: %v", err)
+		if _, err := tree.PurgeTrash(ctx, alice, 0); err != nil {
+			t.Fatal(err)
 		}
 		if !fired {
-			t.Fatal("the delete removed no bytes, so the race was not replayed")
+			t.Fatal("the purge removed no bytes, so the race was not replayed")
+		}
+		if err := <-uploaded; err != nil {
+			t.Fatalf("upload during GC: %v", err)
 		}
 		p, err := tree.ReadPage(ctx, bob, "kb://me/b.txt", 0, 0)
 		if err != nil || p.Text != body {

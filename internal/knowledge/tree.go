@@ -33,12 +33,19 @@ type Tree struct {
 	st        *store.Store
 	blobs     *blob.Store
 	maxUpload int64
+	trashTTL  time.Duration
 }
+
+// DefaultTrashTTL is how long deleted nodes stay restorable by default.
+const DefaultTrashTTL = 30 * 24 * time.Hour
 
 // NewTree builds the service; maxUpload bounds each uploaded file in bytes.
 func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
-	return &Tree{st: st, blobs: blobs, maxUpload: maxUpload}
+	return &Tree{st: st, blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
 }
+
+// SetTrashTTL sets how long deleted nodes stay in the trash.
+func (t *Tree) SetTrashTTL(d time.Duration) { t.trashTTL = d }
 
 // Item is the JSON shape of a node (SPEC §4).
 type Item struct {
@@ -270,33 +277,6 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 		return Item{}, wrapStoreErr(err)
 	}
 	return itemOf(c.Username, moved), nil
-}
-
-// Delete removes a node and its subtree, then frees blobs nothing references.
-func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
-	u, n, err := t.Resolve(ctx, c, raw)
-	if err != nil {
-		return err
-	}
-	if n.Path == "" {
-		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
-	}
-	var hashes []string
-	err = t.mutate(ctx, c, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, c, u, n)
-		if err != nil {
-			return err
-		}
-		if hashes, err = tx.SubtreeBlobs(ctx, n); err != nil {
-			return err
-		}
-		return tx.DeleteNode(ctx, n)
-	})
-	if err != nil {
-		return wrapStoreErr(err)
-	}
-	t.freeBlobs(ctx, hashes)
-	return nil
 }
 
 // wrapStoreErr passes API errors through and maps store sentinels: a race
