@@ -131,3 +131,11 @@ func (s *Store) CancelJobsOf(ctx context.Context, userID int64, nodeIDs []int64)
 			"error_message": queued("cancelled: the file was deleted", "error_message"),
 		}).Error)
 }
+
+// ReferencedBlobs lists every hash a version or a trash item references.
+func (s *Store) ReferencedBlobs(ctx context.Context) ([]string, error) {
+	var hs []string
+	err := s.db.WithContext(ctx).Raw(`SELECT blob_hash FROM file_versions UNION SELECT blob_hash FROM trash_blobs`).
+		Scan(&hs).Error
+	return hs, translate(err)
+}
