@@ -48,6 +48,12 @@ func main() {
 		err = serve(*configPath)
 	case args[0] == "user":
 		err = userCommand(*configPath, args[1:])
+	case args[0] == "backup":
+		err = backupCommand(*configPath, args[1:])
+	case args[0] == "restore":
+		err = restoreCommand(*configPath, args[1:])
+	case args[0] == "fsck":
+		err = fsckCommand(*configPath)
 	default:
 		usage()
 		os.Exit(2)
@@ -63,6 +69,9 @@ func usage() {
        knowspace [--config file] user add <name> [--role admin|user]
        knowspace [--config file] user passwd <name>
        knowspace [--config file] user list
+       knowspace [--config file] backup --out FILE
+       knowspace [--config file] restore --from FILE
+       knowspace [--config file] fsck
 `)
 }
 

@@ -26,7 +26,7 @@ type TrashItem struct {
 
 // TrashBlob records that a trash item needs the bytes of a blob.
 type TrashBlob struct {
-	ItemID   int64 `gorm:"primaryKey"`
+	ItemID   int64  `gorm:"primaryKey"`
 	BlobHash string `gorm:"primaryKey"`
 }
 
