@@ -52,6 +52,12 @@ func main() {
 		os.Exit(extract.ChildMain())
 	case args[0] == "user":
 		err = userCommand(*configPath, args[1:])
+	case args[0] == "backup":
+		err = backupCommand(*configPath, args[1:])
+	case args[0] == "restore":
+		err = restoreCommand(*configPath, args[1:])
+	case args[0] == "fsck":
+		err = fsckCommand(*configPath)
 	default:
 		usage()
 		os.Exit(2)
@@ -67,6 +73,9 @@ func usage() {
        knowspace [--config file] user add <name> [--role admin|user]
        knowspace [--config file] user passwd <name>
        knowspace [--config file] user list
+       knowspace [--config file] backup --out FILE
+       knowspace [--config file] restore --from FILE
+       knowspace [--config file] fsck
 `)
 }
 
@@ -84,6 +93,13 @@ func open(ctx context.Context, configPath string) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Everything under the data dir is the server's alone (0700/0600).
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	if err := os.Chmod(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
 	st, err := store.Open(ctx, cfg.DatabaseDSN, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -93,8 +109,9 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	blobs.CleanStaging()
+	blobs.CleanStaging(blob.StagingMaxAge)
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
+	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
 	if err != nil {
 		st.Close()
@@ -155,7 +172,7 @@ func serve(configPath string) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	go sweepBlobs(ctx, a.blobs, a.store)
+	go housekeep(ctx, a.blobs, a.tree, a.cfg.BlobSweepInterval)
 	go warmExtraction(ctx, extraction)
 	var workers *compile.Pool
 	if a.cfg.Workers > 0 {

@@ -6,29 +6,49 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/blob"
-	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
-// blobSweepInterval spaces the collections of orphaned blobs; the first runs
-// a minute after start so it never slows start-up.
-const blobSweepInterval = 6 * time.Hour
+// Housekeeping periods. The staging sweep runs hourly because staged files
+// older than blob.StagingMaxAge are crash leftovers; the first orphan sweep
+// runs a minute after start so it never slows start-up.
+const (
+	stagingSweepInterval = time.Hour
+	firstBlobSweep       = time.Minute
+	// blobSweepGrace spares blobs committed moments ago: not needed for
+	// safety (see knowledge/blobgc.go), it only avoids checking fresh bytes.
+	blobSweepGrace = 10 * time.Minute
+)
 
-func sweepBlobs(ctx context.Context, blobs *blob.Store, st *store.Store) {
-	timer := time.NewTimer(time.Minute)
-	defer timer.Stop()
+// housekeep sweeps staging leftovers, expired trash and orphaned blobs
+// until ctx ends.
+func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blobInterval time.Duration) {
+	staging := time.NewTicker(stagingSweepInterval)
+	defer staging.Stop()
+	orphans := time.NewTimer(firstBlobSweep)
+	defer orphans.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-timer.C:
+		case <-staging.C:
+			if n := blobs.CleanStaging(blob.StagingMaxAge); n > 0 {
+				slog.Info("staging sweep removed crash leftovers", "count", n)
+			}
+			if n, err := tree.ExpireTrash(ctx); err != nil && ctx.Err() == nil {
+				slog.Warn("trash expiry", "err", err)
+			} else if n > 0 {
+				slog.Info("trash expiry purged items", "count", n)
+			}
+		case <-orphans.C:
+			n, err := tree.SweepBlobs(ctx, blobSweepGrace)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				slog.Warn("blob sweep", "err", err)
+			case n > 0:
+				slog.Info("blob sweep removed orphaned blobs", "count", n)
+			}
+			orphans.Reset(blobInterval)
 		}
-		n, err := blobs.Sweep(ctx, st.BlobsInUse)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			slog.Warn("blob sweep", "err", err)
-		case n > 0:
-			slog.Info("blob sweep removed orphaned blobs", "count", n)
-		}
-		timer.Reset(blobSweepInterval)
 	}
 }

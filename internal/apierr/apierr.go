@@ -19,6 +19,9 @@ type Error struct {
 	Cause   error
 	// RetryAfter, when set, becomes a Retry-After header (rate limits).
 	RetryAfter time.Duration
+	// Details are extra fields of the error object, safe for clients (the
+	// existing node of an upload conflict).
+	Details map[string]any
 }
 
 func (e *Error) Error() string {
@@ -34,6 +37,16 @@ func (e *Error) Unwrap() error { return e.Cause }
 func (e *Error) WithCause(cause error) *Error {
 	c := *e
 	c.Cause = cause
+	return &c
+}
+
+// WithDetail returns a copy of e with one more field in its error object.
+func (e *Error) WithDetail(key string, value any) *Error {
+	c := *e
+	c.Details = map[string]any{key: value}
+	for k, v := range e.Details {
+		c.Details[k] = v
+	}
 	return &c
 }
 

@@ -21,13 +21,16 @@ var ErrTooLarge = errors.New("blob exceeds size limit")
 type Store struct {
 	dir string // blobs/<aa>/<hash>, blobs/<aa>/<hash>.idx
 	tmp string // staging area on the same file system, so rename is atomic
+	// BeforeRemove, when set, runs just before Remove deletes a blob's
+	// bytes. Tests use it to interleave an upload deterministically.
+	BeforeRemove func(hash string)
 }
 
 // Open prepares the blob directories under dataDir.
 func Open(dataDir string) (*Store, error) {
 	s := &Store{dir: filepath.Join(dataDir, "blobs"), tmp: filepath.Join(dataDir, "tmp")}
 	for _, d := range []string{s.dir, s.tmp} {
-		if err := os.MkdirAll(d, 0o750); err != nil {
+		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, fmt.Errorf("blob dir: %w", err)
 		}
 	}
@@ -50,13 +53,12 @@ type Pending struct {
 	s       *Store
 	tmpPath string
 	index   []int64
-	created os.FileInfo // set by Commit when this blob was new
 }
 
 // Put streams r into the staging area, hashing and indexing it; more than
 // limit bytes gives ErrTooLarge and leaves nothing behind.
 func (s *Store) Put(r io.Reader, limit int64) (*Pending, error) {
-	f, err := os.CreateTemp(s.tmp, "upload-*")
+	f, err := os.CreateTemp(s.tmp, "upload-*") // 0600
 	if err != nil {
 		return nil, fmt.Errorf("stage blob: %w", err)
 	}
@@ -110,47 +112,66 @@ func (s *Store) Put(r io.Reader, limit int64) (*Pending, error) {
 	return p, nil
 }
 
-// Commit makes the blob visible under its hash. Committing content that is
-// already stored just drops the staged copy.
+// Commit makes the blob visible under its hash; content already stored is
+// kept as it is. The caller holds the hash's lock (store.LockBlobs) so no
+// collection removes the bytes before the row naming them commits. The
+// staged copy stays until Abort, so a transaction that is retried can
+// commit again.
 func (p *Pending) Commit() error {
 	final := p.s.path(p.Hash)
-	if err := os.MkdirAll(filepath.Dir(final), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 		return err
 	}
-	if p.ValidUTF8 && !p.HasNUL {
-		if err := writeIndex(final+".idx", p.index); err != nil {
-			return err
+	if _, err := os.Stat(final); err == nil {
+		return p.ensureIndex(final)
+	}
+	if err := p.ensureIndex(final); err != nil {
+		return err
+	}
+	// A hard link publishes the staged bytes atomically and keeps them
+	// staged; a file system without links gets a copy through a rename.
+	if err := os.Link(p.tmpPath, final); err != nil && !errors.Is(err, os.ErrExist) {
+		if cerr := copyInto(p.tmpPath, final, p.s.tmp); cerr != nil {
+			return fmt.Errorf("commit blob: %w", cerr)
 		}
-	}
-	_, existed := os.Stat(final)
-	// Renaming over an existing identical blob refreshes its mtime, which
-	// protects it from a concurrent garbage collection (see Remove).
-	if err := os.Rename(p.tmpPath, final); err != nil {
-		os.Remove(p.tmpPath)
-		return fmt.Errorf("commit blob: %w", err)
-	}
-	if existed != nil {
-		p.created, _ = os.Stat(final)
 	}
 	return nil
 }
 
-// Undo removes a blob this Pending created, after the rows that were to
-// reference it failed to commit. A blob that another upload has committed
-// again since (a new file under the same name) is left alone.
-func (p *Pending) Undo() {
-	if p.created == nil {
-		return
+func (p *Pending) ensureIndex(final string) error {
+	if !p.ValidUTF8 || p.HasNUL {
+		return nil
 	}
-	final := p.s.path(p.Hash)
-	if now, err := os.Stat(final); err == nil && os.SameFile(now, p.created) {
-		os.Remove(final + ".idx")
-		os.Remove(final)
+	if _, err := os.Stat(final + ".idx"); err == nil {
+		return nil
 	}
-	p.created = nil
+	return writeIndex(final+".idx", p.index)
 }
 
-// Abort discards a staged blob.
+func copyInto(src, dst, tmpDir string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.CreateTemp(tmpDir, "copy-*")
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(out.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(out.Name())
+	}
+	return err
+}
+
+// Abort discards the staged copy (committed bytes stay).
 func (p *Pending) Abort() { os.Remove(p.tmpPath) }
 
 // Open returns the bytes of a stored blob.
@@ -158,37 +179,44 @@ func (s *Store) Open(hash string) (*os.File, error) {
 	return os.Open(s.path(hash))
 }
 
-// gcGrace keeps recently written blobs from collection: an upload commits the
-// blob before the row that references it.
-const gcGrace = 10 * time.Minute
-
-// Remove deletes a blob no row references any more, unless it was written in
-// the last few minutes.
-func (s *Store) Remove(hash string) error {
-	p := s.path(hash)
-	st, err := os.Stat(p)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	if time.Since(st.ModTime()) < gcGrace {
-		return nil
-	}
-	os.Remove(p + ".idx")
-	return os.Remove(p)
+// Exists tells whether a blob's bytes are stored.
+func (s *Store) Exists(hash string) bool {
+	_, err := os.Stat(s.path(hash))
+	return err == nil
 }
 
-// CleanStaging removes staged files a crash left behind; recent ones may be
-// uploads in flight on another replica sharing the data directory.
-func (s *Store) CleanStaging() {
+// Remove deletes a blob's bytes. The caller holds the hash's lock and has
+// seen that nothing references it (knowledge.Tree.FreeBlobs).
+func (s *Store) Remove(hash string) error {
+	p := s.path(hash)
+	if s.BeforeRemove != nil {
+		s.BeforeRemove(hash)
+	}
+	os.Remove(p + ".idx")
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// StagingMaxAge is how old a staged file must be before CleanStaging takes
+// it for a crash leftover rather than an upload in flight.
+const StagingMaxAge = time.Hour
+
+// CleanStaging removes staged files older than maxAge; recent ones may be
+// uploads in flight, here or on another replica sharing the data directory.
+// It returns how many it removed.
+func (s *Store) CleanStaging(maxAge time.Duration) int {
 	entries, _ := os.ReadDir(s.tmp)
+	n := 0
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
-			os.Remove(filepath.Join(s.tmp, e.Name()))
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > maxAge {
+			if os.Remove(filepath.Join(s.tmp, e.Name())) == nil {
+				n++
+			}
 		}
 	}
+	return n
 }
 
 func (s *Store) path(hash string) string {

@@ -94,7 +94,7 @@ func writeIndex(path string, index []int64) error {
 		binary.LittleEndian.PutUint64(buf[8*i:], uint64(off))
 	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf, 0o640); err != nil {
+	if err := os.WriteFile(tmp, buf, 0o600); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return os.Rename(tmp, path)

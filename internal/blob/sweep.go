@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// sweepBatch is how many hashes one reference check asks about.
+// sweepBatch is how many hashes one collection step handles.
 const sweepBatch = 500
 
-// Sweep removes blobs that no row references and that are older than the
-// grace period: bytes left by a crash between a blob's rename and its row's
-// commit. inUse answers for a batch of hashes. It returns how many blobs it
-// removed.
-func (s *Store) Sweep(ctx context.Context, inUse func(context.Context, []string) (map[string]bool, error)) (int, error) {
+// Sweep offers every stored blob older than grace to free, a batch at a
+// time; free removes those nothing references (under their locks) and says
+// how many it removed. Orphans are bytes left by a crash between a blob's
+// commit and its row's, or by a removal that failed.
+func (s *Store) Sweep(ctx context.Context, grace time.Duration, free func(context.Context, []string) (int, error)) (int, error) {
 	var (
 		batch   []string
 		removed int
@@ -24,19 +24,10 @@ func (s *Store) Sweep(ctx context.Context, inUse func(context.Context, []string)
 		if len(batch) == 0 {
 			return nil
 		}
-		used, err := inUse(ctx, batch)
-		if err != nil {
-			return err
-		}
-		for _, h := range batch {
-			if !used[h] && s.Remove(h) == nil {
-				if _, err := os.Stat(s.path(h)); os.IsNotExist(err) {
-					removed++
-				}
-			}
-		}
+		n, err := free(ctx, batch)
+		removed += n
 		batch = batch[:0]
-		return nil
+		return err
 	}
 	err := filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".idx") || strings.HasSuffix(p, ".tmp") {
@@ -45,7 +36,7 @@ func (s *Store) Sweep(ctx context.Context, inUse func(context.Context, []string)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if info, err := d.Info(); err != nil || time.Since(info.ModTime()) < gcGrace {
+		if info, err := d.Info(); err != nil || time.Since(info.ModTime()) < grace {
 			return nil
 		}
 		batch = append(batch, d.Name())
@@ -58,4 +49,17 @@ func (s *Store) Sweep(ctx context.Context, inUse func(context.Context, []string)
 		return removed, err
 	}
 	return removed, flush()
+}
+
+// Hashes lists every stored blob (fsck).
+func (s *Store) Hashes() ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".idx") || strings.HasSuffix(p, ".tmp") {
+			return err
+		}
+		out = append(out, d.Name())
+		return nil
+	})
+	return out, err
 }

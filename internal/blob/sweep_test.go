@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func TestSweepRemovesOnlyOldUnreferencedBlobs(t *testing.T) {
+func TestSweepOffersOnlyBlobsPastTheGrace(t *testing.T) {
 	t.Parallel()
 	s, err := Open(t.TempDir())
 	if err != nil {
@@ -29,10 +29,16 @@ func TestSweepRemovesOnlyOldUnreferencedBlobs(t *testing.T) {
 	orphan := put("orphan", time.Hour)
 	kept := put("referenced", time.Hour)
 	fresh := put("just uploaded, row not yet committed", 0)
-	inUse := func(_ context.Context, hashes []string) (map[string]bool, error) {
-		return map[string]bool{kept: true}, nil
+	free := func(_ context.Context, hashes []string) (int, error) {
+		n := 0
+		for _, h := range hashes {
+			if h != kept && s.Remove(h) == nil {
+				n++
+			}
+		}
+		return n, nil
 	}
-	n, err := s.Sweep(context.Background(), inUse)
+	n, err := s.Sweep(context.Background(), 10*time.Minute, free)
 	if err != nil || n != 1 {
 		t.Fatalf("removed %d, err %v", n, err)
 	}
@@ -44,5 +50,41 @@ func TestSweepRemovesOnlyOldUnreferencedBlobs(t *testing.T) {
 	}
 	if _, err := os.Stat(s.path(orphan) + ".idx"); !os.IsNotExist(err) {
 		t.Fatal("the orphan's index was left behind")
+	}
+}
+
+func TestBlobsArePrivate(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Put(strings.NewReader("secret notes"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	p.Abort()
+	for path, want := range map[string]os.FileMode{
+		s.dir: 0o700, s.tmp: 0o700, s.path(p.Hash): 0o600, s.path(p.Hash) + ".idx": 0o600,
+	} {
+		st, err := os.Stat(path)
+		if err != nil || st.Mode().Perm() != want {
+			t.Fatalf("%s: mode %v, want %v (%v)", path, st.Mode().Perm(), want, err)
+		}
+	}
+	old := time.Now().Add(-2 * StagingMaxAge)
+	stale, _ := os.CreateTemp(s.tmp, "upload-*")
+	stale.Close()
+	os.Chtimes(stale.Name(), old, old)
+	inflight, _ := os.CreateTemp(s.tmp, "upload-*")
+	inflight.Close()
+	if n := s.CleanStaging(StagingMaxAge); n != 1 {
+		t.Fatalf("cleaned %d staged files, want 1", n)
+	}
+	if _, err := os.Stat(inflight.Name()); err != nil {
+		t.Fatal("an upload in flight was swept")
 	}
 }

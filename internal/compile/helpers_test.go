@@ -105,7 +105,7 @@ func (e *env) put(c knowledge.Caller, folder string, files map[string][]byte) {
 		}
 		staged = append(staged, s)
 	}
-	if _, err := e.tree.CommitUpload(ctx, c, folder, staged); err != nil {
+	if _, err := e.tree.CommitUpload(ctx, c, folder, staged, knowledge.ConflictReplace); err != nil {
 		e.t.Fatal(err)
 	}
 }

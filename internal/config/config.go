@@ -33,6 +33,10 @@ type Config struct {
 	// runs in a child process killed when it passes either.
 	ParseTimeout  time.Duration `yaml:"parse_timeout"`
 	ParseMemoryMB int64         `yaml:"parse_memory_mb"`
+	// BlobSweepInterval spaces the collections of orphaned blobs.
+	BlobSweepInterval time.Duration `yaml:"blob_sweep_interval"`
+	// TrashDays is how long deleted files stay restorable.
+	TrashDays int `yaml:"trash_days"`
 	// Models are the configured LLMs (SPEC §9); well-known keys in the
 	// environment and a local Ollama add more at start.
 	Models []llm.ModelConfig `yaml:"models"`
@@ -115,6 +119,8 @@ const (
 	DefaultWorkers        = 2
 	DefaultParseTimeout   = 120 * time.Second
 	DefaultParseMemoryMB  = 1024
+	DefaultBlobSweep      = 6 * time.Hour
+	DefaultTrashDays      = 30
 )
 
 // Load reads path (may be empty) and applies the environment from getenv.
@@ -124,6 +130,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		Limits:  Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
+		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")
@@ -201,6 +208,12 @@ func (c Config) Validate() error {
 	}
 	if c.ParseMemoryMB < 64 || c.ParseMemoryMB > 64<<10 {
 		return errors.New("parse_memory_mb: must be between 64 and 65536")
+	}
+	if c.BlobSweepInterval < time.Minute {
+		return errors.New("blob_sweep_interval: must be at least 1m")
+	}
+	if c.TrashDays < 1 || c.TrashDays > 3650 {
+		return errors.New("trash_days: must be between 1 and 3650")
 	}
 	seen := map[string]bool{}
 	for i, p := range c.CLIProfiles {

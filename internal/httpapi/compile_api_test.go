@@ -86,7 +86,7 @@ func (e *cmpEnv) upload(user, folder string, files map[string]string) {
 		w.Write([]byte(content))
 	}
 	mw.Close()
-	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/resources/upload?uri="+folder, &buf)
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/resources/upload?on_conflict=replace&uri="+folder, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
 	resp, err := http.DefaultClient.Do(req)

@@ -92,6 +92,10 @@ func (h *handlers) deleteResource(c echo.Context) error {
 func (h *handlers) upload(c echo.Context) error {
 	ctx := c.Request().Context()
 	folder := c.QueryParam("uri")
+	onConflict, err := knowledge.ParseConflict(c.QueryParam("on_conflict"))
+	if err != nil {
+		return err
+	}
 	// Resolve first: a bad folder fails before any byte is stored.
 	if _, _, err := h.Tree.Resolve(ctx, caller(c), folder); err != nil {
 		return err
@@ -126,7 +130,7 @@ func (h *handlers) upload(c echo.Context) error {
 		}
 		staged = append(staged, s)
 	}
-	items, err := h.Tree.CommitUpload(ctx, caller(c), folder, staged)
+	items, err := h.Tree.CommitUpload(ctx, caller(c), folder, staged, onConflict)
 	if err != nil {
 		return err
 	}

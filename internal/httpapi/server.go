@@ -74,6 +74,12 @@ func New(d Deps) *echo.Echo {
 	authed.DELETE("/resources", h.deleteResource)
 	authed.GET("/resources/content", h.readContent)
 	authed.GET("/resources/raw", h.downloadRaw)
+	authed.GET("/resources/versions", h.listVersions)
+	authed.POST("/resources/versions/restore", h.restoreVersion)
+	authed.GET("/trash", h.listTrash)
+	authed.POST("/trash/restore", h.restoreTrash)
+	authed.DELETE("/trash/:id", h.purgeTrashItem)
+	authed.DELETE("/trash", h.emptyTrash)
 	authed.POST("/knowledge-agent/command", h.runCommand)
 
 	authed.GET("/knowledge-agent/options", h.options)
@@ -136,12 +142,21 @@ func errorHandler(err error, c echo.Context) {
 	if e.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds()+0.999)))
 	}
-	var body errorBody
-	body.Error.Code, body.Error.Message = e.Code, e.Message
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(e.Status)
 		return
 	}
+	if len(e.Details) > 0 {
+		obj := map[string]any{}
+		for k, v := range e.Details {
+			obj[k] = v
+		}
+		obj["code"], obj["message"] = e.Code, e.Message
+		_ = c.JSON(e.Status, map[string]any{"error": obj})
+		return
+	}
+	var body errorBody
+	body.Error.Code, body.Error.Message = e.Code, e.Message
 	_ = c.JSON(e.Status, body)
 }
 

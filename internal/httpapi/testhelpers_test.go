@@ -378,8 +378,18 @@ func multipartBody(t testing.TB, files ...upFile) ([]byte, string) {
 // upload posts files to the folder uri.
 func (e *env) upload(token, folder string, files ...upFile) resp {
 	e.t.Helper()
+	return e.uploadMode(token, folder, "", files...)
+}
+
+// uploadMode uploads with an on_conflict mode ("" for the default).
+func (e *env) uploadMode(token, folder, mode string, files ...upFile) resp {
+	e.t.Helper()
 	body, ct := multipartBody(e.t, files...)
-	req, err := http.NewRequest(http.MethodPost, e.URL+q("/api/v1/resources/upload", folder), bytes.NewReader(body))
+	u := q("/api/v1/resources/upload", folder)
+	if mode != "" {
+		u += "&on_conflict=" + mode
+	}
+	req, err := http.NewRequest(http.MethodPost, e.URL+u, bytes.NewReader(body))
 	if err != nil {
 		e.t.Fatal(err)
 	}

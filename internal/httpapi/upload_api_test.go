@@ -43,9 +43,13 @@ func TestUploads(t *testing.T) {
 			t.Fatal("file at the limit differs")
 		}
 
-		// Uploading an existing name makes a new version.
+		// Replacing an existing name makes a new version.
 		e.mustUpload(bob, "kb://me/", upFile{"v.txt", []byte("version one")})
-		items = e.mustUpload(bob, "kb://me/", upFile{"v.txt", []byte("version two, longer")})
+		var replaced struct {
+			Items []itemJSON `json:"items"`
+		}
+		e.mustOK(e.uploadMode(bob, "kb://me/", "replace", upFile{"v.txt", []byte("version two, longer")}), http.StatusCreated, &replaced)
+		items = replaced.Items
 		if items[0].Size != int64(len("version two, longer")) {
 			t.Fatalf("new version item %+v", items[0])
 		}
@@ -258,7 +262,7 @@ func TestConcurrentWrites(t *testing.T) {
 			switch {
 			case strings.HasPrefix(rest, "201 "):
 				created[kind]++
-			case strings.HasPrefix(rest, "409 ") && strings.Contains(rest, "already_exists"):
+			case strings.HasPrefix(rest, "409 ") && (strings.Contains(rest, "already_exists") || strings.Contains(rest, `"exists"`)):
 			default:
 				t.Errorf("concurrent %s", s)
 			}

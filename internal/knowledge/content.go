@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"unicode/utf8"
@@ -65,6 +66,9 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	if err != nil {
 		return Page{}, apierr.Internal(err)
 	}
+	if len(all[n.ID]) == 0 && t.gone(ctx, n.ID) {
+		return Page{}, notFound(u.String())
+	}
 	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
 	v, ok := pickBody(all[n.ID])
 	if !ok {
@@ -92,12 +96,24 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	}
 	p.Text, err = t.blobs.ReadChars(v.BlobHash, offset, limit)
 	if err != nil {
+		if t.gone(ctx, n.ID) {
+			return Page{}, notFound(u.String())
+		}
 		return Page{}, apierr.Internal(fmt.Errorf("read %s: %w", u, err))
 	}
 	if end := offset + int64(utf8.RuneCountInString(p.Text)); end < p.Total {
 		p.NextOffset = &end
 	}
 	return p, nil
+}
+
+// gone tells whether a node read a moment ago has been deleted meanwhile:
+// a read racing a delete answers 404, while bytes missing under a live node
+// stay a 500 (damage fsck reports).
+// A deleted file's versions go with it, so their absence is the test.
+func (t *Tree) gone(ctx context.Context, nodeID int64) bool {
+	_, err := t.st.LatestVersion(ctx, nodeID, store.BodyRaw)
+	return errors.Is(err, store.ErrNotFound)
 }
 
 // textBody picks the version whose text is the file's body.
@@ -131,11 +147,17 @@ func (t *Tree) OpenRaw(ctx context.Context, c Caller, raw string) (RawFile, erro
 		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", u)
 	}
 	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
+	if errors.Is(err, store.ErrNotFound) && t.gone(ctx, n.ID) {
+		return RawFile{}, notFound(u.String())
+	}
 	if err != nil {
 		return RawFile{}, apierr.Internal(err)
 	}
 	f, err := t.blobs.Open(v.BlobHash)
 	if err != nil {
+		if t.gone(ctx, n.ID) {
+			return RawFile{}, notFound(u.String())
+		}
 		return RawFile{}, apierr.Internal(err)
 	}
 	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size}, nil

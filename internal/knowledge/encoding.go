@@ -41,6 +41,10 @@ func (t *Tree) saveDecoded(ctx context.Context, tx *store.Store, n store.Node, i
 	if err != nil {
 		return fmt.Errorf("stage decoded text of %s: %w", n.Path, err)
 	}
+	defer body.Abort()
+	if err := commitBlobs(ctx, tx, body); err != nil {
+		return err
+	}
 	if err := tx.SetEncoding(ctx, src.ID, enc); err != nil {
 		return err
 	}

@@ -69,17 +69,10 @@ func (t *Tree) FileText(ctx context.Context, n store.Node, max int64) (string, e
 	return string(b), nil
 }
 
-// stageText writes text to the blob store and commits it; content
-// addressing makes the bytes visible only through the rows that name them.
-func (t *Tree) stageText(text string) (blob.Info, error) {
-	p, err := t.blobs.Put(strings.NewReader(text), int64(len(text))+1)
-	if err != nil {
-		return blob.Info{}, err
-	}
-	if err := p.Commit(); err != nil {
-		return blob.Info{}, err
-	}
-	return p.Info, nil
+// stageText writes text to the blob staging area; the transaction that
+// adds its row commits it (commitBlobs) and the caller aborts it after.
+func (t *Tree) stageText(text string) (*blob.Pending, error) {
+	return t.blobs.Put(strings.NewReader(text), int64(len(text))+1)
 }
 
 // SaveL2 stores an extraction of the raw version source as the file's next
@@ -88,10 +81,12 @@ func (t *Tree) stageText(text string) (blob.Info, error) {
 // committed on its own, so it stays readable whatever later compile steps
 // do.
 func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, source store.FileVersion) (store.FileVersion, bool, error) {
-	info, err := t.stageText(res.Text)
+	p, err := t.stageText(res.Text)
 	if err != nil {
 		return store.FileVersion{}, false, fmt.Errorf("stage l2 of %s: %w", n.Path, err)
 	}
+	defer p.Abort()
+	info := p.Info
 	meta := res
 	meta.Text = ""
 	b, _ := json.Marshal(meta)
@@ -99,6 +94,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 	var v store.FileVersion
 	added := false
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
+		added = false
 		last, err := tx.LatestVersion(ctx, n.ID, store.BodyL2)
 		if err == nil && last.BlobHash == info.Hash && last.SourceVersionID != nil && *last.SourceVersionID == source.ID {
 			v = last
@@ -108,6 +104,9 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 			return err
 		}
 		added = true
+		if err := commitBlobs(ctx, tx, p); err != nil {
+			return err
+		}
 		v = store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
 			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
 			SourceVersionID: &source.ID, ExtractionJSON: &how}
@@ -127,20 +126,33 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 // error aborts the publish (the compile worker checks its lease there).
 func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files []GeneratedFile, guard func(*store.Store) error) ([]store.Node, error) {
 	infos := make([]blob.Info, len(files))
+	pending := make([]*blob.Pending, 0, len(files))
+	defer func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+	}()
 	for i, f := range files {
-		info, err := t.stageText(f.Text)
+		p, err := t.stageText(f.Text)
 		if err != nil {
 			return nil, fmt.Errorf("stage %s: %w", f.Name, err)
 		}
-		infos[i] = info
+		pending = append(pending, p)
+		infos[i] = p.Info
 	}
 	var out []store.Node
 	publish := func(tx *store.Store) error {
 		out = out[:0]
+		if err := tx.LockTree(ctx, c.ID); err != nil {
+			return err
+		}
 		if guard != nil {
 			if err := guard(tx); err != nil {
 				return err
 			}
+		}
+		if err := commitBlobs(ctx, tx, pending...); err != nil {
+			return err
 		}
 		dir, err := ensureFolder(ctx, tx, c, folderPath)
 		if err != nil {

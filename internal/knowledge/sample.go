@@ -34,7 +34,7 @@ func (t *Tree) SeedSample(ctx context.Context, c Caller) error {
 			return fmt.Errorf("seed %s: %w", rel, err)
 		}
 		dir := strings.TrimPrefix(path.Dir(rel), ".")
-		_, err = t.CommitUpload(ctx, c, NodeURI(c.Username, dir, true), []Staged{staged})
+		_, err = t.CommitUpload(ctx, c, NodeURI(c.Username, dir, true), []Staged{staged}, ConflictFail)
 		return err
 	})
 }

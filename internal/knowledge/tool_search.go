@@ -259,6 +259,9 @@ func (t *Tree) searchFiles(ctx context.Context, call toolCall, cur searchCursor)
 
 func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersion, start scanPos, maxHits int, budget int64) (scanOut, error) {
 	f, err := t.blobs.Open(v.BlobHash)
+	if err != nil && t.gone(ctx, v.NodeID) {
+		return scanOut{}, nil // deleted while the search walked: nothing to find
+	}
 	if err != nil {
 		return scanOut{}, apierr.Internal(fmt.Errorf("open blob %s: %w", v.BlobHash, err))
 	}

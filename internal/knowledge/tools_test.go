@@ -64,7 +64,7 @@ func (e *toolEnv) put(c Caller, folder, name string, content []byte) string {
 	if err != nil {
 		e.t.Fatalf("stage %s: %v", name, err)
 	}
-	items, err := e.tree.CommitUpload(ctx, c, folder, []Staged{s})
+	items, err := e.tree.CommitUpload(ctx, c, folder, []Staged{s}, ConflictReplace)
 	if err != nil {
 		e.t.Fatalf("upload %s: %v", name, err)
 	}

@@ -5,7 +5,6 @@ package knowledge
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -34,12 +33,19 @@ type Tree struct {
 	st        *store.Store
 	blobs     *blob.Store
 	maxUpload int64
+	trashTTL  time.Duration
 }
+
+// DefaultTrashTTL is how long deleted nodes stay restorable by default.
+const DefaultTrashTTL = 30 * 24 * time.Hour
 
 // NewTree builds the service; maxUpload bounds each uploaded file in bytes.
 func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
-	return &Tree{st: st, blobs: blobs, maxUpload: maxUpload}
+	return &Tree{st: st, blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
 }
+
+// SetTrashTTL sets how long deleted nodes stay in the trash.
+func (t *Tree) SetTrashTTL(d time.Duration) { t.trashTTL = d }
 
 // Item is the JSON shape of a node (SPEC §4).
 type Item struct {
@@ -178,7 +184,7 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
 	}
 	var created store.Node
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
+	err = t.mutate(ctx, c, func(tx *store.Store) error {
 		parent, err := tx.EnsureRoot(ctx, c.ID)
 		if err != nil {
 			return err
@@ -231,17 +237,22 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 	if to.Path == "" {
 		return Item{}, apierr.Conflict("already_exists", "the root folder already exists")
 	}
-	if to.Dir && !n.IsDir() {
-		return Item{}, apierr.BadRequest("invalid_move", "new_uri ends with / but %s is a file", from)
-	}
-	if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
-		return Item{}, apierr.BadRequest("invalid_move", "a folder cannot be moved into itself")
-	}
 	var moved store.Node
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
+	err = t.mutate(ctx, c, func(tx *store.Store) error {
+		// Re-read under the tree lock: another move may have changed the
+		// path of n since Resolve, and the subtree follows the fresh one.
+		n, err := fresh(ctx, tx, c, from, n)
+		if err != nil {
+			return err
+		}
+		if to.Dir && !n.IsDir() {
+			return apierr.BadRequest("invalid_move", "new_uri ends with / but %s is a file", from)
+		}
+		if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
+			return apierr.BadRequest("invalid_move", "a folder cannot be moved into itself")
+		}
 		parentURI := to.Parent()
 		var parent store.Node
-		var err error
 		if parentURI.Path == "" {
 			parent, err = tx.EnsureRoot(ctx, c.ID)
 		} else {
@@ -268,53 +279,39 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 	return itemOf(c.Username, moved), nil
 }
 
-// Delete removes a node and its subtree, then frees blobs nothing references.
-func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
-	_, n, err := t.Resolve(ctx, c, raw)
-	if err != nil {
-		return err
-	}
-	if n.Path == "" {
-		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
-	}
-	hashes, err := t.st.SubtreeBlobs(ctx, n)
-	if err != nil {
-		return apierr.Internal(err)
-	}
-	if err := t.st.DeleteNode(ctx, n); err != nil {
-		return apierr.Internal(err)
-	}
-	t.freeBlobs(ctx, hashes)
-	return nil
-}
-
-// wrapStoreErr passes API errors through and maps store sentinels.
+// wrapStoreErr passes API errors through and maps store sentinels: a race
+// with another request answers 404 or 409, never 500.
 func wrapStoreErr(err error) error {
 	if _, ok := apierr.As(err); ok {
 		return err
 	}
-	if errors.Is(err, store.ErrConflict) {
+	switch {
+	case errors.Is(err, store.ErrConflict):
 		return apierr.Conflict("already_exists", "a resource with that name already exists")
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrGone):
+		return apierr.NotFound("not_found", "the resource or its folder was deleted meanwhile").WithCause(err)
+	case errors.Is(err, store.ErrBusy):
+		return apierr.Conflict("busy", "another change to the same resources is in progress; try again").WithCause(err)
 	}
 	return apierr.Internal(err)
 }
 
-// freeBlobs removes the blobs no version references any more. A failed
-// check leaves the bytes to the periodic sweep.
-func (t *Tree) freeBlobs(ctx context.Context, hashes []string) {
-	if len(hashes) == 0 {
-		return
-	}
-	used, err := t.st.BlobsInUse(ctx, hashes)
-	if err != nil {
-		slog.Warn("check blob references", "err", err)
-		return
-	}
-	for _, h := range hashes {
-		if !used[h] {
-			if err := t.blobs.Remove(h); err != nil {
-				slog.Warn("remove blob", "hash", h, "err", err)
-			}
+// mutate runs fn as one transaction that holds the caller's tree lock.
+func (t *Tree) mutate(ctx context.Context, c Caller, fn func(tx *store.Store) error) error {
+	return t.st.InTx(ctx, func(tx *store.Store) error {
+		if err := tx.LockTree(ctx, c.ID); err != nil {
+			return err
 		}
+		return fn(tx)
+	})
+}
+
+// fresh re-reads a node resolved before the transaction; a node deleted
+// meanwhile is not found.
+func fresh(ctx context.Context, tx *store.Store, c Caller, u URI, n store.Node) (store.Node, error) {
+	got, err := tx.NodeByID(ctx, c.ID, n.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Node{}, notFound(u.String())
 	}
+	return got, err
 }

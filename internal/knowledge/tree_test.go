@@ -43,7 +43,7 @@ func mustUpload(t testing.TB, tree *Tree, c Caller, folder, name, body string) I
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := tree.CommitUpload(context.Background(), c, folder, []Staged{s})
+	items, err := tree.CommitUpload(context.Background(), c, folder, []Staged{s}, ConflictReplace)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestUploadIsAllOrNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = tree.CommitUpload(ctx, a, "kb://me/", []Staged{ok, clash})
+		_, err = tree.CommitUpload(ctx, a, "kb://me/", []Staged{ok, clash}, ConflictReplace)
 		wantCode(t, err, "already_exists")
 		if _, _, err := tree.Resolve(ctx, a, "kb://me/fine.md"); err == nil {
 			t.Fatal("a failed upload left fine.md behind")
@@ -250,7 +250,7 @@ func TestReadPageBodies(t *testing.T) {
 
 // TestDeleteFreesUnsharedBlobs: deleting a folder removes the bytes nothing
 // else references (once past the grace period) and keeps shared ones.
-func TestDeleteFreesUnsharedBlobs(t *testing.T) {
+func TestPurgingDeletedFreesUnsharedBlobs(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
@@ -268,6 +268,13 @@ func TestDeleteFreesUnsharedBlobs(t *testing.T) {
 			os.Chtimes(b, old, old)
 		}
 		if err := tree.Delete(ctx, a, "kb://me/gone/"); err != nil {
+			t.Fatal(err)
+		}
+		// The trash keeps the bytes until it is emptied.
+		if kept, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*[0-9a-f]")); len(kept) != 2 {
+			t.Fatalf("%d blobs kept by the trash, want 2", len(kept))
+		}
+		if _, err := tree.PurgeTrash(ctx, a, 0); err != nil {
 			t.Fatal(err)
 		}
 		left, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*[0-9a-f]"))

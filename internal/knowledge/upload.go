@@ -53,10 +53,28 @@ func Discard(files []Staged) {
 	}
 }
 
+// What an upload does with a name that is taken (on_conflict).
+const (
+	ConflictFail    = "fail"    // refuse the upload: 409 exists, with the existing node
+	ConflictReplace = "replace" // a new version; the old content stays a previous version
+	ConflictRename  = "rename"  // store as "name (2).ext"
+)
+
+// ParseConflict checks an on_conflict value; "" is the default, fail.
+func ParseConflict(v string) (string, error) {
+	switch v {
+	case "":
+		return ConflictFail, nil
+	case ConflictFail, ConflictReplace, ConflictRename:
+		return v, nil
+	}
+	return "", apierr.BadRequest("invalid_on_conflict", "on_conflict must be fail, replace or rename")
+}
+
 // CommitUpload publishes staged files into the folder raw names, all or
-// nothing: an existing file gets a new version, an existing folder of the
-// same name refuses the whole upload.
-func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []Staged) ([]Item, error) {
+// nothing; onConflict says what a taken name does (an existing folder of
+// the same name refuses the upload unless renaming).
+func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []Staged, onConflict string) ([]Item, error) {
 	defer Discard(files) // a no-op for committed blobs, whose staged copy is gone
 	u, dir, err := t.Resolve(ctx, c, raw)
 	if err != nil {
@@ -75,15 +93,28 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		}
 		seen[f.Name] = true
 	}
-	// Blobs become visible inside the transaction, so a failed rename rolls
-	// the rows back; rows that fail take their new blobs with them.
+	// Blobs become visible inside the transaction, under their locks (see
+	// blobgc.go); rows that fail take the blobs nothing else uses with them.
+	pending := make([]*blob.Pending, len(files))
+	for i, f := range files {
+		pending[i] = f.pending
+	}
 	var nodes []store.Node
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
+	err = t.mutate(ctx, c, func(tx *store.Store) error {
+		nodes = nodes[:0]
+		dir, err := fresh(ctx, tx, c, u, dir)
+		if err != nil {
+			return err
+		}
+		if err := commitBlobs(ctx, tx, pending...); err != nil {
+			return err
+		}
 		for _, f := range files {
-			if err := f.pending.Commit(); err != nil {
+			name, err := resolveConflict(ctx, tx, c, dir, f.Name, onConflict)
+			if err != nil {
 				return err
 			}
-			n, err := putFile(ctx, tx, c, dir, f.Name, f.pending.Info, store.BodyRaw)
+			n, err := putFile(ctx, tx, c, dir, name, f.pending.Info, store.BodyRaw)
 			if err != nil {
 				return err
 			}
@@ -99,13 +130,7 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		for i, f := range files {
 			hashes[i] = f.pending.Hash
 		}
-		if used, uerr := t.st.BlobsInUse(ctx, hashes); uerr == nil {
-			for _, f := range files {
-				if !used[f.pending.Hash] {
-					f.pending.Undo()
-				}
-			}
-		}
+		t.freeBlobs(ctx, hashes)
 		return nil, wrapStoreErr(err)
 	}
 	items := make([]Item, len(nodes))
@@ -113,6 +138,23 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		items[i] = itemOf(c.Username, n)
 	}
 	return items, nil
+}
+
+// resolveConflict returns the name a file is stored under.
+func resolveConflict(ctx context.Context, tx *store.Store, c Caller, dir store.Node, name, mode string) (string, error) {
+	n, err := tx.NodeByPath(ctx, c.ID, dir.ChildPath(name))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return name, nil
+	case err != nil:
+		return "", err
+	case mode == ConflictRename:
+		return freeName(ctx, tx, c, dir, name, false, "")
+	case mode == ConflictReplace || n.IsDir():
+		return name, nil // putFile refuses a folder of that name
+	}
+	return "", apierr.Conflict("exists", "%s already exists; upload with on_conflict=replace or rename",
+		NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", itemOf(c.Username, n))
 }
 
 // putFile creates or versions the file name below dir with committed bytes.

@@ -60,6 +60,13 @@ func (s *Store) NodeByPath(ctx context.Context, userID int64, path string) (Node
 	return n, translate(err)
 }
 
+// NodeByID finds a node of the user by its id.
+func (s *Store) NodeByID(ctx context.Context, userID, id int64) (Node, error) {
+	var n Node
+	err := s.db.WithContext(ctx).Where("user_id = ? AND id = ?", userID, id).Take(&n).Error
+	return n, translate(err)
+}
+
 // Children returns up to limit direct children of parentID after skipping
 // offset, folders first then files, each by name: an order that is stable
 // across pages and the same on both dialects (byte-wise collation).

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mattn/go-sqlite3"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	"gorm.io/driver/postgres"
@@ -35,6 +37,12 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrConflict means a unique constraint refused the write.
 	ErrConflict = errors.New("already exists")
+	// ErrGone means a row the write refers to (a parent folder, a file)
+	// was deleted meanwhile: a foreign key refused it.
+	ErrGone = errors.New("deleted meanwhile")
+	// ErrBusy means the database gave up on a lock (a deadlock, a
+	// serialization failure, SQLite's busy timeout); trying again may work.
+	ErrBusy = errors.New("database busy")
 )
 
 // Store is the database handle shared by the repositories.
@@ -54,7 +62,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		dialector, dialect = postgres.Open(dsn), DialectPostgres
 	case dsn == "":
-		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
 		dialector, dialect = sqlite.Open(sqliteDSN(filepath.Join(dataDir, "knowspace.db"))), DialectSQLite
@@ -84,6 +92,17 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	if err := sqlDB.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("connect %s: %w", dialect, err)
+	}
+	if dialect == DialectSQLite {
+		// SQLite creates its files with the process umask (often 0644); the
+		// journal files take the database file's mode from then on.
+		db := filepath.Join(dataDir, "knowspace.db")
+		for _, f := range []string{db, db + "-wal", db + "-shm"} {
+			if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+				s.Close()
+				return nil, fmt.Errorf("restrict %s: %w", f, err)
+			}
+		}
 	}
 	if err := migrate(ctx, sqlDB, dialect); err != nil {
 		s.Close()
@@ -165,13 +184,37 @@ func translate(err error) error {
 		return ErrNotFound
 	case errors.Is(err, gorm.ErrDuplicatedKey):
 		return fmt.Errorf("%w: %v", ErrConflict, err)
+	case errors.Is(err, gorm.ErrForeignKeyViolated):
+		return fmt.Errorf("%w: %v", ErrGone, err)
+	case isBusy(err):
+		return fmt.Errorf("%w: %v", ErrBusy, err)
 	}
 	return err
 }
 
-// InTx runs fn in one transaction; fn must use only the Store it is given.
+func isBusy(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// deadlock_detected, serialization_failure, lock_not_available
+		return pe.Code == "40P01" || pe.Code == "40001" || pe.Code == "55P03"
+	}
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}
+
+// InTx runs fn in one transaction; fn must use only the Store it is given
+// and may run more than once: a transaction the database aborted as a
+// deadlock or for a busy lock is tried again.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
-	return translate(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return fn(&Store{db: tx, dialect: s.dialect})
-	}))
+	var err error
+	for attempt := range 3 {
+		err = translate(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			return fn(&Store{db: tx, dialect: s.dialect})
+		}))
+		if !errors.Is(err, ErrBusy) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 20 * time.Millisecond)
+	}
+	return err
 }

@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/store"
@@ -112,4 +114,17 @@ func TestBlobsInUse(t *testing.T) {
 			t.Fatalf("in use %v, err %v", used, err)
 		}
 	})
+}
+
+func TestSQLiteFilesArePrivate(t *testing.T) {
+	_, dir := storetest.Open(t, store.DialectSQLite)
+	for _, f := range []string{"knowspace.db", "knowspace.db-wal"} {
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm()&0o077 != 0 {
+			t.Fatalf("%s is %v, want no group or other access", f, st.Mode().Perm())
+		}
+	}
 }

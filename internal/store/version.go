@@ -56,14 +56,21 @@ func (s *Store) LatestVersion(ctx context.Context, nodeID int64, body string) (F
 
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
-// BlobsInUse returns which of hashes some version still references.
+// BlobsInUse returns which of hashes some version or trash item still
+// references.
 func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]bool, error) {
-	var used []string
+	var used, trashed []string
 	err := s.db.WithContext(ctx).Model(&FileVersion{}).Distinct("blob_hash").
 		Where("blob_hash IN ?", hashes).Pluck("blob_hash", &used).Error
 	if err != nil {
 		return nil, translate(err)
 	}
+	err = s.db.WithContext(ctx).Model(&TrashBlob{}).Distinct("blob_hash").
+		Where("blob_hash IN ?", hashes).Pluck("blob_hash", &trashed).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	used = append(used, trashed...)
 	out := make(map[string]bool, len(used))
 	for _, h := range used {
 		out[h] = true

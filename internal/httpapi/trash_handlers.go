@@ -1,0 +1,92 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+func (h *handlers) listVersions(c echo.Context) error {
+	vs, err := h.Tree.Versions(c.Request().Context(), caller(c), c.QueryParam("uri"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": vs})
+}
+
+type restoreVersionRequest struct {
+	URI       string `json:"uri"`
+	VersionID int64  `json:"version_id"`
+}
+
+func (r *restoreVersionRequest) Validate() error {
+	if r.URI == "" || r.VersionID <= 0 {
+		return apierr.BadRequest("invalid_request", "uri and a positive version_id are required")
+	}
+	return nil
+}
+
+func (h *handlers) restoreVersion(c echo.Context) error {
+	var req restoreVersionRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	item, err := h.Tree.RestoreVersion(c.Request().Context(), caller(c), req.URI, req.VersionID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, item)
+}
+
+func (h *handlers) listTrash(c echo.Context) error {
+	items, err := h.Tree.ListTrash(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+type trashRequest struct {
+	ID int64 `json:"id"`
+}
+
+func (r *trashRequest) Validate() error {
+	if r.ID <= 0 {
+		return apierr.BadRequest("invalid_id", "id of a trash item is required")
+	}
+	return nil
+}
+
+func (h *handlers) restoreTrash(c echo.Context) error {
+	var req trashRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	item, err := h.Tree.RestoreTrash(c.Request().Context(), caller(c), req.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, item)
+}
+
+func (h *handlers) purgeTrashItem(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return apierr.NotFound("not_found", "no such trash item: %s", c.Param("id"))
+	}
+	if _, err := h.Tree.PurgeTrash(c.Request().Context(), caller(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *handlers) emptyTrash(c echo.Context) error {
+	n, err := h.Tree.PurgeTrash(c.Request().Context(), caller(c), 0)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]int{"purged": n})
+}
