@@ -3,10 +3,12 @@
 import { Suspense, lazy, useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { FileText, Folder, LoaderCircle } from "lucide-react";
+import { FileText, Folder, LoaderCircle, Sparkles } from "lucide-react";
 import { CONTENT_PAGE_SIZE, readContent } from "../api/resources";
-import type { ContentPage } from "../api/types";
-import { extensionOf, isFolderURI, nameOf, relativePath } from "../api/uri";
+import type { ContentPage, Listing } from "../api/types";
+import { extensionOf, folderOf, isFolderURI, nameOf, relativePath } from "../api/uri";
+import { openHref } from "../tree/TreeRowView";
+import { listingKey } from "../tree/useFolderListings";
 import { messageOf } from "../ui/errors";
 import { DownloadButton } from "./DownloadButton";
 import { PreviewPager } from "./PreviewPager";
@@ -23,7 +25,17 @@ export interface PreviewJump {
   n: number;
 }
 
-export function FilePreview({ uri, root, at }: { uri: string | null; root: string; at?: PreviewJump }) {
+export function FilePreview({
+  uri,
+  root,
+  at,
+  onOpen,
+}: {
+  uri: string | null;
+  root: string;
+  at?: PreviewJump;
+  onOpen: (uri: string) => void;
+}) {
   if (uri === null) {
     return (
       <PreviewFrame title="Preview">
@@ -44,10 +56,33 @@ export function FilePreview({ uri, root, at }: { uri: string | null; root: strin
       </PreviewFrame>
     );
   }
-  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset ?? 0} />;
+  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset ?? 0} onOpen={onOpen} />;
 }
 
-function FilePages({ uri, root, start }: { uri: string; root: string; start: number }) {
+/**
+ * SummaryLink opens the file's summary, as the tree's summary badge does; it
+ * reads the folder listing the tree already loaded (no request of its own).
+ */
+function SummaryLink({ uri, onOpen }: { uri: string; onOpen: (uri: string) => void }) {
+  const listing = useQuery<Listing>({ queryKey: listingKey(folderOf(uri)), enabled: false });
+  const node = listing.data?.items.find((n) => n.uri === uri);
+  if (!node?.summary_uri) return null;
+  const target = node.summary_uri;
+  return (
+    <a
+      className="btn small"
+      href={openHref(target)}
+      onClick={(e) => {
+        e.preventDefault();
+        onOpen(target);
+      }}
+    >
+      <Sparkles size={14} aria-hidden /> {node.summary === "stale" ? "Stale summary" : "Summary"}
+    </a>
+  );
+}
+
+function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; start: number; onOpen: (uri: string) => void }) {
   // offsets visited, so Previous returns exactly to where the last page began
   // (a jump into the middle goes back to the start first).
   const [offsets, setOffsets] = useState<number[]>(start > 0 ? [0, start] : [0]);
@@ -75,7 +110,13 @@ function FilePages({ uri, root, start }: { uri: string; root: string; start: num
   );
 
   return (
-    <PreviewFrame title={name} path={relativePath(uri, root)} actions={<DownloadButton uri={uri} name={name} />}>
+    <PreviewFrame title={name} path={relativePath(uri, root)} actions={
+        <>
+          <SummaryLink uri={uri} onOpen={onOpen} />
+          <DownloadButton uri={uri} name={name} />
+        </>
+      }
+    >
       {header}
       <div className="preview-scroll" ref={scrollRef} tabIndex={0} aria-label={`Content of ${name}`}>
         {q.isPending ? (

@@ -1,6 +1,6 @@
 // The file tree panel: toolbar, virtualized rows, dialogs, upload by drop.
 
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Dispatch, DragEvent, KeyboardEvent, SetStateAction } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
@@ -29,7 +29,7 @@ export type ExpandedState = [Set<string>, Dispatch<SetStateAction<Set<string>>>]
 export function ResourceTree(props: {
   root: string;
   selected: string | null;
-  onSelect: (uri: string | null, opts?: { open?: boolean }) => void;
+  onSelect: (uri: string | null, opts?: { open?: boolean; reveal?: boolean }) => void;
   expanded: ExpandedState;
 }) {
   const { root, selected, onSelect } = props;
@@ -80,6 +80,19 @@ export function ResourceTree(props: {
   );
 
   const onLoadMore = useCallback((folder: string) => void loadMore(folder), [loadMore]);
+  const onOpen = useCallback((uri: string) => onSelect(uri, { open: true, reveal: true }), [onSelect]);
+
+  // A selection made outside the tree (a tool card, the address, a summary
+  // link) scrolls its row into view once the row exists, its folders having
+  // been opened by the workspace; later scrolling is the user's.
+  const scrolledTo = useRef<string | null>(null);
+  useEffect(() => {
+    if (!selected || scrolledTo.current === selected) return;
+    const i = rows.findIndex((r) => r.type === "node" && r.node.uri === selected);
+    if (i < 0) return;
+    scrolledTo.current = selected;
+    virtualizer.scrollToIndex(i, { align: "auto" });
+  }, [selected, rows, virtualizer]);
 
   function refresh() {
     void refreshFolders(qc, loadedFolders);
@@ -242,7 +255,7 @@ export function ResourceTree(props: {
                 className="tree-row-slot"
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
               >
-                <TreeRowView row={row} selected={isSel} dropTarget={isDrop} onActivate={activate} onLoadMore={onLoadMore} />
+                <TreeRowView row={row} selected={isSel} dropTarget={isDrop} onActivate={activate} onLoadMore={onLoadMore} onOpen={onOpen} />
               </div>
             );
           })}
