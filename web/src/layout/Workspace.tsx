@@ -102,7 +102,7 @@ export function Workspace({ user }: { user: User }) {
     <div className="app">
       <AppHeader user={user} />
       {narrow ? (
-        <div className="narrow-body">
+        <main className="narrow-body" id="main" tabIndex={-1}>
           {/* All three stay mounted so tree expansion and scroll survive a tab switch. */}
           {(["tree", "preview", "agent"] as const).map((name) => (
             <div
@@ -117,9 +117,11 @@ export function Workspace({ user }: { user: User }) {
             </div>
           ))}
           <PanelTabs active={active} onChange={setActive} />
-        </div>
+        </main>
       ) : (
-        <WidePanels tree={tree} preview={preview} agent={agent} />
+        <main className="wide-body" id="main" tabIndex={-1}>
+          <WidePanels tree={tree} preview={preview} agent={agent} />
+        </main>
       )}
     </div>
   );

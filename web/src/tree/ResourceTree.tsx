@@ -200,7 +200,11 @@ export function ResourceTree(props: {
     startUpload(folder, e.dataTransfer.files);
   }
 
-  const selectedRowID = selected ? `node-${cssID(selected)}` : undefined;
+  // aria-activedescendant may only name a rendered row: the selected one can
+  // be outside the virtual window, or not loaded at all.
+  const selectedIndex = selected ? rows.findIndex((r) => r.type === "node" && r.node.uri === selected) : -1;
+  const rendered = virtualizer.getVirtualItems().some((v) => v.index === selectedIndex);
+  const selectedRowID = selected && rendered ? `node-${cssID(selected)}` : undefined;
 
   return (
     <div className="tree-panel">
