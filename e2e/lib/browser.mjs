@@ -73,10 +73,24 @@ export function shotOnFailure(getPage, body) {
         const file = await screenshot(page, `FAILED-${t.name}`);
         console.error(`# screenshot: ${file}`);
         if (page.consoleErrors?.length) console.error(`# browser console errors:\n${page.consoleErrors.join("\n")}`);
+        await closeDialogs(page);
       }
       throw err;
     }
   };
+}
+
+/**
+ * closeDialogs presses Escape until no modal is open, so a test that failed
+ * with a dialog up does not fail the next tests on the same page too.
+ */
+export async function closeDialogs(page) {
+  for (let i = 0; i < 5; i++) {
+    const open = await page.locator("dialog[open]").count().catch(() => 0);
+    if (open === 0) return;
+    await page.keyboard.press("Escape").catch(() => {});
+    await page.waitForTimeout(100);
+  }
 }
 
 /** loginThroughUI fills the login form and waits for the tree. */

@@ -61,7 +61,7 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.match(await msg.locator(".turn-status").innerText(), /Complete/);
       // The Send button is back and the context meter shows the byte estimate.
       await page.getByRole("button", { name: "Send" }).waitFor();
-      assert.match(await page.locator(".context-summary").innerText(), /≤.* \/ .* B/);
+      assert.match(await page.locator(".context-summary").innerText(), /≈[\d.k]+ \/ [\d.k]+ tokens est\./);
     }),
   );
 
@@ -202,6 +202,17 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
     shotOnFailure(() => page, async () => {
       await page.getByLabel("Model").selectOption("fake-text");
       assert.match(await page.getByTestId("model-caps").innerText(), /text only/);
+      // "text only" is a property, not an error: a neutral colour.
+      const colours = await page.evaluate(() => {
+        const caps = getComputedStyle(document.querySelector('[data-testid="model-caps"]')).color;
+        const probe = document.createElement("span");
+        probe.className = "error";
+        document.body.append(probe);
+        const danger = getComputedStyle(probe).color;
+        probe.remove();
+        return { caps, danger };
+      });
+      assert.notEqual(colours.caps, colours.danger, "text only is not in the error colour");
       streams.length = 0;
       const { msg, status } = await askAndWait(page, "use ls on kb://me/notes/ with the text model");
       assert.equal(status, "done");

@@ -107,6 +107,14 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       await previewContent(page).getByRole("heading").first().waitFor();
       assert.equal(await page.locator(".preview .panel-title .ellipsis").first().innerText(), "research-plan.md");
       assert.equal(await assistants(page).count(), 1, "the chat is kept");
+      // Opened from the card while its folder is collapsed: the tree reveals
+      // and selects it.
+      await treeItem(page, `${ROOT}notes/`).click();
+      assert.equal(await treeItem(page, `${ROOT}notes/research-plan.md`).count(), 0, "notes/ is collapsed");
+      await card.getByRole("button", { name: /Open page in preview/ }).click();
+      const row = treeItem(page, `${ROOT}notes/research-plan.md`);
+      await row.waitFor();
+      assert.equal(await row.getAttribute("aria-selected"), "true");
     }),
   );
 

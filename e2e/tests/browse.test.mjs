@@ -33,6 +33,23 @@ describe("browse and preview", { timeout: 120_000 }, () => {
   );
 
   it(
+    "an address with ?open= reveals and selects the file in the tree after a reload",
+    shotOnFailure(() => page, async () => {
+      const file = `${ROOT}notes/research-plan.md`;
+      await page.goto(`/?open=${encodeURIComponent(file)}`);
+      const row = treeItem(page, file);
+      await row.waitFor();
+      assert.equal(await row.getAttribute("aria-selected"), "true");
+      assert.equal(await treeItem(page, `${ROOT}notes/`).getAttribute("aria-expanded"), "true");
+      await previewContent(page).getByRole("heading").first().waitFor();
+      // Back to the state the next tests expect: notes/ closed, Welcome.md open.
+      await treeItem(page, `${ROOT}notes/`).click();
+      await treeItem(page, `${ROOT}Welcome.md`).click();
+      assert.match(page.url(), /\?open=kb%3A%2F%2Fusers%2Fadmin%2FWelcome\.md$/);
+    }),
+  );
+
+  it(
     "opens a folder lazily and previews the Chinese file",
     shotOnFailure(() => page, async () => {
       const notes = treeItem(page, `${ROOT}notes/`);

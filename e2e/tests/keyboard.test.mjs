@@ -89,6 +89,21 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
   });
 
   it(
+    "a skip link is the first Tab stop and jumps to the main landmark",
+    shotOnFailure(() => page, async () => {
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.keyboard.press("Tab");
+      const skip = page.getByRole("link", { name: "Skip to content" });
+      assert.ok(await isFocused(skip), "the skip link comes first");
+      assert.ok((await skip.boundingBox()).y >= 0, "the focused skip link is on screen");
+      await page.keyboard.press("Enter");
+      assert.ok(await isFocused(page.getByRole("main")), "focus moved to main");
+      assert.equal(await page.getByRole("banner").count(), 1, "a header landmark");
+      assert.equal(await page.getByRole("main").count(), 1, "one main landmark");
+    }),
+  );
+
+  it(
     "every control of the shell is reachable by Tab and shows a focus ring",
     shotOnFailure(() => page, async () => {
       // A file selected (so rename, delete and the preview take part) and text

@@ -53,6 +53,56 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
   );
 
   it(
+    "jumps by page number, first and last; finds in the file across pages; remembers the reading position",
+    shotOnFailure(() => page, async () => {
+      const pager = page.getByRole("navigation", { name: "Pages" });
+      const box = pager.getByRole("textbox", { name: /Page number, 1 to 3/ });
+      await box.fill("3");
+      await box.press("Enter");
+      await pager.getByText("Characters 12,001–15,000 of 15,000").waitFor();
+      assert.equal(await box.inputValue(), "3");
+      await pager.getByRole("button", { name: "First page" }).click();
+      await pager.getByText("Characters 1–6,000 of 15,000").waitFor();
+      await pager.getByRole("button", { name: "Last page" }).click();
+      await pager.getByText("Characters 12,001–15,000 of 15,000").waitFor();
+      await box.fill("99"); // beyond the end: the last page
+      await box.press("Enter");
+      await pager.getByText("Characters 12,001–15,000 of 15,000").waitFor();
+
+      // "400" is in 行0400, 行1400 and 行2400 only: one hit on each page.
+      const find = page.getByRole("search", { name: "Find in file" });
+      await find.getByRole("textbox", { name: "Find in this file" }).fill("400");
+      await find.getByRole("button", { name: "Find", exact: true }).click();
+      const count = find.getByTestId("find-count");
+      await count.filter({ hasText: /^Hit 1 of/ }).waitFor();
+      await pager.getByText("Characters 1–6,000 of 15,000").waitFor();
+      assert.ok(Number(await previewContent(page).getAttribute("data-find-hits")) >= 1, "hits are highlighted on the page");
+      await find.getByRole("button", { name: "Next hit" }).click();
+      await count.filter({ hasText: /^Hit 2 of/ }).waitFor();
+      await find.getByRole("button", { name: "Next hit" }).click();
+      await count.filter({ hasText: /^Hit 3 of 3 \(whole file searched\)$/ }).waitFor();
+      await pager.getByText("Characters 12,001–15,000 of 15,000").waitFor();
+      await find.getByRole("button", { name: "Previous hit" }).click();
+      await count.filter({ hasText: /^Hit 2 of 3/ }).waitFor();
+      await pager.getByText("Characters 6,001–12,000 of 15,000").waitFor();
+      // More hits in one file than the server lists: the count says it is a lower bound.
+      await find.getByRole("textbox", { name: "Find in this file" }).fill("行00");
+      await find.getByRole("button", { name: "Find", exact: true }).click();
+      await count.filter({ hasText: /^Hit 1 of \d+\+ \(the server lists the first \d+\)$/ }).waitFor();
+      await find.getByRole("button", { name: "Close find" }).click();
+      await pager.getByText("Characters 1–6,000 of 15,000").waitFor(); // hit 1 of "行00" is on page 1
+      await pager.getByRole("button", { name: "Next page" }).click();
+      await pager.getByText("Characters 6,001–12,000 of 15,000").waitFor();
+
+      // Away and back: the file opens on the page it was read at.
+      await treeItem(page, `${ROOT}Welcome.md`).click();
+      await previewContent(page).getByRole("heading").first().waitFor();
+      await treeItem(page, `${ROOT}long.txt`).click();
+      await pager.getByText("Characters 6,001–12,000 of 15,000").waitFor();
+    }),
+  );
+
+  it(
     "says when a file is empty",
     shotOnFailure(() => page, async () => {
       await page.keyboard.press("Escape");

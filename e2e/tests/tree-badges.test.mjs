@@ -114,6 +114,26 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
       assert.equal(await treeItem(page, MINUTES).locator('[data-badge="fresh"]').count(), 1, "the other file stays fresh");
       assert.equal((await plan.boundingBox()).height, rowHeight);
       await screenshot(page, "tree-badges-stale-wide");
+
+      // Stale and failed differ without colour: each has its own icon and text.
+      assert.equal(await stale.locator("svg").count(), 1, "the stale badge has an icon");
+
+      // The summary badge links to the summary: with wiki/ collapsed, a click
+      // reveals and selects it in the tree and opens it in the preview.
+      await treeItem(page, WIKI).click();
+      assert.equal(await treeItem(page, WIKI_NOTES).count(), 0, "wiki/ is collapsed");
+      assert.match(await stale.getAttribute("href"), /^\?open=kb%3A%2F%2Fusers%2F/);
+      await stale.click();
+      const summaryRow = treeItem(page, `${WIKI_NOTES}research-plan.md`);
+      await summaryRow.waitFor();
+      assert.equal(await summaryRow.getAttribute("aria-selected"), "true");
+      assert.equal(await page.locator(".preview .panel-title .ellipsis").first().innerText(), "research-plan.md");
+      assert.match(page.url(), /\?open=kb%3A%2F%2Fusers%2Fadmin%2Fwiki%2Fnotes%2Fresearch-plan\.md$/);
+      // The preview of a source offers the same link to keyboard users.
+      await plan.click();
+      await page.locator(".preview .panel-actions").getByRole("link", { name: "Stale summary" }).click();
+      await summaryRow.waitFor();
+      assert.equal(await summaryRow.getAttribute("aria-selected"), "true");
       assert.equal(streams.length, 0, "compile never reaches the chat model");
       console.log(`# compile settled to a fresh badge in ${settled} ms`);
     }),

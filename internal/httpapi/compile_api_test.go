@@ -265,7 +265,7 @@ func TestCompileAPI(t *testing.T) {
 			}
 			return out
 		}
-		if a := badges()["a.md"]; a.Job == nil || a.Job.State != "succeeded" || a.Summary != "fresh" {
+		if a := badges()["a.md"]; a.Job == nil || a.Job.State != "succeeded" || a.Summary != "fresh" || a.SummaryURI != "kb://users/alice/wiki/notes/a.md" {
 			t.Fatalf("badges after compile: %+v", a)
 		}
 		e.upload("alice", "kb://me/notes/", map[string]string{"a.md": "alpha, changed"})

@@ -56,9 +56,11 @@ type Item struct {
 	UpdatedAt time.Time `json:"updated_at"`
 	Generated bool      `json:"generated"`
 	// Job is the file's latest compile job; Summary says whether its
-	// summary is "fresh" or "stale". Both are absent when there is none.
-	Job     *store.JobBadge `json:"job,omitempty"`
-	Summary string          `json:"summary,omitempty"`
+	// summary is "fresh" or "stale" and SummaryURI where it is. All are
+	// absent when there is none.
+	Job        *store.JobBadge `json:"job,omitempty"`
+	Summary    string          `json:"summary,omitempty"`
+	SummaryURI string          `json:"summary_uri,omitempty"`
 }
 
 // IsGenerated tells whether a node is a compile artifact.
@@ -164,7 +166,10 @@ func (t *Tree) listPage(ctx context.Context, c Caller, u URI, n store.Node, offs
 		if j, ok := jobs[ch.ID]; ok {
 			it.Job = &j
 		}
-		it.Summary = summaries[ch.ID]
+		if sb, ok := summaries[ch.ID]; ok {
+			it.Summary = sb.State
+			it.SummaryURI = NodeURI(c.Username, sb.Path, false)
+		}
 		out.Items = append(out.Items, it)
 	}
 	return out, nil

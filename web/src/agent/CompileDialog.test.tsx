@@ -66,6 +66,8 @@ describe("CompileDialog", () => {
     await act(async () => {
       await new Promise((r) => setTimeout(r, 10));
     });
+    // Every count label has its number, none picked included.
+    expect(host.querySelector('button[type="submit"]')!.textContent).toBe("Compile 0 files");
     const checkbox = host.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
     await act(async () => checkbox.click());
     const submit = host.querySelector<HTMLButtonElement>('button[type="submit"]')!;

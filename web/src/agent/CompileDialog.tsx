@@ -301,7 +301,7 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
             Cancel
           </button>
           <button type="submit" className="btn primary" disabled={busy || picked.size === 0 || (executor === "llm" && !modelId)}>
-            {busy ? "Submitting…" : `Compile ${picked.size || ""} file${picked.size === 1 ? "" : "s"}`}
+            {busy ? "Submitting…" : `Compile ${picked.size} file${picked.size === 1 ? "" : "s"}`}
           </button>
         </div>
       </form>

@@ -59,7 +59,7 @@ describe("ContextMeter", () => {
     let c = turnWithContext(newConversation("c", "kb://x/"), "t1", 100);
     c = finishTurn(c, "t1", { kind: "done", done: DONE });
     const text = show(c);
-    expect(host.querySelector(".context-usage")?.textContent).toMatch(/usage 4\.3k tok/);
+    expect(host.querySelector(".context-usage")?.textContent).toMatch(/provider 4\.3k tokens/);
     expect(text).toMatch(/4,321 input · 7 output tokens/);
   });
 
@@ -69,10 +69,29 @@ describe("ContextMeter", () => {
     c = turnWithContext(c, "t2", 200);
     c = finishTurn(c, "t2", { kind: "stopped" });
     const text = show(c);
-    expect(text).toMatch(/≤200/);
+    expect(text).toMatch(/≈200 /);
     expect(host.querySelector(".context-usage")).toBeNull();
     expect(text).not.toMatch(/4,321/);
     expect(text).toMatch(/the turn was stopped/);
+  });
+
+  it("speaks one unit: tokens, every estimate marked ≈, the byte basis in the detail", () => {
+    let c = turnWithContext(newConversation("c", "kb://x/"), "t1", 100);
+    c = finishTurn(c, "t1", { kind: "done", done: DONE });
+    show(c);
+    const summary = host.querySelector(".context-nums")!.textContent ?? "";
+    expect(summary).toMatch(/^≈100 \/ 1.0k tokens est\./);
+    expect(summary).not.toMatch(/\bB\b|bytes/);
+    const detail = host.querySelector(".context-detail")!;
+    const dd = (label: string) => {
+      const dt = [...detail.querySelectorAll("dt")].find((d) => d.textContent === label)!;
+      return dt.nextElementSibling!.textContent ?? "";
+    };
+    expect(dd("Estimate")).toMatch(/^≈100 tokens \(basis: UTF-8 bytes of the input.*upper bound/);
+    expect(dd("Input limit")).toMatch(/^1,000 tokens/);
+    expect(dd("Window")).toBe("2,048 tokens");
+    expect(dd("Breakdown")).toMatch(/system ≈10 · tools ≈20 · history ≈30 · observations ≈40 tokens/);
+    expect(dd("Provider usage")).toMatch(/4,321 input · 7 output tokens \(counted by the provider/);
   });
 
   it("shows no usage while the turn is still running", () => {

@@ -1,16 +1,16 @@
 // The folder command dialog: browse, read and search the current folder with
 // /knowledge-agent/command — the same tools the model uses, no model involved.
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { FormEvent } from "react";
 import { ChevronLeft, ChevronRight, ExternalLink, File, Folder, LoaderCircle } from "lucide-react";
 import { runLs, runRead, runSearch } from "../api/agent";
 import type { LsResult, ReadResult, SearchResult } from "../api/agent";
 import { isWithin, nameOf } from "../api/uri";
 import { Dialog } from "../ui/Dialog";
-import { messageOf } from "../ui/errors";
 import { formatBytes } from "../ui/format";
 import type { OpenPreview } from "./types";
+import { useCommand } from "./useCommand";
 
 export const LS_PAGE = 50;
 
@@ -62,22 +62,6 @@ export function FolderCommandDialog(props: Props) {
   );
 }
 
-function useCommand<T>(run: ((signal: AbortSignal) => Promise<T>) | null, deps: unknown[]) {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: false });
-  useEffect(() => {
-    if (!run) return;
-    const ac = new AbortController();
-    setState((s) => ({ data: s.data, loading: true }));
-    run(ac.signal).then(
-      (data) => !ac.signal.aborted && setState({ data, loading: false }),
-      (err: unknown) => !ac.signal.aborted && setState({ error: messageOf(err), loading: false }),
-    );
-    return () => ac.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
-  return state;
-}
-
 function Loading() {
   return (
     <p className="muted small">
@@ -90,13 +74,20 @@ function BrowsePane(props: { scope: string; display: (u: string) => string; onRe
   const [folder, setFolder] = useState(props.scope);
   const [offsets, setOffsets] = useState<number[]>([0]);
   const offset = offsets[offsets.length - 1] ?? 0;
-  const q = useCommand<LsResult>((s) => runLs(folder, offset, LS_PAGE, s), [folder, offset]);
+  const q = useCommand<{ folder: string; offset: number; depth: number }, LsResult>(
+    { folder, offset, depth: offsets.length },
+    (r) => JSON.stringify(r),
+    (r, s) => runLs(r.folder, r.offset, LS_PAGE, s),
+  );
   const go = (uri: string) => {
     setFolder(uri);
     setOffsets([0]);
   };
   const up = folder !== props.scope && isWithin(folder, props.scope) ? folder.slice(0, folder.slice(0, -1).lastIndexOf("/") + 1) : null;
-  const data = q.data;
+  // While the next page loads the last one stays on screen (busy), labelled
+  // by its own request.
+  const shown = q.last?.req.folder === folder ? q.last : undefined;
+  const data = shown?.data;
   return (
     <div className="browse-pane" data-testid="ls-pane">
       <div className="pane-bar">
@@ -107,9 +98,9 @@ function BrowsePane(props: { scope: string; display: (u: string) => string; onRe
           </button>
         )}
       </div>
-      {q.error && <p className="error small" role="alert">{q.error}</p>}
+      {q.current?.error && <p className="error small" role="alert">{q.current.error}</p>}
       {q.loading && !data && <Loading />}
-      {data && (
+      {shown && data && (
         <>
           <ul className="ls-list" aria-label="Folder contents" aria-busy={q.loading}>
             {data.items.length === 0 && <li className="muted small">This folder is empty.</li>}
@@ -130,9 +121,9 @@ function BrowsePane(props: { scope: string; display: (u: string) => string; onRe
             ))}
           </ul>
           <Pager
-            label={`Items ${offset + 1}–${offset + data.items.length}`}
-            hasPrev={offsets.length > 1}
-            hasNext={data.next_offset !== null}
+            label={`Items ${shown.req.offset + 1}–${shown.req.offset + data.items.length}`}
+            hasPrev={!q.loading && offsets.length > 1}
+            hasNext={!q.loading && data.next_offset !== null}
             onPrev={() => setOffsets((o) => o.slice(0, -1))}
             onNext={() => data.next_offset !== null && setOffsets((o) => [...o, data.next_offset as number])}
           />
@@ -158,9 +149,13 @@ function Pager(props: { label: string; hasPrev: boolean; hasNext: boolean; onPre
 
 function ReadPane(props: { target: { uri: string; offset: number } | null; display: (u: string) => string; onOpenPreview: OpenPreview }) {
   const [at, setAt] = useState(props.target);
-  const q = useCommand<ReadResult>(at ? (s) => runRead(at.uri, at.offset, s) : null, [at?.uri, at?.offset]);
+  const q = useCommand<{ uri: string; offset: number }, ReadResult>(
+    at,
+    (r) => `${r.offset}:${r.uri}`,
+    (r, s) => runRead(r.uri, r.offset, s),
+  );
   if (!at) return <p className="muted">Pick a file under ls or a search hit to read it here.</p>;
-  const page = q.data;
+  const page = q.last?.req.uri === at.uri ? q.last.data : undefined;
   return (
     <div className="read-pane" data-testid="read-pane">
       <div className="pane-bar">
@@ -169,7 +164,7 @@ function ReadPane(props: { target: { uri: string; offset: number } | null; displ
           <ExternalLink size={12} aria-hidden /> Open in preview
         </button>
       </div>
-      {q.error && <p className="error small" role="alert">{q.error}</p>}
+      {q.current?.error && <p className="error small" role="alert">{q.current.error}</p>}
       {q.loading && !page && <Loading />}
       {page && (
         <>
@@ -180,8 +175,8 @@ function ReadPane(props: { target: { uri: string; offset: number } | null; displ
           )}
           <Pager
             label={page.total ? `Characters ${page.offset + 1}–${page.offset + [...page.text].length} of ${page.total}` : "Empty"}
-            hasPrev={page.prev_offset !== null}
-            hasNext={page.next_offset !== null}
+            hasPrev={!q.loading && page.prev_offset !== null}
+            hasNext={!q.loading && page.next_offset !== null}
             onPrev={() => page.prev_offset !== null && setAt({ uri: at.uri, offset: page.prev_offset })}
             onNext={() => page.next_offset !== null && setAt({ uri: at.uri, offset: page.next_offset })}
           />
@@ -194,19 +189,19 @@ function ReadPane(props: { target: { uri: string; offset: number } | null; displ
 function SearchPane(props: { scope: string; display: (u: string) => string; onRead: (uri: string, offset: number) => void }) {
   const [draft, setDraft] = useState("");
   const [search, setSearch] = useState<{ query: string; cursors: (string | undefined)[]; n: number } | null>(null);
-  const cursor = search ? search.cursors[search.cursors.length - 1] : undefined;
-  const q = useCommand<SearchResult>(search ? (s) => runSearch(props.scope, search.query, cursor, s) : null, [
-    search?.query,
-    cursor,
-    search?.cursors.length,
-    search?.n,
-  ]);
+  const q = useCommand<NonNullable<typeof search>, SearchResult>(
+    search,
+    (r) => JSON.stringify([r.n, r.query, r.cursors]),
+    (r, s) => runSearch(props.scope, r.query, r.cursors[r.cursors.length - 1], s),
+  );
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     const query = draft.trim();
     if (query) setSearch((s) => ({ query, cursors: [undefined], n: (s?.n ?? 0) + 1 }));
   }
-  const res = q.data;
+  // The label, the hits and the pager all come from the one settled response.
+  const res = q.current?.data;
+  const asked = q.current?.req;
   return (
     <div className="search-pane" data-testid="search-pane">
       <form className="search-form" onSubmit={onSubmit}>
@@ -221,14 +216,14 @@ function SearchPane(props: { scope: string; display: (u: string) => string; onRe
           Search
         </button>
       </form>
-      {q.error && <p className="error small" role="alert">{q.error}</p>}
+      {q.current?.error && <p className="error small" role="alert">{q.current.error}</p>}
       {q.loading && <Loading />}
-      {res && search && !q.loading && (
+      {res && asked && (
         <>
           <p className="search-status small" data-testid="search-status">
             Scanned {res.scanned} file{res.scanned === 1 ? "" : "s"}
             {res.complete ? " — search complete" : ", more available"} · {res.hits.length} hit
-            {res.hits.length === 1 ? "" : "s"} on page {search.cursors.length}
+            {res.hits.length === 1 ? "" : "s"} on page {asked.cursors.length}
           </p>
           {res.note && <p className="muted small">{res.note}</p>}
           <ul className="hit-list" aria-label="Search hits">
@@ -246,12 +241,10 @@ function SearchPane(props: { scope: string; display: (u: string) => string; onRe
           </ul>
           <Pager
             label={res.complete ? "All files visited" : "More files to scan"}
-            hasPrev={search.cursors.length > 1}
+            hasPrev={asked.cursors.length > 1}
             hasNext={res.next_offset !== null}
-            onPrev={() => setSearch((s) => (s ? { ...s, cursors: s.cursors.slice(0, -1) } : s))}
-            onNext={() =>
-              res.next_offset !== null && setSearch((s) => (s ? { ...s, cursors: [...s.cursors, res.next_offset ?? undefined] } : s))
-            }
+            onPrev={() => setSearch({ ...asked, cursors: asked.cursors.slice(0, -1) })}
+            onNext={() => res.next_offset !== null && setSearch({ ...asked, cursors: [...asked.cursors, res.next_offset] })}
           />
         </>
       )}

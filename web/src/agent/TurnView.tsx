@@ -15,7 +15,7 @@ function statusLine(t: Turn): { icon: ReactNode; text: string } {
       const d = t.done;
       const bits = ["Complete"];
       if (d && d.tool_calls) bits.push(`${d.tool_calls} tool call${d.tool_calls === 1 ? "" : "s"}`);
-      if (d?.usage) bits.push(`${d.usage.input_tokens} in / ${d.usage.output_tokens} out tokens`);
+      if (d?.usage) bits.push(`provider usage ${d.usage.input_tokens} in / ${d.usage.output_tokens} out tokens`);
       return { icon: <CircleCheck size={12} aria-hidden />, text: bits.join(" · ") };
     }
     case "stopped":

@@ -42,6 +42,8 @@ export interface ResourceNode {
   job?: JobBadge;
   /** freshness of the file's generated summary; absent when it has none */
   summary?: SummaryState;
+  /** where that summary is (kb://users/<name>/wiki/…) */
+  summary_uri?: string;
 }
 
 export interface Listing {

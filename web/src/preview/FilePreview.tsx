@@ -1,17 +1,22 @@
 // The middle panel: the selected file's text, one page at a time.
 
-import { Suspense, lazy, useEffect, useRef, useState } from "react";
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { FileText, Folder, LoaderCircle } from "lucide-react";
+import { FileText, Folder, LoaderCircle, Sparkles } from "lucide-react";
 import { CONTENT_PAGE_SIZE, readContent } from "../api/resources";
-import type { ContentPage } from "../api/types";
-import { extensionOf, isFolderURI, nameOf, relativePath } from "../api/uri";
+import type { ContentPage, Listing } from "../api/types";
+import { extensionOf, folderOf, isFolderURI, nameOf, relativePath } from "../api/uri";
+import { openHref } from "../tree/TreeRowView";
+import { listingKey } from "../tree/useFolderListings";
 import { messageOf } from "../ui/errors";
 import { DownloadButton } from "./DownloadButton";
 import { EncodingLabel } from "./EncodingLabel";
 import { PreviewPager } from "./PreviewPager";
-import { isPaged, pageSpan } from "./paging";
+import { FindInFile } from "./FindInFile";
+import type { FindState } from "./FindInFile";
+import { clearHits, paintHits } from "./highlight";
+import { codePointLength, isPaged, loadPosition, pageCount, pageOf, pageSpan, pageStart, prevOffset, savePosition } from "./paging";
 import { codeLanguage, previewKind } from "./previewKind";
 
 const MarkdownView = lazy(() => import("./MarkdownView"));
@@ -24,7 +29,17 @@ export interface PreviewJump {
   n: number;
 }
 
-export function FilePreview({ uri, root, at }: { uri: string | null; root: string; at?: PreviewJump }) {
+export function FilePreview({
+  uri,
+  root,
+  at,
+  onOpen,
+}: {
+  uri: string | null;
+  root: string;
+  at?: PreviewJump;
+  onOpen: (uri: string) => void;
+}) {
   if (uri === null) {
     return (
       <PreviewFrame title="Preview">
@@ -45,33 +60,131 @@ export function FilePreview({ uri, root, at }: { uri: string | null; root: strin
       </PreviewFrame>
     );
   }
-  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset ?? 0} />;
+  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset ?? 0} onOpen={onOpen} />;
 }
 
-function FilePages({ uri, root, start }: { uri: string; root: string; start: number }) {
-  // offsets visited, so Previous returns exactly to where the last page began
-  // (a jump into the middle goes back to the start first).
-  const [offsets, setOffsets] = useState<number[]>(start > 0 ? [0, start] : [0]);
-  const offset = offsets[offsets.length - 1] ?? 0;
+/**
+ * SummaryLink opens the file's summary, as the tree's summary badge does; it
+ * reads the folder listing the tree already loaded (no request of its own).
+ */
+function SummaryLink({ uri, onOpen }: { uri: string; onOpen: (uri: string) => void }) {
+  const listing = useQuery<Listing>({ queryKey: listingKey(folderOf(uri)), enabled: false });
+  const node = listing.data?.items.find((n) => n.uri === uri);
+  if (!node?.summary_uri) return null;
+  const target = node.summary_uri;
+  return (
+    <a
+      className="btn small"
+      href={openHref(target)}
+      onClick={(e) => {
+        e.preventDefault();
+        onOpen(target);
+      }}
+    >
+      <Sparkles size={14} aria-hidden /> {node.summary === "stale" ? "Stale summary" : "Summary"}
+    </a>
+  );
+}
+
+function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; start: number; onOpen: (uri: string) => void }) {
+  // An explicit jump (a tool card, a search hit) wins; otherwise the file
+  // opens where it was last read in this session.
+  const [saved] = useState(() => (start > 0 ? null : loadPosition(uri)));
+  const [offset, setOffset] = useState(() => (start > 0 ? start : (saved?.offset ?? 0)));
+  const restoreScroll = useRef<number | null>(saved?.scrollTop ?? null);
+  const [find, setFind] = useState<FindState | null>(null);
+  const [hitsOnPage, setHitsOnPage] = useState(0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const q = useQuery({
     queryKey: ["content", uri, offset],
     queryFn: ({ signal }) => readContent(uri, offset, CONTENT_PAGE_SIZE, signal),
     placeholderData: keepPreviousData,
   });
+  const page = q.data;
+  const shown = page && page.offset === offset ? page : undefined;
+
   useEffect(() => {
-    scrollRef.current?.scrollTo({ top: 0 });
+    if (restoreScroll.current === null) scrollRef.current?.scrollTo({ top: 0 });
   }, [offset]);
+  useEffect(() => {
+    savePosition(uri, { offset, scrollTop: scrollRef.current?.scrollTop ?? 0 });
+  }, [uri, offset]);
+
+  // The current hit, and which occurrence on this page it is.
+  const hit = find?.hits[find.current];
+  const occurrence = useMemo(() => {
+    if (!find || !hit || !shown) return -1;
+    const end = shown.offset + codePointLength(shown.text);
+    if (hit.offset < shown.offset || hit.offset >= end) return -1;
+    return find.hits.filter((h) => h.offset >= shown.offset && h.offset < hit.offset).length;
+  }, [find, hit, shown]);
+
+  // Going to a hit on another page turns to the page that holds it.
+  useEffect(() => {
+    if (!hit) return;
+    setOffset((cur) => {
+      const here = shown && hit.offset >= shown.offset && hit.offset < shown.offset + codePointLength(shown.text);
+      return here ? cur : pageStart(pageOf(hit.offset, CONTENT_PAGE_SIZE), Number.MAX_SAFE_INTEGER, CONTENT_PAGE_SIZE);
+    });
+    // Only a new current hit moves the page, not a page load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hit]);
+
+  // Paint the hits on the rendered page; the view renders lazily, so repaint when its DOM changes.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || !shown) return;
+    if (!find) {
+      clearHits();
+      setHitsOnPage(0);
+      return;
+    }
+    let frame = 0;
+    let scrolled = false;
+    const paint = () => {
+      const { count, currentRange } = paintHits(el, find.query, occurrence);
+      setHitsOnPage(count);
+      if (currentRange && !scrolled) {
+        scrolled = true;
+        const box = currentRange.getBoundingClientRect();
+        const view = el.getBoundingClientRect();
+        if (box.top < view.top || box.bottom > view.bottom) el.scrollTop += box.top - view.top - view.height / 3;
+      }
+    };
+    paint();
+    const mo = new MutationObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(paint);
+    });
+    mo.observe(el, { subtree: true, childList: true, characterData: true });
+    return () => {
+      mo.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [find, occurrence, shown]);
+  useEffect(() => clearHits, []);
+
+  // Restore the saved scroll once its page is on screen.
+  useEffect(() => {
+    if (shown && restoreScroll.current !== null) {
+      const top = restoreScroll.current;
+      restoreScroll.current = null;
+      requestAnimationFrame(() => scrollRef.current?.scrollTo({ top }));
+    }
+  }, [shown]);
 
   const name = nameOf(uri);
-  const page = q.data;
+  const pages = page ? pageCount(page.total, CONTENT_PAGE_SIZE) : 1;
   const header = page && isPaged(page) && page.body !== "none" && page.total > 0 && (
     <PreviewPager
       span={pageSpan(page)}
-      hasPrev={offsets.length > 1}
+      page={pageOf(page.offset, CONTENT_PAGE_SIZE)}
+      pages={pages}
+      hasPrev={offset > 0}
       hasNext={page.next_offset !== null}
-      onPrev={() => setOffsets((o) => (o.length > 1 ? o.slice(0, -1) : o))}
-      onNext={() => page.next_offset !== null && setOffsets((o) => [...o, page.next_offset as number])}
+      onPrev={() => setOffset(prevOffset(offset, CONTENT_PAGE_SIZE))}
+      onNext={() => page.next_offset !== null && setOffset(page.next_offset)}
+      onPage={(n) => setOffset(pageStart(n, page.total, CONTENT_PAGE_SIZE))}
     />
   );
 
@@ -80,10 +193,23 @@ function FilePages({ uri, root, start }: { uri: string; root: string; start: num
       title={name}
       path={relativePath(uri, root)}
       label={<EncodingLabel encoding={page?.encoding} />}
-      actions={<DownloadButton uri={uri} name={name} />}
+      actions={
+        <>
+          <SummaryLink uri={uri} onOpen={onOpen} />
+          <DownloadButton uri={uri} name={name} />
+        </>
+      }
     >
       {header}
-      <div className="preview-scroll" ref={scrollRef} tabIndex={0} aria-label={`Content of ${name}`}>
+      {page && page.body !== "none" && page.total > 0 && <FindInFile uri={uri} onFind={setFind} />}
+      <div
+        className="preview-scroll"
+        ref={scrollRef}
+        tabIndex={0}
+        aria-label={`Content of ${name}`}
+        data-find-hits={find ? hitsOnPage : undefined}
+        onScroll={(e) => savePosition(uri, { offset, scrollTop: e.currentTarget.scrollTop })}
+      >
         {q.isPending ? (
           <p className="muted">
             <LoaderCircle size={14} className="spin" aria-hidden /> Loading…

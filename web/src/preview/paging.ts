@@ -47,3 +47,56 @@ export function csvPageText(text: string, first: boolean, last: boolean): string
   }
   return t;
 }
+
+/** pageCount is how many pages of size code points a body of total needs (at least 1). */
+export function pageCount(total: number, size: number): number {
+  return Math.max(1, Math.ceil(total / size));
+}
+
+/** pageOf is the 1-based page an offset falls on. */
+export function pageOf(offset: number, size: number): number {
+  return Math.floor(offset / size) + 1;
+}
+
+/** pageStart is where a 1-based page begins, clamped to the file's pages. */
+export function pageStart(page: number, total: number, size: number): number {
+  const n = Math.min(Math.max(1, Math.trunc(page) || 1), pageCount(total, size));
+  return (n - 1) * size;
+}
+
+/**
+ * prevOffset is where Previous goes: the start of the page an unaligned
+ * offset (a jump from a tool card) falls on, else the page before.
+ */
+export function prevOffset(offset: number, size: number): number {
+  if (offset % size !== 0) return Math.floor(offset / size) * size;
+  return Math.max(0, offset - size);
+}
+
+/** ReadingPosition is where a file was last read in this browser session. */
+export interface ReadingPosition {
+  offset: number;
+  scrollTop: number;
+}
+
+const POSITION_KEY = "knowspace.reading:";
+
+export function loadPosition(uri: string): ReadingPosition | null {
+  try {
+    const raw = sessionStorage.getItem(POSITION_KEY + uri);
+    if (!raw) return null;
+    const p = JSON.parse(raw) as Partial<ReadingPosition>;
+    if (typeof p.offset !== "number" || typeof p.scrollTop !== "number" || p.offset < 0) return null;
+    return { offset: p.offset, scrollTop: p.scrollTop };
+  } catch {
+    return null; // storage disabled or a corrupt entry: start at the top
+  }
+}
+
+export function savePosition(uri: string, pos: ReadingPosition): void {
+  try {
+    sessionStorage.setItem(POSITION_KEY + uri, JSON.stringify(pos));
+  } catch {
+    /* storage full or disabled: the position is a convenience */
+  }
+}

@@ -1,6 +1,6 @@
 // The file tree panel: toolbar, virtualized rows, dialogs, upload by drop.
 
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Dispatch, DragEvent, KeyboardEvent, SetStateAction } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
@@ -29,7 +29,7 @@ export type ExpandedState = [Set<string>, Dispatch<SetStateAction<Set<string>>>]
 export function ResourceTree(props: {
   root: string;
   selected: string | null;
-  onSelect: (uri: string | null, opts?: { open?: boolean }) => void;
+  onSelect: (uri: string | null, opts?: { open?: boolean; reveal?: boolean }) => void;
   expanded: ExpandedState;
 }) {
   const { root, selected, onSelect } = props;
@@ -80,6 +80,19 @@ export function ResourceTree(props: {
   );
 
   const onLoadMore = useCallback((folder: string) => void loadMore(folder), [loadMore]);
+  const onOpen = useCallback((uri: string) => onSelect(uri, { open: true, reveal: true }), [onSelect]);
+
+  // A selection made outside the tree (a tool card, the address, a summary
+  // link) scrolls its row into view once the row exists, its folders having
+  // been opened by the workspace; later scrolling is the user's.
+  const scrolledTo = useRef<string | null>(null);
+  useEffect(() => {
+    if (!selected || scrolledTo.current === selected) return;
+    const i = rows.findIndex((r) => r.type === "node" && r.node.uri === selected);
+    if (i < 0) return;
+    scrolledTo.current = selected;
+    virtualizer.scrollToIndex(i, { align: "auto" });
+  }, [selected, rows, virtualizer]);
 
   function refresh() {
     void refreshFolders(qc, loadedFolders);
@@ -187,7 +200,11 @@ export function ResourceTree(props: {
     startUpload(folder, e.dataTransfer.files);
   }
 
-  const selectedRowID = selected ? `node-${cssID(selected)}` : undefined;
+  // aria-activedescendant may only name a rendered row: the selected one can
+  // be outside the virtual window, or not loaded at all.
+  const selectedIndex = selected ? rows.findIndex((r) => r.type === "node" && r.node.uri === selected) : -1;
+  const rendered = virtualizer.getVirtualItems().some((v) => v.index === selectedIndex);
+  const selectedRowID = selected && rendered ? `node-${cssID(selected)}` : undefined;
 
   return (
     <div className="tree-panel">
@@ -242,7 +259,7 @@ export function ResourceTree(props: {
                 className="tree-row-slot"
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
               >
-                <TreeRowView row={row} selected={isSel} dropTarget={isDrop} onActivate={activate} onLoadMore={onLoadMore} />
+                <TreeRowView row={row} selected={isSel} dropTarget={isDrop} onActivate={activate} onLoadMore={onLoadMore} onOpen={onOpen} />
               </div>
             );
           })}

@@ -56,14 +56,44 @@ function BadgeIcon({ badge }: { badge: FileBadge }) {
   }
 }
 
-/** JobBadgeView is a file row's job or summary badge (fixed height: rows never grow). */
-function JobBadgeView({ badge }: { badge: FileBadge }) {
+/**
+ * JobBadgeView is a file row's job or summary badge (fixed height: rows never
+ * grow). A summary badge links to the summary; the link is out of the Tab
+ * order (the tree is one tab stop) and the preview header offers the same
+ * link to keyboard users.
+ */
+function JobBadgeView({ badge, summaryURI, onOpen }: { badge: FileBadge; summaryURI?: string; onOpen: (uri: string) => void }) {
+  const className = `badge tree-badge tone-${badge.tone}`;
+  if (summaryURI && (badge.kind === "fresh" || badge.kind === "stale")) {
+    return (
+      <a
+        className={`${className} badge-link`}
+        data-badge={badge.kind}
+        title={`${badge.title} Click to open it.`}
+        href={openHref(summaryURI)}
+        tabIndex={-1}
+        onClick={(e) => {
+          e.preventDefault();
+          e.stopPropagation();
+          onOpen(summaryURI);
+        }}
+      >
+        <BadgeIcon badge={badge} />
+        {badge.label}
+      </a>
+    );
+  }
   return (
-    <span className={`badge tree-badge tone-${badge.tone}`} data-badge={badge.kind} title={badge.title}>
+    <span className={className} data-badge={badge.kind} title={badge.title}>
       <BadgeIcon badge={badge} />
       {badge.label}
     </span>
   );
+}
+
+/** openHref is the app's address that opens uri (Workspace reads ?open=). */
+export function openHref(uri: string): string {
+  return `?open=${encodeURIComponent(uri)}`;
 }
 
 /** TreeRowView draws one row of the virtualized tree. */
@@ -73,6 +103,7 @@ export const TreeRowView = memo(function TreeRowView(props: {
   dropTarget: boolean;
   onActivate: (row: TreeRow) => void;
   onLoadMore: (folder: string) => void;
+  onOpen: (uri: string) => void;
 }) {
   const { row } = props;
   const pad = { paddingLeft: 6 + row.depth * INDENT };
@@ -105,7 +136,7 @@ export const TreeRowView = memo(function TreeRowView(props: {
             <Sparkles size={11} aria-hidden /> gen
           </span>
         )}
-        {badge && <JobBadgeView badge={badge} />}
+        {badge && <JobBadgeView badge={badge} summaryURI={node.summary_uri} onOpen={props.onOpen} />}
         {node.kind === "file" && <span className="tree-size">{formatBytes(node.size)}</span>}
       </div>
     );

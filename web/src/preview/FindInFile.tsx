@@ -1,0 +1,161 @@
+// Find in the previewed file with the server's search (the same `search`
+// command the model uses, aimed at one file): hits arrive a page at a time,
+// Next walks into the next page of hits when the loaded ones run out, and the
+// count says whether the search has seen the whole file.
+
+import { useRef, useState } from "react";
+import type { FormEvent } from "react";
+import { ChevronDown, ChevronUp, LoaderCircle, Search, X } from "lucide-react";
+import { runSearch } from "../api/agent";
+import type { SearchHit } from "../api/agent";
+import { messageOf } from "../ui/errors";
+
+export interface FindState {
+  query: string;
+  hits: SearchHit[];
+  /** index of the current hit in hits */
+  current: number;
+  /** the cursor of the next page of hits, null when the whole file was searched */
+  cursor: string | null;
+  /** the server listed only the first hits of this file (more_hits_in): the count is a lower bound */
+  capped: boolean;
+}
+
+/** findLabel is the count shown beside the box: where we are and whether it is all. */
+export function findLabel(f: FindState): string {
+  if (f.hits.length === 0) return f.cursor === null ? "No hits (whole file searched)" : "No hits yet (more to search)";
+  if (f.cursor !== null) return `Hit ${f.current + 1} of ${f.hits.length}+ (more to search)`;
+  if (f.capped) return `Hit ${f.current + 1} of ${f.hits.length}+ (the server lists the first ${f.hits.length})`;
+  return `Hit ${f.current + 1} of ${f.hits.length} (whole file searched)`;
+}
+
+export function FindInFile(props: { uri: string; onFind: (f: FindState | null) => void }) {
+  const [draft, setDraft] = useState("");
+  const [find, setFind] = useState<FindState | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // Each request gets a number; an answer to anything but the newest is dropped.
+  const seq = useRef(0);
+
+  const show = (f: FindState | null) => {
+    setFind(f);
+    props.onFind(f);
+  };
+
+  async function fetchPage(query: string, cursor: string | undefined): Promise<{ hits: SearchHit[]; cursor: string | null; capped: boolean } | null> {
+    const n = ++seq.current;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await runSearch(props.uri, query, cursor);
+      if (n !== seq.current) return null;
+      return {
+        hits: res.hits.filter((h) => h.uri === props.uri),
+        cursor: res.complete ? null : res.next_offset,
+        capped: (res.more_hits_in ?? []).includes(props.uri),
+      };
+    } catch (err) {
+      if (n === seq.current) setError(messageOf(err));
+      return null;
+    } finally {
+      if (n === seq.current) setBusy(false);
+    }
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const query = draft.trim();
+    if (!query) return;
+    const page = await fetchPage(query, undefined);
+    if (page) show({ query, hits: page.hits, current: 0, cursor: page.cursor, capped: page.capped });
+  }
+
+  async function next() {
+    if (!find) return;
+    if (find.current + 1 < find.hits.length) return show({ ...find, current: find.current + 1 });
+    if (find.cursor !== null) {
+      // Pages may carry no hits for this file; keep asking until one does or the file ends.
+      let cursor: string | null = find.cursor;
+      const hits = [...find.hits];
+      let capped = find.capped;
+      while (cursor !== null) {
+        const page = await fetchPage(find.query, cursor);
+        if (!page) return;
+        hits.push(...page.hits);
+        cursor = page.cursor;
+        capped ||= page.capped;
+        if (page.hits.length > 0) break;
+      }
+      const current = hits.length > find.hits.length ? find.hits.length : 0;
+      return show({ ...find, hits, cursor, capped, current: hits.length ? current : 0 });
+    }
+    if (find.hits.length) show({ ...find, current: 0 });
+  }
+
+  function prev() {
+    if (!find || find.hits.length === 0) return;
+    if (find.current > 0) return show({ ...find, current: find.current - 1 });
+    // Wrapping to "the last hit" needs all of them.
+    if (find.cursor === null) show({ ...find, current: find.hits.length - 1 });
+  }
+
+  function close() {
+    seq.current++;
+    setBusy(false);
+    setDraft("");
+    setError(null);
+    show(null);
+  }
+
+  return (
+    <form className="find-bar" role="search" aria-label="Find in file" onSubmit={onSubmit}>
+      <Search size={14} aria-hidden />
+      <input
+        className="text-input find-input"
+        aria-label="Find in this file"
+        placeholder="Find in file"
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape" && find) {
+            e.preventDefault();
+            close();
+          } else if (e.key === "Enter" && find && find.query === draft.trim()) {
+            e.preventDefault();
+            if (e.shiftKey) prev();
+            else void next();
+          }
+        }}
+      />
+      <button type="submit" className="btn small" disabled={!draft.trim() || busy}>
+        Find
+      </button>
+      <button type="button" className="icon-btn" aria-label="Previous hit" title="Previous hit" disabled={!find?.hits.length} onClick={prev}>
+        <ChevronUp size={14} aria-hidden />
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        aria-label="Next hit"
+        title="Next hit"
+        disabled={!find || (find.hits.length === 0 && find.cursor === null)}
+        onClick={() => void next()}
+      >
+        <ChevronDown size={14} aria-hidden />
+      </button>
+      <span className="find-count small" data-testid="find-count" aria-live="polite">
+        {busy ? <LoaderCircle size={12} className="spin" aria-label="Searching" /> : find ? findLabel(find) : ""}
+      </span>
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
+      {find && (
+        <button type="button" className="icon-btn" aria-label="Close find" title="Close find" onClick={close}>
+          <X size={14} aria-hidden />
+        </button>
+      )}
+    </form>
+  );
+}
