@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"time"
 
 	pdfiumerr "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
@@ -18,58 +21,69 @@ const maxPDFReopens = 3
 
 // extractPDF reads the text of every page with PDFium (chosen over
 // ledongthuc/pdf by word recall and speed, docs/BENCHMARKS.md). A page
-// PDFium cannot read is lost alone and listed in PageErrors.
+// PDFium cannot read is lost alone and listed in PageErrors. A long
+// document is read in ranges by several engine instances at once, one per
+// core the process may use.
 func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	d, err := openPDF(ctx, raw)
 	if err != nil {
 		return Result{}, err
 	}
-	defer func() { d.close() }()
 	res := Result{Format: "pdf", Extractor: PDFExtractor, Pages: d.pages}
+	ranges := splitPages(d.pages, runtime.GOMAXPROCS(0))
+	parts := make([]pdfRange, len(ranges))
+	var wg sync.WaitGroup
+	for k, r := range ranges {
+		doc := d
+		if k > 0 {
+			// Another extraction of this process may hold the other
+			// instances; waiting for them could deadlock two documents
+			// each holding one, so a busy pool leaves the range for later.
+			acquire, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+			doc, err = openPDFIn(ctx, acquire, raw)
+			cancel()
+			if err != nil {
+				doc = nil
+			}
+		}
+		parts[k] = pdfRange{from: r[0], to: r[1], doc: doc}
+	}
+	for k := range parts {
+		if parts[k].doc == nil {
+			continue
+		}
+		wg.Add(1)
+		go func(p *pdfRange) {
+			defer wg.Done()
+			p.read(ctx, raw, lim.MaxTextBytes)
+		}(&parts[k])
+	}
+	wg.Wait()
+	for k := range parts {
+		if parts[k].doc == nil { // read the ranges no instance could take
+			parts[k].doc, parts[k].err = openPDF(ctx, raw)
+			if parts[k].err == nil {
+				parts[k].read(ctx, raw, lim.MaxTextBytes)
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
 	var b strings.Builder
-	reopens := 0
-	for i := 0; i < d.pages; i++ {
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
+	for _, p := range parts {
+		if p.err != nil {
+			return Result{}, p.err
 		}
-		t, err := d.pageText(i)
-		if err != nil {
-			if ctx.Err() != nil {
-				return Result{}, ctx.Err()
+		res.PageErrors = append(res.PageErrors, p.errs...)
+		for _, t := range p.texts {
+			if b.Len() > lim.MaxTextBytes {
+				break
 			}
-			res.PageErrors = append(res.PageErrors, PageError{Page: i + 1, Reason: pageReason(err)})
-			if !errors.Is(err, pdfiumerr.ErrPage) {
-				// A trap: the instance's heap is suspect, so read the
-				// rest in a fresh one.
-				d.inst.discard()
-				if reopens++; reopens > maxPDFReopens {
-					d.inst = nil
-					for j := i + 2; j <= d.pages; j++ {
-						res.PageErrors = append(res.PageErrors, PageError{Page: j, Reason: "not read: the engine failed on earlier pages"})
-					}
-					break
-				}
-				nd, err := openPDF(ctx, raw)
-				if err != nil {
-					d.inst = nil
-					if ctx.Err() != nil {
-						return Result{}, ctx.Err()
-					}
-					return Result{}, err
-				}
-				d = nd
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
 			}
-			continue
-		}
-		if t = cleanPDFText(t); t == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString(t)
-		if b.Len() > lim.MaxTextBytes {
-			break
+			b.WriteString(t)
 		}
 	}
 	if len(res.PageErrors) == res.Pages {
@@ -80,6 +94,78 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	return res, nil
 }
 
+// minPagesPerRange keeps short documents in one instance: a second one
+// costs more to start than it saves.
+const minPagesPerRange = 64
+
+// splitPages cuts n pages into at most k contiguous [from, to) ranges of
+// at least minPagesPerRange pages.
+func splitPages(n, k int) [][2]int {
+	k = max(1, min(k, n/minPagesPerRange))
+	out := make([][2]int, k)
+	for i := range k {
+		out[i] = [2]int{i * n / k, (i + 1) * n / k}
+	}
+	return out
+}
+
+// pdfRange is the work of one engine instance: pages [from, to).
+type pdfRange struct {
+	from, to int
+	doc      *pdfDoc
+	texts    []string
+	errs     []PageError
+	err      error
+}
+
+// read extracts the range's pages, at most about limit bytes of them.
+func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
+	d := p.doc
+	defer func() { d.close() }()
+	reopens, size := 0, 0
+	for i := p.from; i < p.to; i++ {
+		if ctx.Err() != nil {
+			return
+		}
+		t, err := d.pageText(i)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			p.errs = append(p.errs, PageError{Page: i + 1, Reason: pageReason(err)})
+			if !errors.Is(err, pdfiumerr.ErrPage) {
+				// A trap: the instance's heap is suspect, so read the
+				// rest in a fresh one.
+				d.inst.discard()
+				if reopens++; reopens > maxPDFReopens {
+					d.inst = nil
+					for j := i + 2; j <= p.to; j++ {
+						p.errs = append(p.errs, PageError{Page: j, Reason: "not read: the engine failed on earlier pages"})
+					}
+					return
+				}
+				nd, err := openPDF(ctx, raw)
+				if err != nil {
+					d.inst = nil
+					if ctx.Err() == nil {
+						p.err = err
+					}
+					return
+				}
+				d = nd
+			}
+			continue
+		}
+		if t = cleanPDFText(t); t == "" {
+			continue
+		}
+		p.texts = append(p.texts, t)
+		if size += len(t); size > limit {
+			return
+		}
+	}
+}
+
 // pdfDoc is one open document in its own engine instance.
 type pdfDoc struct {
 	inst  *pdfInstance
@@ -88,7 +174,12 @@ type pdfDoc struct {
 }
 
 func openPDF(ctx context.Context, raw []byte) (*pdfDoc, error) {
-	inst, err := newPDFInstance(ctx)
+	return openPDFIn(ctx, ctx, raw)
+}
+
+// openPDFIn opens raw in an instance acquired while acquire lasts.
+func openPDFIn(ctx, acquire context.Context, raw []byte) (*pdfDoc, error) {
+	inst, err := acquirePDFInstance(ctx, acquire)
 	if err != nil {
 		return nil, err
 	}

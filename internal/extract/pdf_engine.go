@@ -116,12 +116,14 @@ type pdfInstance struct {
 	killed chan struct{} // closed once a kill has finished
 }
 
-func newPDFInstance(ctx context.Context) (*pdfInstance, error) {
+// acquirePDFInstance waits for a free instance while acquire lasts and
+// binds it to ctx.
+func acquirePDFInstance(ctx, acquire context.Context) (*pdfInstance, error) {
 	pool, err := pdfPool()
 	if err != nil {
 		return nil, err
 	}
-	inst, err := pool.GetInstanceWithContext(ctx)
+	inst, err := pool.GetInstanceWithContext(acquire)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
