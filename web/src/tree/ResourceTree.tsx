@@ -15,6 +15,7 @@ import { JobWatch } from "./JobWatch";
 import type { TreeRow } from "./flatten";
 import { TreeRowView, cssID } from "./TreeRowView";
 import { TreeToolbar } from "./TreeToolbar";
+import { UploadConflictDialog } from "./UploadConflictDialog";
 import { UploadList } from "./UploadList";
 import { refreshFolders, useFolderListings } from "./useFolderListings";
 import { useUploads } from "./useUploads";
@@ -250,6 +251,9 @@ export function ResourceTree(props: {
       </div>
       <JobWatch treeActive={treeActive} />
       <UploadList jobs={uploads.jobs} onDismiss={uploads.dismiss} />
+      {uploads.conflict && (
+        <UploadConflictDialog key={uploads.conflict.jobID + uploads.conflict.name} question={uploads.conflict} onAnswer={uploads.conflict.answer} />
+      )}
       {dialog?.kind === "new-folder" && (
         <NameDialog
           title="New folder"
@@ -277,7 +281,7 @@ export function ResourceTree(props: {
           onClose={() => setDialog(null)}
         >
           Delete <strong>{nameOf(dialog.uri)}</strong>
-          {dialog.uri.endsWith("/") ? " and everything in it" : ""}? This cannot be undone.
+          {dialog.uri.endsWith("/") ? " and everything in it" : ""}? It goes to the trash, where you can restore it.
         </ConfirmDialog>
       )}
     </div>
