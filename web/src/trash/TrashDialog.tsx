@@ -17,7 +17,7 @@ type Confirm = { kind: "purge"; item: TrashItem } | { kind: "empty" } | null;
 /** TrashDialog lists the trash; onRestored gets the node a restore brought back. */
 export function TrashDialog(props: { onClose: () => void; onRestored: (node: ResourceNode, from: TrashItem) => Promise<void> }) {
   const qc = useQueryClient();
-  const trash = useQuery({ queryKey: TRASH_KEY, queryFn: ({ signal }) => listTrash(signal) });
+  const trash = useQuery({ queryKey: TRASH_KEY, queryFn: ({ signal }) => listTrash(signal), refetchOnMount: "always" });
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);

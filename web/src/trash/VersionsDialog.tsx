@@ -14,7 +14,7 @@ export const versionsKey = (uri: string) => ["versions", uri] as const;
 export function VersionsDialog(props: { uri: string; onClose: () => void }) {
   const { uri } = props;
   const qc = useQueryClient();
-  const versions = useQuery({ queryKey: versionsKey(uri), queryFn: ({ signal }) => listVersions(uri, signal) });
+  const versions = useQuery({ queryKey: versionsKey(uri), queryFn: ({ signal }) => listVersions(uri, signal), refetchOnMount: "always" });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
