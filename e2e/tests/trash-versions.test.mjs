@@ -90,6 +90,31 @@ describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
   );
 
   it(
+    "an upload the user stops shows Cancelled, not Failed",
+    shotOnFailure(() => page, async () => {
+      // Hold the request so there is time to press the row's cancel button.
+      let held = 0;
+      await page.route("**/api/v1/resources/upload**", () => {
+        held++;
+      });
+      try {
+        await uploadToRoot([text("stopped.txt", "never stored\n")]);
+        const row = page.locator(".upload", { hasText: "stopped.txt" });
+        await row.getByRole("button", { name: "Cancel upload of stopped.txt" }).click();
+        await row.locator(".upload-status", { hasText: "Cancelled" }).waitFor();
+        assert.equal(await row.getAttribute("data-state"), "cancelled");
+        assert.equal(await row.locator(".error").count(), 0);
+        assert.equal(held, 1);
+        await row.getByRole("button", { name: "Dismiss stopped.txt" }).click();
+        await row.waitFor({ state: "detached" });
+      } finally {
+        await page.unroute("**/api/v1/resources/upload**");
+      }
+      assert.ok(!(await names(ROOT)).includes("stopped.txt"));
+    }),
+  );
+
+  it(
     "a deleted file waits in the trash and comes back with its content",
     shotOnFailure(() => page, async () => {
       const uri = `${ROOT}notes/research-plan.md`;
