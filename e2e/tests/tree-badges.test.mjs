@@ -107,6 +107,10 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
         mimeType: "text/markdown",
         buffer: Buffer.from("# Research plan\n\nRevised after the review: new milestones.\n"),
       });
+      // The name is taken: the upload asks, and Replace makes a new version.
+      const conflict = page.getByRole("dialog", { name: "File already exists" });
+      await conflict.getByRole("button", { name: "Replace" }).click();
+      await conflict.waitFor({ state: "detached" });
       const stale = plan.locator('[data-badge="stale"]');
       await stale.waitFor({ timeout: 15_000 });
       assert.equal(await stale.innerText(), "stale summary");

@@ -27,6 +27,11 @@ describe("errorFromBody", () => {
     expect(e.code).toBe("resource_not_found");
     expect(e.message).toBe("no such file");
   });
+  it("keeps the error's other fields as details", () => {
+    const e = errorFromBody(409, "Conflict", '{"error":{"code":"exists","message":"taken","existing":{"uri":"kb://me/a"}}}');
+    expect(e.code).toBe("exists");
+    expect(e.details).toEqual({ existing: { uri: "kb://me/a" } });
+  });
   it("falls back for non-JSON bodies", () => {
     const e = errorFromBody(502, "Bad Gateway", "<html>nginx</html>");
     expect(e.code).toBe("http_502");

@@ -6,12 +6,15 @@ import { readToken } from "./token";
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** the error object's other fields, e.g. `existing` of an upload conflict */
+  readonly details: Record<string, unknown>;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -59,9 +62,9 @@ export function errorFromBody(status: number, statusText: string, bodyText: stri
     if (parsed && typeof parsed === "object" && "error" in parsed) {
       const e = (parsed as { error: unknown }).error;
       if (e && typeof e === "object") {
-        const { code, message } = e as { code?: unknown; message?: unknown };
+        const { code, message, ...details } = e as Record<string, unknown>;
         if (typeof message === "string" && message !== "") {
-          return new ApiError(status, typeof code === "string" ? code : "error", message);
+          return new ApiError(status, typeof code === "string" ? code : "error", message, details);
         }
       }
     }

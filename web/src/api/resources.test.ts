@@ -169,7 +169,7 @@ describe("uploadFiles", () => {
     const h = uploadFiles("kb://users/admin/notes/", files, (p) => progress.push(p.loaded / p.total));
     const xhr = FakeXHR.last!;
     expect(xhr.method).toBe("POST");
-    expect(xhr.url).toBe("/api/v1/resources/upload?uri=kb%3A%2F%2Fusers%2Fadmin%2Fnotes%2F");
+    expect(xhr.url).toBe("/api/v1/resources/upload?uri=kb%3A%2F%2Fusers%2Fadmin%2Fnotes%2F&on_conflict=fail");
     expect(xhr.headers).toEqual({ Authorization: "Bearer tok" });
     const sent = xhr.body!.getAll("file") as File[];
     expect(sent.map((f) => f.name)).toEqual(["a.txt", "会议.md"]);
@@ -178,6 +178,16 @@ describe("uploadFiles", () => {
     xhr.respond(200, JSON.stringify({ items: [node(1)] }));
     await expect(h.promise).resolves.toEqual({ items: [node(1)] });
     expect(progress).toEqual([0.5]);
+  });
+
+  it("sends the chosen on_conflict and rejects a conflict with the existing node", async () => {
+    const h = uploadFiles("kb://me/", [new File(["x"], "a.txt")], undefined, "replace");
+    expect(FakeXHR.last!.url).toBe("/api/v1/resources/upload?uri=kb%3A%2F%2Fme%2F&on_conflict=replace");
+    FakeXHR.last!.respond(201, JSON.stringify({ items: [node(1)] }));
+    await h.promise;
+    const c = uploadFiles("kb://me/", [new File(["x"], "a.txt")]);
+    FakeXHR.last!.respond(409, JSON.stringify({ error: { code: "exists", message: "taken", existing: node(2) } }));
+    await expect(c.promise).rejects.toMatchObject({ status: 409, code: "exists", details: { existing: node(2) } });
   });
 
   it("rejects with the server's message and reports 401", async () => {

@@ -9,7 +9,7 @@ import {
   request,
   requestJSON,
 } from "./client";
-import type { ContentPage, Listing, ResourceNode, UploadResponse } from "./types";
+import type { ContentPage, FileVersion, Listing, ResourceNode, TrashItem, UploadResponse } from "./types";
 
 /** LIST_PAGE_SIZE is how many children one listing request asks for. */
 export const LIST_PAGE_SIZE = 200;
@@ -61,9 +61,42 @@ export function renameResource(uri: string, newURI: string): Promise<ResourceNod
   return requestJSON<ResourceNode>("/resources", { method: "PATCH", json: { uri, new_uri: newURI } });
 }
 
-/** deleteResource deletes a node (a folder with everything below it). */
+/** deleteResource moves a node (a folder with everything below it) to the trash. */
 export async function deleteResource(uri: string): Promise<void> {
   await request("/resources", { method: "DELETE", query: { uri } });
+}
+
+/** listVersions lists a file's uploaded contents, newest (the current one) first. */
+export async function listVersions(uri: string, signal?: AbortSignal): Promise<FileVersion[]> {
+  const res = await requestJSON<{ items: FileVersion[] | null }>("/resources/versions", { query: { uri }, signal });
+  return res.items ?? [];
+}
+
+/** restoreVersion makes an earlier content current again, as a new version. */
+export function restoreVersion(uri: string, versionID: number): Promise<ResourceNode> {
+  return requestJSON<ResourceNode>("/resources/versions/restore", { method: "POST", json: { uri, version_id: versionID } });
+}
+
+/** listTrash lists the caller's deleted items, kept until they expire. */
+export async function listTrash(signal?: AbortSignal): Promise<TrashItem[]> {
+  const res = await requestJSON<{ items: TrashItem[] | null }>("/trash", { signal });
+  return res.items ?? [];
+}
+
+/** restoreTrash puts a deleted item back (under a new name when its place is taken). */
+export function restoreTrash(id: number): Promise<ResourceNode> {
+  return requestJSON<ResourceNode>("/trash/restore", { method: "POST", json: { id } });
+}
+
+/** purgeTrash deletes one trash item for good. */
+export async function purgeTrash(id: number): Promise<void> {
+  await request(`/trash/${id}`, { method: "DELETE" });
+}
+
+/** emptyTrash deletes every trash item for good and says how many went. */
+export async function emptyTrash(): Promise<number> {
+  const res = await requestJSON<{ purged: number }>("/trash", { method: "DELETE" });
+  return res?.purged ?? 0;
 }
 
 /** readContent fetches one page of a file's text body; offsets count code points. */
@@ -81,6 +114,9 @@ export async function fetchRaw(uri: string, signal?: AbortSignal): Promise<Blob>
   const res = await request("/resources/raw", { query: { uri }, signal });
   return res.blob();
 }
+
+/** OnConflict is what an upload does with a taken name; fail answers 409 exists. */
+export type OnConflict = "fail" | "replace" | "rename";
 
 export interface UploadProgress {
   loaded: number;
@@ -100,12 +136,13 @@ export function uploadFiles(
   folderURI: string,
   files: readonly File[],
   onProgress?: (p: UploadProgress) => void,
+  onConflict: OnConflict = "fail",
 ): UploadHandle {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<UploadResponse>((resolve, reject) => {
     const form = new FormData();
     for (const f of files) form.append("file", f, f.name);
-    xhr.open("POST", apiURL("/resources/upload", { uri: folderURI }));
+    xhr.open("POST", apiURL("/resources/upload", { uri: folderURI, on_conflict: onConflict }));
     for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e: ProgressEvent) => {
       if (e.lengthComputable) onProgress?.({ loaded: e.loaded, total: e.total });

@@ -69,3 +69,25 @@ export interface ContentPage {
 export interface UploadResponse {
   items: ResourceNode[];
 }
+
+/** FileVersion is one uploaded content of a file (GET /resources/versions). */
+export interface FileVersion {
+  id: number;
+  version: number;
+  size: number;
+  media_type: string;
+  created_at: string;
+  by: string;
+  current: boolean;
+}
+
+/** TrashItem is a deleted file or folder (GET /trash); uri is where it was. */
+export interface TrashItem {
+  id: number;
+  uri: string;
+  name: string;
+  kind: NodeKind;
+  size: number;
+  deleted_at: string;
+  expires_at: string;
+}

@@ -6,7 +6,10 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { FolderTree } from "lucide-react";
 import { createFolder, deleteResource, renameResource } from "../api/resources";
-import { childURI, folderOf, isWithin, nameOf, parentURI, renamedURI } from "../api/uri";
+import type { ResourceNode } from "../api/types";
+import { ancestorFolders, childURI, folderOf, isWithin, nameOf, parentURI, renamedURI } from "../api/uri";
+import { TRASH_KEY, TrashDialog } from "../trash/TrashDialog";
+import { VersionsDialog } from "../trash/VersionsDialog";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
 import { isActiveJob } from "./badges";
@@ -15,13 +18,20 @@ import { JobWatch } from "./JobWatch";
 import type { TreeRow } from "./flatten";
 import { TreeRowView, cssID } from "./TreeRowView";
 import { TreeToolbar } from "./TreeToolbar";
+import { UploadConflictDialog } from "./UploadConflictDialog";
 import { UploadList } from "./UploadList";
 import { refreshFolders, useFolderListings } from "./useFolderListings";
 import { useUploads } from "./useUploads";
 
 const ROW_HEIGHT = 26;
 
-type DialogState = { kind: "new-folder"; parent: string } | { kind: "rename"; uri: string } | { kind: "delete"; uri: string } | null;
+type DialogState =
+  | { kind: "new-folder"; parent: string }
+  | { kind: "rename"; uri: string }
+  | { kind: "delete"; uri: string }
+  | { kind: "versions"; uri: string }
+  | { kind: "trash" }
+  | null;
 
 /** ExpandedState is the tree's open folders; the workspace owns it so it survives a layout switch. */
 export type ExpandedState = [Set<string>, Dispatch<SetStateAction<Set<string>>>];
@@ -120,10 +130,19 @@ export function ResourceTree(props: {
 
   async function doDelete(uri: string) {
     await deleteResource(uri);
+    void qc.invalidateQueries({ queryKey: TRASH_KEY });
     setExpanded((s) => new Set([...s].filter((u) => !isWithin(u, uri))));
     qc.removeQueries({ predicate: (q) => typeof q.queryKey[1] === "string" && isWithin(q.queryKey[1], uri) });
     await refreshFolders(qc, [parentURI(uri) ?? root]);
     if (selected && isWithin(selected, uri)) onSelect(null);
+  }
+
+  // A restored item returns to its folder (or one it recreated): show it there.
+  async function onRestored(node: ResourceNode) {
+    const parent = parentURI(node.uri) ?? root;
+    const opened = ancestorFolders(node.uri, root);
+    setExpanded((s) => new Set([...s, ...opened]));
+    await refreshFolders(qc, [...new Set([root, parent, ...opened])]);
   }
 
   function startUpload(folder: string, files: FileList | null) {
@@ -220,6 +239,8 @@ export function ResourceTree(props: {
           onUpload={() => fileInput.current?.click()}
           onRename={() => selected && setDialog({ kind: "rename", uri: selected })}
           onDelete={() => selected && setDialog({ kind: "delete", uri: selected })}
+          onVersions={selected && !selected.endsWith("/") ? () => setDialog({ kind: "versions", uri: selected }) : undefined}
+          onTrash={() => setDialog({ kind: "trash" })}
         />
         <input
           ref={fileInput}
@@ -267,6 +288,9 @@ export function ResourceTree(props: {
       </div>
       <JobWatch treeActive={treeActive} />
       <UploadList jobs={uploads.jobs} onDismiss={uploads.dismiss} />
+      {uploads.conflict && (
+        <UploadConflictDialog key={uploads.conflict.jobID + uploads.conflict.name} question={uploads.conflict} onAnswer={uploads.conflict.answer} />
+      )}
       {dialog?.kind === "new-folder" && (
         <NameDialog
           title="New folder"
@@ -286,6 +310,8 @@ export function ResourceTree(props: {
           onClose={() => setDialog(null)}
         />
       )}
+      {dialog?.kind === "versions" && <VersionsDialog uri={dialog.uri} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "trash" && <TrashDialog onClose={() => setDialog(null)} onRestored={onRestored} />}
       {dialog?.kind === "delete" && (
         <ConfirmDialog
           title="Delete"
@@ -294,7 +320,7 @@ export function ResourceTree(props: {
           onClose={() => setDialog(null)}
         >
           Delete <strong>{nameOf(dialog.uri)}</strong>
-          {dialog.uri.endsWith("/") ? " and everything in it" : ""}? This cannot be undone.
+          {dialog.uri.endsWith("/") ? " and everything in it" : ""}? It goes to the trash, where you can restore it.
         </ConfirmDialog>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { FolderPlus, Pencil, RefreshCw, Trash, Upload } from "lucide-react";
+import { FileClock, FolderPlus, Pencil, RefreshCw, Trash, TrashOff, Upload } from "lucide-react";
 
 /** TreeToolbar holds the tree's actions; rename and delete act on the selection. */
 export function TreeToolbar(props: {
@@ -9,6 +9,9 @@ export function TreeToolbar(props: {
   onUpload: () => void;
   onRename: () => void;
   onDelete: () => void;
+  /** versions of the selected file; absent when a folder (or nothing) is selected */
+  onVersions?: () => void;
+  onTrash: () => void;
 }) {
   return (
     <div className="toolbar" role="toolbar" aria-label="File actions">
@@ -41,6 +44,20 @@ export function TreeToolbar(props: {
         onClick={props.onDelete}
       >
         <Trash size={15} aria-hidden />
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        title="Versions"
+        aria-label="Versions"
+        disabled={!props.onVersions}
+        onClick={props.onVersions}
+      >
+        <FileClock size={15} aria-hidden />
+      </button>
+      <span className="toolbar-sep" />
+      <button type="button" className="icon-btn" title="Trash" aria-label="Trash" onClick={props.onTrash}>
+        <TrashOff size={15} aria-hidden />
       </button>
     </div>
   );

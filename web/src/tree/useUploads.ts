@@ -1,11 +1,15 @@
-// Upload jobs of the tree: one multipart request per drop or pick, with progress.
+// Upload jobs of the tree: multipart requests per drop or pick, with progress;
+// a taken name waits for the user's answer in the conflict dialog.
 
 import { useCallback, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { ApiError } from "../api/client";
 import { uploadFiles } from "../api/resources";
 import { childURI } from "../api/uri";
 import { messageOf } from "../ui/errors";
 import { refreshFolders } from "./useFolderListings";
+import { sendResolving } from "./uploadConflicts";
+import type { ConflictAnswer, ConflictQuestion, ConflictSession } from "./uploadConflicts";
 
 export interface UploadJob {
   id: number;
@@ -13,8 +17,11 @@ export interface UploadJob {
   label: string;
   loaded: number;
   total: number;
-  state: "uploading" | "done" | "error";
+  /** cancelled: the user stopped it, or cancelled every taken name it had */
+  state: "uploading" | "asking" | "done" | "error" | "cancelled";
   error?: string;
+  /** e.g. "1 skipped": files left out because their name was taken */
+  note?: string;
   abort: () => void;
 }
 
@@ -43,9 +50,22 @@ export function uploadBatches(files: readonly File[], maxFiles = UPLOAD_BATCH_FI
 }
 const DONE_LINGER_MS = 2500;
 
+/** PendingConflict is a question waiting for the conflict dialog. */
+export interface PendingConflict extends ConflictQuestion {
+  jobID: number;
+  answer: (a: ConflictAnswer) => void;
+}
+
+class UploadCancelled extends Error {
+  constructor() {
+    super("Upload cancelled.");
+  }
+}
+
 export function useUploads() {
   const qc = useQueryClient();
   const [jobs, setJobs] = useState<UploadJob[]>([]);
+  const [conflicts, setConflicts] = useState<PendingConflict[]>([]);
 
   const patch = useCallback((id: number, p: Partial<UploadJob>) => {
     setJobs((js) => js.map((j) => (j.id === id ? { ...j, ...p } : j)));
@@ -60,29 +80,69 @@ export function useUploads() {
       const label = files.length === 1 ? (files[0]?.name ?? "") : `${files.length} files`;
       let aborted = false;
       let abortCurrent = () => {};
+      let cancelQuestion = () => {};
       const abort = () => {
         aborted = true;
         abortCurrent();
+        cancelQuestion();
       };
       setJobs((js) => [...js, { id, folder, label, loaded: 0, total, state: "uploading", abort }]);
+      const ask = (q: ConflictQuestion) =>
+        new Promise<ConflictAnswer>((resolve) => {
+          patch(id, { state: "asking" });
+          const settle = (a: ConflictAnswer) => {
+            cancelQuestion = () => {};
+            setConflicts((cs) => cs.filter((c) => c.answer !== settle));
+            patch(id, { state: "uploading" });
+            resolve(a);
+          };
+          cancelQuestion = () => settle({ choice: "cancel", applyToAll: true });
+          setConflicts((cs) => [...cs, { ...q, jobID: id, answer: settle }]);
+        });
       void (async () => {
         let done = 0;
+        const session: ConflictSession = { skipped: [] };
+        const batches = uploadBatches(files);
         try {
-          for (const batch of uploadBatches(files)) {
-            if (aborted) throw new Error("Upload cancelled.");
-            const handle = uploadFiles(folder, batch, (p) => patch(id, { loaded: done + p.loaded, total: Math.max(total, done + p.total) }));
-            abortCurrent = handle.abort;
-            await handle.promise;
+          for (const [bi, batch] of batches.entries()) {
+            await sendResolving(
+              batch,
+              (part, mode) => {
+                if (aborted) throw new UploadCancelled();
+                const handle = uploadFiles(
+                  folder,
+                  part,
+                  (p) => patch(id, { loaded: Math.min(total, done + p.loaded) }),
+                  mode,
+                );
+                abortCurrent = handle.abort;
+                return handle.promise;
+              },
+              ask,
+              session,
+              bi < batches.length - 1,
+            );
+            if (aborted) throw new UploadCancelled();
             done += batch.reduce((s, f) => s + f.size, 0);
             patch(id, { loaded: done });
           }
-          patch(id, { state: "done", loaded: total });
+          const skipped = session.skipped.length;
+          if (skipped === files.length) {
+            patch(id, { state: "cancelled", loaded: 0 });
+          } else {
+            patch(id, { state: "done", loaded: total, note: skipped > 0 ? `${skipped} skipped` : undefined });
+          }
           // A new version of an open file: its preview must not show the old text.
-          for (const f of files) void qc.invalidateQueries({ queryKey: ["content", childURI(folder, f.name, "file")] });
+          for (const f of files) {
+            const uri = childURI(folder, f.name, "file");
+            void qc.invalidateQueries({ queryKey: ["content", uri] });
+            void qc.invalidateQueries({ queryKey: ["versions", uri] });
+          }
           await refreshFolders(qc, [folder]);
           setTimeout(() => dismiss(id), DONE_LINGER_MS);
         } catch (err) {
-          patch(id, { state: "error", error: messageOf(err) });
+          const cancelled = aborted || err instanceof UploadCancelled || (err instanceof ApiError && err.code === "aborted");
+          patch(id, cancelled ? { state: "cancelled", error: undefined } : { state: "error", error: messageOf(err) });
           // Earlier batches may have landed.
           await refreshFolders(qc, [folder]);
         }
@@ -91,5 +151,5 @@ export function useUploads() {
     [qc, patch, dismiss],
   );
 
-  return { jobs, start, dismiss };
+  return { jobs, start, dismiss, conflict: conflicts[0] ?? null };
 }

@@ -1,0 +1,94 @@
+// A file's previous uploads, newest first, and a way to bring one back.
+
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { listVersions, restoreVersion } from "../api/resources";
+import { nameOf, parentURI } from "../api/uri";
+import { Dialog } from "../ui/Dialog";
+import { messageOf } from "../ui/errors";
+import { formatBytes, formatDate } from "../ui/format";
+import { refreshFolders } from "../tree/useFolderListings";
+
+export const versionsKey = (uri: string) => ["versions", uri] as const;
+
+export function VersionsDialog(props: { uri: string; onClose: () => void }) {
+  const { uri } = props;
+  const qc = useQueryClient();
+  const versions = useQuery({ queryKey: versionsKey(uri), queryFn: ({ signal }) => listVersions(uri, signal), refetchOnMount: "always" });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const items = versions.data ?? [];
+
+  async function restore(id: number, version: number) {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await restoreVersion(uri, id);
+      setNotice(`Version ${version} is the current content again.`);
+      // The preview and the row's size and badges follow the new content.
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: ["content", uri] }),
+        qc.invalidateQueries({ queryKey: versionsKey(uri) }),
+        refreshFolders(qc, [parentURI(uri) ?? uri]),
+      ]);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog title={`Versions of ${nameOf(uri)}`} onClose={props.onClose} className="wide versions-dialog">
+      {versions.isPending && <p className="muted">Loading…</p>}
+      {versions.isError && (
+        <p className="error" role="alert">
+          {messageOf(versions.error)}
+        </p>
+      )}
+      {items.length > 0 && (
+        <ol className="version-list" aria-label="Versions">
+          {items.map((v) => (
+            <li key={v.id} className="version-row" data-version={v.version} data-current={v.current}>
+              <span className="version-no">v{v.version}</span>
+              <span className="version-meta">
+                {formatBytes(v.size)} · <time dateTime={v.created_at}>{formatDate(v.created_at)}</time> · {v.by}
+              </span>
+              {v.current ? (
+                <span className="badge">current</span>
+              ) : (
+                <button
+                  type="button"
+                  className="btn small"
+                  disabled={busy}
+                  aria-label={`Restore version ${v.version}`}
+                  onClick={() => void restore(v.id, v.version)}
+                >
+                  Restore
+                </button>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      {versions.isSuccess && items.length === 1 && <p className="muted small">No previous versions yet: replacing the file on upload keeps the old one here.</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p className="muted" role="status">
+          {notice}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={props.onClose} autoFocus>
+          Close
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,90 @@
+// Resolving taken names during an upload. The server commits a request all
+// or nothing and names only the first conflicting file (409 exists, with
+// error.existing), so a conflict takes that file out of the request, asks the
+// user about it, sends it alone as they chose, and sends the rest again.
+
+import { ApiError } from "../api/client";
+import type { OnConflict } from "../api/resources";
+import type { ResourceNode } from "../api/types";
+
+export type ConflictChoice = "replace" | "rename" | "cancel";
+
+export interface ConflictAnswer {
+  choice: ConflictChoice;
+  /** use the same choice for every later conflict of this upload without asking */
+  applyToAll: boolean;
+}
+
+export interface ConflictQuestion {
+  /** the name of the file being uploaded */
+  name: string;
+  /** the node that holds the name now */
+  existing: ResourceNode;
+  /** whether other files of the upload are still to go (offer "apply to all") */
+  more: boolean;
+}
+
+/** ConflictSession carries the answers given so far within one upload. */
+export interface ConflictSession {
+  all?: ConflictChoice;
+  skipped: string[];
+}
+
+export type SendFiles = (files: File[], mode: OnConflict) => Promise<unknown>;
+export type AskConflict = (q: ConflictQuestion) => Promise<ConflictAnswer>;
+
+/** existingOf returns the node of a 409 exists answer, or null for any other error. */
+export function existingOf(err: unknown): ResourceNode | null {
+  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== "exists") return null;
+  const ex = err.details.existing;
+  if (!ex || typeof ex !== "object") return null;
+  const node = ex as Partial<ResourceNode>;
+  return typeof node.name === "string" && typeof node.uri === "string" ? (node as ResourceNode) : null;
+}
+
+// The server stores names in NFC; the browser hands over what the disk had.
+function sameName(a: string, b: string): boolean {
+  return a === b || a.normalize("NFC") === b.normalize("NFC");
+}
+
+/**
+ * sendResolving uploads one batch, asking about each taken name. moreAfter
+ * says whether files of later batches follow (for "apply to all"). It throws
+ * what send throws, except the conflicts it resolved.
+ */
+export async function sendResolving(
+  batch: readonly File[],
+  send: SendFiles,
+  ask: AskConflict,
+  session: ConflictSession,
+  moreAfter = false,
+): Promise<void> {
+  let rest = [...batch];
+  while (rest.length > 0) {
+    const mode: OnConflict = session.all === "replace" || session.all === "rename" ? session.all : "fail";
+    try {
+      await send(rest, mode);
+      return;
+    } catch (err) {
+      const existing = existingOf(err);
+      const i = existing ? rest.findIndex((f) => sameName(f.name, existing.name)) : -1;
+      if (!existing || mode !== "fail" || i < 0) throw err;
+      const file = rest[i] as File;
+      rest = [...rest.slice(0, i), ...rest.slice(i + 1)];
+      let choice = session.all;
+      if (choice === undefined) {
+        const answer = await ask({ name: file.name, existing, more: rest.length > 0 || moreAfter });
+        choice = answer.choice;
+        if (answer.applyToAll) session.all = choice;
+      }
+      if (choice === "cancel") {
+        session.skipped.push(file.name);
+      } else if (session.all === choice) {
+        // The rest goes with the same mode: one request instead of two.
+        rest = [file, ...rest];
+      } else {
+        await send([file], choice);
+      }
+    }
+  }
+}
