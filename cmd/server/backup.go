@@ -257,7 +257,24 @@ func restoreCommand(configPath string, args []string) error {
 	if restored != len(m.Blobs) {
 		return fmt.Errorf("restore: %d blobs in the archive, the manifest lists %d", restored, len(m.Blobs))
 	}
-	fmt.Printf("restore: %s database and %d blobs into %s; run knowspace fsck to check\n", m.Dialect, restored, cfg.DataDir)
+	// A PostgreSQL dump is one snapshot, but the blob list was read after
+	// it: bytes that only later rows named are not part of the restored
+	// state, and would stay behind as orphans.
+	a, err := open(context.Background(), configPath)
+	if err != nil {
+		return err
+	}
+	defer a.store.Close()
+	rep, err := a.tree.Fsck(context.Background())
+	if err != nil {
+		return err
+	}
+	extra, err := a.tree.FreeBlobs(context.Background(), rep.Orphans)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("restore: %s database and %d blobs into %s (%d written after the database snapshot left out); run knowspace fsck to check\n",
+		m.Dialect, restored-extra, cfg.DataDir, extra)
 	return nil
 }
 
