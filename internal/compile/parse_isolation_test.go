@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/extract/extracttest"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -20,7 +21,7 @@ func TestHangingDocumentDoesNotPinTheWorker(t *testing.T) {
 			o.Extraction.Timeout = 5 * time.Second
 		})
 		e.put(e.alice, "kb://me/h/", map[string][]byte{
-			"loop.spin": []byte("x"), "cyclic.pdf": cyclicPDF(), "fine.md": []byte("# Fine\nreadable"),
+			"loop.spin": []byte("x"), "cyclic.pdf": extracttest.CyclicPDF(), "fine.md": []byte("# Fine\nreadable"),
 		})
 		ids := map[string]int64{}
 		for _, name := range []string{"loop.spin", "cyclic.pdf", "fine.md"} {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/extract/extracttest"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -15,7 +16,7 @@ func TestExtractionProvenanceAndFailedFiles(t *testing.T) {
 	each(t, func(t *testing.T, dialect string) {
 		e := newEnv(t, dialect)
 		e.put(e.alice, "kb://me/p/", map[string][]byte{
-			"paper.pdf": minimalPDF("Provenance matters"), "broken.pdf": []byte("%PDF-1.4 not really"),
+			"paper.pdf": extracttest.MinimalPDF("Provenance matters"), "broken.pdf": []byte("%PDF-1.4 not really"),
 		})
 		e.start(1)
 		ok := e.enqueue(e.alice, Request{URIs: []string{"kb://me/p/paper.pdf"}}).Jobs[0].ID

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/extract/extracttest"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -213,7 +214,7 @@ func TestFailuresAreClassified(t *testing.T) {
 
 		// A semantic failure after parsing keeps the L2 body readable.
 		e.fake.Push(fakellm.HTTPError(400, "content policy"))
-		j = run("paper.pdf", minimalPDF("Readable after failure"), Request{})
+		j = run("paper.pdf", extracttest.MinimalPDF("Readable after failure"), Request{})
 		if j.State != store.JobFailed || j.Error.Code != "llm_bad_request" {
 			t.Fatalf("pdf: %+v %+v", j, j.Error)
 		}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/knowspace/knowspace/internal/extract/extracttest"
 )
 
 // FuzzExtract feeds arbitrary bytes, under every name the package knows,
@@ -27,7 +29,7 @@ func FuzzExtract(f *testing.F) {
 			f.Add("corpus.pdf", raw)
 		}
 	}
-	f.Add("a.pdf", minimalPDF("Hello fuzz"))
+	f.Add("a.pdf", extracttest.MinimalPDF("Hello fuzz"))
 	f.Add("a.docx", minimalDOCX("Hello fuzz"))
 	f.Add("a.txt", []byte("hello fuzz"))
 	f.Fuzz(func(t *testing.T, name string, raw []byte) {

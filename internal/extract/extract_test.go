@@ -8,34 +8,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-)
 
-// minimalPDF builds a one-page PDF showing text in Helvetica, with a
-// correct cross-reference table.
-func minimalPDF(text string) []byte {
-	content := fmt.Sprintf("BT /F1 24 Tf 72 700 Td (%s) Tj ET", text)
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
+	"github.com/knowspace/knowspace/internal/extract/extracttest"
+)
 
 // minimalDOCX builds a DOCX (a zip with word/document.xml) of paragraphs.
 func minimalDOCX(paras ...string) []byte {
@@ -66,7 +41,7 @@ func TestExtract(t *testing.T) {
 		{"a.md", []byte("\ufeff# Title\nbody"), "# Title\nbody", ""},
 		{"data.csv", []byte("a,b\n1,2"), "a,b\n1,2", ""},
 		{"main.go", []byte("package main"), "package main", ""},
-		{"paper.pdf", minimalPDF("Hello PDF world"), "Hello PDF world", ""},
+		{"paper.pdf", extracttest.MinimalPDF("Hello PDF world"), "Hello PDF world", ""},
 		{"memo.docx", minimalDOCX("First paragraph", "Zweiter Absatz ü"), "First paragraph\tend\nZweiter Absatz ü\tend", ""},
 		{"broken.pdf", []byte("%PDF-1.4 not really"), "", "parse_failed"},
 		{"broken.docx", []byte("PK not a zip"), "", "parse_failed"},

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/knowspace/knowspace/internal/extract/extracttest"
 )
 
 // The PDF benchmarks compare, in one run, our engine (PDFium), the engine
@@ -216,7 +218,7 @@ func TestPDFStartupChild(t *testing.T) {
 		t.Skip("run by BenchmarkPDFStartup")
 	}
 	SetPDFCacheDir(strings.TrimPrefix(dir, "-"))
-	res, err := Extract(context.Background(), "a.pdf", minimalPDF("Hello startup"), Limits{})
+	res, err := Extract(context.Background(), "a.pdf", extracttest.MinimalPDF("Hello startup"), Limits{})
 	if err != nil || !strings.Contains(res.Text, "Hello startup") {
 		t.Fatalf("%q %v", res.Text, err)
 	}
