@@ -52,7 +52,7 @@ func (l Limits) withDefaults() Limits {
 // Result is a file's text with what is known of how it was made; it goes
 // into the provenance of the L2 body.
 type Result struct {
-	Text      string `json:"text"`
+	Text      string `json:"text,omitempty"`
 	Format    string `json:"format"`             // "pdf", "docx", "text", "html", ...
 	Encoding  string `json:"encoding,omitempty"` // text formats: the source encoding, e.g. "gb18030"
 	Extractor string `json:"extractor"`          // engine name and version, e.g. "pdfium/6721"
