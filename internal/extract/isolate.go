@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"time"
@@ -57,8 +58,9 @@ type reply struct {
 }
 
 // Run extracts raw in a child process. The error is an *Error (including
-// CodeTimeout when the deadline passed), ctx's error when ctx ended first,
-// or a plain error when the child could not be started.
+// CodeTimeout past the deadline and CodeParseFailed when the child died),
+// ctx's error when ctx ended first, or a plain error when the child could
+// not be started.
 func (iso Isolation) Run(ctx context.Context, name string, raw []byte) (Result, error) {
 	return iso.run(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir}, raw)
 }
@@ -127,11 +129,15 @@ func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, 
 	case errors.Is(cause, errDeadline):
 		return Result{}, Fail(CodeTimeout, "%s: reading the file took longer than %s and was stopped", name, timeout)
 	case errors.Is(cause, errOverMemory):
-		return Result{}, Fail(CodeTooLarge, "%s: reading the file needed more than %d MB of memory and was stopped", name, (<-overMemory)>>20)
+		<-overMemory
+		return Result{}, Fail(CodeTooLarge, "%s: reading the file needed more than %d MB of memory and was stopped", name, ceiling>>20)
 	}
 	var rep reply
 	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil || (rep.Result == nil) == (rep.Error == nil) {
-		return Result{}, fmt.Errorf("extraction child failed (%v): %s", err, stderr.String())
+		// The same bytes would crash it again: a failure of this file, not
+		// one to retry. What the child said goes to the log only.
+		slog.Warn("extraction child ended without an answer", "file", name, "exit", err, "stderr", stderr.String())
+		return Result{}, Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", name)
 	}
 	if rep.Error != nil {
 		return Result{}, rep.Error
