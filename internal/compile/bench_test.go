@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/extract/extracttest"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -14,12 +15,26 @@ import (
 // BenchmarkCompileThroughput compiles a batch of 32 small files per
 // iteration with the fake LLM (3 model calls per file at most: summary,
 // and the folder's overview and abstract by the last job) and reports
-// jobs/s for 1 and 2 workers on each available dialect.
+// jobs/s for 1, 2 and 4 workers on each available dialect. Markdown is
+// decoded in the worker; the PDF batches measure what the extraction child
+// costs, against parsing the same PDFs in-process in the same run.
 func BenchmarkCompileThroughput(b *testing.B) {
+	type run struct {
+		kind, parse string
+		workers     int
+	}
+	runs := []run{{"md", "", 1}, {"md", "", 2}, {"md", "", 4}, {"pdf", "child", 2}, {"pdf", "in-process", 2}}
 	for _, dialect := range storetest.Dialects() {
-		for _, workers := range []int{1, 2, 4} {
-			b.Run(fmt.Sprintf("%s/workers=%d", dialect, workers), func(b *testing.B) {
-				e := newEnv(b, dialect, func(o *Options) { o.Poll = 5 * time.Millisecond; o.Heartbeat = time.Second })
+		for _, r := range runs {
+			b.Run(fmt.Sprintf("%s/%s%s/workers=%d", dialect, r.kind, map[string]string{"": "", "child": "/parse=child", "in-process": "/parse=in-process"}[r.parse], r.workers), func(b *testing.B) {
+				e := newEnv(b, dialect, func(o *Options) {
+					o.Poll = 5 * time.Millisecond
+					o.Heartbeat = time.Second
+					if r.parse == "in-process" {
+						o.Extraction = nil
+					}
+				})
+				workers := r.workers
 				e.start(workers)
 				jobs := 0
 				b.ResetTimer()
@@ -29,8 +44,12 @@ func BenchmarkCompileThroughput(b *testing.B) {
 					files := map[string][]byte{}
 					var uris []string
 					for f := range MaxFiles {
-						name := fmt.Sprintf("note%02d.md", f)
-						files[name] = []byte(fmt.Sprintf("# Note %d of batch %d\nSome text to summarize.", f, i))
+						name := fmt.Sprintf("note%02d.%s", f, r.kind)
+						text := fmt.Sprintf("Note %d of batch %d: some text to summarize.", f, i)
+						files[name] = []byte("# " + text)
+						if r.kind == "pdf" {
+							files[name] = extracttest.MinimalPDF(text)
+						}
 						uris = append(uris, folder+name)
 					}
 					e.put(e.alice, folder, files)

@@ -123,6 +123,12 @@ var formats = map[string]format{
 	".odt":   extractODT,
 }
 
+// HasParser reports whether name is read by a format parser (PDF, office
+// formats, HTML, ...) rather than decoded as plain text. Only parsers can
+// be driven into loops or huge allocations by a hostile file, so only they
+// need the child process; decoding text is linear in its size.
+func HasParser(name string) bool { return formats[strings.ToLower(path.Ext(name))] != nil }
+
 // Register adds or replaces the extractor of an extension (lower case, with
 // its dot). It must be called before extractions start; tests use it for
 // formats that misbehave on purpose.
