@@ -253,4 +253,50 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
       assert.equal(await row.getAttribute("aria-selected"), "true");
     }),
   );
+  it(
+    "the tree follows the WAI-ARIA tree view keys: Home/End, type-ahead, Right opens and enters, Left goes to the parent and closes",
+    shotOnFailure(() => page, async () => {
+      const tree = page.getByRole("tree", { name: "Files" });
+      const items = tree.getByRole("treeitem");
+      /** active is the row the tree's aria-activedescendant names; it must be the selected one. */
+      const active = async () => {
+        const id = await tree.getAttribute("aria-activedescendant");
+        assert.ok(id, "the tree names its active row");
+        const row = page.locator(`#${id}`);
+        assert.equal(await row.getAttribute("aria-selected"), "true");
+        return row.getAttribute("data-uri");
+      };
+      await tree.focus();
+      await page.keyboard.press("Home");
+      assert.equal(await active(), await items.first().getAttribute("data-uri"));
+      await page.keyboard.press("End");
+      assert.equal(await active(), await items.last().getAttribute("data-uri"));
+
+      await page.keyboard.press("n");
+      assert.equal(await active(), `${ROOT}notes/`);
+      const notes = treeItem(page, `${ROOT}notes/`);
+      assert.equal(await notes.getAttribute("aria-expanded"), "false");
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await notes.getAttribute("aria-expanded"), "true");
+      await items.filter({ has: page.locator("xpath=self::*[@aria-level='2']") }).first().waitFor();
+      await page.keyboard.press("ArrowRight");
+      const child = await active();
+      assert.ok(child.startsWith(`${ROOT}notes/`) && child !== `${ROOT}notes/`, `Right entered notes/: ${child}`);
+      assert.equal(await page.locator(`[data-uri="${child}"]`).getAttribute("aria-level"), "2");
+      // Type-ahead finds a visible child by its first letters.
+      await page.waitForTimeout(800);
+      await page.keyboard.type("res");
+      assert.equal(await active(), `${ROOT}notes/research-plan.md`);
+      await page.keyboard.press("ArrowLeft");
+      assert.equal(await active(), `${ROOT}notes/`);
+      await page.keyboard.press("ArrowLeft");
+      assert.equal(await notes.getAttribute("aria-expanded"), "false");
+      assert.equal(await active(), `${ROOT}notes/`);
+      // Focus never left the tree: it is one Tab stop.
+      assert.ok(await tree.evaluate((el) => el === document.activeElement));
+      await page.waitForTimeout(800);
+      await page.keyboard.press("w");
+      assert.equal(await active(), `${ROOT}Welcome.md`);
+    }),
+  );
 });

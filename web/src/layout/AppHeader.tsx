@@ -8,10 +8,11 @@ export function AppHeader({ user }: { user: User }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <div className="brand">
+      {/* The page's one level-one heading: without a file open there is no other (axe page-has-heading-one). */}
+      <h1 className="brand">
         <BookOpen size={18} aria-hidden />
         <span>Knowspace</span>
-      </div>
+      </h1>
       <UserMenu user={user} />
     </header>
   );

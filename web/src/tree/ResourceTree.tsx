@@ -17,6 +17,8 @@ import { flattenTree } from "./flatten";
 import { JobWatch } from "./JobWatch";
 import type { TreeRow } from "./flatten";
 import { TreeRowView, cssID } from "./TreeRowView";
+import { TYPE_AHEAD_MS, isTypeAheadKey, treeKeyAction, typeAheadMatch } from "./treeKeys";
+import type { NodeRow } from "./treeKeys";
 import { TreeToolbar } from "./TreeToolbar";
 import { UploadConflictDialog } from "./UploadConflictDialog";
 import { UploadList } from "./UploadList";
@@ -151,39 +153,34 @@ export function ResourceTree(props: {
     uploads.start(folder, Array.from(files));
   }
 
-  // Keyboard: arrows move the selection, Right/Left open/close, Enter toggles, F2 renames, Delete deletes.
+  // Keyboard (WAI-ARIA tree view): arrows, Home/End and type-ahead move the
+  // selection (treeKeys.ts), Enter toggles, F2 renames, Delete deletes.
+  const typed = useRef({ prefix: "", at: 0 });
   function onKeyDown(e: KeyboardEvent) {
-    const nodeRows = rows.filter((r): r is Extract<TreeRow, { type: "node" }> => r.type === "node");
-    const i = nodeRows.findIndex((r) => r.node.uri === selected);
-    const cur = nodeRows[i];
-    const go = (r: (typeof nodeRows)[number] | undefined) => {
-      if (!r) return;
-      onSelect(r.node.uri);
-      virtualizer.scrollToIndex(rows.indexOf(r), { align: "auto" });
+    const nodeRows = rows.filter((r): r is NodeRow => r.type === "node");
+    const cur = nodeRows.find((r) => r.node.uri === selected);
+    const go = (uri: string | null) => {
+      if (!uri) return;
+      onSelect(uri);
+      virtualizer.scrollToIndex(rows.findIndex((r) => r.type === "node" && r.node.uri === uri), { align: "auto" });
     };
+    if (isTypeAheadKey(e)) {
+      const now = e.timeStamp;
+      const t = typed.current;
+      t.prefix = now - t.at > TYPE_AHEAD_MS ? e.key : t.prefix + e.key;
+      t.at = now;
+      go(typeAheadMatch(nodeRows, selected, t.prefix));
+      e.preventDefault();
+      return;
+    }
+    const action = treeKeyAction(nodeRows, selected, e.key);
+    if (action) {
+      if (action.kind === "select") go(action.uri);
+      else toggle(action.uri, action.kind === "expand");
+      e.preventDefault();
+      return;
+    }
     switch (e.key) {
-      case "ArrowDown":
-        go(nodeRows[i + 1] ?? nodeRows[0]);
-        break;
-      case "ArrowUp":
-        go(i > 0 ? nodeRows[i - 1] : nodeRows[0]);
-        break;
-      case "Home":
-        go(nodeRows[0]);
-        break;
-      case "End":
-        go(nodeRows[nodeRows.length - 1]);
-        break;
-      case "ArrowRight":
-        if (cur?.node.kind === "dir") {
-          if (!cur.expanded) toggle(cur.node.uri, true);
-          else go(nodeRows[i + 1]);
-        }
-        break;
-      case "ArrowLeft":
-        if (cur?.node.kind === "dir" && cur.expanded) toggle(cur.node.uri, false);
-        else if (cur) go(nodeRows.find((r) => r.node.uri === parentURI(cur.node.uri)));
-        break;
       case "Enter":
         if (cur) activate(cur);
         break;
@@ -192,6 +189,14 @@ export function ResourceTree(props: {
         break;
       case "Delete":
         if (cur) setDialog({ kind: "delete", uri: cur.node.uri });
+        break;
+      case "ArrowDown":
+      case "ArrowUp":
+      case "ArrowLeft":
+      case "ArrowRight":
+      case "Home":
+      case "End":
+        // At an end of the tree the key does nothing, but it must not scroll the panel.
         break;
       default:
         return;

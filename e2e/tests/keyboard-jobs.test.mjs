@@ -1,0 +1,101 @@
+// The main jobs done with the keyboard alone (issue 18 step 5): no click, no
+// focus() — only keys, from the login form to the compile form.
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_PASSWORD, ADMIN_USER, startServer } from "../lib/server.mjs";
+import { lastAssistant, waitStatus } from "../lib/agent.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+
+/** focusedName is "role-or-tag:accessible-ish name" of document.activeElement. */
+function focusedName(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return "body";
+    const role = el.getAttribute("role") ?? el.tagName.toLowerCase();
+    const name = el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 40) ?? "";
+    return `${role}:${name}`;
+  });
+}
+
+/** tabTo presses Tab until the focused element's name matches want (at most 40 times). */
+async function tabTo(page, want) {
+  const seen = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab");
+    const name = await focusedName(page);
+    if (want.test(name)) return;
+    seen.push(name);
+  }
+  assert.fail(`Tab never reached ${want}; went through ${seen.join(" | ")}`);
+}
+
+describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  before(async () => {
+    server = await startServer({ KB_FAKE_LLM: "1" });
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "logs in, opens a folder and a file, asks the agent and stops it, opens the compile form",
+    shotOnFailure(() => page, async () => {
+      await page.goto("/");
+      const username = page.getByLabel("Username");
+      await username.waitFor();
+      // The login form focuses Username itself.
+      assert.ok(await username.evaluate((el) => el === document.activeElement), "Username has focus on arrival");
+      await page.keyboard.type(ADMIN_USER);
+      await page.keyboard.press("Tab");
+      await page.keyboard.type(ADMIN_PASSWORD);
+      await page.keyboard.press("Enter");
+      const tree = page.getByRole("tree", { name: "Files" });
+      await tree.waitFor();
+
+      // Into the tree, open notes/ and preview the research plan.
+      await tabTo(page, /^tree:Files$/);
+      await page.keyboard.press("n");
+      const notes = treeItem(page, `${ROOT}notes/`);
+      assert.equal(await notes.getAttribute("aria-selected"), "true");
+      await page.keyboard.press("ArrowRight");
+      assert.equal(await notes.getAttribute("aria-expanded"), "true");
+      await treeItem(page, `${ROOT}notes/research-plan.md`).waitFor();
+      await page.waitForTimeout(800); // the type-ahead prefix lapses
+      await page.keyboard.type("res");
+      await page.keyboard.press("Enter");
+      await previewContent(page).getByRole("heading").first().waitFor();
+
+      // Ask a slow question, then Tab to Stop and press it.
+      await tabTo(page, /^textarea:Message KnowAgent$/);
+      await page.keyboard.type("[[slow]] a long answer that the keyboard stops before it is finished, long enough to stop");
+      await page.keyboard.press("Enter");
+      const msg = lastAssistant(page);
+      await msg.locator(".answer").waitFor();
+      assert.equal(await msg.getAttribute("data-status"), "streaming");
+      await page.keyboard.press("Tab");
+      assert.equal(await focusedName(page), "button:Stop");
+      await page.keyboard.press("Enter");
+      assert.equal(await waitStatus(msg, ["stopped", "done"]), "stopped");
+
+      // Back to the box, type compile: the form opens with focus inside it.
+      await page.keyboard.press("Shift+Tab");
+      assert.equal(await focusedName(page), "textarea:Message KnowAgent");
+      await page.keyboard.type("compile");
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("dialog", { name: /^Compile/ });
+      await dialog.waitFor();
+      assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), "focus moved into the compile form");
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+    }),
+  );
+});
