@@ -50,7 +50,7 @@ type env struct {
 	served atomic.Int64 // requests whose handler has returned
 	// bodyRead, when set before a request, counts the body bytes the server read.
 	bodyRead *atomic.Int64
-	client *http.Client
+	client   *http.Client
 }
 
 // newEnv builds the stack on a fresh store of the dialect, creates the first
