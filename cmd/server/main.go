@@ -157,13 +157,13 @@ func serve(configPath string) error {
 	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
 		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser})
 	shutdown := make(chan struct{})
+	lim := a.cfg.Limits
+	timeouts := httpapi.Timeouts{ReadHeader: lim.ReadHeaderTimeout, Idle: lim.IdleTimeout,
+		BodyIdle: lim.BodyIdleTimeout, Body: lim.BodyTimeout}
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
-		Models: models, Compile: compiler, Shutdown: shutdown, StreamsPerUser: a.cfg.Limits.StreamsPerUser})
-	srv := &http.Server{
-		Handler:           e,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
+		Models: models, Compile: compiler, Shutdown: shutdown, StreamsPerUser: lim.StreamsPerUser,
+		Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes})
+	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Listen, err)

@@ -29,6 +29,9 @@ type Config struct {
 	SessionMaxTTL  time.Duration `yaml:"session_max_ttl"` // but never past this long after login
 	Workers        int           `yaml:"workers"`
 	MaxUploadBytes int64         `yaml:"max_upload_bytes"`
+	// MaxUploadRequestBytes caps one upload request, all files together
+	// (default: 1 GiB, or max_upload_bytes if that is larger).
+	MaxUploadRequestBytes int64 `yaml:"max_upload_request_bytes"`
 	// ParseTimeout and ParseMemoryMB bound one document extraction, which
 	// runs in a child process killed when it passes either.
 	ParseTimeout  time.Duration `yaml:"parse_timeout"`
@@ -49,6 +52,13 @@ type Config struct {
 type Limits struct {
 	StreamsPerUser    int `yaml:"streams_per_user"`     // open chat streams
 	QueuedJobsPerUser int `yaml:"queued_jobs_per_user"` // compile jobs waiting
+	// Slow clients: headers must arrive within ReadHeaderTimeout; each read
+	// of a body may wait BodyIdleTimeout for bytes (so a slow but moving
+	// upload goes on); a non-upload body must be read within BodyTimeout.
+	ReadHeaderTimeout time.Duration `yaml:"read_header_timeout"`
+	IdleTimeout       time.Duration `yaml:"idle_timeout"` // keep-alive between requests
+	BodyIdleTimeout   time.Duration `yaml:"body_idle_timeout"`
+	BodyTimeout       time.Duration `yaml:"body_timeout"`
 }
 
 // CLIProfile is a compile executor run as a program: Argv is the command
@@ -116,18 +126,22 @@ const (
 	DefaultListen         = ":8080"
 	DefaultDataDir        = "./data"
 	DefaultMaxUploadBytes = 100 << 20
-	DefaultWorkers        = 2
-	DefaultParseTimeout   = 120 * time.Second
-	DefaultParseMemoryMB  = 1024
-	DefaultBlobSweep      = 6 * time.Hour
-	DefaultTrashDays      = 30
+	// DefaultMaxUploadRequest is 1 GiB: ten files at the default per-file limit.
+	DefaultMaxUploadRequest = 1 << 30
+	DefaultWorkers          = 2
+	DefaultParseTimeout     = 120 * time.Second
+	DefaultParseMemoryMB    = 1024
+	DefaultBlobSweep        = 6 * time.Hour
+	DefaultTrashDays        = 30
 )
 
 // Load reads path (may be empty) and applies the environment from getenv.
 func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
 		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour, SessionMaxTTL: 7 * 24 * time.Hour,
-		Limits:  Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200},
+		Limits: Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200,
+			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+			BodyIdleTimeout: 30 * time.Second, BodyTimeout: 30 * time.Second},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
 		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
@@ -168,6 +182,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 		c.MaxUploadBytes = n
 	}
+	if c.MaxUploadRequestBytes == 0 {
+		c.MaxUploadRequestBytes = max(DefaultMaxUploadRequest, c.MaxUploadBytes)
+	}
 	return c, c.Validate()
 }
 
@@ -202,6 +219,23 @@ func (c Config) Validate() error {
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")
+	}
+	if c.MaxUploadRequestBytes < c.MaxUploadBytes {
+		return errors.New("max_upload_request_bytes: must be at least max_upload_bytes")
+	}
+	for _, d := range []struct {
+		name     string
+		v        time.Duration
+		min, max time.Duration
+	}{
+		{"limits.read_header_timeout", c.Limits.ReadHeaderTimeout, time.Second, 10 * time.Minute},
+		{"limits.idle_timeout", c.Limits.IdleTimeout, time.Second, time.Hour},
+		{"limits.body_idle_timeout", c.Limits.BodyIdleTimeout, time.Second, 10 * time.Minute},
+		{"limits.body_timeout", c.Limits.BodyTimeout, time.Second, time.Hour},
+	} {
+		if d.v < d.min || d.v > d.max {
+			return fmt.Errorf("%s: must be between %s and %s", d.name, d.min, d.max)
+		}
 	}
 	if c.ParseTimeout < time.Second || c.ParseTimeout > time.Hour {
 		return errors.New("parse_timeout: must be between 1s and 1h")

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -18,6 +19,7 @@ data_dir: /srv/ks
 workers: 3
 limits:
   streams_per_user: 2
+  body_idle_timeout: 5s
 models:
   - id: local
     name: Local
@@ -32,7 +34,9 @@ models:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || c.Limits.StreamsPerUser != 2 || c.Limits.QueuedJobsPerUser != 200 || len(c.Models) != 1 || c.Models[0].ID != "local" {
+	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || c.Limits.StreamsPerUser != 2 || c.Limits.QueuedJobsPerUser != 200 ||
+		c.Limits.BodyIdleTimeout != 5*time.Second || c.Limits.BodyTimeout != 30*time.Second || c.Limits.ReadHeaderTimeout != 10*time.Second ||
+		c.MaxUploadRequestBytes != DefaultMaxUploadRequest || len(c.Models) != 1 || c.Models[0].ID != "local" {
 		t.Fatalf("%+v", c)
 	}
 }
@@ -48,6 +52,9 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"limits:\n  streams_per_user: 0", "", "limits.streams_per_user"},
 		{"limits:\n  queued_jobs_per_user: -1", "", "limits.queued_jobs_per_user"},
 		{"session_ttl: 10h\nsession_max_ttl: 1h", "", "session_max_ttl"},
+		{"limits:\n  body_idle_timeout: 10ms", "", "limits.body_idle_timeout"},
+		{"limits:\n  read_header_timeout: 0s", "", "limits.read_header_timeout"},
+		{"max_upload_bytes: 100\nmax_upload_request_bytes: 99", "", "max_upload_request_bytes"},
 		{"", "KB_WORKERS=x", "KB_WORKERS"},
 		{"models:\n  - id: m\n    profile: openai\n    base_url: ftp://x\n    api_key: k\n    context_window: 8192\n    output_reserve: 1024", "", "models[0].base_url"},
 	}

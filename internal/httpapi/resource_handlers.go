@@ -88,7 +88,10 @@ func (h *handlers) deleteResource(c echo.Context) error {
 }
 
 // upload streams each multipart "file" part to staging as it arrives, so a
-// large upload never sits in memory, then commits them all or none.
+// large upload never sits in memory, then commits them all or none. Limits
+// are checked as bytes arrive: a part or a request past its limit is refused
+// at once, not read to the end (net/http then closes the connection rather
+// than drain the rest).
 func (h *handlers) upload(c echo.Context) error {
 	ctx := c.Request().Context()
 	folder := c.QueryParam("uri")
@@ -100,34 +103,54 @@ func (h *handlers) upload(c echo.Context) error {
 	if _, _, err := h.Tree.Resolve(ctx, caller(c), folder); err != nil {
 		return err
 	}
+	if h.MaxUploadRequest > 0 {
+		if c.Request().ContentLength > h.MaxUploadRequest {
+			return h.requestTooLarge()
+		}
+		c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, h.MaxUploadRequest)
+	}
 	mr, err := c.Request().MultipartReader()
 	if err != nil {
 		return apierr.BadRequest("invalid_upload", "send multipart/form-data with one or more parts named \"file\"")
 	}
 	var staged []knowledge.Staged
+	fail := func(err error) error {
+		knowledge.Discard(staged)
+		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			return h.requestTooLarge()
+		}
+		return err
+	}
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			knowledge.Discard(staged)
-			return apierr.BadRequest("invalid_upload", "the multipart body is malformed or was cut off; nothing was stored").WithCause(err)
+			return fail(apierr.BadRequest("invalid_upload", "the multipart body is malformed or was cut off; nothing was stored").WithCause(err))
 		}
 		if part.FormName() != "file" {
+			// Other fields are ignored, but only small ones are read past.
+			n, err := io.CopyN(io.Discard, part, maxOtherPart+1)
 			part.Close()
+			if n > maxOtherPart {
+				return fail(apierr.TooLarge("part_too_large", "the form field %q is larger than %d bytes; only parts named \"file\" may be large", truncateName(part.FormName()), maxOtherPart))
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return fail(apierr.BadRequest("invalid_upload", "the multipart body is malformed or was cut off; nothing was stored").WithCause(err))
+			}
 			continue
 		}
 		if len(staged) == knowledge.MaxUploadFiles {
-			knowledge.Discard(staged)
-			return apierr.BadRequest("too_many_files", "at most %d files per upload", knowledge.MaxUploadFiles)
+			return fail(apierr.BadRequest("too_many_files", "at most %d files per upload", knowledge.MaxUploadFiles))
 		}
 		s, err := h.Tree.Stage(part.FileName(), part)
-		part.Close()
 		if err != nil {
-			knowledge.Discard(staged)
-			return err
+			// Not part.Close: it would read the rest of an oversized part.
+			return fail(err)
 		}
+		part.Close()
 		staged = append(staged, s)
 	}
 	items, err := h.Tree.CommitUpload(ctx, caller(c), folder, staged, onConflict)
@@ -135,6 +158,20 @@ func (h *handlers) upload(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, map[string]any{"items": items})
+}
+
+// maxOtherPart bounds a multipart part not named "file".
+const maxOtherPart = 64 << 10
+
+func (h *handlers) requestTooLarge() error {
+	return apierr.TooLarge("upload_too_large", "the upload request is larger than the limit of %d bytes for all its files together; nothing was stored", h.MaxUploadRequest)
+}
+
+func truncateName(s string) string {
+	if len(s) > 60 {
+		return s[:60]
+	}
+	return s
 }
 
 func (h *handlers) readContent(c echo.Context) error {

@@ -32,6 +32,11 @@ type Deps struct {
 	Shutdown <-chan struct{}
 	// StreamsPerUser caps one user's open chat streams (default 4).
 	StreamsPerUser int
+	// Timeouts bound slow clients; pass the same to NewServer.
+	Timeouts Timeouts
+	// MaxUploadRequest caps a whole upload request, all parts together;
+	// zero means no cap beyond the per-file limit times MaxUploadFiles.
+	MaxUploadRequest int64
 }
 
 // New builds the Echo instance with every route.
@@ -44,6 +49,7 @@ func New(d Deps) *echo.Echo {
 	e.HTTPErrorHandler = errorHandler
 	e.Pre(securityHeaders)
 	e.Use(accessLog)
+	e.Use(bodyDeadlines(d.Timeouts))
 
 	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser)}
 	e.GET("/healthz", h.health)
@@ -69,7 +75,7 @@ func New(d Deps) *echo.Echo {
 
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)
-	authed.POST("/resources/upload", h.upload)
+	authed.POST("/resources/upload", h.upload, streamingBody)
 	authed.PATCH("/resources", h.moveResource)
 	authed.DELETE("/resources", h.deleteResource)
 	authed.GET("/resources/content", h.readContent)

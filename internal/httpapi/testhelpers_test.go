@@ -48,12 +48,21 @@ type env struct {
 	Admin   string // session token of the first admin
 
 	served atomic.Int64 // requests whose handler has returned
-	client *http.Client
+	// bodyRead, when set before a request, counts the body bytes the server read.
+	bodyRead *atomic.Int64
+	client   *http.Client
 }
 
 // newEnv builds the stack on a fresh store of the dialect, creates the first
 // admin (with the sample tree) and signs it in.
 func newEnv(t *testing.T, dialect string) *env {
+	t.Helper()
+	return newEnvWith(t, dialect, httpapi.Deps{})
+}
+
+// newEnvWith is newEnv with the limits of d (Timeouts, MaxUploadRequest)
+// applied to the handler and the http.Server alike.
+func newEnvWith(t *testing.T, dialect string, d httpapi.Deps) *env {
 	t.Helper()
 	stack := httpapi.NewTestStack(t, dialect)
 	st, dir, tree, svc := stack.Store, stack.Dir, stack.Tree, stack.Auth
@@ -61,15 +70,32 @@ func newEnv(t *testing.T, dialect string) *env {
 		t.Fatalf("ensure admin: %v", err)
 	}
 	e := &env{t: t, DataDir: dir, Store: st, Tree: tree, Auth: svc, client: &http.Client{Timeout: 30 * time.Second}}
-	h := httpapi.New(httpapi.Deps{Store: st, Auth: svc, Tree: tree})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	d.Store, d.Auth, d.Tree = st, svc, tree
+	h := httpapi.New(d)
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = httpapi.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer e.served.Add(1)
+		if e.bodyRead != nil && r.Body != nil {
+			r.Body = countingBody{r.Body, e.bodyRead}
+		}
 		h.ServeHTTP(w, r)
-	}))
+	}), d.Timeouts)
+	srv.Start()
 	t.Cleanup(srv.Close)
 	e.URL = srv.URL
 	e.Admin = e.login("admin", adminPassword)
 	return e
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
 }
 
 // resp is a finished HTTP exchange.
