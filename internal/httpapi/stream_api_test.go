@@ -30,7 +30,7 @@ type stEnv struct {
 	tokens   map[string]string
 }
 
-func stSetup(t testing.TB, dialect string) *stEnv {
+func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *stEnv {
 	t.Helper()
 	stack := NewTestStack(t, dialect)
 	fake := fakellm.New(fakellm.Options{})
@@ -45,7 +45,13 @@ func stSetup(t testing.TB, dialect string) *stEnv {
 		t.Fatal(err)
 	}
 	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{})}
-	env.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: env.shutdown}))
+	d := Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: env.shutdown}
+	for _, f := range tweak {
+		f(&d)
+	}
+	env.srv = httptest.NewUnstartedServer(nil)
+	env.srv.Config = NewServer(New(d), d.Timeouts)
+	env.srv.Start()
 	t.Cleanup(env.srv.Close)
 	env.tokens = stack.SignIn(t, "alice", "bob")
 	return env
@@ -186,6 +192,37 @@ func TestStreamUpstreamWithoutDoneEndsInError(t *testing.T) {
 	}
 	if code := evs[len(evs)-1].data["code"]; code != "llm_incomplete_stream" {
 		t.Fatalf("error code %v", code)
+	}
+}
+
+// A stream outlives the body deadlines: its small JSON body (here sent
+// chunked, so no read ever reports its end with the data) is read at once,
+// and the answer goes on well past body_timeout and body_idle_timeout.
+func TestStreamOutlivesBodyDeadlines(t *testing.T) {
+	env := stSetup(t, store.DialectSQLite, func(d *Deps) {
+		d.Timeouts = Timeouts{Body: 300 * time.Millisecond, BodyIdle: 300 * time.Millisecond}
+	})
+	answer := fakellm.TextStream("slow ", "but ", "whole")
+	answer.PieceDelay = 400 * time.Millisecond
+	env.fake.Push(answer)
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(`{"uri":"kb://me/","model_id":"fake","message":"hi"}`))
+		time.Sleep(100 * time.Millisecond) // the JSON value is whole before the body ends
+		pw.Close()
+	}()
+	req, _ := http.NewRequest(http.MethodPost, env.srv.URL+"/api/v1/knowledge-agent/stream", pr)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+env.tokens["alice"])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	start := time.Now()
+	evs := stReadEvents(t, resp.Body, nil)
+	if got := stNames(evs); !strings.HasSuffix(got, ",done") || time.Since(start) < time.Second {
+		t.Fatalf("events %s after %s", got, time.Since(start))
 	}
 }
 
