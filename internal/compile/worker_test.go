@@ -96,9 +96,10 @@ func TestCrashedWorkerLeaseExpiryCompletesOnce(t *testing.T) {
 
 func TestTwoPoolsNeverRunOneJobTwice(t *testing.T) {
 	each(t, func(t *testing.T, dialect string) {
-		// Six workers starting a child each saturate a small CI machine
-		// and starve the 2 s test lease; claims are what this test is about.
-		e := newEnv(t, dialect, func(o *Options) { o.Extraction = nil })
+		// Claims are what this test is about: a lease long enough that a
+		// loaded CI machine cannot let one expire, so a second attempt can
+		// only come from a double claim.
+		e := newEnv(t, dialect, func(o *Options) { o.Extraction = nil; o.Lease = 20 * time.Second })
 		var mu sync.Mutex
 		calls := map[string]int{}
 		e.fake.SetFunc(func(r *fakellm.Request) fakellm.Response {

@@ -35,7 +35,11 @@ func TestStressNothingLost(t *testing.T) {
 		names := []string{"a.txt", "b.txt", "c.md"}
 		folders := []string{"kb://me/", "kb://me/d/"}
 		users := []string{bob, eve}
-		writes := make([]atomic.Int64, len(users)) // mutations started per user
+		// Mutations started and finished per user: an upload's read-back is
+		// checked only when no other mutation of its user was in flight at
+		// any point between its start and its read.
+		writes := make([]atomic.Int64, len(users))
+		finished := make([]atomic.Int64, len(users))
 
 		var fails []string
 		var mu sync.Mutex
@@ -64,6 +68,26 @@ func TestStressNothingLost(t *testing.T) {
 			}
 			return res.StatusCode, b
 		}
+		// trashOp restores or purges one of the user's trash items.
+		trashOp := func(tok string, rng *rand.Rand) {
+			code, b := call("GET", "/api/v1/trash", tok, nil, "")
+			var tr struct {
+				Items []trashJSON `json:"items"`
+			}
+			if code != 200 {
+				return
+			}
+			resp{Status: code, Body: b}.decode(t, &tr)
+			if len(tr.Items) == 0 {
+				return
+			}
+			id := tr.Items[rng.Intn(len(tr.Items))].ID
+			if rng.Intn(3) == 0 {
+				call("DELETE", fmt.Sprint("/api/v1/trash/", id), tok, nil, "")
+			} else {
+				call("POST", "/api/v1/trash/restore", tok, bytes.NewReader([]byte(fmt.Sprintf(`{"id":%d}`, id))), "application/json")
+			}
+		}
 		deadline := time.Now().Add(stressFor)
 		var wg sync.WaitGroup
 		for g := range 8 {
@@ -89,8 +113,10 @@ func TestStressNothingLost(t *testing.T) {
 							call("POST", "/api/v1/resources/folders", tok, bytes.NewReader([]byte(`{"uri":"`+folder+`"}`)), "application/json")
 						}
 						before := writes[ui].Add(1)
+						quiet := finished[ui].Load() == before-1
 						code, b := call("POST", "/api/v1/resources/upload?on_conflict="+mode+"&uri="+url.QueryEscape(folder), tok, &buf, mw.FormDataContentType())
 						if code != 201 {
+							finished[ui].Add(1)
 							continue
 						}
 						var out struct {
@@ -98,14 +124,16 @@ func TestStressNothingLost(t *testing.T) {
 						}
 						resp{Status: code, Body: b}.decode(t, &out)
 						rc, got := call("GET", q("/api/v1/resources/raw", out.Items[0].URI), tok, nil, "")
-						if writes[ui].Load() == before && (rc != 200 || string(got) != content) {
+						if quiet && writes[ui].Load() == before && (rc != 200 || string(got) != content) {
 							fail("upload of %s answered 201, then read %d %q, want %q", out.Items[0].URI, rc, got, content)
 						}
+						finished[ui].Add(1)
 					case op < 5:
 						writes[ui].Add(1)
 						to := folders[rng.Intn(len(folders))] + names[rng.Intn(len(names))]
 						b := fmt.Sprintf(`{"uri":%q,"new_uri":%q}`, uri, to)
 						call("PATCH", "/api/v1/resources", tok, bytes.NewReader([]byte(b)), "application/json")
+						finished[ui].Add(1)
 					case op < 6:
 						writes[ui].Add(1)
 						target := uri
@@ -113,25 +141,11 @@ func TestStressNothingLost(t *testing.T) {
 							target = folder
 						}
 						call("DELETE", q("/api/v1/resources", target), tok, nil, "")
+						finished[ui].Add(1)
 					case op < 7:
 						writes[ui].Add(1)
-						code, b := call("GET", "/api/v1/trash", tok, nil, "")
-						var tr struct {
-							Items []trashJSON `json:"items"`
-						}
-						if code != 200 {
-							continue
-						}
-						resp{Status: code, Body: b}.decode(t, &tr)
-						if len(tr.Items) == 0 {
-							continue
-						}
-						id := tr.Items[rng.Intn(len(tr.Items))].ID
-						if rng.Intn(3) == 0 {
-							call("DELETE", fmt.Sprint("/api/v1/trash/", id), tok, nil, "")
-						} else {
-							call("POST", "/api/v1/trash/restore", tok, bytes.NewReader([]byte(fmt.Sprintf(`{"id":%d}`, id))), "application/json")
-						}
+						trashOp(tok, rng)
+						finished[ui].Add(1)
 					case op < 9:
 						if code, b := call("GET", q("/api/v1/resources/raw", uri), tok, nil, ""); code == 200 && !oneOf(string(b), contents) {
 							fail("read %s: bytes no upload stored: %q", uri, b)
