@@ -64,14 +64,12 @@ func wordParts(d *zipDoc, prefix string) []string {
 
 // wordWalker turns WordprocessingML tokens into text.
 type wordWalker struct {
-	out       *sink
-	inText    bool
+	textFlow
 	skipUntil int // depth of a subtree being skipped (mc:Fallback), 0 if none
-	cells     int // open table cells
 	noteRef   bool
 }
 
-func newWordWalker(out *sink) *wordWalker { return &wordWalker{out: out} }
+func newWordWalker(out *sink) *wordWalker { return &wordWalker{textFlow: textFlow{out: out}} }
 
 func (w *wordWalker) token(tok xml.Token, depth int) error {
 	if w.skipUntil > 0 {
@@ -142,22 +140,10 @@ func (w *wordWalker) start(t xml.StartElement, depth int) error {
 
 func (w *wordWalker) end(t xml.EndElement) error {
 	switch t.Name.Local {
-	case "t":
-		w.inText = false
-	case "p":
-		if w.cells > 0 {
-			return w.out.WriteString(" ")
-		}
-		return w.out.newline()
-	case "tc":
-		w.cells--
-		return w.out.WriteString("| ")
-	case "tr":
-		return w.out.WriteString("\n")
 	case "footnote", "endnote", "txbxContent":
 		return w.out.newline()
 	}
-	return nil
+	return w.endElement(t.Name.Local)
 }
 
 // headingMark renders Word's built-in heading styles as Markdown heading

@@ -29,15 +29,40 @@ func relsOf(ctx context.Context, d *zipDoc, part string) ([]rel, error) {
 	return out, err
 }
 
+// textFlow is what WordprocessingML and DrawingML share: text runs (t),
+// paragraphs (p) and table rows and cells (tr, tc) as "| a | b |" lines.
+type textFlow struct {
+	out    *sink
+	inText bool
+	cells  int // open table cells
+}
+
+// endElement closes one of the shared elements; others are no-ops.
+func (f *textFlow) endElement(name string) error {
+	switch name {
+	case "t":
+		f.inText = false
+	case "p":
+		if f.cells > 0 {
+			return f.out.WriteString(" ")
+		}
+		return f.out.newline()
+	case "tc":
+		f.cells--
+		return f.out.WriteString("| ")
+	case "tr":
+		return f.out.WriteString("\n")
+	}
+	return nil
+}
+
 // drawingWalker turns DrawingML text (slides, notes, shapes) into text:
 // a:p paragraphs, a:br breaks, a:tbl tables as rows of cells.
 type drawingWalker struct {
-	out    *sink
-	inText bool
-	skip   int // depth of a skipped subtree, 0 if none
+	textFlow
+	skip int // depth of a skipped subtree, 0 if none
 	// skipFields drops a:fld (slide numbers, dates) in notes pages.
 	skipFields bool
-	cells      int
 }
 
 func (w *drawingWalker) token(tok xml.Token, depth int) error {
@@ -71,20 +96,7 @@ func (w *drawingWalker) token(tok xml.Token, depth int) error {
 			w.cells++
 		}
 	case xml.EndElement:
-		switch t.Name.Local {
-		case "t":
-			w.inText = false
-		case "p":
-			if w.cells > 0 {
-				return w.out.WriteString(" ")
-			}
-			return w.out.newline()
-		case "tc":
-			w.cells--
-			return w.out.WriteString("| ")
-		case "tr":
-			return w.out.WriteString("\n")
-		}
+		return w.endElement(t.Name.Local)
 	case xml.CharData:
 		if w.inText {
 			return w.out.Write(t)

@@ -49,7 +49,7 @@ func pptxSlide(ctx context.Context, d *zipDoc, out *sink, n int, slide string) e
 	if err := out.WriteString(fmt.Sprintf("## Slide %d\n", n)); err != nil {
 		return err
 	}
-	if err := d.walkPart(ctx, slide, (&drawingWalker{out: out}).token); err != nil {
+	if err := d.walkPart(ctx, slide, (&drawingWalker{textFlow: textFlow{out: out}}).token); err != nil {
 		return err
 	}
 	rels, err := relsOf(ctx, d, slide)
@@ -62,7 +62,7 @@ func pptxSlide(ctx context.Context, d *zipDoc, out *sink, n int, slide string) e
 		}
 		var notes sink
 		notes.max = out.max
-		if err := d.walkPart(ctx, r.target, (&drawingWalker{out: &notes, skipFields: true}).token); stopped(err) {
+		if err := d.walkPart(ctx, r.target, (&drawingWalker{textFlow: textFlow{out: &notes}, skipFields: true}).token); stopped(err) {
 			return err
 		}
 		if text := strings.TrimSpace(notes.b.String()); text != "" {
