@@ -292,3 +292,82 @@ func TestShareWithGroup(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchSharedWalksEveryRoot: a search of kb://shared/ covers exactly
+// the roots shared with the caller, across owners and pages, and nothing
+// of the owners' other folders.
+func TestSearchSharedWalksEveryRoot(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		e := newEnv(t, dialect)
+		_, alice := e.newUser("alice")
+		_, carol := e.newUser("carol")
+		_, bob := e.newUser("bob")
+		aliceTeamTree(e, alice)
+		var files []upFile
+		for i := range 45 {
+			files = append(files, upFile{fmt.Sprintf("c%02d.txt", i), []byte("tidal log")})
+		}
+		e.mkdir(carol, "kb://me/logs/")
+		e.mustUpload(carol, "kb://me/logs/", files...)
+		e.mustUpload(carol, "kb://me/", upFile{"private.txt", []byte(aliceSecret + " tidal")})
+		e.mustUpload(alice, "kb://me/", upFile{"single.md", []byte("one shared file: tidal")})
+		e.share(alice, "kb://me/team/", "user", "bob", "read")
+		e.share(alice, "kb://me/single.md", "user", "bob", "read")
+		e.share(carol, "kb://me/logs/", "user", "bob", "read")
+
+		type page struct {
+			URI        string
+			Hits       []struct{ URI string }
+			Scanned    int
+			NextOffset *string `json:"next_offset"`
+			Complete   bool
+		}
+		seen := map[string]int{}
+		var offset *string
+		pages, scanned := 0, 0
+		for {
+			body := map[string]any{"command": "search", "uri": "kb://shared/", "query": "tidal"}
+			if offset != nil {
+				body["offset"] = *offset
+			}
+			var p page
+			r := e.do(http.MethodPost, "/api/v1/knowledge-agent/command", bob, body)
+			e.mustOK(r, http.StatusOK, &p)
+			if strings.Contains(string(r.Body), aliceSecret) {
+				t.Fatalf("a page leaks an unshared file: %s", r)
+			}
+			if p.URI != "kb://shared/" {
+				t.Fatalf("page uri %q", p.URI)
+			}
+			pages++
+			scanned += p.Scanned
+			for _, h := range p.Hits {
+				seen[h.URI]++
+			}
+			if p.Complete {
+				break
+			}
+			if p.NextOffset == nil || pages > 5 {
+				t.Fatalf("incomplete page without a cursor: %+v", p)
+			}
+			offset = p.NextOffset
+		}
+		// 2 files in alice's team/ (one matches), single.md, 45 logs: two pages.
+		if pages != 2 || scanned != 48 || len(seen) != 47 {
+			t.Fatalf("pages %d, scanned %d, matched files %d: %v", pages, scanned, len(seen), seen)
+		}
+		for uri, n := range seen {
+			if n != 1 {
+				t.Errorf("%s hit on %d pages", uri, n)
+			}
+		}
+		if seen["kb://users/alice/single.md"] != 1 || seen["kb://users/carol/logs/c44.txt"] != 1 || seen["kb://users/alice/team/paper.md"] != 1 {
+			t.Fatalf("hits %v", seen)
+		}
+		// read on kb://shared/ itself is refused with a way forward.
+		wantErr(t, e.do(http.MethodPost, "/api/v1/knowledge-agent/command", bob, map[string]any{"command": "read", "uri": "kb://shared/"}),
+			http.StatusBadRequest, "virtual_folder")
+	})
+}

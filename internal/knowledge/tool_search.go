@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -78,6 +80,9 @@ var searchTool = toolDef{
 // searchCursor is where the next page starts: after the file at Path, or
 // inside it (Mid) at a position valid for the blob whose hash starts with Hash.
 type searchCursor struct {
+	// Owner is, in a walk of kb://shared/, the id of the user whose tree
+	// Path is in.
+	Owner  int64  `json:"u,omitempty"`
 	Path   string `json:"p"`
 	Mid    bool   `json:"m,omitempty"`
 	Hash   string `json:"h,omitempty"`
@@ -96,8 +101,10 @@ func badCursor() error {
 	return invalidArgs("search: offset is not a cursor from a previous search page; pass next_offset unchanged, or omit offset to start again")
 }
 
-// decodeCursor checks a cursor and that it belongs to a walk of target.
-func decodeCursor(s string, target store.Node) (searchCursor, error) {
+// decodeCursor checks a cursor and that it belongs to a walk of the call's
+// target: inside its node, or for kb://shared/ inside a root shared now.
+func decodeCursor(s string, call toolCall) (searchCursor, error) {
+	target := call.node
 	raw, ok := strings.CutPrefix(s, cursorPrefix)
 	if !ok {
 		return searchCursor{}, badCursor()
@@ -110,8 +117,13 @@ func decodeCursor(s string, target store.Node) (searchCursor, error) {
 	if err := json.Unmarshal(b, &c); err != nil || c.Path == "" || c.Byte < 0 || c.Char < 0 || c.Accept < c.Char {
 		return searchCursor{}, badCursor()
 	}
-	inside := c.Path == target.Path ||
-		(target.IsDir() && (target.Path == "" || strings.HasPrefix(c.Path, target.Path+"/")))
+	inside := c.Owner == 0 && (c.Path == target.Path ||
+		(target.IsDir() && (target.Path == "" || strings.HasPrefix(c.Path, target.Path+"/"))))
+	if call.shared {
+		inside = slices.ContainsFunc(call.roots, func(r store.SharedRoot) bool {
+			return r.UserID == c.Owner && access.Within(c.Path, r.Path)
+		})
+	}
 	if !inside {
 		return searchCursor{}, invalidArgs("search: this offset continues a search of another uri; pass the uri of that search, or omit offset to start again")
 	}
@@ -128,7 +140,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	var cur searchCursor
 	if off := call.args.str("offset"); off != "" {
 		var err error
-		if cur, err = decodeCursor(off, call.node); err != nil {
+		if cur, err = decodeCursor(off, call); err != nil {
 			return nil, "", err
 		}
 	}
@@ -144,7 +156,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	if err != nil {
 		return nil, "", apierr.Internal(err)
 	}
-	out := &SearchResult{URI: call.uri.String(), Query: query, Hits: []SearchHit{}}
+	out := &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}}
 	sc := newFileScanner(query, searchSnippetRadius, searchChunkBytes)
 	var (
 		budget    = int64(MaxSearchPageBytes)
@@ -158,7 +170,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 		v, ok := pickBody(bodies[f.ID])
 		if !ok {
 			out.SkippedNoText++
-			next = &searchCursor{Path: f.Path}
+			next = call.cursorAt(f)
 			continue
 		}
 		start := scanPos{}
@@ -166,7 +178,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 			if hashPrefix(v.BlobHash) == cur.Hash && cur.Byte <= v.Size && cur.Char <= v.CharCount {
 				start = scanPos{Byte: cur.Byte, Char: cur.Char, Accept: cur.Accept}
 			} else {
-				notes = append(notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", NodeURI(call.tg.owner.Username, f.Path, false)))
+				notes = append(notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", call.fileURI(f)))
 			}
 		}
 		if out.Scanned > 0 && v.Size-start.Byte > budget {
@@ -185,7 +197,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 		budget -= res.read
 		out.BytesRead += res.read
 		out.Scanned++
-		uri := NodeURI(call.tg.owner.Username, f.Path, false)
+		uri := call.fileURI(f)
 		shownAll := true
 		for _, h := range res.hits {
 			size := len(uri) + len(h.Snippet) + 48
@@ -205,10 +217,10 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 		if res.more || !shownAll {
 			out.MoreHitsIn = append(out.MoreHitsIn, uri)
 		}
-		next = &searchCursor{Path: f.Path}
+		next = call.cursorAt(f)
 		if res.resume != nil {
-			next = &searchCursor{Path: f.Path, Mid: true, Hash: hashPrefix(v.BlobHash),
-				Byte: res.resume.Byte, Char: res.resume.Char, Accept: res.resume.Accept}
+			next.Mid, next.Hash = true, hashPrefix(v.BlobHash)
+			next.Byte, next.Char, next.Accept = res.resume.Byte, res.resume.Char, res.resume.Accept
 			out.Partial = &SearchPartial{URI: uri, Offset: res.resume.Char}
 			notes = append(notes, fmt.Sprintf("%s was searched up to character %d (the page's %d-byte read limit); the next page continues there",
 				uri, res.resume.Char, MaxSearchPageBytes))
@@ -241,6 +253,9 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 // is a file, else the next files below it in path order; more tells
 // whether files remain after them.
 func (t *Tree) searchFiles(ctx context.Context, call toolCall, cur searchCursor) ([]store.Node, bool, error) {
+	if call.shared {
+		return t.searchSharedFiles(ctx, call, cur)
+	}
 	if !call.node.IsDir() {
 		if cur.Path != "" && !cur.Mid {
 			return nil, false, nil
@@ -255,6 +270,41 @@ func (t *Tree) searchFiles(ctx context.Context, call toolCall, cur searchCursor)
 		return files[:SearchFilesPerPage], true, nil
 	}
 	return files, false, nil
+}
+
+// searchSharedFiles walks the roots shared with the caller now, in their
+// order (owner, then path), each in path order, from the cursor's root on.
+func (t *Tree) searchSharedFiles(ctx context.Context, call toolCall, cur searchCursor) ([]store.Node, bool, error) {
+	need := SearchFilesPerPage + 1
+	var out []store.Node
+	started := cur.Path == ""
+	for _, r := range call.roots {
+		after, inclusive := "", false
+		if !started {
+			if r.UserID != cur.Owner || !access.Within(cur.Path, r.Path) {
+				continue
+			}
+			started, after, inclusive = true, cur.Path, cur.Mid
+		}
+		if !r.IsDir() {
+			if after == "" || inclusive {
+				out = append(out, r.Node)
+			}
+		} else {
+			files, err := t.st.WalkFiles(ctx, r.UserID, r.Path, after, inclusive, need-len(out))
+			if err != nil {
+				return nil, false, err
+			}
+			out = append(out, files...)
+		}
+		if len(out) >= need {
+			break
+		}
+	}
+	if len(out) > SearchFilesPerPage {
+		return out[:SearchFilesPerPage], true, nil
+	}
+	return out, false, nil
 }
 
 func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersion, start scanPos, maxHits int, budget int64) (scanOut, error) {

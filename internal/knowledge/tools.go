@@ -43,8 +43,41 @@ type toolCall struct {
 	node store.Node
 	tg   target
 	args toolArgs
-	// shared: the target is kb://shared/ itself, which only ls can take.
+	// shared: the target is kb://shared/ itself, which only ls and
+	// search take; roots are what is shared with the caller at this call.
 	shared bool
+	roots  []store.SharedRoot
+}
+
+// scopeURI spells the call's target.
+func (call toolCall) scopeURI() string {
+	if call.shared {
+		return SharedURI
+	}
+	return call.uri.String()
+}
+
+// fileURI spells a file the call visits, in whichever tree it is.
+func (call toolCall) fileURI(f store.Node) string {
+	owner := call.tg.owner.Username
+	if call.shared {
+		for _, r := range call.roots {
+			if r.UserID == f.UserID {
+				owner = r.Owner
+				break
+			}
+		}
+	}
+	return NodeURI(owner, f.Path, false)
+}
+
+// cursorAt is a search cursor just after the file f.
+func (call toolCall) cursorAt(f store.Node) *searchCursor {
+	c := &searchCursor{Path: f.Path}
+	if call.shared {
+		c.Owner = f.UserID
+	}
+	return c
 }
 
 type toolDef struct {
@@ -154,8 +187,8 @@ func (t *Tree) runTool(ctx context.Context, c Caller, s resolvedScope, def toolD
 	if err != nil {
 		return ToolResult{}, err
 	}
-	call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0}
-	if call.shared && def.name != "ls" {
+	call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0, roots: s.roots}
+	if call.shared && def.name != "ls" && def.name != "search" {
 		return ToolResult{}, apierr.BadRequest("virtual_folder",
 			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", SharedURI, def.name, SharedURI)
 	}
@@ -173,11 +206,7 @@ func (t *Tree) runTool(ctx context.Context, c Caller, s resolvedScope, def toolD
 			"the %s result for %s is %d bytes, over the %d-byte limit for one tool result; %s",
 			def.name, u, len(js), MaxToolResultBytes, def.tooBig)
 	}
-	uri := u.String()
-	if call.shared {
-		uri = SharedURI
-	}
-	return ToolResult{Tool: def.name, URI: uri, Summary: summary, Value: v, JSON: js}, nil
+	return ToolResult{Tool: def.name, URI: call.scopeURI(), Summary: summary, Value: v, JSON: js}, nil
 }
 
 // encodeResult marshals without HTML escaping: "<" as \u003c would cost six
@@ -195,5 +224,5 @@ func encodeResult(v any) (json.RawMessage, error) {
 // uriArg is the uri argument every tool takes.
 func uriArg(what string) argSpec {
 	return argSpec{Name: "uri", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxURIBytes,
-		Description: what + " A kb:// URI inside the conversation's scope, e.g. kb://users/alice/notes/ (folders end with /); kb://me/... means the caller's own tree."}
+		Description: what + " A kb:// URI inside the conversation's scope, e.g. kb://users/alice/notes/ (folders end with /); kb://me/... means the caller's own tree; kb://shared/ lists the folders others share with the caller (ls and search only)."}
 }
