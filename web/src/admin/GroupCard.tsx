@@ -1,6 +1,6 @@
 // One group on the Groups screen: its name, members, and the actions on it.
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Pencil, Trash, UserPlus, X } from "lucide-react";
 import type { AdminUser, Group } from "../api/types";
 import { memberCandidates } from "./groupModel";
@@ -18,6 +18,14 @@ export function GroupCard(props: {
   const choices = memberCandidates(props.users, group);
   const [choice, setChoice] = useState("");
   const picker = useRef<HTMLSelectElement>(null);
+  // After a removal the chip and its button are gone: focus lands on the
+  // member picker once it is enabled again (it is disabled while busy).
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus || props.busy) return;
+    setRefocus(false);
+    picker.current?.focus();
+  }, [refocus, props.busy]);
   const chosen = choices.some((u) => String(u.id) === choice) ? choice : "";
 
   return (
@@ -49,8 +57,7 @@ export function GroupCard(props: {
                 disabled={props.busy}
                 onClick={async () => {
                   await props.onRemove(m.id, m.username);
-                  // The chip and its button are gone: land on the member picker.
-                  picker.current?.focus();
+                  setRefocus(true);
                 }}
               >
                 <X size={12} aria-hidden />

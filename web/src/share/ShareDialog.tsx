@@ -1,7 +1,7 @@
 // Who can see a folder or file, and granting, changing and ending access.
 // Only the owner opens it (the tree offers Share on own nodes only).
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { UserRound, UsersRound } from "lucide-react";
@@ -51,8 +51,16 @@ export function ShareDialog(props: {
   // Remounting the picker clears its text after a share is added.
   const [pickerKey, setPickerKey] = useState(0);
   const search = useRef<HTMLInputElement>(null);
+  // After a removal its row and Remove button are gone: focus goes to the
+  // search field once it is enabled again (it is disabled while busy).
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus || busy) return;
+    setRefocus(false);
+    search.current?.focus();
+  }, [refocus, busy]);
 
-  async function run(action: () => Promise<unknown>, done: string) {
+  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
     setBusy(true);
     setError(null);
     setNotice(null);
@@ -60,8 +68,10 @@ export function ShareDialog(props: {
       await action();
       setNotice(done);
       props.onChanged();
+      return true;
     } catch (err) {
       setError(messageOf(err));
+      return false;
     } finally {
       await qc.invalidateQueries({ queryKey: sharesKey(uri) });
       setBusy(false);
@@ -72,19 +82,22 @@ export function ShareDialog(props: {
     e.preventDefault();
     if (!picked) {
       setError("Pick a person or a group from the list first.");
-      search.current?.focus();
+      setRefocus(true);
       return;
     }
     const c = picked;
-    await run(() => createShare(uri, granteeOfCandidate(c), role), `Shared with ${candidateLabel(c)} (${ROLE_LABELS[role]}).`);
+    // A failed share keeps the pick, so the user can change the role and retry.
+    if (!(await run(() => createShare(uri, granteeOfCandidate(c), role), `Shared with ${candidateLabel(c)} (${ROLE_LABELS[role]}).`))) {
+      setRefocus(true);
+      return;
+    }
     setPicked(null);
     setPickerKey((k) => k + 1);
   }
 
   async function remove(r: AccessRow) {
     await run(() => deleteShare(r.shareID), `${candidateLabel(r)} no longer has access.`);
-    // The Remove button went away with its row.
-    search.current?.focus();
+    setRefocus(true);
   }
 
   const direct = rows.filter((r) => r.via === null);
