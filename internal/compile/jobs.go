@@ -37,8 +37,9 @@ type JobView struct {
 	FinishedAt    *time.Time      `json:"finished_at,omitempty"`
 }
 
-func viewOf(username string, j store.Job) JobView {
-	v := JobView{ID: j.ID, Kind: j.Kind, URI: knowledge.NodeURI(username, j.Path, false), State: j.State,
+// viewOf spells a job for its user; source names the owner of its file.
+func viewOf(username, source string, j store.Job) JobView {
+	v := JobView{ID: j.ID, Kind: j.Kind, URI: knowledge.NodeURI(source, j.Path, false), State: j.State,
 		Stage: j.Stage, Progress: j.Progress, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts,
 		Configuration: json.RawMessage("null"), CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
 		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt}
@@ -85,7 +86,16 @@ func (s *Service) Jobs(ctx context.Context, c knowledge.Caller, f ListFilter) ([
 			return nil, err
 		}
 		if u.Username != c.Username {
-			return []JobView{}, nil
+			// The caller's own jobs on files of another tree: naming
+			// that tree reveals nothing the caller does not hold.
+			o, err := s.st.UserByUsername(ctx, u.Username)
+			if errors.Is(err, store.ErrNotFound) {
+				return []JobView{}, nil
+			}
+			if err != nil {
+				return nil, apierr.Internal(err)
+			}
+			q.SourceUserID = o.ID
 		}
 		q.Path = u.Path
 	}
@@ -93,11 +103,39 @@ func (s *Service) Jobs(ctx context.Context, c knowledge.Caller, f ListFilter) ([
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
+	return s.views(ctx, c, js...)
+}
+
+// views spells jobs for their user, naming the owners of shared sources.
+func (s *Service) views(ctx context.Context, c knowledge.Caller, js ...store.Job) ([]JobView, error) {
+	var ids []int64
+	for _, j := range js {
+		if j.SourceUserID != nil {
+			ids = append(ids, *j.SourceUserID)
+		}
+	}
+	names, err := s.st.Usernames(ctx, ids)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
 	out := make([]JobView, 0, len(js))
 	for _, j := range js {
-		out = append(out, viewOf(c.Username, j))
+		src := c.Username
+		if j.SourceUserID != nil {
+			src = names[*j.SourceUserID]
+		}
+		out = append(out, viewOf(c.Username, src, j))
 	}
 	return out, nil
+}
+
+// view is views for one job.
+func (s *Service) view(ctx context.Context, c knowledge.Caller, j store.Job) (JobView, error) {
+	vs, err := s.views(ctx, c, j)
+	if err != nil {
+		return JobView{}, err
+	}
+	return vs[0], nil
 }
 
 func jobNotFound(id int64) error {
@@ -113,7 +151,7 @@ func (s *Service) Job(ctx context.Context, c knowledge.Caller, id int64) (JobVie
 	if err != nil {
 		return JobView{}, apierr.Internal(err)
 	}
-	return viewOf(c.Username, j), nil
+	return s.view(ctx, c, j)
 }
 
 // Cancel stops a job: a queued one at once, a running one within a
@@ -129,7 +167,7 @@ func (s *Service) Cancel(ctx context.Context, c knowledge.Caller, id int64) (Job
 	case err != nil:
 		return JobView{}, apierr.Internal(err)
 	}
-	return viewOf(c.Username, j), nil
+	return s.view(ctx, c, j)
 }
 
 // Retry queues a failed or cancelled job again with its own snapshot.
@@ -152,5 +190,5 @@ func (s *Service) Retry(ctx context.Context, c knowledge.Caller, id int64) (JobV
 		return JobView{}, apierr.Internal(err)
 	}
 	s.notify()
-	return viewOf(c.Username, j), nil
+	return s.view(ctx, c, j)
 }

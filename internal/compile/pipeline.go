@@ -54,8 +54,10 @@ type jobRun struct {
 	owner  string
 	snap   Snapshot
 	caller knowledge.Caller
-	exec   *budgeted
-	res    Result
+	// src owns the source file: the caller, or who shared it with them.
+	src  knowledge.Caller
+	exec *budgeted
+	res  Result
 	// failure is this job's parse failure, listed by the overview it
 	// rebuilds before the failure is recorded.
 	failure *Failure
@@ -82,6 +84,14 @@ func (s *Service) runJob(ctx context.Context, j store.Job, owner string) (Result
 		return r.res, fmt.Errorf("job owner: %w", err)
 	}
 	r.caller = knowledge.Caller{ID: u.ID, Username: u.Username}
+	r.src = r.caller
+	if j.SourceUserID != nil {
+		o, err := s.st.UserByID(ctx, *j.SourceUserID)
+		if err != nil {
+			return r.res, fmt.Errorf("source owner: %w", err)
+		}
+		r.src = knowledge.Caller{ID: o.ID, Username: o.Username}
+	}
 	err = r.pipeline(ctx)
 	r.res.ModelCalls = r.exec.used
 	return r.res, err
@@ -152,16 +162,17 @@ func (r *jobRun) hold(ctx context.Context) func(*store.Store) error {
 	return func(tx *store.Store) error { return tx.HoldJob(ctx, r.job.ID, r.owner) }
 }
 
-// source re-reads the job's file through the tree, so a file deleted or
-// moved since the request fails the job instead of compiling something else.
+// source re-reads the job's file through the tree, and so asks the
+// authorizer again: a file deleted, moved or no longer shared since the
+// request fails the job instead of compiling something else.
 func (r *jobRun) source(ctx context.Context) (store.Node, error) {
-	uri := knowledge.NodeURI(r.caller.Username, r.job.Path, false)
+	uri := knowledge.NodeURI(r.src.Username, r.job.Path, false)
 	_, n, err := r.s.tree.Resolve(ctx, r.caller, uri)
 	if e, ok := apierr.As(err); err != nil && (!ok || e.Status != http.StatusNotFound) {
 		return store.Node{}, err // a database failure is retryable, not a missing source
 	}
 	if err != nil || r.job.NodeID == nil || n.ID != *r.job.NodeID || n.IsDir() {
-		return store.Node{}, permanent("source_missing", "%s no longer exists (deleted, moved or replaced since the request)", uri)
+		return store.Node{}, permanent("source_missing", "%s no longer exists or is no longer visible to you (deleted, moved, replaced or unshared since the request)", uri)
 	}
 	return n, nil
 }
@@ -194,7 +205,7 @@ func (r *jobRun) summarize(ctx context.Context, src store.Node, doc sourceRef, t
 			return nil
 		}
 	}
-	srcURI := knowledge.NodeURI(r.caller.Username, src.Path, false)
+	srcURI := knowledge.NodeURI(r.src.Username, src.Path, false)
 	body, err := r.exec.run(ctx, r.system(), summaryPrompt(srcURI, text))
 	if err != nil {
 		return err

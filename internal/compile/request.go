@@ -143,6 +143,11 @@ func (s *Service) snapshot(ctx context.Context, c knowledge.Caller, r Request) (
 		if !n.IsDir() {
 			return Snapshot{}, apierr.BadRequest("invalid_output_parent", "output_parent %s is a file, not a folder", u)
 		}
+		// Generated files are their maker's: outputs never land in a
+		// tree shared with the caller, even one they may write.
+		if n.UserID != c.ID {
+			return Snapshot{}, apierr.BadRequest("invalid_output_parent", "output_parent %s is in %s's tree; compile outputs go to a folder of your own", u, u.Username)
+		}
 		snap.OutputParent = u.String()
 	}
 	return snap, nil
@@ -206,7 +211,7 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 			reject(u.String(), "not_a_file", "%s is a folder; pick the raw files to compile", u)
 		case knowledge.IsGenerated(n):
 			reject(u.String(), "generated_artifact", "%s is a generated artifact; only raw files are compiled", u)
-		case parent != nil && p.Path != parent.Path:
+		case parent != nil && (p.Path != parent.Path || p.Username != parent.Username):
 			reject(u.String(), "different_folder", "%s is not in %s; one request compiles files of one folder", u, parent)
 		case seen[n.ID]:
 			reject(u.String(), "duplicate", "%s is listed twice", u)
@@ -241,6 +246,10 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 		nodeID := a.node.ID
 		j := store.Job{UserID: c.ID, Kind: JobKind, NodeID: &nodeID, Path: a.node.Path, OutputPath: outPath,
 			MaxAttempts: snap.MaxAttempts, ConfigurationJSON: &cfg, ConfigHash: hash}
+		if a.node.UserID != c.ID {
+			owner := a.node.UserID
+			j.SourceUserID = &owner
+		}
 		got, created, err := s.st.EnqueueJob(ctx, &j)
 		if err != nil {
 			return EnqueueResult{}, apierr.Internal(err)
@@ -253,7 +262,7 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 		if created {
 			queued++
 		}
-		out.Jobs = append(out.Jobs, viewOf(c.Username, got))
+		out.Jobs = append(out.Jobs, viewOf(c.Username, a.uri.Username, got))
 	}
 	if len(out.Jobs) > 0 {
 		s.notify()
@@ -262,7 +271,8 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 }
 
 // outputPath is the folder that receives the summaries: the output parent,
-// or the source folder mirrored below wiki/.
+// or the source folder mirrored below the caller's wiki/ (for a folder
+// shared with them, below wiki/shared/<owner>/).
 func (s *Service) outputPath(ctx context.Context, c knowledge.Caller, snap Snapshot, src knowledge.URI) (string, error) {
 	if snap.OutputParent != "" {
 		_, n, err := s.tree.Resolve(ctx, c, snap.OutputParent)
@@ -271,10 +281,14 @@ func (s *Service) outputPath(ctx context.Context, c knowledge.Caller, snap Snaps
 		}
 		return n.Path, nil
 	}
-	if src.Path == "" {
-		return knowledge.GeneratedRoot, nil
+	root := knowledge.GeneratedRoot
+	if src.Username != c.Username {
+		root += "/shared/" + src.Username
 	}
-	return knowledge.GeneratedRoot + "/" + src.Path, nil
+	if src.Path == "" {
+		return root, nil
+	}
+	return root + "/" + src.Path, nil
 }
 
 // staleFiles lists the files of a folder whose summary is stale.
@@ -310,7 +324,7 @@ func (s *Service) staleFiles(ctx context.Context, c knowledge.Caller, raw string
 	var out []string
 	for _, id := range ids {
 		if _, ok := stale[id]; ok {
-			out = append(out, knowledge.NodeURI(c.Username, byID[id].Path, false))
+			out = append(out, knowledge.NodeURI(u.Username, byID[id].Path, false))
 		}
 	}
 	return out, nil

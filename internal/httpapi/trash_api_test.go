@@ -19,10 +19,11 @@ type versionJSON struct {
 }
 
 type trashJSON struct {
-	ID   int64  `json:"id"`
-	URI  string `json:"uri"`
-	Name string `json:"name"`
-	Kind string `json:"kind"`
+	ID        int64  `json:"id"`
+	URI       string `json:"uri"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	DeletedBy string `json:"deleted_by"`
 }
 
 func (e *env) trash(token string) []trashJSON {

@@ -37,15 +37,28 @@ var lsTool = toolDef{
 }
 
 func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {
+	offset := call.args.integer("offset", 0)
+	limit := call.args.integer("limit", DefaultToolListLimit)
+	if call.shared {
+		l, err := t.listShared(ctx, call.c, int(offset), int(limit))
+		if err != nil {
+			return nil, "", err
+		}
+		return lsResult(l, offset)
+	}
 	if !call.node.IsDir() {
 		return nil, "", apierr.BadRequest("not_a_folder", "%s is a file, not a folder; use read to see its text", call.uri)
 	}
-	offset := call.args.integer("offset", 0)
-	limit := call.args.integer("limit", DefaultToolListLimit)
-	l, err := t.listPage(ctx, call.c, call.uri, call.node, int(offset), int(limit))
+	l, err := t.listPage(ctx, call.c, call.tg, int(offset), int(limit))
 	if err != nil {
 		return nil, "", err
 	}
+	return lsResult(l, offset)
+}
+
+// lsResult words a page for the model, which only reads: access is left out.
+func lsResult(l Listing, offset int64) (any, string, error) {
+	l.Access = ""
 	out := &LsResult{Listing: l}
 	dirs := 0
 	for _, it := range l.Items {

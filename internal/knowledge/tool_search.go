@@ -166,7 +166,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 			if hashPrefix(v.BlobHash) == cur.Hash && cur.Byte <= v.Size && cur.Char <= v.CharCount {
 				start = scanPos{Byte: cur.Byte, Char: cur.Char, Accept: cur.Accept}
 			} else {
-				notes = append(notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", NodeURI(call.c.Username, f.Path, false)))
+				notes = append(notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", NodeURI(call.tg.owner.Username, f.Path, false)))
 			}
 		}
 		if out.Scanned > 0 && v.Size-start.Byte > budget {
@@ -185,7 +185,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 		budget -= res.read
 		out.BytesRead += res.read
 		out.Scanned++
-		uri := NodeURI(call.c.Username, f.Path, false)
+		uri := NodeURI(call.tg.owner.Username, f.Path, false)
 		shownAll := true
 		for _, h := range res.hits {
 			size := len(uri) + len(h.Snippet) + 48
@@ -247,7 +247,7 @@ func (t *Tree) searchFiles(ctx context.Context, call toolCall, cur searchCursor)
 		}
 		return []store.Node{call.node}, false, nil
 	}
-	files, err := t.st.WalkFiles(ctx, call.c.ID, call.node.Path, cur.Path, cur.Mid, SearchFilesPerPage+1)
+	files, err := t.st.WalkFiles(ctx, call.node.UserID, call.node.Path, cur.Path, cur.Mid, SearchFilesPerPage+1)
 	if err != nil {
 		return nil, false, err
 	}

@@ -42,13 +42,13 @@ const statusJobLimit = 20
 // runStatus reports the caller's newest compile jobs (parsing is their
 // first stage) for the target file, or for every file below a folder.
 func (t *Tree) runStatus(ctx context.Context, call toolCall) (any, string, error) {
-	js, err := t.st.ListJobs(ctx, call.c.ID, store.JobFilter{Path: call.node.Path, Limit: statusJobLimit})
+	js, err := t.st.ListJobs(ctx, call.c.ID, store.JobFilter{SourceUserID: call.node.UserID, Path: call.node.Path, Limit: statusJobLimit})
 	if err != nil {
 		return nil, "", apierr.Internal(err)
 	}
 	out := &StatusResult{URI: call.uri.String(), Jobs: make([]JobInfo, 0, len(js))}
 	for _, j := range js {
-		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: NodeURI(call.c.Username, j.Path, false),
+		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: NodeURI(call.tg.owner.Username, j.Path, false),
 			State: j.State, Stage: j.Stage, UpdatedAt: j.UpdatedAt}
 		if j.ErrorCode != "" {
 			info.Error = j.ErrorCode + ": " + j.ErrorMessage

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -40,7 +41,10 @@ type toolCall struct {
 	c    Caller
 	uri  URI
 	node store.Node
+	tg   target
 	args toolArgs
+	// shared: the target is kb://shared/ itself, which only ls can take.
+	shared bool
 }
 
 type toolDef struct {
@@ -130,19 +134,33 @@ func (t *Tree) RunCommand(ctx context.Context, c Caller, body []byte) (ToolResul
 		return ToolResult{}, err
 	}
 	// The uri is its own scope, so a missing node is a plain not_found.
-	u, n, err := t.Resolve(ctx, c, a.str("uri"))
+	sc, err := t.commandScope(ctx, c, a.str("uri"))
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return t.runTool(ctx, c, resolvedScope{uri: u, node: n}, def, a)
+	return t.runTool(ctx, c, sc, def, a)
+}
+
+func (t *Tree) commandScope(ctx context.Context, c Caller, raw string) (resolvedScope, error) {
+	if IsSharedURI(raw) {
+		return t.resolveScope(ctx, c, Scope{URI: SharedURI})
+	}
+	tg, err := t.resolve(ctx, c, raw, access.Read)
+	return resolvedScope{target: tg}, err
 }
 
 func (t *Tree) runTool(ctx context.Context, c Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
-	u, n, err := t.resolveTarget(ctx, c, s, a.str("uri"))
+	tg, err := t.resolveTarget(ctx, c, s, a.str("uri"))
 	if err != nil {
 		return ToolResult{}, err
 	}
-	v, summary, err := def.run(t, ctx, toolCall{c: c, uri: u, node: n, args: a})
+	call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0}
+	if call.shared && def.name != "ls" {
+		return ToolResult{}, apierr.BadRequest("virtual_folder",
+			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", SharedURI, def.name, SharedURI)
+	}
+	u := tg.uri
+	v, summary, err := def.run(t, ctx, call)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -155,7 +173,11 @@ func (t *Tree) runTool(ctx context.Context, c Caller, s resolvedScope, def toolD
 			"the %s result for %s is %d bytes, over the %d-byte limit for one tool result; %s",
 			def.name, u, len(js), MaxToolResultBytes, def.tooBig)
 	}
-	return ToolResult{Tool: def.name, URI: u.String(), Summary: summary, Value: v, JSON: js}, nil
+	uri := u.String()
+	if call.shared {
+		uri = SharedURI
+	}
+	return ToolResult{Tool: def.name, URI: uri, Summary: summary, Value: v, JSON: js}, nil
 }
 
 // encodeResult marshals without HTML escaping: "<" as \u003c would cost six

@@ -2,16 +2,16 @@ package knowledge
 
 import (
 	"context"
-	"errors"
-	"strings"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
 // Scope is the node a conversation may explore: the tools reach it and its
 // descendants only. NodeID pins the node seen when the turn started (see
-// OpenScope); zero means "whatever node the URI names now".
+// OpenScope); zero means "whatever node the URI names now". The scope
+// kb://shared/ reaches whatever is shared with the caller at each call.
 type Scope struct {
 	URI    string
 	NodeID int64
@@ -21,6 +21,9 @@ type Scope struct {
 // later call notices when the path was deleted and re-created or another
 // node was moved into its place.
 func (t *Tree) OpenScope(ctx context.Context, c Caller, raw string) (Scope, error) {
+	if IsSharedURI(raw) {
+		return Scope{URI: SharedURI}, nil
+	}
 	u, n, err := t.Resolve(ctx, c, raw)
 	if err != nil {
 		return Scope{}, err
@@ -28,75 +31,99 @@ func (t *Tree) OpenScope(ctx context.Context, c Caller, raw string) (Scope, erro
 	return Scope{URI: u.String(), NodeID: n.ID}, nil
 }
 
-// resolvedScope is a scope re-read from the database for one call.
+// resolvedScope is a scope re-read from the database for one call: its
+// node, or for kb://shared/ the roots shared with the caller now.
 type resolvedScope struct {
-	uri  URI
-	node store.Node
+	target
+	shared bool
+	roots  []store.SharedRoot
 }
 
-// resolveScope re-reads the scope's node on every call: visibility is never
-// cached between calls (SPEC §3).
+// resolveScope re-reads the scope's node, and asks the authorizer again, on
+// every call: visibility is never cached between calls (SPEC §3), so a
+// revoked share ends a running turn at its next tool call.
 func (t *Tree) resolveScope(ctx context.Context, c Caller, sc Scope) (resolvedScope, error) {
-	u, n, err := t.Resolve(ctx, c, sc.URI)
+	if IsSharedURI(sc.URI) {
+		roots, err := t.sharedRoots(ctx, c)
+		return resolvedScope{shared: true, roots: roots}, err
+	}
+	tg, err := t.resolve(ctx, c, sc.URI, access.Read)
 	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
 		return resolvedScope{}, apierr.NotFound("scope_not_found",
-			"the scope %s no longer exists: it was deleted, moved or renamed since the conversation started; select it again in the tree", sc.URI)
+			"the scope %s no longer exists or is no longer visible to you: it was deleted, moved or renamed since the conversation started, or its owner stopped sharing it with you; select a folder again in the tree", sc.URI)
 	}
 	if err != nil {
 		return resolvedScope{}, err
 	}
-	if sc.NodeID != 0 && n.ID != sc.NodeID {
+	if sc.NodeID != 0 && tg.node.ID != sc.NodeID {
 		return resolvedScope{}, apierr.NotFound("scope_not_found",
-			"the scope %s was replaced by another resource since the conversation started; select it again in the tree", u)
+			"the scope %s was replaced by another resource since the conversation started; select it again in the tree", tg.uri)
 	}
-	return resolvedScope{uri: u, node: n}, nil
+	return resolvedScope{target: tg}, nil
 }
 
-// contains tells whether target is the scope's node or below it. A file
-// scope contains only itself; the root contains the caller's whole tree.
-func (s resolvedScope) contains(target URI) bool {
-	if target.Username != s.uri.Username {
+// contains tells whether u is the scope's node or below it. A file scope
+// contains only itself; the root contains its whole tree; kb://shared/
+// contains every shared root and what is below them.
+func (s resolvedScope) contains(u URI) bool {
+	if s.shared {
+		for _, r := range s.roots {
+			if r.Owner == u.Username && access.Within(u.Path, r.Path) {
+				return true
+			}
+		}
 		return false
 	}
-	p := s.node.Path
-	switch {
-	case target.Path == p:
-		return true
-	case !s.node.IsDir():
+	if u.Username != s.uri.Username {
 		return false
-	case p == "":
-		return true
 	}
-	return strings.HasPrefix(target.Path, p+"/")
+	if !s.node.IsDir() {
+		return u.Path == s.node.Path
+	}
+	return access.Within(u.Path, s.node.Path)
+}
+
+// name spells the scope for messages.
+func (s resolvedScope) name() string {
+	if s.shared {
+		return SharedURI
+	}
+	return s.uri.String()
 }
 
 // resolveTarget parses a tool's uri argument, checks it lies inside the
 // scope before looking anything up (so nothing outside leaks, not even its
-// existence), then reads the node.
-func (t *Tree) resolveTarget(ctx context.Context, c Caller, s resolvedScope, raw string) (URI, store.Node, error) {
+// existence), then reads the node through the authorizer.
+func (t *Tree) resolveTarget(ctx context.Context, c Caller, s resolvedScope, raw string) (target, error) {
+	if IsSharedURI(raw) {
+		if !s.shared {
+			return target{}, outsideScope(s, raw)
+		}
+		return target{}, nil // the virtual folder itself: only ls takes it
+	}
 	u, err := ParseURI(raw, c.Username)
 	if err != nil {
-		return URI{}, store.Node{}, err
+		return target{}, err
 	}
 	if !s.contains(u) {
-		if !s.node.IsDir() {
-			return URI{}, store.Node{}, apierr.BadRequest("outside_scope",
-				"%s is outside the scope: this conversation is about the file %s alone; use that uri", truncate(raw, 200), s.uri)
-		}
-		return URI{}, store.Node{}, apierr.BadRequest("outside_scope",
-			"%s is outside the scope: this conversation may use %s and what is below it only", truncate(raw, 200), s.uri)
+		return target{}, outsideScope(s, raw)
 	}
-	if u.Path == s.node.Path {
-		return s.uri, s.node, nil
+	if !s.shared && u.Path == s.node.Path {
+		return s.target, nil
 	}
-	n, err := t.st.NodeByPath(ctx, c.ID, u.Path)
-	if errors.Is(err, store.ErrNotFound) {
-		return URI{}, store.Node{}, apierr.NotFound("not_found",
+	tg, err := t.find(ctx, c, u, access.Read)
+	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
+		return target{}, apierr.NotFound("not_found",
 			"no such resource: %s (it may have been deleted, moved or renamed; ls its folder to see what exists)", u)
 	}
-	if err != nil {
-		return URI{}, store.Node{}, apierr.Internal(err)
+	return tg, err
+}
+
+func outsideScope(s resolvedScope, raw string) error {
+	if !s.shared && !s.node.IsDir() {
+		return apierr.BadRequest("outside_scope",
+			"%s is outside the scope: this conversation is about the file %s alone; use that uri", truncate(raw, 200), s.uri)
 	}
-	u.Dir = n.IsDir()
-	return u, n, nil
+	return apierr.BadRequest("outside_scope",
+		"%s is outside the scope: this conversation may use %s and what is below it only", truncate(raw, 200), s.name())
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -33,6 +34,8 @@ type TrashEntry struct {
 	Size      int64     `json:"size"`
 	DeletedAt time.Time `json:"deleted_at"`
 	ExpiresAt time.Time `json:"expires_at"`
+	// DeletedBy names who deleted it: the owner, or a write grantee.
+	DeletedBy string `json:"deleted_by"`
 }
 
 func (t *Tree) entryOf(c Caller, it store.TrashItem) TrashEntry {
@@ -45,15 +48,19 @@ func (t *Tree) entryOf(c Caller, it store.TrashItem) TrashEntry {
 // it, and its compile jobs are cancelled. Its bytes stay until the item is
 // purged or expires.
 func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
-	u, n, err := t.Resolve(ctx, c, raw)
+	tg, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
 		return err
 	}
+	u, n, own := tg.uri, tg.node, tg.owner
 	if n.Path == "" {
 		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
 	}
-	err = t.mutate(ctx, c, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, c, u, n)
+	if err := guardShareRoot(tg, "delete"); err != nil {
+		return err
+	}
+	err = t.mutate(ctx, own, func(tx *store.Store) error {
+		n, err := fresh(ctx, tx, own, u, n)
 		if err != nil {
 			return err
 		}
@@ -90,12 +97,12 @@ func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
 		if err != nil {
 			return err
 		}
-		it := store.TrashItem{UserID: c.ID, Path: n.Path, Name: n.Name, Kind: n.Kind, Size: size,
-			PayloadJSON: string(raw), DeletedAt: time.Now().UTC()}
+		it := store.TrashItem{UserID: own.ID, Path: n.Path, Name: n.Name, Kind: n.Kind, Size: size,
+			PayloadJSON: string(raw), DeletedBy: author(c, own), DeletedAt: time.Now().UTC()}
 		if err := tx.AddTrash(ctx, &it, hashes); err != nil {
 			return err
 		}
-		if err := tx.CancelJobsOf(ctx, c.ID, ids); err != nil {
+		if err := tx.CancelJobsOf(ctx, ids); err != nil {
 			return err
 		}
 		return tx.DeleteNode(ctx, n)
@@ -112,9 +119,20 @@ func (t *Tree) ListTrash(ctx context.Context, c Caller) ([]TrashEntry, error) {
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
+	var by []int64
+	for _, it := range its {
+		if it.DeletedBy != nil {
+			by = append(by, *it.DeletedBy)
+		}
+	}
+	names, err := t.st.Usernames(ctx, by)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
 	out := make([]TrashEntry, len(its))
 	for i, it := range its {
 		out[i] = t.entryOf(c, it)
+		out[i].DeletedBy = nameOr(names, it.DeletedBy, c.Username)
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/store"
@@ -31,6 +32,7 @@ type Caller struct {
 // Tree is the resource tree service shared by the API and the tools.
 type Tree struct {
 	st        *store.Store
+	acc       *access.Authorizer
 	blobs     *blob.Store
 	maxUpload int64
 	trashTTL  time.Duration
@@ -41,7 +43,7 @@ const DefaultTrashTTL = 30 * 24 * time.Hour
 
 // NewTree builds the service; maxUpload bounds each uploaded file in bytes.
 func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
-	return &Tree{st: st, blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
+	return &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
 }
 
 // SetTrashTTL sets how long deleted nodes stay in the trash.
@@ -61,6 +63,11 @@ type Item struct {
 	Job        *store.JobBadge `json:"job,omitempty"`
 	Summary    string          `json:"summary,omitempty"`
 	SummaryURI string          `json:"summary_uri,omitempty"`
+	// Shared marks the caller's own nodes that carry a share.
+	Shared bool `json:"shared,omitempty"`
+	// Owner and Role describe an entry of kb://shared/.
+	Owner string `json:"owner,omitempty"`
+	Role  string `json:"role,omitempty"`
 }
 
 // IsGenerated tells whether a node is a compile artifact.
@@ -83,35 +90,26 @@ func notFound(u string) error {
 	return apierr.NotFound("not_found", "no such resource: %s", u)
 }
 
-// Resolve parses raw for the caller and reads the node it names. Another
-// user's tree answers exactly like a missing node, so existence never leaks.
+// Resolve parses raw for the caller and reads the node it names, if the
+// authorizer lets the caller read it. A node the caller may not see answers
+// exactly like a missing node, so existence never leaks.
 func (t *Tree) Resolve(ctx context.Context, c Caller, raw string) (URI, store.Node, error) {
-	u, err := ParseURI(raw, c.Username)
-	if err != nil {
-		return URI{}, store.Node{}, err
-	}
-	if u.Username != c.Username {
-		return URI{}, store.Node{}, notFound(raw)
-	}
-	var n store.Node
-	if u.Path == "" {
-		n, err = t.st.EnsureRoot(ctx, c.ID)
-	} else {
-		n, err = t.st.NodeByPath(ctx, c.ID, u.Path)
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		return URI{}, store.Node{}, notFound(u.String())
-	}
-	if err != nil {
-		return URI{}, store.Node{}, apierr.Internal(err)
-	}
-	u.Dir = n.IsDir()
-	return u, n, nil
+	tg, err := t.resolve(ctx, c, raw, access.Read)
+	return tg.uri, tg.node, err
 }
 
-// Listing is one page of a folder's children (SPEC §4).
+// ResolveWrite is Resolve for a caller about to change the node: a node
+// shared with them read-only answers 403.
+func (t *Tree) ResolveWrite(ctx context.Context, c Caller, raw string) (URI, store.Node, error) {
+	tg, err := t.resolve(ctx, c, raw, access.Write)
+	return tg.uri, tg.node, err
+}
+
+// Listing is one page of a folder's children (SPEC §4). Access says what
+// the caller may do in the folder: owner, write or read.
 type Listing struct {
 	URI        string `json:"uri"`
+	Access     string `json:"access,omitempty"`
 	Items      []Item `json:"items"`
 	NextOffset *int   `json:"next_offset"`
 }
@@ -128,41 +126,54 @@ func (t *Tree) List(ctx context.Context, c Caller, raw string, offset, limit int
 	if limit < 1 || limit > MaxListLimit {
 		return Listing{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
 	}
-	u, n, err := t.Resolve(ctx, c, raw)
+	if IsSharedURI(raw) {
+		return t.listShared(ctx, c, offset, limit)
+	}
+	tg, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return Listing{}, err
 	}
-	if !n.IsDir() {
-		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
+	if !tg.node.IsDir() {
+		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.uri)
 	}
-	return t.listPage(ctx, c, u, n, offset, limit)
+	return t.listPage(ctx, c, tg, offset, limit)
 }
 
 // listPage reads one page of a resolved folder with each file's job and
 // summary badges; the API and the ls tool share it.
-func (t *Tree) listPage(ctx context.Context, c Caller, u URI, n store.Node, offset, limit int) (Listing, error) {
-	children, err := t.st.Children(ctx, n.ID, offset, limit+1)
+func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit int) (Listing, error) {
+	children, err := t.st.Children(ctx, tg.node.ID, offset, limit+1)
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
-	out := Listing{URI: u.String(), Items: make([]Item, 0, min(len(children), limit))}
+	out := Listing{URI: tg.uri.String(), Access: tg.dec.Role.String(), Items: make([]Item, 0, min(len(children), limit))}
 	if len(children) > limit {
 		children = children[:limit]
 		next := offset + limit
 		out.NextOffset = &next
 	}
-	var files []int64
+	var files, all []int64
 	for _, ch := range children {
+		all = append(all, ch.ID)
 		if !ch.IsDir() {
 			files = append(files, ch.ID)
 		}
 	}
+	// Badges are the caller's: their jobs and summaries of these files,
+	// which for a shared folder live in the caller's own tree.
 	jobs, summaries, err := t.st.Badges(ctx, c.ID, files)
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
+	shared := map[int64]bool{}
+	if tg.owner.ID == c.ID {
+		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
+			return Listing{}, apierr.Internal(err)
+		}
+	}
 	for _, ch := range children {
-		it := itemOf(c.Username, ch)
+		it := itemOf(tg.owner.Username, ch)
+		it.Shared = shared[ch.ID]
 		if j, ok := jobs[ch.ID]; ok {
 			it.Job = &j
 		}
@@ -182,29 +193,33 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	if u.Username != c.Username {
-		return Item{}, notFound(raw)
+	if u.Path == "" && u.Username == c.Username {
+		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
+	}
+	own, _, err := t.decideWrite(ctx, c, u)
+	if err != nil {
+		return Item{}, err
 	}
 	if u.Path == "" {
 		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
 	}
 	var created store.Node
-	err = t.mutate(ctx, c, func(tx *store.Store) error {
-		parent, err := tx.EnsureRoot(ctx, c.ID)
+	err = t.mutate(ctx, own, func(tx *store.Store) error {
+		parent, err := tx.EnsureRoot(ctx, own.ID)
 		if err != nil {
 			return err
 		}
 		segs := strings.Split(u.Path, "/")
 		for i, name := range segs {
 			path := parent.ChildPath(name)
-			n, err := tx.NodeByPath(ctx, c.ID, path)
+			n, err := tx.NodeByPath(ctx, own.ID, path)
 			switch {
 			case err == nil && i == len(segs)-1:
-				return apierr.Conflict("already_exists", "%s already exists", NodeURI(c.Username, path, n.IsDir()))
+				return apierr.Conflict("already_exists", "%s already exists", NodeURI(own.Username, path, n.IsDir()))
 			case err == nil && !n.IsDir():
-				return apierr.Conflict("not_a_folder", "%s is a file, not a folder", NodeURI(c.Username, path, false))
+				return apierr.Conflict("not_a_folder", "%s is a file, not a folder", NodeURI(own.Username, path, false))
 			case errors.Is(err, store.ErrNotFound):
-				n = store.Node{UserID: c.ID, ParentID: &parent.ID, Name: name, Path: path, Kind: store.KindDir}
+				n = store.Node{UserID: own.ID, ParentID: &parent.ID, Name: name, Path: path, Kind: store.KindDir}
 				if err := tx.CreateNode(ctx, &n); err != nil {
 					return err
 				}
@@ -219,34 +234,45 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 	if err != nil {
 		return Item{}, wrapStoreErr(err)
 	}
-	return itemOf(c.Username, created), nil
+	return itemOf(own.Username, created), nil
 }
 
 // Move renames or moves a node (with its subtree) to newRaw, which must not
 // exist and whose parent folder must.
 func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, error) {
-	from, n, err := t.Resolve(ctx, c, raw)
+	src, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
 		return Item{}, err
 	}
+	from, n, own := src.uri, src.node, src.owner
 	if n.Path == "" {
 		return Item{}, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
+	}
+	if err := guardShareRoot(src, "move or rename"); err != nil {
+		return Item{}, err
 	}
 	to, err := ParseURI(newRaw, c.Username)
 	if err != nil {
 		return Item{}, err
 	}
-	if to.Username != c.Username {
-		return Item{}, notFound(newRaw)
+	if to.Username != own.Username {
+		// A tree the caller cannot see answers as missing, as everywhere.
+		if _, _, err := t.decide(ctx, c, to); err != nil {
+			return Item{}, err
+		}
+		return Item{}, outsideTree(src, to)
+	}
+	if !access.Within(to.Path, src.dec.WriteRoot) {
+		return Item{}, outsideTree(src, to)
 	}
 	if to.Path == "" {
 		return Item{}, apierr.Conflict("already_exists", "the root folder already exists")
 	}
 	var moved store.Node
-	err = t.mutate(ctx, c, func(tx *store.Store) error {
+	err = t.mutate(ctx, own, func(tx *store.Store) error {
 		// Re-read under the tree lock: another move may have changed the
 		// path of n since Resolve, and the subtree follows the fresh one.
-		n, err := fresh(ctx, tx, c, from, n)
+		n, err := fresh(ctx, tx, own, from, n)
 		if err != nil {
 			return err
 		}
@@ -259,9 +285,9 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 		parentURI := to.Parent()
 		var parent store.Node
 		if parentURI.Path == "" {
-			parent, err = tx.EnsureRoot(ctx, c.ID)
+			parent, err = tx.EnsureRoot(ctx, own.ID)
 		} else {
-			parent, err = tx.NodeByPath(ctx, c.ID, parentURI.Path)
+			parent, err = tx.NodeByPath(ctx, own.ID, parentURI.Path)
 		}
 		if errors.Is(err, store.ErrNotFound) {
 			return notFound(parentURI.String())
@@ -270,9 +296,9 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 			return err
 		}
 		if !parent.IsDir() {
-			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", NodeURI(c.Username, parent.Path, false))
+			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", NodeURI(own.Username, parent.Path, false))
 		}
-		if _, err := tx.NodeByPath(ctx, c.ID, to.Path); err == nil {
+		if _, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
 			return apierr.Conflict("already_exists", "%s already exists", to)
 		}
 		moved, err = tx.MoveNode(ctx, n, parent, to.Name())
@@ -281,7 +307,18 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 	if err != nil {
 		return Item{}, wrapStoreErr(err)
 	}
-	return itemOf(c.Username, moved), nil
+	return itemOf(own.Username, moved), nil
+}
+
+// outsideTree refuses a move that would leave the tree it is in, or for a
+// grantee the folder shared with them: a node never changes owner by a
+// rename, and a grantee cannot carry the owner's files away.
+func outsideTree(src target, to URI) error {
+	if src.dec.Role == access.Owner {
+		return apierr.BadRequest("invalid_move", "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.uri, src.owner.Username)
+	}
+	shared := URI{Username: src.owner.Username, Path: src.dec.WriteRoot, Dir: true}
+	return apierr.Forbidden("outside_share", "%s may only move within %s, the folder shared with you; %s is outside it", src.uri, shared, to)
 }
 
 // wrapStoreErr passes API errors through and maps store sentinels: a race
@@ -301,10 +338,10 @@ func wrapStoreErr(err error) error {
 	return apierr.Internal(err)
 }
 
-// mutate runs fn as one transaction that holds the caller's tree lock.
-func (t *Tree) mutate(ctx context.Context, c Caller, fn func(tx *store.Store) error) error {
+// mutate runs fn as one transaction that holds the lock of owner's tree.
+func (t *Tree) mutate(ctx context.Context, owner Caller, fn func(tx *store.Store) error) error {
 	return t.st.InTx(ctx, func(tx *store.Store) error {
-		if err := tx.LockTree(ctx, c.ID); err != nil {
+		if err := tx.LockTree(ctx, owner.ID); err != nil {
 			return err
 		}
 		return fn(tx)
@@ -313,8 +350,8 @@ func (t *Tree) mutate(ctx context.Context, c Caller, fn func(tx *store.Store) er
 
 // fresh re-reads a node resolved before the transaction; a node deleted
 // meanwhile is not found.
-func fresh(ctx context.Context, tx *store.Store, c Caller, u URI, n store.Node) (store.Node, error) {
-	got, err := tx.NodeByID(ctx, c.ID, n.ID)
+func fresh(ctx context.Context, tx *store.Store, owner Caller, u URI, n store.Node) (store.Node, error) {
+	got, err := tx.NodeByID(ctx, owner.ID, n.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Node{}, notFound(u.String())
 	}

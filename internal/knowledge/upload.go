@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/extract"
@@ -76,10 +77,11 @@ func ParseConflict(v string) (string, error) {
 // the same name refuses the upload unless renaming).
 func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []Staged, onConflict string) ([]Item, error) {
 	defer Discard(files) // a no-op for committed blobs, whose staged copy is gone
-	u, dir, err := t.Resolve(ctx, c, raw)
+	tg, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
 		return nil, err
 	}
+	u, dir, own := tg.uri, tg.node, tg.owner
 	if !dir.IsDir() {
 		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
 	}
@@ -100,9 +102,9 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		pending[i] = f.pending
 	}
 	var nodes []store.Node
-	err = t.mutate(ctx, c, func(tx *store.Store) error {
+	err = t.mutate(ctx, own, func(tx *store.Store) error {
 		nodes = nodes[:0]
-		dir, err := fresh(ctx, tx, c, u, dir)
+		dir, err := fresh(ctx, tx, own, u, dir)
 		if err != nil {
 			return err
 		}
@@ -110,11 +112,11 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 			return err
 		}
 		for _, f := range files {
-			name, err := resolveConflict(ctx, tx, c, dir, f.Name, onConflict)
+			name, err := resolveConflict(ctx, tx, own, dir, f.Name, onConflict)
 			if err != nil {
 				return err
 			}
-			n, err := putFile(ctx, tx, c, dir, name, f.pending.Info, store.BodyRaw)
+			n, err := putFile(ctx, tx, own, author(c, own), dir, name, f.pending.Info, store.BodyRaw)
 			if err != nil {
 				return err
 			}
@@ -135,7 +137,7 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 	}
 	items := make([]Item, len(nodes))
 	for i, n := range nodes {
-		items[i] = itemOf(c.Username, n)
+		items[i] = itemOf(own.Username, n)
 	}
 	return items, nil
 }
@@ -157,8 +159,9 @@ func resolveConflict(ctx context.Context, tx *store.Store, c Caller, dir store.N
 		NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", itemOf(c.Username, n))
 }
 
-// putFile creates or versions the file name below dir with committed bytes.
-func putFile(ctx context.Context, tx *store.Store, c Caller, dir store.Node, name string, info blob.Info, body string) (store.Node, error) {
+// putFile creates or versions the file name below dir, in the tree of c,
+// with committed bytes; by is who wrote them when it is not c.
+func putFile(ctx context.Context, tx *store.Store, c Caller, by *int64, dir store.Node, name string, info blob.Info, body string) (store.Node, error) {
 	p := dir.ChildPath(name)
 	n, err := tx.NodeByPath(ctx, c.ID, p)
 	switch {
@@ -179,7 +182,7 @@ func putFile(ctx context.Context, tx *store.Store, c Caller, dir store.Node, nam
 	text := info.ValidUTF8 && !info.HasNUL && !extract.IsDocument(name)
 	v := store.FileVersion{
 		NodeID: n.ID, Body: body, BlobHash: info.Hash, Size: info.Size,
-		IsText: text, MediaType: mediaType(name, info.Head),
+		IsText: text, MediaType: mediaType(name, info.Head), AuthorID: by,
 	}
 	if text {
 		v.CharCount = info.Chars

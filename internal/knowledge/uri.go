@@ -123,6 +123,8 @@ func ParseURI(raw, caller string) (URI, error) {
 		if !ValidUsername(owner) {
 			return URI{}, invalidURI("%q is not a valid user name in a uri", truncate(owner, 40))
 		}
+	case rest == "shared" || strings.HasPrefix(rest, "shared/"):
+		return URI{}, sharedURIError(raw)
 	default:
 		return URI{}, invalidURI("uri must look like kb://users/<name>/<path> or kb://me/<path>")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -15,17 +16,19 @@ type Version struct {
 	Size      int64     `json:"size"`
 	MediaType string    `json:"media_type"`
 	CreatedAt time.Time `json:"created_at"`
-	// By is who stored it: only a tree's owner writes to it.
+	// By and Author name who stored it: the owner or a write grantee.
 	By      string `json:"by"`
+	Author  string `json:"author"`
 	Current bool   `json:"current"`
 }
 
 // Versions lists a file's uploaded contents, newest (the current one) first.
 func (t *Tree) Versions(ctx context.Context, c Caller, raw string) ([]Version, error) {
-	u, n, err := t.Resolve(ctx, c, raw)
+	tg, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return nil, err
 	}
+	u, n := tg.uri, tg.node
 	if n.IsDir() {
 		return nil, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
 	}
@@ -33,11 +36,22 @@ func (t *Tree) Versions(ctx context.Context, c Caller, raw string) ([]Version, e
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
+	var by []int64
+	for _, v := range vs {
+		if v.AuthorID != nil {
+			by = append(by, *v.AuthorID)
+		}
+	}
+	names, err := t.st.Usernames(ctx, by)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
 	var out []Version
 	for i := len(vs) - 1; i >= 0; i-- {
 		if v := vs[i]; v.Body == store.BodyRaw {
+			who := nameOr(names, v.AuthorID, tg.owner.Username)
 			out = append(out, Version{ID: v.ID, Version: v.Version, Size: v.Size, MediaType: v.MediaType,
-				CreatedAt: v.CreatedAt, By: c.Username, Current: len(out) == 0})
+				CreatedAt: v.CreatedAt, By: who, Author: who, Current: len(out) == 0})
 		}
 	}
 	return out, nil
@@ -46,16 +60,17 @@ func (t *Tree) Versions(ctx context.Context, c Caller, raw string) ([]Version, e
 // RestoreVersion makes an earlier content the file's current one, as a new
 // version: the history only grows.
 func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, versionID int64) (Item, error) {
-	u, n, err := t.Resolve(ctx, c, raw)
+	tg, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
 		return Item{}, err
 	}
+	u, n, own := tg.uri, tg.node, tg.owner
 	if n.IsDir() {
 		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
 	}
 	var out store.Node
-	err = t.mutate(ctx, c, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, c, u, n)
+	err = t.mutate(ctx, own, func(tx *store.Store) error {
+		n, err := fresh(ctx, tx, own, u, n)
 		if err != nil {
 			return err
 		}
@@ -78,7 +93,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, version
 		}
 		if pick != latest {
 			v := *pick
-			v.ID, v.Version, v.CreatedAt, v.SourceVersionID = 0, 0, time.Time{}, nil
+			v.ID, v.Version, v.CreatedAt, v.SourceVersionID, v.AuthorID = 0, 0, time.Time{}, nil, author(c, own)
 			// The row references bytes another version of this node already
 			// holds, in the same transaction: no blob lock is needed.
 			if err := tx.AddVersion(ctx, &v); err != nil {
@@ -88,11 +103,11 @@ func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, version
 				return err
 			}
 		}
-		out, err = tx.NodeByID(ctx, c.ID, n.ID)
+		out, err = tx.NodeByID(ctx, own.ID, n.ID)
 		return err
 	})
 	if err != nil {
 		return Item{}, wrapStoreErr(err)
 	}
-	return itemOf(c.Username, out), nil
+	return itemOf(own.Username, out), nil
 }

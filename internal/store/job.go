@@ -28,10 +28,13 @@ var ErrJobCancelled = errors.New("job cancelled by the user")
 // Job is one row of the queue. NodeID is the source file (nil once deleted);
 // Path is where it was when the job was enqueued.
 type Job struct {
-	ID                int64 `gorm:"primaryKey"`
-	UserID            int64
-	Kind              string
-	NodeID            *int64
+	ID     int64 `gorm:"primaryKey"`
+	UserID int64
+	Kind   string
+	NodeID *int64
+	// SourceUserID owns the source file when it is not the job's user (a
+	// file shared with them); nil means the job's user owns it.
+	SourceUserID      *int64
 	Path              string
 	OutputPath        string
 	State             string
@@ -62,9 +65,12 @@ func (j Job) Active() bool { return j.State == JobQueued || j.State == JobRunnin
 // as a folder, every job of a file below it ("" is the whole tree).
 type JobFilter struct {
 	State string
-	Path  string
-	Kind  string
-	Limit int
+	// SourceUserID narrows to sources in that user's tree; with a Path and
+	// no SourceUserID, to the job user's own tree.
+	SourceUserID int64
+	Path         string
+	Kind         string
+	Limit        int
 }
 
 func now() time.Time { return time.Now().UTC() }
@@ -75,7 +81,7 @@ func now() time.Time { return time.Now().UTC() }
 func (s *Store) EnqueueJob(ctx context.Context, j *Job) (Job, bool, error) {
 	for range 3 {
 		if j.NodeID != nil {
-			existing, err := s.activeJobForNode(ctx, *j.NodeID)
+			existing, err := s.activeJobForNode(ctx, j.UserID, *j.NodeID)
 			if err == nil {
 				return existing, false, nil
 			}
@@ -101,9 +107,9 @@ func (s *Store) EnqueueJob(ctx context.Context, j *Job) (Job, bool, error) {
 	return Job{}, false, ErrConflict
 }
 
-func (s *Store) activeJobForNode(ctx context.Context, nodeID int64) (Job, error) {
+func (s *Store) activeJobForNode(ctx context.Context, userID, nodeID int64) (Job, error) {
 	var j Job
-	err := s.db.WithContext(ctx).Where("node_id = ? AND state IN ?", nodeID, []string{JobQueued, JobRunning}).
+	err := s.db.WithContext(ctx).Where("user_id = ? AND node_id = ? AND state IN ?", userID, nodeID, []string{JobQueued, JobRunning}).
 		Take(&j).Error
 	return j, translate(err)
 }
@@ -391,6 +397,12 @@ func (s *Store) ListJobs(ctx context.Context, userID int64, f JobFilter) ([]Job,
 	}
 	if f.Kind != "" {
 		q = q.Where("kind = ?", f.Kind)
+	}
+	switch {
+	case f.SourceUserID != 0 && f.SourceUserID != userID:
+		q = q.Where("source_user_id = ?", f.SourceUserID)
+	case f.Path != "":
+		q = q.Where("source_user_id IS NULL")
 	}
 	if f.Path != "" {
 		// The file itself, or everything below it as a folder; byte-wise

@@ -130,3 +130,20 @@ func (s *Store) SubtreeBlobs(ctx context.Context, n Node) ([]string, error) {
 func (s *Store) DeleteNode(ctx context.Context, n Node) error {
 	return translate(s.db.WithContext(ctx).Where("id = ?", n.ID).Delete(&Node{}).Error)
 }
+
+// NodesByIDs returns the nodes with the given ids, in no order.
+func (s *Store) NodesByIDs(ctx context.Context, ids []int64) ([]Node, error) {
+	var ns []Node
+	if len(ids) == 0 {
+		return ns, nil
+	}
+	err := s.db.WithContext(ctx).Where("id IN ?", ids).Find(&ns).Error
+	return ns, translate(err)
+}
+
+// NodesByPaths returns the user's nodes at the given paths, in no order.
+func (s *Store) NodesByPaths(ctx context.Context, userID int64, paths []string) ([]Node, error) {
+	var ns []Node
+	err := s.db.WithContext(ctx).Where("user_id = ? AND path IN ?", userID, paths).Find(&ns).Error
+	return ns, translate(err)
+}

@@ -21,7 +21,9 @@ type TrashItem struct {
 	Kind        string
 	Size        int64
 	PayloadJSON string
-	DeletedAt   time.Time
+	// DeletedBy deleted it when it was not the owner (a write grantee).
+	DeletedBy *int64
+	DeletedAt time.Time
 }
 
 // TrashBlob records that a trash item needs the bytes of a blob.
@@ -113,7 +115,7 @@ func (s *Store) PurgeTrash(ctx context.Context, userID int64, id int64, before t
 
 // CancelJobsOf cancels the active compile jobs of the nodes (they are being
 // deleted), as CancelJob does for one.
-func (s *Store) CancelJobsOf(ctx context.Context, userID int64, nodeIDs []int64) error {
+func (s *Store) CancelJobsOf(ctx context.Context, nodeIDs []int64) error {
 	if len(nodeIDs) == 0 {
 		return nil
 	}
@@ -122,7 +124,7 @@ func (s *Store) CancelJobsOf(ctx context.Context, userID int64, nodeIDs []int64)
 		return exprCase(JobQueued, then, otherwise)
 	}
 	return translate(s.db.WithContext(ctx).Model(&Job{}).
-		Where("user_id = ? AND node_id IN ? AND state IN ?", userID, nodeIDs, []string{JobQueued, JobRunning}).
+		Where("node_id IN ? AND state IN ?", nodeIDs, []string{JobQueued, JobRunning}).
 		Updates(map[string]any{
 			"cancel_requested": true, "updated_at": t,
 			"state":         queued(JobCancelled, "state"),

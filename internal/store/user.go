@@ -110,3 +110,17 @@ func (s *Store) UpdateUser(ctx context.Context, id int64, upd UserUpdate) (User,
 	})
 	return out, err
 }
+
+// Usernames maps account ids to their names.
+func (s *Store) Usernames(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var us []User
+	err := s.db.WithContext(ctx).Select("id, username").Where("id IN ?", ids).Find(&us).Error
+	for _, u := range us {
+		out[u.ID] = u.Username
+	}
+	return out, translate(err)
+}

@@ -29,7 +29,9 @@ type FileVersion struct {
 	ExtractionJSON *string `gorm:"column:extraction_json"`
 	// Encoding is, for a raw version in a text encoding other than UTF-8,
 	// that encoding; its decoded text is an L2 body sourced from it.
-	Encoding  string
+	Encoding string
+	// AuthorID made the version when it was not the file's owner.
+	AuthorID  *int64
 	CreatedAt time.Time
 }
 

@@ -1,0 +1,119 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+type groupRequest struct {
+	Name string `json:"name"`
+}
+
+func (r *groupRequest) Validate() error {
+	if r.Name == "" {
+		return apierr.BadRequest("invalid_name", "name is required")
+	}
+	return nil
+}
+
+func (h *handlers) listGroups(c echo.Context) error {
+	gs, err := h.Auth.Groups(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": gs})
+}
+
+func (h *handlers) createGroup(c echo.Context) error {
+	var req groupRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	g, err := h.Auth.CreateGroup(c.Request().Context(), req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, g)
+}
+
+func (h *handlers) renameGroup(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req groupRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	g, err := h.Auth.RenameGroup(c.Request().Context(), id, req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, g)
+}
+
+func (h *handlers) deleteGroup(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Auth.DeleteGroup(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func memberIDs(c echo.Context) (int64, int64, error) {
+	id, err := pathID(c)
+	if err != nil {
+		return 0, 0, err
+	}
+	uid, err := strconv.ParseInt(c.Param("user_id"), 10, 64)
+	if err != nil || uid <= 0 {
+		return 0, 0, apierr.BadRequest("invalid_id", "user_id must be a positive integer")
+	}
+	return id, uid, nil
+}
+
+func (h *handlers) addMember(c echo.Context) error {
+	id, uid, err := memberIDs(c)
+	if err != nil {
+		return err
+	}
+	g, err := h.Auth.AddMember(c.Request().Context(), id, uid)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, g)
+}
+
+func (h *handlers) removeMember(c echo.Context) error {
+	id, uid, err := memberIDs(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Auth.RemoveMember(c.Request().Context(), id, uid); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (h *handlers) myGroups(c echo.Context) error {
+	gs, err := h.Auth.GroupsOf(c.Request().Context(), currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": gs})
+}
+
+func (h *handlers) directory(c echo.Context) error {
+	d, err := h.Auth.Lookup(c.Request().Context(), currentUser(c).ID, c.QueryParam("q"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, d)
+}

@@ -1,0 +1,48 @@
+package knowledge
+
+import (
+	"context"
+
+	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// sharedRoots reads, at this moment, what others share with the caller:
+// one entry per shared root, by owner then path.
+func (t *Tree) sharedRoots(ctx context.Context, c Caller) ([]store.SharedRoot, error) {
+	roots, err := t.st.SharedWith(ctx, c.ID)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	return roots, nil
+}
+
+// listShared is the listing of kb://shared/. Nothing can be created in it,
+// so its access is read whatever the entries' roles.
+func (t *Tree) listShared(ctx context.Context, c Caller, offset, limit int) (Listing, error) {
+	roots, err := t.sharedRoots(ctx, c)
+	if err != nil {
+		return Listing{}, err
+	}
+	out := Listing{URI: SharedURI, Access: access.Read.String(), Items: []Item{}}
+	if offset < len(roots) {
+		roots = roots[offset:]
+	} else {
+		roots = nil
+	}
+	if len(roots) > limit {
+		roots = roots[:limit]
+		next := offset + limit
+		out.NextOffset = &next
+	}
+	for _, r := range roots {
+		it := itemOf(r.Owner, r.Node)
+		if r.Path == "" {
+			it.Name = r.Owner
+		}
+		it.Owner, it.Role = r.Owner, r.Role
+		out.Items = append(out.Items, it)
+	}
+	return out, nil
+}

@@ -1,0 +1,239 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// ShareView is the JSON shape of a share (SPEC: /resources/shares).
+type ShareView struct {
+	ID    int64         `json:"id"`
+	URI   string        `json:"uri"`
+	User  *store.Member `json:"user,omitempty"`
+	Group *ShareGroup   `json:"group,omitempty"`
+	Role  string        `json:"role"`
+	// Inherited: the share is on an ancestor of the node asked about.
+	Inherited bool      `json:"inherited"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// ShareGroup names the group a share is for.
+type ShareGroup struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// ShareRequest is the body of POST /resources/shares: one of User (a user
+// name) and Group (a group name).
+type ShareRequest struct {
+	URI   string `json:"uri"`
+	User  string `json:"user"`
+	Group string `json:"group"`
+	Role  string `json:"role"`
+}
+
+// Validate checks the request's shape before any lookup.
+func (r *ShareRequest) Validate() error {
+	if r.URI == "" {
+		return apierr.BadRequest("invalid_uri", "uri is required")
+	}
+	if (r.User == "") == (r.Group == "") {
+		return apierr.BadRequest("invalid_grantee", "name exactly one of user and group")
+	}
+	return checkRole(r.Role)
+}
+
+func checkRole(role string) error {
+	if _, ok := access.RoleOf(role); !ok {
+		return apierr.BadRequest("invalid_role", "role must be read or write")
+	}
+	return nil
+}
+
+func shareNotFound(id int64) error {
+	return apierr.NotFound("share_not_found", "no such share: %d", id)
+}
+
+// ownedTarget resolves raw for a caller who must own it: only the owner
+// shares, changes or revokes, so a grantee cannot re-share.
+func (t *Tree) ownedTarget(ctx context.Context, c Caller, raw string) (target, error) {
+	tg, err := t.resolve(ctx, c, raw, access.Read)
+	if err != nil {
+		return target{}, err
+	}
+	if tg.dec.Role != access.Owner {
+		return target{}, apierr.Forbidden("not_owner", "%s belongs to %s; only its owner can see or change who it is shared with", tg.uri, tg.owner.Username)
+	}
+	return tg, nil
+}
+
+// Share grants a user or a group a role on a node the caller owns and
+// everything below it.
+func (t *Tree) Share(ctx context.Context, c Caller, r ShareRequest) (ShareView, error) {
+	if err := r.Validate(); err != nil {
+		return ShareView{}, err
+	}
+	tg, err := t.ownedTarget(ctx, c, r.URI)
+	if err != nil {
+		return ShareView{}, err
+	}
+	sh := store.Share{OwnerID: c.ID, NodeID: tg.node.ID, Role: r.Role}
+	grantee := r.User
+	if r.User != "" {
+		u, err := t.st.UserByUsername(ctx, strings.ToLower(r.User))
+		switch {
+		case errors.Is(err, store.ErrNotFound) || (err == nil && u.Disabled):
+			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no active user named %q", truncate(r.User, 64))
+		case err != nil:
+			return ShareView{}, apierr.Internal(err)
+		case u.ID == c.ID:
+			return ShareView{}, apierr.BadRequest("self_share", "%s is yours already", tg.uri)
+		}
+		sh.UserID = &u.ID
+	} else {
+		g, err := t.st.GroupByName(ctx, strings.ToLower(r.Group))
+		if errors.Is(err, store.ErrNotFound) {
+			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no group named %q", truncate(r.Group, 64))
+		}
+		if err != nil {
+			return ShareView{}, apierr.Internal(err)
+		}
+		sh.GroupID, grantee = &g.ID, "group "+g.Name
+	}
+	if err := t.st.CreateShare(ctx, &sh); errors.Is(err, store.ErrConflict) {
+		return ShareView{}, apierr.Conflict("already_shared", "%s is already shared with %s; change the role of that share instead", tg.uri, grantee)
+	} else if errors.Is(err, store.ErrGone) {
+		return ShareView{}, notFound(tg.uri.String())
+	} else if err != nil {
+		return ShareView{}, apierr.Internal(err)
+	}
+	vs, err := t.shareViews(ctx, c, []store.Share{sh}, tg.node.ID)
+	if err != nil {
+		return ShareView{}, err
+	}
+	return vs[0], nil
+}
+
+// Shares lists the shares covering the node raw names (on it and on its
+// ancestors), or with raw empty every share the caller made.
+func (t *Tree) Shares(ctx context.Context, c Caller, raw string) ([]ShareView, error) {
+	if raw == "" {
+		shs, err := t.st.SharesBy(ctx, c.ID)
+		if err != nil {
+			return nil, apierr.Internal(err)
+		}
+		return t.shareViews(ctx, c, shs, 0)
+	}
+	tg, err := t.ownedTarget(ctx, c, raw)
+	if err != nil {
+		return nil, err
+	}
+	nodes, err := t.st.NodesByPaths(ctx, c.ID, access.Ancestors(tg.node.Path))
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	ids := make([]int64, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
+	}
+	shs, err := t.st.SharesOn(ctx, ids)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	return t.shareViews(ctx, c, shs, tg.node.ID)
+}
+
+// SetShareRole changes the role of one of the caller's shares.
+func (t *Tree) SetShareRole(ctx context.Context, c Caller, id int64, role string) (ShareView, error) {
+	if err := checkRole(role); err != nil {
+		return ShareView{}, err
+	}
+	sh, err := t.ownShare(ctx, c, id)
+	if err != nil {
+		return ShareView{}, err
+	}
+	if err := t.st.SetShareRole(ctx, id, role); err != nil {
+		return ShareView{}, apierr.Internal(err)
+	}
+	sh.Role = role
+	vs, err := t.shareViews(ctx, c, []store.Share{sh}, sh.NodeID)
+	if err != nil {
+		return ShareView{}, err
+	}
+	return vs[0], nil
+}
+
+// Unshare revokes one of the caller's shares; the grantee's next request,
+// tool call or compile step no longer sees the node.
+func (t *Tree) Unshare(ctx context.Context, c Caller, id int64) error {
+	if _, err := t.ownShare(ctx, c, id); err != nil {
+		return err
+	}
+	if err := t.st.DeleteShare(ctx, id); err != nil {
+		return apierr.Internal(err)
+	}
+	return nil
+}
+
+// ownShare reads a share the caller made; anybody else's is not found.
+func (t *Tree) ownShare(ctx context.Context, c Caller, id int64) (store.Share, error) {
+	sh, err := t.st.ShareByID(ctx, c.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Share{}, shareNotFound(id)
+	}
+	if err != nil {
+		return store.Share{}, apierr.Internal(err)
+	}
+	return sh, nil
+}
+
+// shareViews spells shares of the caller's nodes; at is the node asked
+// about (0: none), which marks shares on other nodes as inherited.
+func (t *Tree) shareViews(ctx context.Context, c Caller, shs []store.Share, at int64) ([]ShareView, error) {
+	var nodeIDs, userIDs []int64
+	for _, sh := range shs {
+		nodeIDs = append(nodeIDs, sh.NodeID)
+		if sh.UserID != nil {
+			userIDs = append(userIDs, *sh.UserID)
+		}
+	}
+	nodes, err := t.st.NodesByIDs(ctx, nodeIDs)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	byID := map[int64]store.Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	names, err := t.st.Usernames(ctx, userIDs)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	groups, err := t.st.ListGroups(ctx)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	groupName := map[int64]string{}
+	for _, g := range groups {
+		groupName[g.ID] = g.Name
+	}
+	out := make([]ShareView, 0, len(shs))
+	for _, sh := range shs {
+		n := byID[sh.NodeID]
+		v := ShareView{ID: sh.ID, URI: NodeURI(c.Username, n.Path, n.IsDir()), Role: sh.Role,
+			Inherited: at != 0 && sh.NodeID != at, CreatedAt: sh.CreatedAt}
+		if sh.UserID != nil {
+			v.User = &store.Member{ID: *sh.UserID, Username: names[*sh.UserID]}
+		} else if sh.GroupID != nil {
+			v.Group = &ShareGroup{ID: *sh.GroupID, Name: groupName[*sh.GroupID]}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
