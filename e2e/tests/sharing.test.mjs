@@ -172,7 +172,7 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       await dialog.getByRole("button", { name: "Share", exact: true }).click();
       const row = dialog.locator('[data-share="group:team"]');
       await row.waitFor();
-      await dialog.getByRole("status").getByText("Shared with team (group) (Read).").waitFor();
+      await dialog.getByRole("status").getByText("team (group) can now read it.").waitFor();
       assert.equal(await row.getByRole("combobox", { name: "Role for team (group)" }).inputValue(), "read");
       assert.equal(await search.inputValue(), "", "the search is cleared for the next one");
       await checkAxe(page, "share dialog, shared with a group");
@@ -252,6 +252,46 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       assert.match(answer, /^Tool result:/);
       assert.match(answer, /findings\.md/);
       assert.equal(streams.at(-1).uri, PAPERS, "the question was asked in the shared folder");
+    }),
+  );
+
+  it(
+    "the owner makes the share writable; the member's write actions come on",
+    shotOnFailure(() => current, async () => {
+      current = page;
+      await treeItem(page, PAPERS).click();
+      await page.getByRole("button", { name: "Share" }).click();
+      const dialog = shareDialog("papers");
+      await dialog.getByRole("combobox", { name: "Role for team (group)" }).selectOption("write");
+      await dialog.getByRole("status").getByText("team (group) can now edit it.").waitFor();
+      assert.deepEqual(
+        (await api(`/resources/shares?uri=${encodeURIComponent(PAPERS)}`)).items.map((s) => s.role),
+        ["write"],
+      );
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await dialog.waitFor({ state: "detached" });
+
+      current = member;
+      await member.reload();
+      const entry = treeItem(member, PAPERS);
+      await entry.waitFor();
+      assert.doesNotMatch(await entry.innerText(), /read-only/);
+      await entry.click();
+      await treeItem(member, FINDINGS).click();
+      for (const name of ["New folder", "Upload files", "Rename", "Delete"]) {
+        assert.equal(await member.getByRole("button", { name, exact: true }).isEnabled(), true, `${name} is enabled`);
+      }
+      // The shared folder itself stays the owner's to rename or delete, and to share.
+      await entry.click();
+      for (const name of ["Rename", "Delete", "Share"]) {
+        assert.equal(await member.getByRole("button", { name, exact: true }).isDisabled(), true, `${name} is disabled on the shared folder`);
+      }
+      await member.getByRole("button", { name: "New folder" }).click();
+      const create = member.getByRole("dialog", { name: "New folder" });
+      await create.getByLabel(/Name/).fill("from-bea");
+      await create.getByRole("button", { name: "Create" }).click();
+      await treeItem(member, `${PAPERS}from-bea/`).waitFor();
+      assert.ok((await api(`/resources?uri=${encodeURIComponent(PAPERS)}`)).items.some((n) => n.name === "from-bea"));
     }),
   );
 

@@ -109,7 +109,7 @@ export function GroupsDialog(props: { onClose: () => void }) {
                 await run(() => addMember(g.id, userID), `${who} is now in ${g.name}.`);
               }}
               onRemove={async (userID, username) => {
-                await run(() => removeMember(g.id, userID), `${username} left ${g.name}.`);
+                await run(() => removeMember(g.id, userID), `${username} is no longer in ${g.name}.`);
               }}
             />
           ))}

@@ -103,6 +103,8 @@ export interface TrashItem {
   size: number;
   deleted_at: string;
   expires_at: string;
+  /** who deleted it: the owner, or someone the folder was shared with for writing */
+  deleted_by?: string;
 }
 
 /** ShareRole is what a grantee may do with a shared node. */

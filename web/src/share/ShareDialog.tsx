@@ -1,7 +1,7 @@
 // Who can see a folder or file, and granting, changing and ending access.
 // Only the owner opens it (the tree offers Share on own nodes only).
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { UserRound, UsersRound } from "lucide-react";
@@ -16,9 +16,10 @@ import type { AccessRow, Candidate } from "./shareModel";
 
 export const sharesKey = (uri: string) => ["shares", uri] as const;
 
-function RoleSelect(props: { value: ShareRole; label?: string; disabled?: boolean; onChange: (r: ShareRole) => void }) {
+function RoleSelect(props: { id?: string; value: ShareRole; label?: string; disabled?: boolean; onChange: (r: ShareRole) => void }) {
   return (
     <select
+      id={props.id}
       className="select"
       aria-label={props.label}
       value={props.value}
@@ -51,6 +52,7 @@ export function ShareDialog(props: {
   // Remounting the picker clears its text after a share is added.
   const [pickerKey, setPickerKey] = useState(0);
   const search = useRef<HTMLInputElement>(null);
+  const roleID = useId();
   // After a removal its row and Remove button are gone: focus goes to the
   // search field once it is enabled again (it is disabled while busy).
   const [refocus, setRefocus] = useState(false);
@@ -87,7 +89,7 @@ export function ShareDialog(props: {
     }
     const c = picked;
     // A failed share keeps the pick, so the user can change the role and retry.
-    if (!(await run(() => createShare(uri, granteeOfCandidate(c), role), `Shared with ${candidateLabel(c)} (${ROLE_LABELS[role]}).`))) {
+    if (!(await run(() => createShare(uri, granteeOfCandidate(c), role), `${candidateLabel(c)} can now ${role === "write" ? "edit" : "read"} it.`))) {
       setRefocus(true);
       return;
     }
@@ -106,10 +108,11 @@ export function ShareDialog(props: {
     <Dialog title={`Share ${nameOf(uri)}`} onClose={props.onClose} className="wide share-dialog">
       <form className="share-add" onSubmit={add} aria-label="Add people or groups">
         <GranteePicker key={pickerKey} ref={search} rows={rows} picked={picked} onPick={setPicked} disabled={busy} />
-        <label className="field share-role">
-          <span>Role</span>
-          <RoleSelect value={role} onChange={setRole} />
-        </label>
+        {/* A label beside, not around, the select: around it the name would take in the chosen option ("Role Read"). */}
+        <div className="field share-role">
+          <label htmlFor={roleID}>Role</label>
+          <RoleSelect id={roleID} value={role} onChange={setRole} />
+        </div>
         <button type="submit" className="btn primary" disabled={busy || !picked}>
           Share
         </button>
@@ -135,7 +138,7 @@ export function ShareDialog(props: {
               value={r.role}
               label={`Role for ${candidateLabel(r)}`}
               disabled={busy}
-              onChange={(next) => void run(() => updateShare(r.shareID, next), `${candidateLabel(r)} can now ${next === "write" ? "edit" : "only read"}.`)}
+              onChange={(next) => void run(() => updateShare(r.shareID, next), `${candidateLabel(r)} can now ${next === "write" ? "edit" : "only read"} it.`)}
             />
             <button type="button" className="btn small" disabled={busy} aria-label={`Remove ${candidateLabel(r)}`} onClick={() => void remove(r)}>
               Remove
