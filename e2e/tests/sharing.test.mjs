@@ -59,11 +59,11 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
     return text ? JSON.parse(text) : null;
   }
 
-  /** checkAxe fails on serious or critical violations inside the open dialog, in both colour schemes. */
-  async function checkAxe(p, screen) {
+  /** checkAxe fails on serious or critical violations inside the open dialog (or the page), in both colour schemes. */
+  async function checkAxe(p, screen, include = "dialog[open]") {
     for (const colorScheme of ["light", "dark"]) {
       await p.emulateMedia({ colorScheme });
-      const all = await axeViolations(p, "dialog[open]");
+      const all = await axeViolations(p, include);
       const bad = blocking(all);
       const minor = all.filter((v) => !bad.includes(v));
       if (minor.length) console.log(`# ${screen} (${colorScheme}), minor/moderate:\n${formatViolations(minor)}`);
@@ -217,6 +217,7 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       assert.match(await entry.innerText(), /papers — admin/);
       assert.equal(await entry.getAttribute("aria-level"), "2");
       await screenshot(member, "shared-with-me-wide");
+      await checkAxe(member, "workspace with Shared with me", null);
 
       // The folder expands like an own one, with canonical URIs.
       await entry.click();
