@@ -34,7 +34,11 @@ func (k KnowledgeTools) Run(ctx context.Context, name string, args json.RawMessa
 	res, err := k.Tree.RunScopedTool(ctx, k.Caller, k.Scope, name, args)
 	if err != nil {
 		if e, ok := apierr.As(err); ok && e.Status < 500 {
-			return ToolOutcome{Err: errors.New(e.Message)}
+			out := ToolOutcome{Err: errors.New(e.Message)}
+			if e.Code == "scope_not_found" {
+				out.EndsTurn = e.Code
+			}
+			return out
 		}
 		return ToolOutcome{Err: errors.New("the tool failed on the server; try again or ask about something else")}
 	}

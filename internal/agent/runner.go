@@ -250,6 +250,9 @@ func (s *turnState) runCall(c llm.ToolCall) error {
 	}
 	content, ev := projectResult(c, out)
 	s.emit(Event{EventToolResult, ev})
+	if out.EndsTurn != "" {
+		return fail(out.EndsTurn, "%s", out.Err)
+	}
 	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: content})
 	return nil
 }

@@ -16,8 +16,12 @@ type Toolbox interface {
 // ToolOutcome is what a tool call produced. A non-nil Err is returned to
 // the model as a tool error it can act on; it does not end the turn.
 type ToolOutcome struct {
-	Result     any
-	Err        error
+	Result any
+	Err    error
+	// EndsTurn: the error is not the model's to fix (the scope is gone or
+	// no longer visible to the caller), so the turn ends with it as an
+	// error instead of handing it back to the model.
+	EndsTurn   string
 	Summary    string
 	URI        string
 	Offset     *int64

@@ -28,6 +28,7 @@ type stEnv struct {
 	fakeURL  string
 	shutdown chan struct{}
 	tokens   map[string]string
+	stack    TestStack
 }
 
 func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *stEnv {
@@ -44,7 +45,7 @@ func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *stEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{})}
+	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{}), stack: stack}
 	d := Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: env.shutdown}
 	for _, f := range tweak {
 		f(&d)
