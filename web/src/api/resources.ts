@@ -48,7 +48,7 @@ export async function listAtLeast(
     offset = next;
     if (items.length >= Math.max(want, 1)) break;
   }
-  return { uri: last?.uri ?? uri, items, next_offset: offset };
+  return { uri: last?.uri ?? uri, items, next_offset: offset, access: last?.access };
 }
 
 /** createFolder creates a folder; uri must end with "/". */

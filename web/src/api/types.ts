@@ -44,12 +44,23 @@ export interface ResourceNode {
   summary?: SummaryState;
   /** where that summary is (kb://users/<name>/wiki/…) */
   summary_uri?: string;
+  /** the caller owns this node and shared it with someone (the tree's shared badge) */
+  shared?: boolean;
+  /** entries of "Shared with me" (kb://shared/): whose node it is */
+  owner?: string;
+  /** entries of "Shared with me": the caller's role on it */
+  role?: ShareRole;
 }
+
+/** Access is what the caller may do in a listed folder. */
+export type Access = "owner" | "write" | "read";
 
 export interface Listing {
   uri: string;
   items: ResourceNode[];
   next_offset: number | null;
+  /** absent from servers before sharing; the caller's own tree is "owner" */
+  access?: Access;
 }
 
 export type BodyKind = "l2" | "raw" | "none";
@@ -78,6 +89,8 @@ export interface FileVersion {
   media_type: string;
   created_at: string;
   by: string;
+  /** who uploaded it; sharing servers send it (a write grantee may have) */
+  author?: string;
   current: boolean;
 }
 
@@ -90,4 +103,55 @@ export interface TrashItem {
   size: number;
   deleted_at: string;
   expires_at: string;
+  /** who deleted it: the owner, or someone the folder was shared with for writing */
+  deleted_by?: string;
+}
+
+/** ShareRole is what a grantee may do with a shared node. */
+export type ShareRole = "read" | "write";
+
+/** UserRef and GroupRef name a grantee. */
+export interface UserRef {
+  id: number;
+  username: string;
+}
+
+export interface GroupRef {
+  id: number;
+  name: string;
+}
+
+/** Share is one grant on a node (GET /resources/shares); exactly one of user and group is set. */
+export interface Share {
+  id: number;
+  uri: string;
+  user?: UserRef;
+  group?: GroupRef;
+  role: ShareRole;
+  /** the share is on an ancestor of the asked node (uri says which) */
+  inherited: boolean;
+  created_at: string;
+}
+
+/** Directory is who the Share dialog can grant to (GET /auth/directory). */
+export interface Directory {
+  users: UserRef[];
+  groups: GroupRef[];
+}
+
+/** Group is a named set of users an admin manages (GET /admin/groups). */
+export interface Group {
+  id: number;
+  name: string;
+  members: UserRef[];
+  created_at: string;
+}
+
+/** AdminUser is an account as the admin user list shows it (GET /admin/users). */
+export interface AdminUser {
+  id: number;
+  username: string;
+  role: Role;
+  disabled: boolean;
+  created_at: string;
 }

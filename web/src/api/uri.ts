@@ -9,6 +9,60 @@ export function rootURI(username: string): string {
   return `${SCHEME}users/${username}/`;
 }
 
+/** SHARED_ROOT is the virtual folder listing what others shared with the caller. */
+export const SHARED_ROOT = `${SCHEME}shared/`;
+
+const USERS = `${SCHEME}users/`;
+
+/** ownerOf is the user whose tree holds uri (kb://users/<owner>/…), or null for other URIs. */
+export function ownerOf(uri: string): string | null {
+  if (!uri.startsWith(USERS)) return null;
+  const rest = uri.slice(USERS.length);
+  const i = rest.indexOf("/");
+  return i > 0 ? rest.slice(0, i) : null;
+}
+
+/**
+ * revealFolders lists the folders to expand so that uri shows in the tree:
+ * in the own tree those between its root and uri; in someone else's tree the
+ * "Shared with me" section and every folder above uri below that user's root.
+ * The shared entry lies among the latter; folders above it are never listed
+ * (the tree loads only folders inside a shared entry), so expanding them is
+ * harmless and needs no knowledge of which folder was shared.
+ */
+export function revealFolders(uri: string, ownRoot: string): string[] {
+  if (isWithin(uri, ownRoot)) return ancestorFolders(uri, ownRoot);
+  const owner = ownerOf(uri);
+  if (owner === null) return [];
+  return [SHARED_ROOT, ...ancestorFolders(uri, rootURI(owner))];
+}
+
+/** sharedEntryOf is the shared entry (a "Shared with me" item's URI) that holds uri, if any. */
+export function sharedEntryOf(uri: string, entries: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const e of entries) if (isWithin(uri, e) && (best === null || e.length > best.length)) best = e;
+  return best;
+}
+
+/**
+ * scopeFor is the KnowAgent folder for a selection: the folder of a file, or
+ * the folder itself. Null means "keep the current scope": the "Shared with
+ * me" heading, or a shared file whose folder was not shared (the caller may
+ * not read it).
+ */
+export function scopeFor(uri: string, ownRoot: string, sharedEntries: readonly string[]): string | null {
+  const folder = folderOf(uri);
+  if (isWithin(folder, ownRoot)) return folder;
+  if (uri === SHARED_ROOT || ownerOf(folder) === null) return null;
+  return sharedEntries.some((e) => isFolderURI(e) && isWithin(folder, e)) ? folder : null;
+}
+
+/** displayPath shows a URI in the preview header: relative in the own tree, "<owner>/<path>" in another's. */
+export function displayPath(uri: string, ownRoot: string): string {
+  if (isWithin(uri, ownRoot)) return relativePath(uri, ownRoot);
+  return ownerOf(uri) !== null ? uri.slice(USERS.length) : uri;
+}
+
 /** isFolderURI reports whether a URI names a folder. */
 export function isFolderURI(uri: string): boolean {
   return uri.endsWith("/");

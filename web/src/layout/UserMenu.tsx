@@ -1,13 +1,16 @@
 import { useEffect, useRef, useState } from "react";
-import { ChevronDown, LogOut, UserRound } from "lucide-react";
+import { ChevronDown, LogOut, UserRound, UsersRound } from "lucide-react";
 import type { User } from "../api/types";
+import { GroupsDialog } from "../admin/GroupsDialog";
 import { useSession } from "../auth/session";
 
-/** UserMenu shows who is signed in, with a menu holding sign-out. */
+/** UserMenu shows who is signed in, with a menu holding sign-out (and, for admins, the Groups screen). */
 export function UserMenu({ user }: { user: User }) {
   const { signOut } = useSession();
   const [open, setOpen] = useState(false);
+  const [groups, setGroups] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const isAdmin = user.role === "admin";
 
   useEffect(() => {
     if (!open) return;
@@ -49,11 +52,28 @@ export function UserMenu({ user }: { user: User }) {
             Signed in as <strong>{user.username}</strong>
             {user.role ? <span className="badge">{user.role}</span> : null}
           </div>
+          {isAdmin && (
+            <button
+              type="button"
+              role="menuitem"
+              className="menu-item"
+              onClick={() => {
+                // The menu closes with this item in it: focus the menu button
+                // first, so the dialog gives focus back there.
+                ref.current?.querySelector<HTMLButtonElement>("button")?.focus();
+                setOpen(false);
+                setGroups(true);
+              }}
+            >
+              <UsersRound size={15} aria-hidden /> Groups
+            </button>
+          )}
           <button type="button" role="menuitem" className="menu-item" onClick={signOut}>
             <LogOut size={15} aria-hidden /> Sign out
           </button>
         </div>
       )}
+      {groups && <GroupsDialog onClose={() => setGroups(false)} />}
     </div>
   );
 }

@@ -1,10 +1,12 @@
 // The signed-in screen: header plus tree | preview | KnowAgent.
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import type { ReactNode } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
-import type { User } from "../api/types";
-import { folderOf, isWithin, parentURI, rootURI } from "../api/uri";
+import type { Listing, User } from "../api/types";
+import { SHARED_ROOT, isWithin, ownerOf, revealFolders, rootURI, scopeFor } from "../api/uri";
+import { listingKey } from "../tree/useFolderListings";
 import { useMediaQuery } from "../ui/useMediaQuery";
 import { AppHeader } from "./AppHeader";
 import { PanelTabs } from "./PanelTabs";
@@ -16,24 +18,23 @@ import { useAgentChat } from "../agent/useAgentChat";
 
 export const NARROW_QUERY = "(max-width: 768px)";
 
-/** ancestorsOf lists the folders between root (excluded) and uri (excluded), outermost first. */
-export function ancestorsOf(uri: string, root: string): string[] {
-  const out: string[] = [];
-  for (let p = parentURI(uri); p && p !== root && isWithin(p, root); p = parentURI(p)) out.unshift(p);
-  return out;
+/**
+ * openFromURL is the node the address asks for (?open=<uri>): one under the
+ * own root, or in someone else's tree (the server answers 404 there unless it
+ * was shared with the user, and the preview says so).
+ */
+export function openFromURL(search: string, root: string): string | null {
+  const uri = new URLSearchParams(search).get("open");
+  if (!uri || uri === root) return null;
+  return isWithin(uri, root) || ownerOf(uri) !== null ? uri : null;
 }
 
-/** openFromURL is the file the address asks for (?open=<uri>), if it lies under root. */
-function openFromURL(root: string): string | null {
-  if (typeof location === "undefined") return null;
-  const uri = new URLSearchParams(location.search).get("open");
-  return uri && uri !== root && isWithin(uri, root) ? uri : null;
-}
+const addressOpen = (root: string) => (typeof location === "undefined" ? null : openFromURL(location.search, root));
 
 export function Workspace({ user }: { user: User }) {
   const root = rootURI(user.username);
   const narrow = useMediaQuery(NARROW_QUERY);
-  const [selected, setSelected] = useState<string | null>(() => openFromURL(root));
+  const [selected, setSelected] = useState<string | null>(() => addressOpen(root));
   const [active, setActive] = useState<PanelName>("tree");
   // KnowAgent's folder follows what the user picks in the tree, not files a
   // tool card opens (those may lie in a subfolder; the chat must survive).
@@ -44,16 +45,21 @@ export function Workspace({ user }: { user: User }) {
   // here: the conversation (and its running stream; only a folder switch
   // resets it, SPEC §8) and the tree's open folders.
   const chat = useAgentChat(scope);
+  // "Shared with me" starts open: it is where a new share shows up.
   const expanded = useState<Set<string>>(() => {
-    const at = openFromURL(root);
-    return new Set(at ? ancestorsOf(at, root) : []);
+    const at = addressOpen(root);
+    return new Set([SHARED_ROOT, ...(at ? revealFolders(at, root) : [])]);
   });
   const setExpanded = expanded[1];
+  // The tree loads "Shared with me"; the scope rule reads its entries from that cache.
+  const sharedListing = useQuery<Listing>({ queryKey: listingKey(SHARED_ROOT), enabled: false });
+  const sharedItems = sharedListing.data?.items;
+  const sharedEntries = useMemo(() => (sharedItems ?? []).map((n) => n.uri), [sharedItems]);
   // Opening a file from anywhere (tool card, search hit, summary badge, the
   // address) opens its folders so the tree shows it selected.
   const reveal = useCallback(
     (uri: string) => {
-      const missing = ancestorsOf(uri, root);
+      const missing = revealFolders(uri, root);
       setExpanded((s) => (missing.every((f) => s.has(f)) ? s : new Set([...s, ...missing])));
     },
     [root, setExpanded],
@@ -70,11 +76,12 @@ export function Workspace({ user }: { user: User }) {
     (uri: string | null, opts?: { open?: boolean; reveal?: boolean }) => {
       setSelected(uri);
       setJump(null);
-      if (uri) setScope(folderOf(uri));
+      const nextScope = uri ? scopeFor(uri, root, sharedEntries) : null;
+      if (nextScope) setScope(nextScope);
       if (uri && opts?.reveal) reveal(uri);
       if (narrow && opts?.open && uri && !uri.endsWith("/")) setActive("preview");
     },
-    [narrow, reveal],
+    [narrow, reveal, root, sharedEntries],
   );
 
   const openPreview = useCallback(
@@ -87,7 +94,7 @@ export function Workspace({ user }: { user: User }) {
     [narrow, reveal],
   );
 
-  const tree = <ResourceTree root={root} selected={selected} onSelect={select} expanded={expanded} />;
+  const tree = <ResourceTree root={root} username={user.username} selected={selected} onSelect={select} expanded={expanded} />;
   const preview = (
     <FilePreview
       uri={selected}

@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FileText, Folder, LoaderCircle, Sparkles } from "lucide-react";
 import { CONTENT_PAGE_SIZE, readContent } from "../api/resources";
 import type { ContentPage, Listing } from "../api/types";
-import { extensionOf, folderOf, isFolderURI, nameOf, relativePath } from "../api/uri";
+import { SHARED_ROOT, displayPath, extensionOf, folderOf, isFolderURI, nameOf } from "../api/uri";
 import { openHref } from "../tree/TreeRowView";
 import { listingKey } from "../tree/useFolderListings";
 import { messageOf } from "../ui/errors";
@@ -50,9 +50,19 @@ export function FilePreview({
       </PreviewFrame>
     );
   }
+  if (uri === SHARED_ROOT) {
+    return (
+      <PreviewFrame title="Shared with me">
+        <div className="empty-state">
+          <Folder size={28} aria-hidden />
+          <p>Folders and files others shared with you. Select one to preview it or to ask KnowAgent about it.</p>
+        </div>
+      </PreviewFrame>
+    );
+  }
   if (isFolderURI(uri)) {
     return (
-      <PreviewFrame title={nameOf(uri) || "Home"} path={relativePath(uri, root) || "/"}>
+      <PreviewFrame title={nameOf(uri) || "Home"} path={displayPath(uri, root) || "/"}>
         <div className="empty-state">
           <Folder size={28} aria-hidden />
           <p>This is a folder. Select a file inside it to preview.</p>
@@ -191,7 +201,7 @@ function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; st
   return (
     <PreviewFrame
       title={name}
-      path={relativePath(uri, root)}
+      path={displayPath(uri, root)}
       label={<EncodingLabel encoding={page?.encoding} />}
       actions={
         <>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSession } from "../auth/session";
 import { emptyTrash, listTrash, purgeTrash, restoreTrash } from "../api/resources";
 import type { ResourceNode, TrashItem } from "../api/types";
 import { folderOf, parentURI } from "../api/uri";
@@ -16,6 +17,7 @@ type Confirm = { kind: "purge"; item: TrashItem } | { kind: "empty" } | null;
 
 /** TrashDialog lists the trash; onRestored gets the node a restore brought back. */
 export function TrashDialog(props: { onClose: () => void; onRestored: (node: ResourceNode, from: TrashItem) => Promise<void> }) {
+  const me = useSession().user?.username;
   const qc = useQueryClient();
   const trash = useQuery({ queryKey: TRASH_KEY, queryFn: ({ signal }) => listTrash(signal), refetchOnMount: "always" });
   const [busy, setBusy] = useState<number | null>(null);
@@ -86,6 +88,8 @@ export function TrashDialog(props: { onClose: () => void; onRestored: (node: Res
                   </td>
                   <td>
                     <time dateTime={it.deleted_at}>{formatDate(it.deleted_at)}</time>
+                    {/* Someone the folder was shared with for writing may have deleted it. */}
+                    {it.deleted_by && it.deleted_by !== me && <span className="muted small"> by {it.deleted_by}</span>}
                   </td>
                   <td className="trash-actions">
                     <button

@@ -11,7 +11,8 @@ import { refreshFolders } from "../tree/useFolderListings";
 
 export const versionsKey = (uri: string) => ["versions", uri] as const;
 
-export function VersionsDialog(props: { uri: string; onClose: () => void }) {
+/** VersionsDialog lists a file's versions; readOnly (a file shared read-only) leaves out Restore. */
+export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose: () => void }) {
   const { uri } = props;
   const qc = useQueryClient();
   const versions = useQuery({ queryKey: versionsKey(uri), queryFn: ({ signal }) => listVersions(uri, signal), refetchOnMount: "always" });
@@ -54,11 +55,11 @@ export function VersionsDialog(props: { uri: string; onClose: () => void }) {
             <li key={v.id} className="version-row" data-version={v.version} data-current={v.current}>
               <span className="version-no">v{v.version}</span>
               <span className="version-meta">
-                {formatBytes(v.size)} · <time dateTime={v.created_at}>{formatDate(v.created_at)}</time> · {v.by}
+                {formatBytes(v.size)} · <time dateTime={v.created_at}>{formatDate(v.created_at)}</time> · {v.author ?? v.by}
               </span>
               {v.current ? (
                 <span className="badge">current</span>
-              ) : (
+              ) : props.readOnly ? null : (
                 <button
                   type="button"
                   className="btn small"
@@ -73,7 +74,7 @@ export function VersionsDialog(props: { uri: string; onClose: () => void }) {
           ))}
         </ol>
       )}
-      {versions.isSuccess && items.length === 1 && <p className="muted small">No previous versions yet: replacing the file on upload keeps the old one here.</p>}
+      {versions.isSuccess && items.length === 1 && !props.readOnly && <p className="muted small">No previous versions yet: replacing the file on upload keeps the old one here.</p>}
       {error && (
         <p className="error" role="alert">
           {error}

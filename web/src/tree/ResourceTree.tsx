@@ -7,15 +7,17 @@ import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { FolderTree } from "lucide-react";
 import { createFolder, deleteResource, renameResource } from "../api/resources";
 import type { ResourceNode } from "../api/types";
-import { ancestorFolders, childURI, folderOf, isWithin, nameOf, parentURI, renamedURI } from "../api/uri";
+import { SHARED_ROOT, ancestorFolders, childURI, folderOf, isWithin, nameOf, parentURI, renamedURI, sharedEntryOf } from "../api/uri";
+import { ShareDialog } from "../share/ShareDialog";
 import { TRASH_KEY, TrashDialog } from "../trash/TrashDialog";
 import { VersionsDialog } from "../trash/VersionsDialog";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
+import { canModify, canShare, canWriteIn } from "./access";
 import { isActiveJob } from "./badges";
-import { flattenTree } from "./flatten";
+import { flattenWorkspace } from "./flatten";
 import { JobWatch } from "./JobWatch";
-import type { TreeRow } from "./flatten";
+import type { FolderState, TreeRow } from "./flatten";
 import { TreeRowView, cssID } from "./TreeRowView";
 import { TYPE_AHEAD_MS, isTypeAheadKey, treeKeyAction, typeAheadMatch } from "./treeKeys";
 import type { NodeRow } from "./treeKeys";
@@ -32,14 +34,20 @@ type DialogState =
   | { kind: "rename"; uri: string }
   | { kind: "delete"; uri: string }
   | { kind: "versions"; uri: string }
+  | { kind: "share"; uri: string }
   | { kind: "trash" }
   | null;
+
+// The "Shared with me" listing loads always: whether the section shows depends on it.
+const SHARED_LIST = [SHARED_ROOT];
 
 /** ExpandedState is the tree's open folders; the workspace owns it so it survives a layout switch. */
 export type ExpandedState = [Set<string>, Dispatch<SetStateAction<Set<string>>>];
 
 export function ResourceTree(props: {
   root: string;
+  /** the signed-in user, named as owner in the Share dialog */
+  username: string;
   selected: string | null;
   onSelect: (uri: string | null, opts?: { open?: boolean; reveal?: boolean }) => void;
   expanded: ExpandedState;
@@ -53,9 +61,19 @@ export function ResourceTree(props: {
   const scrollRef = useRef<HTMLDivElement>(null);
   const uploads = useUploads();
 
-  const loadedFolders = useMemo(() => [root, ...[...expanded].filter((u) => isWithin(u, root))], [root, expanded]);
-  const { folders, loadMore } = useFolderListings(loadedFolders);
-  const rows = useMemo(() => flattenTree(root, expanded, folders), [root, expanded, folders]);
+  const shared = useFolderListings(SHARED_LIST);
+  const entries = useMemo(() => (shared.folders.get(SHARED_ROOT)?.items ?? []).map((n) => n.uri), [shared.folders]);
+  // Expanded folders of someone else's tree load only inside a shared entry:
+  // revealing a shared file also expands the folders above the entry, which
+  // the caller cannot list.
+  const loadedFolders = useMemo(
+    () => [root, ...[...expanded].filter((u) => isWithin(u, root) || (u !== SHARED_ROOT && sharedEntryOf(u, entries) !== null))],
+    [root, expanded, entries],
+  );
+  const own = useFolderListings(loadedFolders);
+  const loadMore = own.loadMore;
+  const folders = useMemo(() => new Map<string, FolderState>([...own.folders, ...shared.folders]), [own.folders, shared.folders]);
+  const rows = useMemo(() => flattenWorkspace(root, expanded, folders), [root, expanded, folders]);
   // A badge of a loaded file that says queued/running keeps the job watcher on.
   const treeActive = useMemo(() => {
     for (const st of folders.values()) for (const n of st.items) if (isActiveJob(n.job?.state)) return true;
@@ -71,6 +89,8 @@ export function ResourceTree(props: {
   });
 
   const currentFolder = selected ? folderOf(selected) : root;
+  const writable = canWriteIn(currentFolder, root, folders);
+  const editable = (uri: string) => canModify(uri, root, folders);
 
   const toggle = useCallback((uri: string, open?: boolean) => {
     setExpanded((s) => {
@@ -79,7 +99,7 @@ export function ResourceTree(props: {
       else next.delete(uri);
       return next;
     });
-  }, []);
+  }, [setExpanded]);
 
   const activate = useCallback(
     (row: TreeRow) => {
@@ -107,7 +127,7 @@ export function ResourceTree(props: {
   }, [selected, rows, virtualizer]);
 
   function refresh() {
-    void refreshFolders(qc, loadedFolders);
+    void refreshFolders(qc, [...loadedFolders, SHARED_ROOT]);
   }
 
   async function doCreateFolder(parent: string, name: string) {
@@ -148,7 +168,7 @@ export function ResourceTree(props: {
   }
 
   function startUpload(folder: string, files: FileList | null) {
-    if (!files || files.length === 0) return;
+    if (!files || files.length === 0 || !canWriteIn(folder, root, folders)) return;
     if (folder !== root) toggle(folder, true);
     uploads.start(folder, Array.from(files));
   }
@@ -185,10 +205,10 @@ export function ResourceTree(props: {
         if (cur) activate(cur);
         break;
       case "F2":
-        if (cur) setDialog({ kind: "rename", uri: cur.node.uri });
+        if (cur && editable(cur.node.uri)) setDialog({ kind: "rename", uri: cur.node.uri });
         break;
       case "Delete":
-        if (cur) setDialog({ kind: "delete", uri: cur.node.uri });
+        if (cur && editable(cur.node.uri)) setDialog({ kind: "delete", uri: cur.node.uri });
         break;
       case "ArrowDown":
       case "ArrowUp":
@@ -212,9 +232,11 @@ export function ResourceTree(props: {
   function onDragOver(e: DragEvent) {
     if (!e.dataTransfer.types.includes("Files")) return;
     e.preventDefault();
-    e.dataTransfer.dropEffect = "copy";
     const f = folderAtEvent(e);
-    if (f !== dropFolder) setDropFolder(f);
+    const ok = canWriteIn(f, root, folders);
+    e.dataTransfer.dropEffect = ok ? "copy" : "none";
+    const target = ok ? f : null;
+    if (target !== dropFolder) setDropFolder(target);
   }
   function onDrop(e: DragEvent) {
     if (!e.dataTransfer.types.includes("Files")) return;
@@ -237,7 +259,8 @@ export function ResourceTree(props: {
           <FolderTree size={16} aria-hidden /> Files
         </h2>
         <TreeToolbar
-          canEdit={selected !== null && selected !== root}
+          canEdit={selected !== null && editable(selected)}
+          canWrite={writable}
           refreshing={refreshing}
           onRefresh={refresh}
           onNewFolder={() => setDialog({ kind: "new-folder", parent: currentFolder })}
@@ -245,6 +268,7 @@ export function ResourceTree(props: {
           onRename={() => selected && setDialog({ kind: "rename", uri: selected })}
           onDelete={() => selected && setDialog({ kind: "delete", uri: selected })}
           onVersions={selected && !selected.endsWith("/") ? () => setDialog({ kind: "versions", uri: selected }) : undefined}
+          onShare={selected && canShare(selected, root) ? () => setDialog({ kind: "share", uri: selected }) : undefined}
           onTrash={() => setDialog({ kind: "trash" })}
         />
         <input
@@ -315,7 +339,18 @@ export function ResourceTree(props: {
           onClose={() => setDialog(null)}
         />
       )}
-      {dialog?.kind === "versions" && <VersionsDialog uri={dialog.uri} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "versions" && (
+        <VersionsDialog uri={dialog.uri} readOnly={!canWriteIn(parentURI(dialog.uri) ?? root, root, folders)} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === "share" && (
+        <ShareDialog
+          uri={dialog.uri}
+          root={root}
+          username={props.username}
+          onClose={() => setDialog(null)}
+          onChanged={() => void refreshFolders(qc, [parentURI(dialog.uri) ?? root])}
+        />
+      )}
       {dialog?.kind === "trash" && <TrashDialog onClose={() => setDialog(null)} onRestored={onRestored} />}
       {dialog?.kind === "delete" && (
         <ConfirmDialog

@@ -1,8 +1,15 @@
-import { FileClock, FolderPlus, Pencil, RefreshCw, Trash, TrashOff, Upload } from "lucide-react";
+import { FileClock, FolderPlus, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
 
-/** TreeToolbar holds the tree's actions; rename and delete act on the selection. */
+/**
+ * TreeToolbar holds the tree's actions; rename, delete, versions and share act
+ * on the selection. Write actions are disabled, not hidden, in a folder shared
+ * read-only, so the bar keeps its layout and its buttons their places.
+ */
 export function TreeToolbar(props: {
+  /** rename and delete the selection */
   canEdit: boolean;
+  /** new folder and upload into the current folder */
+  canWrite: boolean;
   refreshing: boolean;
   onRefresh: () => void;
   onNewFolder: () => void;
@@ -11,6 +18,8 @@ export function TreeToolbar(props: {
   onDelete: () => void;
   /** versions of the selected file; absent when a folder (or nothing) is selected */
   onVersions?: () => void;
+  /** share the selection; absent unless the user owns it */
+  onShare?: () => void;
   onTrash: () => void;
 }) {
   return (
@@ -18,10 +27,24 @@ export function TreeToolbar(props: {
       <button type="button" className="icon-btn" title="Refresh" aria-label="Refresh" onClick={props.onRefresh}>
         <RefreshCw size={15} className={props.refreshing ? "spin" : undefined} aria-hidden />
       </button>
-      <button type="button" className="icon-btn" title="New folder" aria-label="New folder" onClick={props.onNewFolder}>
+      <button
+        type="button"
+        className="icon-btn"
+        title={props.canWrite ? "New folder" : "New folder (this folder is shared with you read-only)"}
+        aria-label="New folder"
+        disabled={!props.canWrite}
+        onClick={props.onNewFolder}
+      >
         <FolderPlus size={15} aria-hidden />
       </button>
-      <button type="button" className="icon-btn" title="Upload files" aria-label="Upload files" onClick={props.onUpload}>
+      <button
+        type="button"
+        className="icon-btn"
+        title={props.canWrite ? "Upload files" : "Upload files (this folder is shared with you read-only)"}
+        aria-label="Upload files"
+        disabled={!props.canWrite}
+        onClick={props.onUpload}
+      >
         <Upload size={15} aria-hidden />
       </button>
       <span className="toolbar-sep" />
@@ -54,6 +77,9 @@ export function TreeToolbar(props: {
         onClick={props.onVersions}
       >
         <FileClock size={15} aria-hidden />
+      </button>
+      <button type="button" className="icon-btn" title="Share" aria-label="Share" disabled={!props.onShare} onClick={props.onShare}>
+        <Share2 size={15} aria-hidden />
       </button>
       <span className="toolbar-sep" />
       <button type="button" className="icon-btn" title="Trash" aria-label="Trash" onClick={props.onTrash}>

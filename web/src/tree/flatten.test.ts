@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResourceNode } from "../api/types";
-import { flattenTree } from "./flatten";
+import { flattenTree, flattenWorkspace } from "./flatten";
+import { SHARED_ROOT } from "../api/uri";
 import type { FolderState } from "./flatten";
 
 const root = "kb://users/admin/";
@@ -64,5 +65,46 @@ describe("flattenTree", () => {
     ]);
     const rows = flattenTree(root, new Set([notes.uri]), folders);
     expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+  });
+});
+
+describe("flattenWorkspace", () => {
+  const shared = (items: ResourceNode[], nextOffset: number | null = null): FolderState => ({ items, nextOffset, status: "success", access: "read" });
+  const papers: ResourceNode = { ...dir("kb://users/alice/papers/"), owner: "alice", role: "read" };
+  const paper = file("kb://users/alice/papers/p.md");
+
+  it("leaves the section out while nothing is shared, loading, or failing", () => {
+    const base = new Map([[root, ok([welcome])]]);
+    const want = ["Welcome.md"];
+    expect(summary(flattenWorkspace(root, new Set([SHARED_ROOT]), base))).toEqual(want);
+    expect(summary(flattenWorkspace(root, new Set([SHARED_ROOT]), new Map([...base, [SHARED_ROOT, shared([])]])))).toEqual(want);
+    const failed: FolderState = { items: [], nextOffset: null, status: "error", error: "invalid uri" };
+    expect(summary(flattenWorkspace(root, new Set([SHARED_ROOT]), new Map([...base, [SHARED_ROOT, failed]])))).toEqual(want);
+  });
+
+  it("adds the section below the own tree, its entries one level deeper and expandable", () => {
+    const folders = new Map([
+      [root, ok([notes, welcome])],
+      [SHARED_ROOT, shared([papers])],
+      [papers.uri, ok([paper])],
+    ]);
+    expect(summary(flattenWorkspace(root, new Set([SHARED_ROOT, papers.uri]), folders))).toEqual([
+      "notes",
+      "Welcome.md",
+      "Shared with me/",
+      "  papers/",
+      "    p.md",
+    ]);
+    expect(summary(flattenWorkspace(root, new Set(), folders))).toEqual(["notes", "Welcome.md", "Shared with me"]);
+  });
+
+  it("pages the section like a folder", () => {
+    const folders = new Map([
+      [root, ok([welcome])],
+      [SHARED_ROOT, shared([papers], 1)],
+    ]);
+    const rows = flattenWorkspace(root, new Set([SHARED_ROOT]), folders);
+    expect(summary(rows)).toEqual(["Welcome.md", "Shared with me/", "  papers", "  <more>"]);
+    expect(rows.at(-1)).toMatchObject({ type: "more", folder: SHARED_ROOT });
   });
 });

@@ -1,13 +1,16 @@
 // Turns the expanded part of the resource tree into the flat row list the
 // virtualized view renders.
 
-import type { ResourceNode } from "../api/types";
+import type { Access, ResourceNode } from "../api/types";
+import { SHARED_ROOT } from "../api/uri";
 
 export interface FolderState {
   items: ResourceNode[];
   nextOffset: number | null;
   status: "pending" | "error" | "success";
   error?: string;
+  /** what the caller may do in this folder, as its listing says */
+  access?: Access;
 }
 
 export type TreeRow =
@@ -26,6 +29,7 @@ export function flattenTree(
   root: string,
   expanded: ReadonlySet<string>,
   folders: ReadonlyMap<string, FolderState>,
+  startDepth = 0,
 ): TreeRow[] {
   const rows: TreeRow[] = [];
   const visit = (folder: string, depth: number) => {
@@ -49,7 +53,37 @@ export function flattenTree(
     }
     if (state.nextOffset !== null) rows.push({ type: "more", key: `more:${folder}`, folder, depth });
   };
-  visit(root, 0);
+  visit(root, startDepth);
+  return rows;
+}
+
+/** SHARED_SECTION is the row that heads "Shared with me"; it expands like a folder. */
+export const SHARED_SECTION: ResourceNode = {
+  uri: SHARED_ROOT,
+  name: "Shared with me",
+  kind: "dir",
+  size: 0,
+  updated_at: "",
+  generated: false,
+};
+
+/**
+ * flattenWorkspace is the user's own tree followed by the "Shared with me"
+ * section. The section appears only once its listing has loaded with at
+ * least one entry: a user nobody shares with (or a server without sharing)
+ * sees the tree as before.
+ */
+export function flattenWorkspace(
+  root: string,
+  expanded: ReadonlySet<string>,
+  folders: ReadonlyMap<string, FolderState>,
+): TreeRow[] {
+  const rows = flattenTree(root, expanded, folders);
+  const shared = folders.get(SHARED_ROOT);
+  if (shared?.status !== "success" || (shared.items.length === 0 && shared.nextOffset === null)) return rows;
+  const open = expanded.has(SHARED_ROOT);
+  rows.push({ type: "node", key: SHARED_ROOT, node: SHARED_SECTION, depth: 0, expanded: open });
+  if (open) rows.push(...flattenTree(SHARED_ROOT, expanded, folders, 1));
   return rows;
 }
 

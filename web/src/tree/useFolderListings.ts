@@ -44,7 +44,7 @@ export function useFolderListings(folders: readonly string[]) {
       const r = results[i];
       if (!r) return;
       if (r.data) {
-        m.set(uri, { items: r.data.items, nextOffset: r.data.next_offset, status: "success" });
+        m.set(uri, { items: r.data.items, nextOffset: r.data.next_offset, status: "success", access: r.data.access });
       } else if (r.isError) {
         m.set(uri, { items: [], nextOffset: null, status: "error", error: messageOf(r.error) });
       } else {
@@ -67,6 +67,7 @@ export function useFolderListings(folders: readonly string[]) {
           const seen = new Set(old.items.map((n) => n.uri));
           return {
             uri: old.uri,
+            access: old.access,
             items: [...old.items, ...page.items.filter((n) => !seen.has(n.uri))],
             next_offset: page.next_offset ?? null,
           };

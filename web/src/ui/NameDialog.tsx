@@ -4,12 +4,14 @@ import { Dialog } from "./Dialog";
 import { validateName } from "../api/uri";
 import { messageOf } from "./errors";
 
-/** NameDialog asks for a file or folder name (new folder, rename). */
+/** NameDialog asks for a name: of a file or folder (new folder, rename) unless validate says otherwise. */
 export function NameDialog(props: {
   title: string;
   label: string;
   initial?: string;
   submitLabel: string;
+  /** the rule the name must meet; file and folder names by default */
+  validate?: (name: string) => string | null;
   onSubmit: (name: string) => Promise<void>;
   onClose: () => void;
 }) {
@@ -19,7 +21,7 @@ export function NameDialog(props: {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const problem = validateName(name);
+    const problem = (props.validate ?? validateName)(name);
     if (problem) {
       setError(problem);
       return;

@@ -1,0 +1,174 @@
+// Who can see a folder or file, and granting, changing and ending access.
+// Only the owner opens it (the tree offers Share on own nodes only).
+
+import { useEffect, useId, useRef, useState } from "react";
+import type { FormEvent } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { UserRound, UsersRound } from "lucide-react";
+import { createShare, deleteShare, listShares, updateShare } from "../api/sharing";
+import type { ShareRole } from "../api/types";
+import { nameOf } from "../api/uri";
+import { Dialog } from "../ui/Dialog";
+import { messageOf } from "../ui/errors";
+import { GranteePicker } from "./GranteePicker";
+import { ROLE_LABELS, accessRows, candidateLabel, granteeOfCandidate } from "./shareModel";
+import type { AccessRow, Candidate } from "./shareModel";
+
+export const sharesKey = (uri: string) => ["shares", uri] as const;
+
+function RoleSelect(props: { id?: string; value: ShareRole; label?: string; disabled?: boolean; onChange: (r: ShareRole) => void }) {
+  return (
+    <select
+      id={props.id}
+      className="select"
+      aria-label={props.label}
+      value={props.value}
+      disabled={props.disabled}
+      onChange={(e) => props.onChange(e.target.value as ShareRole)}
+    >
+      <option value="read">{ROLE_LABELS.read}</option>
+      <option value="write">{ROLE_LABELS.write}</option>
+    </select>
+  );
+}
+
+export function ShareDialog(props: {
+  uri: string;
+  root: string;
+  username: string;
+  onClose: () => void;
+  /** told after every change, so the tree can refresh the node's shared badge */
+  onChanged: () => void;
+}) {
+  const { uri } = props;
+  const qc = useQueryClient();
+  const shares = useQuery({ queryKey: sharesKey(uri), queryFn: ({ signal }) => listShares(uri, signal), refetchOnMount: "always" });
+  const rows = accessRows(shares.data ?? [], props.root);
+  const [picked, setPicked] = useState<Candidate | null>(null);
+  const [role, setRole] = useState<ShareRole>("read");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  // Remounting the picker clears its text after a share is added.
+  const [pickerKey, setPickerKey] = useState(0);
+  const search = useRef<HTMLInputElement>(null);
+  const roleID = useId();
+  // After a removal its row and Remove button are gone: focus goes to the
+  // search field once it is enabled again (it is disabled while busy).
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus || busy) return;
+    setRefocus(false);
+    search.current?.focus();
+  }, [refocus, busy]);
+
+  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await action();
+      setNotice(done);
+      props.onChanged();
+      return true;
+    } catch (err) {
+      setError(messageOf(err));
+      return false;
+    } finally {
+      await qc.invalidateQueries({ queryKey: sharesKey(uri) });
+      setBusy(false);
+    }
+  }
+
+  async function add(e: FormEvent) {
+    e.preventDefault();
+    if (!picked) {
+      setError("Pick a person or a group from the list first.");
+      setRefocus(true);
+      return;
+    }
+    const c = picked;
+    // A failed share keeps the pick, so the user can change the role and retry.
+    if (!(await run(() => createShare(uri, granteeOfCandidate(c), role), `${candidateLabel(c)} can now ${role === "write" ? "edit" : "read"} it.`))) {
+      setRefocus(true);
+      return;
+    }
+    setPicked(null);
+    setPickerKey((k) => k + 1);
+  }
+
+  async function remove(r: AccessRow) {
+    await run(() => deleteShare(r.shareID), `${candidateLabel(r)} no longer has access.`);
+    setRefocus(true);
+  }
+
+  const direct = rows.filter((r) => r.via === null);
+  const inherited = rows.filter((r) => r.via !== null);
+  return (
+    <Dialog title={`Share ${nameOf(uri)}`} onClose={props.onClose} className="wide share-dialog">
+      <form className="share-add" onSubmit={add} aria-label="Add people or groups">
+        <GranteePicker key={pickerKey} ref={search} rows={rows} picked={picked} onPick={setPicked} disabled={busy} />
+        {/* A label beside, not around, the select: around it the name would take in the chosen option ("Role Read"). */}
+        <div className="field share-role">
+          <label htmlFor={roleID}>Role</label>
+          <RoleSelect id={roleID} value={role} onChange={setRole} />
+        </div>
+        <button type="submit" className="btn primary" disabled={busy || !picked}>
+          Share
+        </button>
+      </form>
+      <h3 className="share-heading">Who has access</h3>
+      {shares.isPending && <p className="muted">Loading…</p>}
+      {shares.isError && (
+        <p className="error" role="alert">
+          {messageOf(shares.error)}
+        </p>
+      )}
+      <ul className="access-list" aria-label="Who has access">
+        <li className="access-row" data-owner>
+          <UserRound size={15} aria-hidden />
+          <span className="access-name">{props.username} (you)</span>
+          <span className="muted small">Owner</span>
+        </li>
+        {direct.map((r) => (
+          <li key={r.shareID} className="access-row" data-share={`${r.kind}:${r.name}`}>
+            {r.kind === "group" ? <UsersRound size={15} aria-hidden /> : <UserRound size={15} aria-hidden />}
+            <span className="access-name">{candidateLabel(r)}</span>
+            <RoleSelect
+              value={r.role}
+              label={`Role for ${candidateLabel(r)}`}
+              disabled={busy}
+              onChange={(next) => void run(() => updateShare(r.shareID, next), `${candidateLabel(r)} can now ${next === "write" ? "edit" : "only read"} it.`)}
+            />
+            <button type="button" className="btn small" disabled={busy} aria-label={`Remove ${candidateLabel(r)}`} onClick={() => void remove(r)}>
+              Remove
+            </button>
+          </li>
+        ))}
+        {inherited.map((r) => (
+          <li key={r.shareID} className="access-row inherited" data-share={`${r.kind}:${r.name}`} data-via={r.via ?? undefined}>
+            {r.kind === "group" ? <UsersRound size={15} aria-hidden /> : <UserRound size={15} aria-hidden />}
+            <span className="access-name">{candidateLabel(r)}</span>
+            <span className="muted small" title={`Shared on ${r.uri}; change it there.`}>
+              {ROLE_LABELS[r.role]} · via {r.via}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {shares.isSuccess && rows.length === 0 && <p className="muted small">Only you can see this. People and groups you add find it under “Shared with me”.</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <p className="muted small share-notice" role="status">
+        {notice}
+      </p>
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={props.onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
