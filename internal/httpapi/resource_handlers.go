@@ -99,8 +99,9 @@ func (h *handlers) upload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Resolve first: a bad folder fails before any byte is stored.
-	if _, _, err := h.Tree.Resolve(ctx, caller(c), folder); err != nil {
+	// Resolve first: a bad folder, or one shared read-only, fails before
+	// any byte is stored.
+	if _, _, err := h.Tree.ResolveWrite(ctx, caller(c), folder); err != nil {
 		return err
 	}
 	if h.MaxUploadRequest > 0 {
