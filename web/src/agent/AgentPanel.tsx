@@ -7,6 +7,10 @@ import { fetchAgentOptions } from "../api/agent";
 import type { ModelInfo } from "../api/agent";
 import { relativePath } from "../api/uri";
 import { messageOf } from "../ui/errors";
+import type { Citation } from "../citations/citation";
+import { CitationContext } from "../citations/CitationContext";
+import type { Citations } from "../citations/CitationContext";
+import { lineOffset } from "../citations/lineOffset";
 import { ChatInput } from "./ChatInput";
 import type { ChatInputHandle } from "./ChatInput";
 import { parseInput } from "./commands";
@@ -60,6 +64,18 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
 
   const display = useCallback((uri: string) => (uri.startsWith(root) ? `kb://me/${relativePath(uri, root)}` : uri), [root]);
   const label = relativePath(scope, root);
+  // A cited line is found in the file's pages first; the preview opens at an offset.
+  const citations = useMemo<Citations>(
+    () => ({
+      root,
+      scope: chat.conversation.scope,
+      open: (c: Citation) => {
+        if (!c.line || c.line <= 1) return onOpenPreview(c.uri, 0);
+        void lineOffset(c.uri, c.line).then((off) => onOpenPreview(c.uri, off));
+      },
+    }),
+    [root, chat.conversation.scope, onOpenPreview],
+  );
 
   const chooseModel = (id: string) => {
     setChosen(id);
@@ -115,94 +131,96 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
   const noModels = options.isSuccess && models.length === 0;
 
   return (
-    <div className="agent">
-      <div className="panel-header agent-header">
-        <h2 className="panel-title">
-          <Bot size={16} aria-hidden /> KnowAgent
-        </h2>
-        <div className="panel-actions">
-          <button type="button" className="icon-btn" title="Tasks" aria-label="Task center" onClick={() => setDialog({ kind: "tasks" })}>
-            <ListChecks size={15} aria-hidden />
-          </button>
-          <button type="button" className="icon-btn" title="New conversation" aria-label="New conversation" onClick={chat.reset}>
-            <MessageSquarePlus size={15} aria-hidden />
-          </button>
+    <CitationContext.Provider value={citations}>
+      <div className="agent">
+        <div className="panel-header agent-header">
+          <h2 className="panel-title">
+            <Bot size={16} aria-hidden /> KnowAgent
+          </h2>
+          <div className="panel-actions">
+            <button type="button" className="icon-btn" title="Tasks" aria-label="Task center" onClick={() => setDialog({ kind: "tasks" })}>
+              <ListChecks size={15} aria-hidden />
+            </button>
+            <button type="button" className="icon-btn" title="New conversation" aria-label="New conversation" onClick={chat.reset}>
+              <MessageSquarePlus size={15} aria-hidden />
+            </button>
+          </div>
         </div>
-      </div>
-      {models.length > 0 && (
-        <div className="agent-toolbar">
-          <ModelPicker models={models} value={modelId} onChange={chooseModel} disabled={chat.streaming} />
-        </div>
-      )}
-      <div
-        className="chat-scroll"
-        ref={scroller}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-        }}
-        data-conversation={chat.conversation.id}
-      >
-        {options.isPending ? (
-          <p className="muted small pad">
-            <LoaderCircle size={12} className="spin" aria-hidden /> Loading models…
-          </p>
-        ) : options.isError ? (
-          <p className="error pad" role="alert">
-            Cannot load the models: {messageOf(options.error)}
-          </p>
-        ) : noModels ? (
-          <NoModels onFolder={() => setDialog({ kind: "folder" })} />
-        ) : chat.conversation.turns.length === 0 ? (
-          <Welcome
-            scopeURI={display(scope)}
-            label={label}
-            textOnly={model ? !model.native_tools : false}
-            onPick={(q) => input.current?.setText(q)}
-          />
-        ) : (
-          <div className="messages" role="log" aria-label="Conversation" aria-live="polite">
-            {chat.conversation.turns.map((t) => (
-              <TurnView key={t.id} turn={t} onOpenPreview={onOpenPreview} />
-            ))}
+        {models.length > 0 && (
+          <div className="agent-toolbar">
+            <ModelPicker models={models} value={modelId} onChange={chooseModel} disabled={chat.streaming} />
           </div>
         )}
-      </div>
-      {ctx && <ContextMeter context={ctx.context} turn={ctx.turn} />}
-      {notice && (
-        <p className="notice small agent-notice" role="status">
-          {notice}
-        </p>
-      )}
-      {!noModels && (
-        <ChatInput
-          ref={input}
-          prefix={display(scope)}
-          prefixTitle={scope}
-          streaming={chat.streaming}
-          disabled={!modelId}
-          onSubmit={onSubmit}
-          onStop={chat.stop}
-          onPrefix={() => setDialog({ kind: "folder" })}
-          onCommand={(c: CommandInfo) => runCommand(c.name)}
-        />
-      )}
-      {dialog?.kind === "folder" && (
-        <FolderCommandDialog
-          scope={scope}
-          display={display}
-          onClose={() => setDialog(null)}
-          onOpenPreview={(uri, offset) => {
-            setDialog(null);
-            onOpenPreview(uri, offset);
+        <div
+          className="chat-scroll"
+          ref={scroller}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
           }}
-        />
-      )}
-      {dialog?.kind === "compile" && (
-        <CompileDialog scope={scope} display={display} options={options.data} onClose={() => setDialog(null)} onTasks={() => setDialog({ kind: "tasks" })} />
-      )}
-      {dialog?.kind === "tasks" && <TaskCenter display={display} onClose={() => setDialog(null)} />}
-    </div>
+          data-conversation={chat.conversation.id}
+        >
+          {options.isPending ? (
+            <p className="muted small pad">
+              <LoaderCircle size={12} className="spin" aria-hidden /> Loading models…
+            </p>
+          ) : options.isError ? (
+            <p className="error pad" role="alert">
+              Cannot load the models: {messageOf(options.error)}
+            </p>
+          ) : noModels ? (
+            <NoModels onFolder={() => setDialog({ kind: "folder" })} />
+          ) : chat.conversation.turns.length === 0 ? (
+            <Welcome
+              scopeURI={display(scope)}
+              label={label}
+              textOnly={model ? !model.native_tools : false}
+              onPick={(q) => input.current?.setText(q)}
+            />
+          ) : (
+            <div className="messages" role="log" aria-label="Conversation" aria-live="polite">
+              {chat.conversation.turns.map((t) => (
+                <TurnView key={t.id} turn={t} display={display} onOpenPreview={onOpenPreview} />
+              ))}
+            </div>
+          )}
+        </div>
+        {ctx && <ContextMeter context={ctx.context} turn={ctx.turn} />}
+        {notice && (
+          <p className="notice small agent-notice" role="status">
+            {notice}
+          </p>
+        )}
+        {!noModels && (
+          <ChatInput
+            ref={input}
+            prefix={display(scope)}
+            prefixTitle={scope}
+            streaming={chat.streaming}
+            disabled={!modelId}
+            onSubmit={onSubmit}
+            onStop={chat.stop}
+            onPrefix={() => setDialog({ kind: "folder" })}
+            onCommand={(c: CommandInfo) => runCommand(c.name)}
+          />
+        )}
+        {dialog?.kind === "folder" && (
+          <FolderCommandDialog
+            scope={scope}
+            display={display}
+            onClose={() => setDialog(null)}
+            onOpenPreview={(uri, offset) => {
+              setDialog(null);
+              onOpenPreview(uri, offset);
+            }}
+          />
+        )}
+        {dialog?.kind === "compile" && (
+          <CompileDialog scope={scope} display={display} options={options.data} onClose={() => setDialog(null)} onTasks={() => setDialog({ kind: "tasks" })} />
+        )}
+        {dialog?.kind === "tasks" && <TaskCenter display={display} onClose={() => setDialog(null)} />}
+      </div>
+    </CitationContext.Provider>
   );
 }
 

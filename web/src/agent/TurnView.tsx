@@ -1,7 +1,9 @@
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import type { ReactNode } from "react";
 import { CircleAlert, CircleCheck, CircleStop, LoaderCircle } from "lucide-react";
 import type { Turn } from "./conversation";
+import { SourcesList } from "../citations/SourcesList";
+import { sourcesOf } from "../citations/sources";
 import { ChatMarkdown } from "./ChatMarkdown";
 import { ReasoningBlock } from "./ReasoningBlock";
 import { ToolCard } from "./ToolCard";
@@ -30,8 +32,17 @@ function statusLine(t: Turn): { icon: ReactNode; text: string } {
 }
 
 /** TurnView is one question and its answer: reasoning, tool cards and text in the order they came. */
-export const TurnView = memo(function TurnView({ turn, onOpenPreview }: { turn: Turn; onOpenPreview: OpenPreview }) {
+export const TurnView = memo(function TurnView({
+  turn,
+  display,
+  onOpenPreview,
+}: {
+  turn: Turn;
+  display: (uri: string) => string;
+  onOpenPreview: OpenPreview;
+}) {
   const live = turn.status === "streaming";
+  const sources = useMemo(() => sourcesOf(turn), [turn]);
   const status = statusLine(turn);
   const empty = turn.parts.length === 0;
   return (
@@ -52,7 +63,7 @@ export const TurnView = memo(function TurnView({ turn, onOpenPreview }: { turn: 
         {turn.parts.map((p, i) =>
           p.kind === "text" ? (
             <div className="answer" key={i}>
-              <ChatMarkdown text={p.text} />
+              <ChatMarkdown text={p.text} answer />
             </div>
           ) : p.kind === "reasoning" ? (
             <ReasoningBlock key={i} text={p.text} live={live && i === turn.parts.length - 1} />
@@ -61,6 +72,7 @@ export const TurnView = memo(function TurnView({ turn, onOpenPreview }: { turn: 
           ) : null,
         )}
         {empty && live && <p className="muted small">Waiting for the model…</p>}
+        {!live && <SourcesList sources={sources} display={display} onOpenPreview={onOpenPreview} />}
         <p className={`turn-status ${turn.status}`} role={turn.status === "error" || turn.status === "incomplete" ? "alert" : undefined}>
           {status.icon} <span>{status.text}</span>
         </p>

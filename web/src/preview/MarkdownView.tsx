@@ -3,27 +3,38 @@ import remarkGfm from "remark-gfm";
 import rehypeHighlight from "rehype-highlight";
 import { useMemo } from "react";
 import { imageComponent, urlTransform } from "./MarkdownImage";
+import { CitationLink } from "../citations/CitationLink";
+import { rehypeKbLinks } from "../citations/linkify";
 
 const remarkPlugins = [remarkGfm];
 // ignoreMissing: an unknown fence language renders plain instead of throwing.
 const rehypePlugins: [typeof rehypeHighlight, { detect: boolean; ignoreMissing: boolean }][] = [
   [rehypeHighlight, { detect: false, ignoreMissing: true }],
 ];
+// In answers, kb:// URIs are citations: linked here, judged by CitationLink.
+const answerRehype = [rehypeKbLinks, ...rehypePlugins];
+
+function answerUrlTransform(url: string, key: string): string {
+  return key === "href" && url.startsWith("kb://") ? url : urlTransform(url, key);
+}
 
 /**
  * MarkdownView renders a markdown page (GFM tables, task lists, highlighted
  * code). base is the document's URI: its relative images resolve against it.
  * Images from outside the workspace are never fetched (see imageSource).
  */
-export default function MarkdownView({ text, base }: { text: string; base?: string }) {
-  const components = useMemo(() => ({ img: imageComponent(base) }), [base]);
+export default function MarkdownView({ text, base, answer }: { text: string; base?: string; answer?: boolean }) {
+  const components = useMemo(
+    () => (answer ? { img: imageComponent(base), a: CitationLink } : { img: imageComponent(base) }),
+    [base, answer],
+  );
   return (
     <article className="markdown">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
+        rehypePlugins={answer ? answerRehype : rehypePlugins}
         components={components}
-        urlTransform={urlTransform}
+        urlTransform={answer ? answerUrlTransform : urlTransform}
       >
         {text}
       </ReactMarkdown>

@@ -1,0 +1,45 @@
+import type { ReactNode } from "react";
+import { followable, parseCitation } from "./citation";
+import { useCitations } from "./CitationContext";
+
+function lineLabel(line?: number, endLine?: number): string {
+  if (!line) return "";
+  return endLine && endLine !== line ? ` at lines ${line}–${endLine}` : ` at line ${line}`;
+}
+
+/**
+ * CitationLink renders a link of an answer. A kb:// URI in the chat's folder
+ * opens in the preview (at its line) without leaving the chat; one outside
+ * is plain text; other links open in a new tab.
+ */
+export function CitationLink({ href, children }: { href?: string; children?: ReactNode }) {
+  const ctx = useCitations();
+  if (!href) return <>{children}</>;
+  if (!href.startsWith("kb://")) {
+    return (
+      <a href={href} target="_blank" rel="noreferrer noopener">
+        {children}
+      </a>
+    );
+  }
+  const c = ctx ? parseCitation(href, ctx.root) : null;
+  if (!ctx || !c || !followable(c, ctx.scope)) {
+    return <span className="kb-cite-plain">{children}</span>;
+  }
+  return (
+    <a
+      className="kb-link"
+      href={`?open=${encodeURIComponent(c.uri)}`}
+      data-kb-uri={c.uri}
+      data-kb-line={c.line}
+      title={`Open ${c.uri}${lineLabel(c.line, c.endLine)} in the preview`}
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        ctx.open(c);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
