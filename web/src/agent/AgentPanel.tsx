@@ -18,6 +18,7 @@ import type { CommandInfo, CommandName } from "./commands";
 import { CompileDialog } from "./CompileDialog";
 import { ContextMeter } from "./ContextMeter";
 import { lastContext } from "./conversation";
+import type { Turn } from "./conversation";
 import { FolderCommandDialog } from "./FolderCommandDialog";
 import { ModelPicker } from "./ModelPicker";
 import { TaskCenter } from "./TaskCenter";
@@ -60,6 +61,8 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
   const model = models.find((m) => m.id === modelId);
   const [dialog, setDialog] = useState<DialogState>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // The turn an edited question replaces, while its text is in the input.
+  const [editing, setEditing] = useState<string | null>(null);
   const input = useRef<ChatInputHandle>(null);
 
   const display = useCallback((uri: string) => (uri.startsWith(root) ? `kb://me/${relativePath(uri, root)}` : uri), [root]);
@@ -111,7 +114,8 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
       case "message":
         if (!modelId || chat.streaming) return false;
         setNotice(null);
-        chat.send(parsed.text, modelId);
+        chat.send(parsed.text, modelId, editing && chat.conversation.turns.some((t) => t.id === editing) ? editing : undefined);
+        setEditing(null);
         return true;
     }
   };
@@ -127,7 +131,23 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
     stick.current = true;
   }, [chat.conversation.id]);
 
+  const retry = useCallback(
+    (t: Turn) => {
+      setEditing(null);
+      chat.retry(t.id, modelId);
+    },
+    [chat, modelId],
+  );
+  const edit = useCallback((t: Turn) => {
+    setEditing(t.id);
+    input.current?.setText(t.question);
+  }, []);
+  // An edit made while another folder's chat opened is void.
+  useEffect(() => setEditing(null), [chat.conversation.id]);
+
   const ctx = lastContext(chat.conversation);
+  const turns = chat.conversation.turns;
+  const lastId = turns[turns.length - 1]?.id;
   const noModels = options.isSuccess && models.length === 0;
 
   return (
@@ -179,13 +199,35 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
             />
           ) : (
             <div className="messages" role="log" aria-label="Conversation" aria-live="polite">
-              {chat.conversation.turns.map((t) => (
-                <TurnView key={t.id} turn={t} display={display} onOpenPreview={onOpenPreview} />
+              {turns.map((t) => (
+                <TurnView
+                  key={t.id}
+                  turn={t}
+                  display={display}
+                  onOpenPreview={onOpenPreview}
+                  onRetry={t.id === lastId && !chat.streaming && modelId ? retry : undefined}
+                  onEdit={t.id === lastId && !chat.streaming && modelId ? edit : undefined}
+                />
               ))}
             </div>
           )}
         </div>
         {ctx && <ContextMeter context={ctx.context} turn={ctx.turn} />}
+        {editing && (
+          <p className="notice small agent-notice" role="status">
+            Editing your last message: sending replaces it and its answer.{" "}
+            <button
+              type="button"
+              className="link-btn"
+              onClick={() => {
+                setEditing(null);
+                input.current?.setText("");
+              }}
+            >
+              Cancel edit
+            </button>
+          </p>
+        )}
         {notice && (
           <p className="notice small agent-notice" role="status">
             {notice}

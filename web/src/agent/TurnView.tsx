@@ -1,12 +1,13 @@
 import { memo, useMemo } from "react";
 import type { ReactNode } from "react";
-import { CircleAlert, CircleCheck, CircleStop, LoaderCircle } from "lucide-react";
+import { CircleAlert, CircleCheck, CircleStop, LoaderCircle, Pencil } from "lucide-react";
 import type { Turn } from "./conversation";
 import { SourcesList } from "../citations/SourcesList";
 import { sourcesOf } from "../citations/sources";
 import { ChatMarkdown } from "./ChatMarkdown";
 import { ReasoningBlock } from "./ReasoningBlock";
 import { ToolCard } from "./ToolCard";
+import { TurnActions } from "./TurnActions";
 import type { OpenPreview } from "./types";
 
 function statusLine(t: Turn): { icon: ReactNode; text: string } {
@@ -36,10 +37,15 @@ export const TurnView = memo(function TurnView({
   turn,
   display,
   onOpenPreview,
+  onRetry,
+  onEdit,
 }: {
   turn: Turn;
   display: (uri: string) => string;
   onOpenPreview: OpenPreview;
+  /** given on the newest turn only, and only when nothing streams */
+  onRetry?: (turn: Turn) => void;
+  onEdit?: (turn: Turn) => void;
 }) {
   const live = turn.status === "streaming";
   const sources = useMemo(() => sourcesOf(turn), [turn]);
@@ -51,6 +57,11 @@ export const TurnView = memo(function TurnView({
         <div className="bubble">
           <ChatMarkdown text={turn.question} />
         </div>
+        {onEdit && (
+          <button type="button" className="icon-btn msg-edit" title="Edit" aria-label="Edit your last message" onClick={() => onEdit(turn)}>
+            <Pencil size={13} aria-hidden />
+          </button>
+        )}
       </div>
       <div
         className={`msg assistant status-${turn.status}`}
@@ -76,6 +87,7 @@ export const TurnView = memo(function TurnView({
         <p className={`turn-status ${turn.status}`} role={turn.status === "error" || turn.status === "incomplete" ? "alert" : undefined}>
           {status.icon} <span>{status.text}</span>
         </p>
+        {!live && <TurnActions turn={turn} onRetry={onRetry ? () => onRetry(turn) : undefined} />}
       </div>
     </>
   );

@@ -118,3 +118,14 @@ describe("conversation", () => {
     expect(lastContext(c)?.context.estimate).toBe(200);
   });
 });
+
+describe("dropTurn", () => {
+  it("removes the replaced turn and keeps the rest, and is a no-op for an unknown id", async () => {
+    const { appendTurn, dropTurn, newConversation, newTurn } = await import("./conversation");
+    let c = newConversation("c", "kb://users/a/");
+    c = appendTurn(c, newTurn({ userId: "u1", id: "t1" }, "one", "kb://users/a/", "fake"));
+    c = appendTurn(c, newTurn({ userId: "u2", id: "t2" }, "two", "kb://users/a/", "fake"));
+    expect(dropTurn(c, "t2").turns.map((t) => t.question)).toEqual(["one"]);
+    expect(dropTurn(c, "nope")).toBe(c);
+  });
+});

@@ -55,6 +55,15 @@ export function appendTurn(c: Conversation, turn: Turn): Conversation {
   return { ...c, turns: [...c.turns, turn] };
 }
 
+/**
+ * dropTurn removes a turn, for an edited question that replaces it: its
+ * answer leaves the page and the history with it.
+ */
+export function dropTurn(c: Conversation, id: string): Conversation {
+  const turns = c.turns.filter((t) => t.id !== id);
+  return turns.length === c.turns.length ? c : { ...c, turns };
+}
+
 function updateTurn(c: Conversation, id: string, f: (t: Turn) => Turn): Conversation {
   let changed = false;
   const turns = c.turns.map((t) => {

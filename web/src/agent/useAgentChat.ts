@@ -7,6 +7,7 @@ import { streamTurn } from "../sse/agentStream";
 import {
   appendTurn,
   applyEvent,
+  dropTurn,
   finishTurn,
   historyOf,
   isStreaming,
@@ -19,7 +20,10 @@ import { newMessageId } from "./ids";
 export interface AgentChat {
   conversation: Conversation;
   streaming: boolean;
-  send: (message: string, modelId: string) => void;
+  /** send asks a question; replacing names a turn the question replaces (an edit of the last message) */
+  send: (message: string, modelId: string, replacing?: string) => void;
+  /** retry asks a turn's question again as a new turn */
+  retry: (turnId: string, modelId: string) => void;
   stop: () => void;
   reset: () => void;
 }
@@ -49,16 +53,17 @@ export function useAgentChat(scope: string): AgentChat {
   useEffect(() => abortActive, [abortActive]);
 
   const send = useCallback(
-    (message: string, modelId: string) => {
-      const conv = latest.current;
+    (message: string, modelId: string, replacing?: string) => {
+      let conv = latest.current;
       if (active.current || isStreaming(conv) || conv.scope !== scope) return;
+      if (replacing) conv = dropTurn(conv, replacing);
       // Ids are made here, outside state updaters, so a re-run updater never
       // assigns new ones.
       const ids = { userId: newMessageId(), id: newMessageId() };
       const history = historyOf(conv);
       const ac = new AbortController();
       active.current = ac;
-      setConversation((c) => appendTurn(c, newTurn(ids, message, scope, modelId)));
+      setConversation((c) => appendTurn(replacing ? dropTurn(c, replacing) : c, newTurn(ids, message, scope, modelId)));
       void streamTurn(
         { uri: scope, model_id: modelId, message, history },
         (ev) => setConversation((c) => applyEvent(c, ids.id, ev)),
@@ -71,9 +76,17 @@ export function useAgentChat(scope: string): AgentChat {
     [scope],
   );
 
+  const retry = useCallback(
+    (turnId: string, modelId: string) => {
+      const t = latest.current.turns.find((x) => x.id === turnId);
+      if (t) send(t.question, modelId || t.modelId);
+    },
+    [send],
+  );
+
   const stop = useCallback(() => {
     active.current?.abort();
   }, []);
 
-  return { conversation, streaming: isStreaming(conversation), send, stop, reset };
+  return { conversation, streaming: isStreaming(conversation), send, retry, stop, reset };
 }

@@ -70,7 +70,7 @@ export function FilePreview({
       </PreviewFrame>
     );
   }
-  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset ?? 0} onOpen={onOpen} />;
+  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset} onOpen={onOpen} />;
 }
 
 /**
@@ -96,11 +96,12 @@ function SummaryLink({ uri, onOpen }: { uri: string; onOpen: (uri: string) => vo
   );
 }
 
-function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; start: number; onOpen: (uri: string) => void }) {
-  // An explicit jump (a tool card, a search hit) wins; otherwise the file
-  // opens where it was last read in this session.
-  const [saved] = useState(() => (start > 0 ? null : loadPosition(uri)));
-  const [offset, setOffset] = useState(() => (start > 0 ? start : (saved?.offset ?? 0)));
+function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; start?: number; onOpen: (uri: string) => void }) {
+  // An explicit jump (a tool card, a search hit, a citation), even to the
+  // file's start, wins; otherwise the file opens where it was last read in
+  // this session.
+  const [saved] = useState(() => (start !== undefined ? null : loadPosition(uri)));
+  const [offset, setOffset] = useState(() => (start !== undefined ? Math.max(0, start) : (saved?.offset ?? 0)));
   const restoreScroll = useRef<number | null>(saved?.scrollTop ?? null);
   const [find, setFind] = useState<FindState | null>(null);
   const [hitsOnPage, setHitsOnPage] = useState(0);

@@ -1,0 +1,118 @@
+// Answers that cite and open their sources, and the actions on an answer
+// (issue 14, the parts that need no stored conversations).
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { answerText, ask, askAndWait, apiMkdir, apiUpload, assistants, chatBox, recordStreams, users, waitStatus } from "../lib/agent.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+const FILE = `${ROOT}deep/inner/lines.txt`;
+const LINES = ["alpha first line", "beta second line", "gamma cited line", "delta fourth line", "epsilon last line"].join("\n") + "\n";
+
+describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  let streams;
+  before(async () => {
+    server = await startServer({ KB_FAKE_LLM: "1" });
+    const token = await apiLogin(server.baseURL);
+    await apiMkdir(server.baseURL, token, `${ROOT}deep/`);
+    await apiMkdir(server.baseURL, token, `${ROOT}deep/inner/`);
+    await apiUpload(server.baseURL, token, `${ROOT}deep/inner/`, { "lines.txt": LINES });
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    streams = recordStreams(page);
+    await loginThroughUI(page);
+    await chatBox(page).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "a kb:// link in an answer opens the preview at the cited line and selects the file in the tree; Sources lists what was read",
+    shotOnFailure(() => page, async () => {
+      // The fake echoes the question after the tool result, so the answer cites both URIs.
+      const { msg, status } = await askAndWait(page, "use read on kb://me/deep/inner/lines.txt and cite kb://me/deep/inner/lines.txt#L3 please");
+      assert.equal(status, "done");
+      assert.equal(await treeItem(page, FILE).count(), 0, "the file's folders start collapsed");
+      const link = msg.locator(`.answer a.kb-link[data-kb-uri="${FILE}"][data-kb-line="3"]`);
+      await link.click();
+      await previewContent(page).getByText("gamma cited line").waitFor();
+      const shown = await previewContent(page).innerText();
+      assert.doesNotMatch(shown, /alpha first line/, "the preview opens at the cited line, not the file's start");
+      assert.equal(await treeItem(page, FILE).getAttribute("aria-selected"), "true");
+      // The chat stays as it was.
+      assert.equal(await assistants(page).count(), 1);
+      assert.equal(await msg.getAttribute("data-status"), "done");
+
+      // Sources: collapsed, lists exactly the file the read tool read.
+      const sources = msg.getByTestId("sources");
+      assert.equal(await sources.evaluate((d) => d.open), false);
+      await sources.locator("summary").click();
+      const items = sources.locator("button.source-open");
+      assert.deepEqual(await items.evaluateAll((bs) => bs.map((b) => b.dataset.kbUri)), [FILE]);
+      // The source opens where the tool read it: the file's start.
+      await items.first().click();
+      assert.equal(await treeItem(page, FILE).getAttribute("aria-selected"), "true");
+      await previewContent(page).getByText("alpha first line").waitFor();
+    }),
+  );
+
+  it(
+    "a URI outside the chat's folder is plain text",
+    shotOnFailure(() => page, async () => {
+      // Pick the subfolder: the chat's folder becomes kb://me/deep/inner/.
+      await treeItem(page, `${ROOT}deep/inner/`).click();
+      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
+      const { msg } = await askAndWait(page, "compare kb://me/notes/research-plan.md with kb://me/deep/inner/lines.txt#L2");
+      assert.equal(await msg.locator("a.kb-link").count(), 1);
+      assert.equal(await msg.locator("a.kb-link").getAttribute("data-kb-uri"), FILE);
+      assert.match(await msg.locator(".kb-cite-plain").innerText(), /kb:\/\/me\/notes\/research-plan\.md/);
+    }),
+  );
+
+  it(
+    "Retry after Stop produces a complete answer; Copy and Edit act on the last turn",
+    shotOnFailure(() => page, async () => {
+      await page.getByRole("button", { name: "New conversation" }).click();
+      const q = "[[slow]] this answer is stopped early and then retried until it is whole";
+      await ask(page, q);
+      const msg = assistants(page).nth(0);
+      await msg.locator(".answer").waitFor();
+      await page.getByRole("button", { name: "Stop" }).click();
+      assert.equal(await waitStatus(msg, ["stopped", "done"]), "stopped");
+      const retry = msg.getByRole("button", { name: "Retry" });
+      assert.match(await retry.getAttribute("class"), /primary/, "Retry is the main action of a stopped turn");
+      streams.length = 0;
+      await retry.click();
+      const again = assistants(page).nth(1);
+      assert.equal(await waitStatus(again, ["done", "stopped", "error", "incomplete"], 30_000), "done");
+      assert.equal(await answerText(again), q);
+      assert.equal(streams[0].message, q);
+      assert.deepEqual(streams[0].history, [], "the stopped answer is not history");
+      assert.equal(await msg.getByRole("button", { name: "Retry" }).count(), 0, "only the newest turn offers Retry");
+
+      // Edit: the last question goes back into the box; sending replaces that turn.
+      await users(page).last().getByRole("button", { name: "Edit your last message" }).click();
+      assert.equal(await chatBox(page).inputValue(), q);
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message KnowAgent");
+      await chatBox(page).fill("the edited question");
+      await chatBox(page).press("Enter");
+      const edited = assistants(page).nth(1);
+      assert.equal(await waitStatus(edited, ["done", "stopped", "error", "incomplete"]), "done");
+      assert.equal(await assistants(page).count(), 2, "the edited turn replaced the one it edits");
+      assert.equal(await answerText(edited), "the edited question");
+      assert.equal(await users(page).last().innerText(), "the edited question");
+
+      // Copy puts the answer's Markdown on the clipboard.
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await edited.getByRole("button", { name: "Copy answer as Markdown" }).click();
+      await edited.getByText("Copied").waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "the edited question");
+    }),
+  );
+});
