@@ -115,4 +115,25 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "the edited question");
     }),
   );
+
+  it(
+    "the unsent draft is kept per folder's conversation and survives a reload",
+    shotOnFailure(() => page, async () => {
+      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
+      const draft = "a half-written question about the gamma line";
+      await chatBox(page).fill(draft);
+      await treeItem(page, `${ROOT}notes/`).click();
+      assert.equal(await chatBox(page).inputValue(), "", "another folder's conversation has its own draft");
+      await treeItem(page, `${ROOT}deep/inner/`).click();
+      assert.equal(await chatBox(page).inputValue(), draft);
+      await page.reload();
+      await treeItem(page, `${ROOT}deep/inner/`).click();
+      assert.equal(await chatBox(page).inputValue(), draft);
+      // Sending clears it for good.
+      await askAndWait(page, draft);
+      await page.reload();
+      await treeItem(page, `${ROOT}deep/inner/`).click();
+      assert.equal(await chatBox(page).inputValue(), "");
+    }),
+  );
 });

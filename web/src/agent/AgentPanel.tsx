@@ -10,6 +10,7 @@ import { messageOf } from "../ui/errors";
 import type { Citation } from "../citations/citation";
 import { CitationContext } from "../citations/CitationContext";
 import type { Citations } from "../citations/CitationContext";
+import { draftKey } from "../conversations/drafts";
 import { lineOffset } from "../citations/lineOffset";
 import { ChatInput } from "./ChatInput";
 import type { ChatInputHandle } from "./ChatInput";
@@ -238,6 +239,7 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
             ref={input}
             prefix={display(scope)}
             prefixTitle={scope}
+            draftKey={draftKey(null, chat.conversation.scope)}
             streaming={chat.streaming}
             disabled={!modelId}
             onSubmit={onSubmit}

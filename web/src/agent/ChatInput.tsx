@@ -1,6 +1,7 @@
-import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
 import type { KeyboardEvent } from "react";
 import { FolderOpen, SendHorizontal, Square } from "lucide-react";
+import { loadDraft, saveDraft } from "../conversations/drafts";
 import { menuMatches } from "./commands";
 import type { CommandInfo } from "./commands";
 
@@ -13,6 +14,8 @@ interface Props {
   /** the scope shown as the prefix, e.g. kb://me/notes/ */
   prefix: string;
   prefixTitle: string;
+  /** names the conversation whose unsent text this box keeps (conversations/drafts) */
+  draftKey: string;
   streaming: boolean;
   disabled?: boolean;
   onSubmit: (text: string) => boolean;
@@ -28,7 +31,16 @@ const MAX_ROWS_PX = 180;
  * line, "/" opens the command menu, the scope prefix opens the folder dialog.
  */
 export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(props, ref) {
-  const [text, setText] = useState("");
+  const [text, setText] = useState(() => loadDraft(props.draftKey));
+  // The text belongs to one conversation: another one brings back its own draft.
+  const [textKey, setTextKey] = useState(props.draftKey);
+  if (textKey !== props.draftKey) {
+    setTextKey(props.draftKey);
+    setText(loadDraft(props.draftKey));
+  }
+  useEffect(() => {
+    if (textKey === props.draftKey) saveDraft(textKey, text);
+  }, [text, textKey, props.draftKey]);
   const [menuIndex, setMenuIndex] = useState(0);
   const [menuClosed, setMenuClosed] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
