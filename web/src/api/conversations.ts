@@ -1,0 +1,81 @@
+// Stored conversations (issue 14, docs: notes/conversations-api.md). A server
+// without them answers the list with 404: the web app then keeps history in
+// the page only, as before (see conversationsSupported).
+
+import { ApiError, request, requestJSON } from "./client";
+
+export interface StoredConversation {
+  id: number;
+  uri: string;
+  title: string;
+  model_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoredToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+  ok: boolean;
+  summary: string;
+  uri?: string;
+}
+
+export interface StoredMessage {
+  id: number;
+  role: "user" | "assistant";
+  content: string;
+  reasoning?: string;
+  tool_calls?: StoredToolCall[] | null;
+  status: "complete" | "stopped" | "failed";
+  error?: { code: string; message: string };
+  usage?: { input_tokens: number; output_tokens: number };
+  model_id: string;
+  created_at: string;
+  version?: number;
+  versions?: number;
+}
+
+export interface ConversationPage {
+  items: StoredConversation[];
+  next_cursor: string | null;
+  /** false when the server keeps no conversations (config conversations.store: false) */
+  stored?: boolean;
+}
+
+const BASE = "/knowledge-agent/conversations";
+
+/** listConversations is one page, newest first; uri filters by folder, q searches titles and text. */
+export async function listConversations(
+  params: { uri?: string; q?: string; cursor?: string; limit?: number },
+  signal?: AbortSignal,
+): Promise<ConversationPage> {
+  const page = await requestJSON<ConversationPage>(BASE, { query: { ...params }, signal });
+  return { ...page, items: page.items ?? [] };
+}
+
+/** conversationsSupported reads a list failure: 404 (or 405) means this server has no stored conversations. */
+export function conversationsUnsupported(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 404 || err.status === 405);
+}
+
+export function getConversation(id: number, signal?: AbortSignal): Promise<StoredConversation & { messages: StoredMessage[] }> {
+  return requestJSON(`${BASE}/${id}`, { signal });
+}
+
+export function renameConversation(id: number, title: string): Promise<StoredConversation> {
+  return requestJSON(`${BASE}/${id}`, { method: "PATCH", json: { title } });
+}
+
+export async function deleteConversation(id: number): Promise<void> {
+  await request(`${BASE}/${id}`, { method: "DELETE" });
+}
+
+/** exportConversation is the conversation as Markdown, with the file name the server suggests. */
+export async function exportConversation(id: number): Promise<{ blob: Blob; name: string }> {
+  const res = await request(`${BASE}/${id}/export`, { query: { format: "md" } });
+  const cd = res.headers.get("Content-Disposition") ?? "";
+  const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(cd);
+  return { blob: await res.blob(), name: m ? decodeURIComponent(m[1]!) : `conversation-${id}.md` };
+}
