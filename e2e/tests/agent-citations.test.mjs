@@ -136,4 +136,17 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       assert.equal(await chatBox(page).inputValue(), "");
     }),
   );
+
+  it(
+    "against a server without stored conversations the chat keeps page-only history and sends no conversation fields",
+    shotOnFailure(() => page, async () => {
+      assert.equal(await page.getByRole("button", { name: "Conversations" }).count(), 0);
+      assert.equal(await page.getByLabel("Temporary chat").count(), 0);
+      assert.equal(new URL(page.url()).searchParams.get("c"), null);
+      assert.ok(streams.length > 0);
+      for (const body of streams) {
+        for (const k of ["conversation_id", "temporary", "regenerate", "edit"]) assert.ok(!(k in body), `no ${k} in ${JSON.stringify(body)}`);
+      }
+    }),
+  );
 });

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { Bot, ListChecks, LoaderCircle, MessageSquarePlus } from "lucide-react";
+import { Bot, History, ListChecks, LoaderCircle, MessageSquarePlus } from "lucide-react";
 import { fetchAgentOptions } from "../api/agent";
 import type { ModelInfo } from "../api/agent";
 import { relativePath } from "../api/uri";
@@ -10,6 +10,7 @@ import { messageOf } from "../ui/errors";
 import type { Citation } from "../citations/citation";
 import { CitationContext } from "../citations/CitationContext";
 import type { Citations } from "../citations/CitationContext";
+import { ConversationList } from "../conversations/ConversationList";
 import { draftKey } from "../conversations/drafts";
 import { lineOffset } from "../citations/lineOffset";
 import { ChatInput } from "./ChatInput";
@@ -51,10 +52,14 @@ interface Props {
   root: string;
   /** the conversation of scope; the workspace owns it so it survives a layout switch (useAgentChat) */
   chat: AgentChat;
+  /** the server stores conversations: the list, Temporary chat and ?c= apply */
+  stored?: boolean;
+  onOpenConversation?: (id: number) => Promise<void>;
   onOpenPreview: OpenPreview;
 }
 
-export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
+export function AgentPanel({ scope, root, chat, stored = false, onOpenConversation, onOpenPreview }: Props) {
+  const [showList, setShowList] = useState(false);
   const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
   const models = useMemo(() => options.data?.models ?? [], [options.data]);
   const [chosen, setChosen] = useState<string | null>(savedModel);
@@ -162,7 +167,20 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
             <button type="button" className="icon-btn" title="Tasks" aria-label="Task center" onClick={() => setDialog({ kind: "tasks" })}>
               <ListChecks size={15} aria-hidden />
             </button>
-            <button type="button" className="icon-btn" title="New conversation" aria-label="New conversation" onClick={chat.reset}>
+            {stored && (
+            <button
+              type="button"
+              className="icon-btn"
+              title="Conversations"
+              aria-label="Conversations"
+              aria-expanded={showList}
+              aria-controls="conversation-list"
+              onClick={() => setShowList((v) => !v)}
+            >
+              <History size={15} aria-hidden />
+            </button>
+          )}
+          <button type="button" className="icon-btn" title="New conversation" aria-label="New conversation" onClick={chat.reset}>
               <MessageSquarePlus size={15} aria-hidden />
             </button>
           </div>
@@ -170,6 +188,31 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
         {models.length > 0 && (
           <div className="agent-toolbar">
             <ModelPicker models={models} value={modelId} onChange={chooseModel} disabled={chat.streaming} />
+            {stored && (
+              <label className="small temporary-toggle" title="A temporary chat is not stored">
+                <input
+                  type="checkbox"
+                  checked={chat.temporary}
+                  disabled={chat.streaming || chat.conversation.turns.length > 0}
+                  onChange={(e) => chat.setTemporary(e.target.checked)}
+                />{" "}
+                Temporary chat
+              </label>
+            )}
+          </div>
+        )}
+        {stored && showList && (
+          <div id="conversation-list">
+            <ConversationList
+              scope={scope}
+              openId={chat.storedId}
+              display={display}
+              onOpen={(c) => {
+                setNotice(null);
+                void onOpenConversation?.(c.id).catch((err: unknown) => setNotice(`Cannot open “${c.title}”: ${messageOf(err)}`));
+              }}
+              onDeleted={() => chat.reset()}
+            />
           </div>
         )}
         <div
@@ -239,7 +282,7 @@ export function AgentPanel({ scope, root, chat, onOpenPreview }: Props) {
             ref={input}
             prefix={display(scope)}
             prefixTitle={scope}
-            draftKey={draftKey(null, chat.conversation.scope)}
+            draftKey={draftKey(chat.storedId, chat.conversation.scope)}
             streaming={chat.streaming}
             disabled={!modelId}
             onSubmit={onSubmit}

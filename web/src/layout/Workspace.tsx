@@ -1,8 +1,8 @@
 // The signed-in screen: header plus tree | preview | KnowAgent.
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ReactNode } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import type { Listing, User } from "../api/types";
 import { SHARED_ROOT, isWithin, ownerOf, revealFolders, rootURI, scopeFor } from "../api/uri";
@@ -15,6 +15,9 @@ import { ResourceTree } from "../tree/ResourceTree";
 import { FilePreview } from "../preview/FilePreview";
 import { AgentPanel } from "../agent/AgentPanel";
 import { useAgentChat } from "../agent/useAgentChat";
+import { conversationsKey } from "../conversations/ConversationList";
+import { conversationFromSearch, withConversation } from "../conversations/urlState";
+import { useConversationsSupport } from "../conversations/useConversationsSupport";
 
 export const NARROW_QUERY = "(max-width: 768px)";
 
@@ -44,7 +47,53 @@ export function Workspace({ user }: { user: User }) {
   // crossing the breakpoint remounts them. State that must survive that lives
   // here: the conversation (and its running stream; only a folder switch
   // resets it, SPEC §8) and the tree's open folders.
-  const chat = useAgentChat(scope);
+  const stored = useConversationsSupport();
+  const queryClient = useQueryClient();
+  const chat = useAgentChat(scope, stored, () => void queryClient.invalidateQueries({ queryKey: conversationsKey }));
+  // A stored conversation opens in its own folder; the chat follows it there.
+  const chatOpen = chat.open;
+  const openConversation = useCallback(
+    async (id: number) => {
+      const conv = await chatOpen(id);
+      if (conv) setScope(conv.scope);
+    },
+    [chatOpen],
+  );
+  // The address names the open stored conversation (?c=): a reload opens it
+  // again, back/forward move between conversations.
+  const startConversation = useRef(typeof location === "undefined" ? null : conversationFromSearch(location.search));
+  const restoring = useRef(false);
+  useEffect(() => {
+    if (!stored || startConversation.current === null) return;
+    const id = startConversation.current;
+    startConversation.current = null;
+    restoring.current = true;
+    void openConversation(id)
+      .catch(() => history.replaceState(history.state, "", withConversation(location.href, null)))
+      .finally(() => (restoring.current = false));
+  }, [stored, openConversation]);
+  useEffect(() => {
+    if (!stored || restoring.current || startConversation.current !== null) return;
+    const inURL = conversationFromSearch(location.search);
+    if (inURL === chat.storedId) return;
+    const next = withConversation(location.href, chat.storedId);
+    if (chat.storedId === null) history.replaceState(history.state, "", next);
+    else history.pushState(history.state, "", next);
+  }, [stored, chat.storedId]);
+  const chatReset = chat.reset;
+  const storedNow = useRef(chat.storedId);
+  storedNow.current = chat.storedId;
+  useEffect(() => {
+    if (!stored) return;
+    const onPop = () => {
+      const id = conversationFromSearch(location.search);
+      if (id === storedNow.current) return;
+      if (id === null) chatReset();
+      else void openConversation(id).catch(() => chatReset());
+    };
+    addEventListener("popstate", onPop);
+    return () => removeEventListener("popstate", onPop);
+  }, [stored, chatReset, openConversation]);
   // "Shared with me" starts open: it is where a new share shows up.
   const expanded = useState<Set<string>>(() => {
     const at = addressOpen(root);
@@ -103,7 +152,9 @@ export function Workspace({ user }: { user: User }) {
       onOpen={(uri) => select(uri, { open: true, reveal: true })}
     />
   );
-  const agent = <AgentPanel scope={scope} root={root} chat={chat} onOpenPreview={openPreview} />;
+  const agent = (
+    <AgentPanel scope={scope} root={root} chat={chat} stored={stored} onOpenConversation={openConversation} onOpenPreview={openPreview} />
+  );
 
   return (
     <div className="app">

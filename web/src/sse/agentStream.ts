@@ -15,6 +15,11 @@ export interface StreamRequest {
   model_id: string;
   message: string;
   history: HistoryItem[];
+  /** stored conversations only (api/conversations.ts); a server without them refuses these fields */
+  conversation_id?: number;
+  temporary?: boolean;
+  regenerate?: number;
+  edit?: number;
 }
 
 /** ProgressEvent is every event but the two that end a turn. */

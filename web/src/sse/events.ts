@@ -12,6 +12,10 @@ export interface StartEvent {
   uri: string;
   mode?: "native_tools" | "text_only" | (string & {});
   limits: TurnLimits;
+  /** set by a server that stores conversations, unless the turn is temporary */
+  conversation_id?: number;
+  user_message_id?: number;
+  message_id?: number;
 }
 
 export interface TextEvent {

@@ -1,0 +1,179 @@
+import { useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Download, MessageSquare, Pencil, Trash2 } from "lucide-react";
+import { deleteConversation, exportConversation, listConversations, renameConversation } from "../api/conversations";
+import type { StoredConversation } from "../api/conversations";
+import { NameDialog } from "../ui/NameDialog";
+import { messageOf } from "../ui/errors";
+
+/** UNDO_MS is how long a deleted conversation can be brought back before the server forgets it. */
+const UNDO_MS = 6000;
+
+export const conversationsKey = ["conversations"] as const;
+
+interface Props {
+  scope: string;
+  openId: number | null;
+  onOpen: (c: StoredConversation) => void;
+  /** the open conversation was deleted */
+  onDeleted: (id: number) => void;
+  display: (uri: string) => string;
+}
+
+function validateTitle(t: string): string | null {
+  if (!t.trim()) return "A title cannot be empty.";
+  if ([...t].length > 200) return "A title has at most 200 characters.";
+  return null;
+}
+
+/**
+ * ConversationList is the stored conversations of the folder (or of all
+ * folders), newest first, with search, rename, export and delete with undo.
+ */
+export function ConversationList({ scope, openId, onOpen, onDeleted, display }: Props) {
+  const [all, setAll] = useState(false);
+  const [q, setQ] = useState("");
+  const [query, setQuery] = useState("");
+  const [renaming, setRenaming] = useState<StoredConversation | null>(null);
+  const [pending, setPending] = useState<StoredConversation | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const client = useQueryClient();
+
+  // Typing searches after a pause, not on every key.
+  useEffect(() => {
+    const t = setTimeout(() => setQuery(q.trim()), 250);
+    return () => clearTimeout(t);
+  }, [q]);
+
+  const list = useQuery({
+    queryKey: [...conversationsKey, all ? "" : scope, query],
+    queryFn: ({ signal }) => listConversations({ uri: all ? undefined : scope, q: query || undefined, limit: 50 }, signal),
+  });
+
+  const commitDelete = async (c: StoredConversation) => {
+    try {
+      await deleteConversation(c.id);
+    } catch (err) {
+      setError(`Cannot delete “${c.title}”: ${messageOf(err)}`);
+    }
+    setPending((p) => (p?.id === c.id ? null : p));
+    void client.invalidateQueries({ queryKey: conversationsKey });
+  };
+  const remove = (c: StoredConversation) => {
+    if (pending) void commitDelete(pending);
+    if (timer.current) clearTimeout(timer.current);
+    setPending(c);
+    if (c.id === openId) onDeleted(c.id);
+    timer.current = setTimeout(() => void commitDelete(c), UNDO_MS);
+  };
+  const undo = () => {
+    if (timer.current) clearTimeout(timer.current);
+    setPending(null);
+  };
+  // Leaving the list ends the undo window: the delete happens now.
+  const pendingRef = useRef(pending);
+  pendingRef.current = pending;
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+      if (pendingRef.current) void deleteConversation(pendingRef.current.id).catch(() => undefined);
+    },
+    [],
+  );
+
+  const download = async (c: StoredConversation) => {
+    try {
+      const { blob, name } = await exportConversation(c.id);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = name;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (err) {
+      setError(`Cannot export “${c.title}”: ${messageOf(err)}`);
+    }
+  };
+
+  const items = (list.data?.items ?? []).filter((c) => c.id !== pending?.id);
+  return (
+    <section className="conversation-list" aria-label="Conversations">
+      <div className="conversation-tools">
+        <input
+          type="search"
+          className="input small"
+          placeholder="Search conversations"
+          aria-label="Search conversations"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+        />
+        <label className="small">
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> All folders
+        </label>
+      </div>
+      {pending && (
+        <p className="notice small" role="status">
+          Deleted “{pending.title}”.{" "}
+          <button type="button" className="link-btn" onClick={undo}>
+            Undo
+          </button>
+        </p>
+      )}
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+      {list.isError ? (
+        <p className="error small" role="alert">
+          Cannot load the conversations: {messageOf(list.error)}
+        </p>
+      ) : list.isPending ? (
+        <p className="muted small">Loading conversations…</p>
+      ) : items.length === 0 ? (
+        <p className="muted small">{query ? "No conversation matches." : "No stored conversation yet."}</p>
+      ) : (
+        <ul className="conversation-items">
+          {items.map((c) => (
+            <li key={c.id} className={c.id === openId ? "current" : undefined} data-conversation-id={c.id}>
+              <button
+                type="button"
+                className="link-btn conversation-open ellipsis"
+                aria-current={c.id === openId ? "true" : undefined}
+                title={all ? display(c.uri) : undefined}
+                onClick={() => onOpen(c)}
+              >
+                <MessageSquare size={12} aria-hidden /> {c.title || "Untitled"}
+              </button>
+              {all && <code className="muted small ellipsis">{display(c.uri)}</code>}
+              <button type="button" className="icon-btn" aria-label={`Rename ${c.title}`} title="Rename" onClick={() => setRenaming(c)}>
+                <Pencil size={12} aria-hidden />
+              </button>
+              <button type="button" className="icon-btn" aria-label={`Export ${c.title} as Markdown`} title="Export (Markdown)" onClick={() => void download(c)}>
+                <Download size={12} aria-hidden />
+              </button>
+              <button type="button" className="icon-btn" aria-label={`Delete ${c.title}`} title="Delete" onClick={() => remove(c)}>
+                <Trash2 size={12} aria-hidden />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {renaming && (
+        <NameDialog
+          title="Rename conversation"
+          label="Title"
+          initial={renaming.title}
+          submitLabel="Rename"
+          validate={validateTitle}
+          onSubmit={async (title) => {
+            await renameConversation(renaming.id, title.trim());
+            await client.invalidateQueries({ queryKey: conversationsKey });
+          }}
+          onClose={() => setRenaming(null)}
+        />
+      )}
+    </section>
+  );
+}
