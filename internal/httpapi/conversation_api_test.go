@@ -271,8 +271,20 @@ func TestConversationTurnStoredWithToolCalls(t *testing.T) {
 			t.Fatalf("usage %+v", a.Usage)
 		}
 		_, raw := env.call(t, "alice", http.MethodGet, fmt.Sprintf("%s/%d", convPath, convID), "")
-		if strings.Contains(string(raw), "research-plan.md") {
+		if strings.Contains(string(raw), "会议纪要") {
 			t.Fatalf("the full tool output was stored: %s", raw)
+		}
+		if !strings.HasSuffix(a.Content, "Sources: kb://users/alice/notes/") {
+			t.Fatalf("the fake's answer does not cite the folder it listed: %q", a.Content)
+		}
+
+		// The default fake cites what it read, at the line it started.
+		evs = env.turn(t, "alice", fmt.Sprintf(`{"conversation_id":%d,"model_id":"fake","message":"use read on kb://me/notes/research-plan.md"}`, convID))
+		c = env.conversation(t, "alice", convID, "")
+		read := c.Messages[3]
+		if read.Status != "complete" || len(read.ToolCalls) != 1 || read.ToolCalls[0].URI != "kb://users/alice/notes/research-plan.md" ||
+			!strings.HasSuffix(read.Content, "Sources: kb://users/alice/notes/research-plan.md#L1") {
+			t.Fatalf("read turn %+v (events %s)", read, stNames(evs))
 		}
 	})
 }
