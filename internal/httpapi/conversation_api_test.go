@@ -323,6 +323,15 @@ func TestConversationCutTurnIsFailedAndStoppedIsStopped(t *testing.T) {
 		if s := c.Messages[3]; s.Status != "stopped" || s.Content != "first" || s.Error != nil {
 			t.Fatalf("stopped turn stored as %+v", s)
 		}
+
+		// Retry after Stop answers the same question again, completely,
+		// and the stopped answer stays as the earlier version.
+		_, sameQ, retried := startIDs(t, env.turn(t, "alice", fmt.Sprintf(`{"conversation_id":%d,"model_id":"fake","regenerate":%d}`, convID, c.Messages[3].ID)))
+		c = env.conversation(t, "alice", convID, "?versions=all")
+		if r := c.Messages[3]; sameQ != c.Messages[2].ID || r.ID != retried || r.Status != "complete" || r.Content != "go on" ||
+			len(r.Earlier) != 1 || r.Earlier[0].Status != "stopped" {
+			t.Fatalf("retry after stop %+v", r)
+		}
 	})
 }
 
