@@ -18,6 +18,10 @@ type TurnRequest struct {
 	Regenerate     int64  // assistant message to answer again
 	Edit           int64  // user message to replace
 	ModelID        string
+	// Seed is the page's history of a conversation not stored yet: a new
+	// conversation starts with it, so the model sees what the page showed
+	// and the stored conversation holds it too. Ignored with ConversationID.
+	Seed []HistoryItem
 }
 
 // HistoryItem is one earlier message the model sees.
@@ -52,15 +56,20 @@ type Outcome struct {
 // assistant message as streaming. The history comes from the stored
 // messages before the answered one; a client's own history plays no part.
 func (s *Service) Begin(ctx context.Context, c knowledge.Caller, r TurnRequest) (Turn, error) {
+	var seed []HistoryItem
 	if r.ConversationID == 0 {
 		if r.Regenerate != 0 || r.Edit != 0 {
 			return Turn{}, apierr.BadRequest("invalid_request", "regenerate and edit need the conversation_id of the message")
 		}
-		conv, err := s.Create(ctx, c, r.URI, AutoTitle(r.Message))
+		title := r.Message
+		if len(r.Seed) > 0 {
+			title = r.Seed[0].Content
+		}
+		conv, err := s.Create(ctx, c, r.URI, AutoTitle(title))
 		if err != nil {
 			return Turn{}, err
 		}
-		r.ConversationID = conv.ID
+		r.ConversationID, seed = conv.ID, r.Seed
 	}
 	conv, err := s.own(ctx, c, r.ConversationID)
 	if err != nil {
@@ -83,6 +92,12 @@ func (s *Service) Begin(ctx context.Context, c knowledge.Caller, r TurnRequest) 
 	}
 	t := Turn{Conversation: view(conv), Scope: scope, Message: r.Message}
 	err = s.Store.InTx(ctx, func(tx *store.Store) error {
+		for i, h := range seed {
+			m := store.ConversationMessage{ConversationID: conv.ID, Slot: i, Role: h.Role, Content: h.Content, Status: store.MessageComplete}
+			if err := tx.AddMessage(ctx, &m); err != nil {
+				return err
+			}
+		}
 		msgs, err := tx.Messages(ctx, conv.ID, false)
 		if err != nil {
 			return err

@@ -138,8 +138,14 @@ func (h *handlers) stream(c echo.Context) error {
 	if h.Chat != nil && !req.Temporary {
 		// The user message is stored, and the answer opened as streaming,
 		// before the first byte: a refusal is still a JSON error.
-		st, err := h.Chat.Begin(ctx, who, chat.TurnRequest{ConversationID: req.ConversationID, URI: req.URI,
-			Message: req.Message, Regenerate: req.Regenerate, Edit: req.Edit, ModelID: model.Meta().ID})
+		tr := chat.TurnRequest{ConversationID: req.ConversationID, URI: req.URI,
+			Message: req.Message, Regenerate: req.Regenerate, Edit: req.Edit, ModelID: model.Meta().ID}
+		if req.ConversationID == 0 {
+			for _, m := range req.History {
+				tr.Seed = append(tr.Seed, chat.HistoryItem{Role: m.Role, Content: m.Content})
+			}
+		}
+		st, err := h.Chat.Begin(ctx, who, tr)
 		if err != nil {
 			return err
 		}

@@ -440,6 +440,18 @@ func TestConversationHistoryComesFromTheStore(t *testing.T) {
 		}
 		st, raw := env.call(t, "alice", http.MethodPost, "/api/v1/knowledge-agent/stream", fmt.Sprintf(`{"conversation_id":%d,"uri":"kb://me/notes/","model_id":"fake","message":"x"}`, convID))
 		wantCode(t, st, raw, 400, "uri_mismatch")
+
+		// Without conversation_id the page's history starts the new
+		// conversation: the model sees it and the conversation keeps it.
+		seeded, _, _ := startIDs(t, env.turn(t, "alice", `{"uri":"kb://me/","model_id":"fake","message":"and now?",
+			"history":[{"role":"user","content":"page question"},{"role":"assistant","content":"page answer"}]}`))
+		if msgs := env.fake.LastChat().Messages; len(msgs) != 4 || string(msgs[1].Content) != "page question" || string(msgs[2].Content) != "page answer" {
+			t.Fatalf("page history not sent: %+v", msgs)
+		}
+		c := env.conversation(t, "alice", seeded, "")
+		if len(c.Messages) != 4 || c.Title != "page question" || c.Messages[1].Content != "page answer" || c.Messages[2].Content != "and now?" || c.Messages[3].Status != "complete" {
+			t.Fatalf("seeded conversation %+v", c)
+		}
 	})
 }
 
