@@ -22,6 +22,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/extract"
@@ -160,7 +161,20 @@ func serve(configPath string) error {
 	lim := a.cfg.Limits
 	timeouts := httpapi.Timeouts{ReadHeader: lim.ReadHeaderTimeout, Idle: lim.IdleTimeout,
 		BodyIdle: lim.BodyIdleTimeout, Body: lim.BodyTimeout}
-	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(),
+	var conversations *chat.Service
+	if a.cfg.Conversations.Store {
+		conversations = &chat.Service{Store: a.store, Tree: a.tree}
+		// Nothing streams yet: a turn still streaming was cut by the
+		// previous run of the server.
+		n, err := conversations.Interrupt(ctx)
+		if err != nil {
+			return fmt.Errorf("mark interrupted turns: %w", err)
+		}
+		if n > 0 {
+			slog.Info("marked turns cut by the last stop as interrupted", "count", n)
+		}
+	}
+	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Shutdown: shutdown, StreamsPerUser: lim.StreamsPerUser,
 		Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes})
 	srv := httpapi.NewServer(e, timeouts)

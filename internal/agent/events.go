@@ -41,6 +41,7 @@ type StartData struct {
 	URI     string `json:"uri"`
 	Mode    string `json:"mode"` // "native_tools" or "text_only"
 	Limits  Limits `json:"limits"`
+	StoredTurn
 }
 
 // TextData carries a delta of the answer or of the reasoning.

@@ -19,6 +19,16 @@ type Turn struct {
 	Message  string
 	// Material is host-provided content of the scope for text-only models.
 	Material string
+	// Stored names where the turn is kept; zero when it is not stored.
+	Stored StoredTurn
+}
+
+// StoredTurn is the conversation and messages a stored turn writes to,
+// announced in the start event.
+type StoredTurn struct {
+	ConversationID int64 `json:"conversation_id,omitempty"`
+	UserMessageID  int64 `json:"user_message_id,omitempty"`
+	MessageID      int64 `json:"message_id,omitempty"`
 }
 
 // Runner drives turns for one model.
@@ -73,7 +83,7 @@ func (r *Runner) Run(ctx context.Context, t Turn, emit func(Event)) {
 	if r.Tools == nil {
 		mode = "text_only"
 	}
-	s.emit(Event{EventStart, StartData{TurnID: t.ID, ModelID: s.meta.ID, URI: t.ScopeURI, Mode: mode, Limits: r.Limits}})
+	s.emit(Event{EventStart, StartData{TurnID: t.ID, ModelID: s.meta.ID, URI: t.ScopeURI, Mode: mode, Limits: r.Limits, StoredTurn: t.Stored}})
 	s.msgs = append(append([]llm.Message(nil), t.History...), llm.Message{Role: llm.RoleUser, Content: t.Message})
 	s.question = len(s.msgs) - 1
 

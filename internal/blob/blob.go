@@ -174,6 +174,9 @@ func copyInto(src, dst, tmpDir string) error {
 // Abort discards the staged copy (committed bytes stay).
 func (p *Pending) Abort() { os.Remove(p.tmpPath) }
 
+// Open returns the staged bytes, readable until Abort.
+func (p *Pending) Open() (*os.File, error) { return os.Open(p.tmpPath) }
+
 // Open returns the bytes of a stored blob.
 func (s *Store) Open(hash string) (*os.File, error) {
 	return os.Open(s.path(hash))

@@ -108,13 +108,7 @@ func (s *Service) Jobs(ctx context.Context, c knowledge.Caller, f ListFilter) ([
 
 // views spells jobs for their user, naming the owners of shared sources.
 func (s *Service) views(ctx context.Context, c knowledge.Caller, js ...store.Job) ([]JobView, error) {
-	var ids []int64
-	for _, j := range js {
-		if j.SourceUserID != nil {
-			ids = append(ids, *j.SourceUserID)
-		}
-	}
-	names, err := s.st.Usernames(ctx, ids)
+	names, err := store.NamesBy(ctx, s.st, js, func(j store.Job) *int64 { return j.SourceUserID })
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}

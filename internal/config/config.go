@@ -46,6 +46,14 @@ type Config struct {
 	// CLIProfiles are the command-line compile executors (SPEC §9).
 	CLIProfiles []CLIProfile `yaml:"cli_profiles"`
 	Limits      Limits       `yaml:"limits"`
+	// Conversations says whether chat history is kept on the server.
+	Conversations Conversations `yaml:"conversations"`
+}
+
+// Conversations configures stored chat history. Store false keeps nothing:
+// history lives in the page only, as a temporary chat does.
+type Conversations struct {
+	Store bool `yaml:"store"`
 }
 
 // Limits share the server fairly between users.
@@ -145,6 +153,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
 		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
+		Conversations: Conversations{Store: true},
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")

@@ -41,6 +41,23 @@ models:
 	}
 }
 
+func TestConversationsStoreDefaultsOn(t *testing.T) {
+	t.Parallel()
+	c, err := Load("", env(nil))
+	if err != nil || !c.Conversations.Store {
+		t.Fatalf("default: %+v %v", c.Conversations, err)
+	}
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	os.WriteFile(path, []byte("conversations:\n  store: false\n"), 0o600)
+	if c, err = Load(path, env(nil)); err != nil || c.Conversations.Store {
+		t.Fatalf("store: false: %+v %v", c.Conversations, err)
+	}
+	os.WriteFile(path, []byte("conversations:\n  keep: 3\n"), 0o600)
+	if _, err = Load(path, env(nil)); err == nil || !strings.Contains(err.Error(), "keep") {
+		t.Fatalf("unknown conversations key: %v", err)
+	}
+}
+
 func TestLoadErrorsNameTheField(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ yaml, env, want string }{

@@ -40,6 +40,9 @@ func DefaultScript(rec *Request, pieceDelay time.Duration) Response {
 	case toolAfter >= 0:
 		text = "Tool result: " + firstRunes(string(chat.Messages[toolAfter].Content), 200) +
 			"\n\nYou asked: " + question
+		if cited := citations(chat, userIdx); len(cited) > 0 {
+			text += "\n\nSources: " + strings.Join(cited, ", ")
+		}
 	case wantsTool(chat, question, "ls"):
 		call = scriptedCall(chat, question, "ls")
 	case wantsTool(chat, question, "read"):
@@ -112,6 +115,36 @@ func scriptedCall(chat *ChatRequest, question, name string) *ToolCall {
 	}
 	args, _ := json.Marshal(map[string]string{"uri": uri})
 	return &ToolCall{ID: "call_fake_" + name, Type: "function", Name: name, Arguments: string(args)}
+}
+
+// citations lists, once each, the kb:// URIs the tool results since the
+// question came from, as a grounded answer cites them: a read from the
+// start of a file points at its first line.
+func citations(chat *ChatRequest, userIdx int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range chat.Messages[userIdx+1:] {
+		if m.Role != "tool" {
+			continue
+		}
+		var res struct {
+			URI    string  `json:"uri"`
+			Offset *int64  `json:"offset"`
+			Text   *string `json:"text"`
+		}
+		if json.Unmarshal([]byte(m.Content), &res) != nil || !strings.HasPrefix(res.URI, "kb://") {
+			continue
+		}
+		uri := res.URI
+		if res.Text != nil && res.Offset != nil && *res.Offset == 0 {
+			uri += "#L1"
+		}
+		if !seen[uri] {
+			seen[uri] = true
+			out = append(out, uri)
+		}
+	}
+	return out
 }
 
 // usageFor estimates tokens as bytes/4, which is all a fake needs.

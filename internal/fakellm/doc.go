@@ -34,7 +34,9 @@
 //     arguments {"uri": U}, where U is the first kb:// URI found in the user
 //     message or the system prompt ("kb://" when there is none).
 //   - After a tool result it answers "Tool result:" followed by the first 200
-//     characters of that result, then "You asked: " and the question.
+//     characters of that result, then "You asked: " and the question, then
+//     "Sources: " and the kb:// URIs the tool results named (a read from the
+//     start of a file as URI#L1), so answers cite what they read.
 //   - Otherwise it echoes the last user message back as streamed text, a few
 //     characters per chunk.
 //   - A usage chunk is sent when stream_options.include_usage is set, then the

@@ -148,6 +148,22 @@ func events(t *testing.T, srv *httptest.Server, body string) ([]string, error) {
 	return out, sc.Err()
 }
 
+// textOf joins the text deltas of streamed chunks.
+func textOf(ev []string) string {
+	var b strings.Builder
+	for _, e := range ev {
+		var c struct {
+			Choices []struct {
+				Delta struct{ Content string } `json:"delta"`
+			} `json:"choices"`
+		}
+		if json.Unmarshal([]byte(e), &c) == nil && len(c.Choices) > 0 {
+			b.WriteString(c.Choices[0].Delta.Content)
+		}
+	}
+	return b.String()
+}
+
 func TestDefaultScript(t *testing.T) {
 	t.Parallel()
 	_, srv := start(t, Options{})
@@ -173,6 +189,15 @@ func TestDefaultScript(t *testing.T) {
 		`{"role":"tool","tool_call_id":"call_fake_ls","content":"a.md"}]}`)
 	if joined = strings.Join(ev, ""); !strings.Contains(joined, "Tool") || strings.Contains(joined, "tool_calls") {
 		t.Fatalf("after tool: %v", ev)
+	}
+
+	ev, _ = events(t, srv, `{"stream":true,`+tools+`,"messages":[{"role":"user","content":"use read"},`+
+		`{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{}"}}]},`+
+		`{"role":"tool","tool_call_id":"c1","content":"{\"uri\":\"kb://users/a/x.md\",\"offset\":0,\"text\":\"hi\"}"},`+
+		`{"role":"assistant","tool_calls":[{"id":"c2","type":"function","function":{"name":"ls","arguments":"{}"}}]},`+
+		`{"role":"tool","tool_call_id":"c2","content":"{\"uri\":\"kb://users/a/\",\"items\":[]}"}]}`)
+	if joined = textOf(ev); !strings.HasSuffix(joined, "Sources: kb://users/a/x.md#L1, kb://users/a/") {
+		t.Fatalf("citations: %q", joined)
 	}
 
 	if _, err := events(t, srv, `{"stream":true,"messages":[{"role":"user","content":"[[429]]"}]}`); err == nil {

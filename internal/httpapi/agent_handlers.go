@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -13,7 +16,9 @@ import (
 	"github.com/knowspace/knowspace/internal/agent"
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
+	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
 // Stream request bounds: checked before the first byte of the stream.
@@ -52,14 +57,34 @@ type streamRequest struct {
 	ModelID string        `json:"model_id"`
 	Message string        `json:"message"`
 	History []historyItem `json:"history"`
+	// ConversationID continues a stored conversation: its stored messages
+	// are the history and History is ignored.
+	ConversationID int64 `json:"conversation_id"`
+	// Temporary stores nothing: the page keeps the history, as before.
+	Temporary  bool  `json:"temporary"`
+	Regenerate int64 `json:"regenerate"`
+	Edit       int64 `json:"edit"`
 }
 
 func (r *streamRequest) Validate() error {
-	if r.URI == "" {
+	if r.URI == "" && r.ConversationID == 0 {
 		return apierr.BadRequest("invalid_uri", "uri is required: the folder or file the question is about")
 	}
 	if r.ModelID == "" {
 		return apierr.BadRequest("invalid_model", "model_id is required; GET /api/v1/knowledge-agent/options lists the models")
+	}
+	switch {
+	case r.Regenerate != 0 && r.Edit != 0:
+		return apierr.BadRequest("invalid_request", "regenerate and edit cannot be asked together")
+	case (r.Regenerate != 0 || r.Edit != 0) && r.ConversationID == 0:
+		return apierr.BadRequest("invalid_request", "regenerate and edit need the conversation_id of the message")
+	case r.Temporary && r.ConversationID != 0:
+		return apierr.BadRequest("invalid_request", "a temporary chat is not stored, so it cannot continue conversation %d", r.ConversationID)
+	case r.Regenerate != 0:
+		if r.Message != "" {
+			return apierr.BadRequest("invalid_message", "regenerate answers the stored question again; send no message")
+		}
+		return nil
 	}
 	if strings.TrimSpace(r.Message) == "" {
 		return apierr.BadRequest("invalid_message", "message must not be empty")
@@ -105,16 +130,45 @@ func (h *handlers) stream(c echo.Context) error {
 	}
 	defer release()
 	who := caller(c)
-	scope, err := h.Tree.OpenScope(ctx, who, req.URI)
-	if err != nil {
-		return err
+	turn := agent.Turn{ID: newTurnID(), Message: req.Message}
+	var (
+		scope  knowledge.Scope
+		stored *chat.Turn
+	)
+	if h.Chat != nil && !req.Temporary {
+		// The user message is stored, and the answer opened as streaming,
+		// before the first byte: a refusal is still a JSON error.
+		tr := chat.TurnRequest{ConversationID: req.ConversationID, URI: req.URI,
+			Message: req.Message, Regenerate: req.Regenerate, Edit: req.Edit, ModelID: model.Meta().ID}
+		if req.ConversationID == 0 {
+			for _, m := range req.History {
+				tr.Seed = append(tr.Seed, chat.HistoryItem{Role: m.Role, Content: m.Content})
+			}
+		}
+		st, err := h.Chat.Begin(ctx, who, tr)
+		if err != nil {
+			return err
+		}
+		stored, scope, turn.Message = &st, st.Scope, st.Message
+		turn.Stored = agent.StoredTurn{ConversationID: st.Conversation.ID, UserMessageID: st.UserMessageID, MessageID: st.MessageID}
+		for _, m := range st.History {
+			turn.History = append(turn.History, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
+		}
+	} else {
+		if req.ConversationID != 0 {
+			return conversationsOff()
+		}
+		scope, err = h.Tree.OpenScope(ctx, who, req.URI)
+		if err != nil {
+			return err
+		}
+		for _, m := range req.History {
+			turn.History = append(turn.History, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
+		}
 	}
+	turn.ScopeURI = scope.URI
 	tools := agent.KnowledgeTools{Tree: h.Tree, Caller: who, Scope: scope}
 	runner := &agent.Runner{Model: model, Limits: agent.DefaultLimits}
-	turn := agent.Turn{ID: newTurnID(), ScopeURI: scope.URI, Message: req.Message}
-	for _, m := range req.History {
-		turn.History = append(turn.History, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
-	}
 	if model.Meta().NativeTools {
 		runner.Tools = tools
 	} else {
@@ -125,10 +179,12 @@ func (h *handlers) stream(c echo.Context) error {
 	agent.SSEHeaders(w)
 	events := make(chan agent.Event, streamEventQueue)
 	finished := make(chan struct{})
+	var record turnRecord
 	go func() {
 		defer close(finished)
 		defer close(events)
 		runner.Run(ctx, turn, func(e agent.Event) {
+			record.observe(e)
 			select {
 			case events <- e:
 			case <-ctx.Done():
@@ -142,6 +198,15 @@ func (h *handlers) stream(c echo.Context) error {
 	<-finished
 	if err != nil && ctx.Err() == nil {
 		c.Logger().Debug("stream ended: ", err)
+	}
+	if stored != nil {
+		// The request is over; the answer is stored all the same.
+		saveCtx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer done()
+		outcome := record.outcome(errors.Is(err, agent.ErrShutdown))
+		if err := h.Chat.Finish(saveCtx, *stored, outcome); err != nil {
+			slog.Error("store the answer", "conversation", stored.Conversation.ID, "message", stored.MessageID, "err", err)
+		}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -26,6 +27,9 @@ type Deps struct {
 	SPA   http.Handler // the web app, served for every non-API path
 	// Models is the LLM registry; nil or empty means chat is unavailable.
 	Models *llm.Registry
+	// Chat keeps conversations; nil means the server stores none
+	// (conversations: {store: false}) and history lives in the page.
+	Chat *chat.Service
 	// Compile runs compile requests and the jobs API; nil answers 503.
 	Compile *compile.Service
 	// Shutdown closes when the server stops, ending open streams first.
@@ -102,6 +106,12 @@ func New(d Deps) *echo.Echo {
 
 	authed.GET("/knowledge-agent/options", h.options)
 	authed.POST("/knowledge-agent/stream", h.stream)
+	authed.POST("/knowledge-agent/conversations", h.createConversation)
+	authed.GET("/knowledge-agent/conversations", h.listConversations)
+	authed.GET("/knowledge-agent/conversations/:id", h.getConversation)
+	authed.PATCH("/knowledge-agent/conversations/:id", h.renameConversation)
+	authed.DELETE("/knowledge-agent/conversations/:id", h.deleteConversation)
+	authed.GET("/knowledge-agent/conversations/:id/export", h.exportConversation)
 
 	authed.POST("/knowledge-agent/compile", h.compile)
 	authed.GET("/jobs", h.listJobs)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -46,7 +47,8 @@ func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *stEnv {
 		t.Fatal(err)
 	}
 	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{}), stack: stack}
-	d := Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: env.shutdown}
+	d := Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: env.shutdown,
+		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}}
 	for _, f := range tweak {
 		f(&d)
 	}

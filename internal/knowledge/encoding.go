@@ -10,47 +10,64 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// saveDecoded gives a just-uploaded text file in a legacy encoding (GBK,
-// Shift-JIS, UTF-16, ...) its decoded UTF-8 text as an L2 body sourced
-// from the raw version, and records the encoding on the raw version. read,
-// search, the preview and compile then page through decoded text with
-// code-point offsets, while GET /resources/raw still serves the bytes as
-// uploaded. UTF-8 text, documents and binary files are left as they are.
-func (t *Tree) saveDecoded(ctx context.Context, tx *store.Store, n store.Node, info blob.Info) error {
-	if info.ValidUTF8 && !info.HasNUL || extract.IsDocument(n.Name) || !extract.MayBeText(info.Head, info.HasNUL) {
-		return nil // most binary files stop here, before reading them
+// decoded is the UTF-8 text of an upload in a legacy encoding, staged
+// before the upload's transaction so that reading and decoding up to the
+// upload limit never holds the database's write lock.
+type decoded struct {
+	body *blob.Pending
+	enc  string
+}
+
+// decodeStaged prepares the decoded text of a staged file in a legacy
+// encoding (GBK, Shift-JIS, UTF-16, ...); nil for UTF-8 text, documents and
+// binary files, which are left as they are.
+func (t *Tree) decodeStaged(f Staged) (*decoded, error) {
+	info := f.pending.Info
+	if info.ValidUTF8 && !info.HasNUL || extract.IsDocument(f.Name) || !extract.MayBeText(info.Head, info.HasNUL) {
+		return nil, nil // most binary files stop here, before reading them
 	}
-	f, err := t.blobs.Open(info.Hash)
+	r, err := f.pending.Open()
 	if err != nil {
-		return fmt.Errorf("open %s to decode: %w", n.Path, err)
+		return nil, fmt.Errorf("open %s to decode: %w", f.Name, err)
 	}
-	raw, err := io.ReadAll(f)
-	f.Close()
+	raw, err := io.ReadAll(r)
+	r.Close()
 	if err != nil {
-		return fmt.Errorf("read %s to decode: %w", n.Path, err)
+		return nil, fmt.Errorf("read %s to decode: %w", f.Name, err)
 	}
 	text, enc, ok := extract.DecodeText(raw)
 	if !ok {
-		return nil // binary: no text body until a parse finds one
+		return nil, nil // binary: no text body until a parse finds one
+	}
+	body, err := t.stageText(text)
+	if err != nil {
+		return nil, fmt.Errorf("stage decoded text of %s: %w", f.Name, err)
+	}
+	return &decoded{body: body, enc: enc}, nil
+}
+
+// saveDecoded gives a just-uploaded file its decoded text as an L2 body
+// sourced from the raw version, and records the encoding on the raw
+// version. read, search, the preview and compile then page through decoded
+// text with code-point offsets, while GET /resources/raw still serves the
+// bytes as uploaded.
+func saveDecoded(ctx context.Context, tx *store.Store, n store.Node, d *decoded) error {
+	if d == nil {
+		return nil
 	}
 	src, err := tx.LatestVersion(ctx, n.ID, store.BodyRaw)
 	if err != nil {
 		return err
 	}
-	body, err := t.stageText(text)
-	if err != nil {
-		return fmt.Errorf("stage decoded text of %s: %w", n.Path, err)
-	}
-	defer body.Abort()
-	if err := commitBlobs(ctx, tx, body); err != nil {
+	if err := commitBlobs(ctx, tx, d.body); err != nil {
 		return err
 	}
-	if err := tx.SetEncoding(ctx, src.ID, enc); err != nil {
+	if err := tx.SetEncoding(ctx, src.ID, d.enc); err != nil {
 		return err
 	}
-	return tx.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: body.Hash,
-		Size: body.Size, IsText: true, CharCount: body.Chars, MediaType: "text/plain; charset=utf-8",
-		SourceVersionID: &src.ID, Encoding: enc})
+	return tx.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: d.body.Hash,
+		Size: d.body.Size, IsText: true, CharCount: d.body.Chars, MediaType: "text/plain; charset=utf-8",
+		SourceVersionID: &src.ID, Encoding: d.enc})
 }
 
 // encodingOf names the encoding of a file's uploaded bytes when they are

@@ -119,13 +119,7 @@ func (t *Tree) ListTrash(ctx context.Context, c Caller) ([]TrashEntry, error) {
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	var by []int64
-	for _, it := range its {
-		if it.DeletedBy != nil {
-			by = append(by, *it.DeletedBy)
-		}
-	}
-	names, err := t.st.Usernames(ctx, by)
+	names, err := store.NamesBy(ctx, t.st, its, func(it store.TrashItem) *int64 { return it.DeletedBy })
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}

@@ -95,6 +95,17 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		}
 		seen[f.Name] = true
 	}
+	texts := make([]*decoded, len(files))
+	for i, f := range files {
+		d, err := t.decodeStaged(f)
+		if err != nil {
+			return nil, apierr.Internal(err)
+		}
+		if d != nil {
+			defer d.body.Abort()
+		}
+		texts[i] = d
+	}
 	// Blobs become visible inside the transaction, under their locks (see
 	// blobgc.go); rows that fail take the blobs nothing else uses with them.
 	pending := make([]*blob.Pending, len(files))
@@ -111,7 +122,7 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		if err := commitBlobs(ctx, tx, pending...); err != nil {
 			return err
 		}
-		for _, f := range files {
+		for i, f := range files {
 			name, err := resolveConflict(ctx, tx, own, dir, f.Name, onConflict)
 			if err != nil {
 				return err
@@ -120,7 +131,7 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 			if err != nil {
 				return err
 			}
-			if err := t.saveDecoded(ctx, tx, n, f.pending.Info); err != nil {
+			if err := saveDecoded(ctx, tx, n, texts[i]); err != nil {
 				return err
 			}
 			nodes = append(nodes, n)
@@ -128,9 +139,12 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		return nil
 	})
 	if err != nil {
-		hashes := make([]string, len(files))
+		hashes := make([]string, 0, len(files))
 		for i, f := range files {
-			hashes[i] = f.pending.Hash
+			hashes = append(hashes, f.pending.Hash)
+			if texts[i] != nil {
+				hashes = append(hashes, texts[i].body.Hash)
+			}
 		}
 		t.freeBlobs(ctx, hashes)
 		return nil, wrapStoreErr(err)

@@ -36,13 +36,7 @@ func (t *Tree) Versions(ctx context.Context, c Caller, raw string) ([]Version, e
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	var by []int64
-	for _, v := range vs {
-		if v.AuthorID != nil {
-			by = append(by, *v.AuthorID)
-		}
-	}
-	names, err := t.st.Usernames(ctx, by)
+	names, err := store.NamesBy(ctx, t.st, vs, func(v store.FileVersion) *int64 { return v.AuthorID })
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}

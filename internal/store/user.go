@@ -124,3 +124,15 @@ func (s *Store) Usernames(ctx context.Context, ids []int64) (map[int64]string, e
 	}
 	return out, translate(err)
 }
+
+// NamesBy maps the accounts rows refer to (through ref; nil refers to none)
+// to their names.
+func NamesBy[T any](ctx context.Context, s *Store, rows []T, ref func(T) *int64) (map[int64]string, error) {
+	var ids []int64
+	for _, r := range rows {
+		if id := ref(r); id != nil {
+			ids = append(ids, *id)
+		}
+	}
+	return s.Usernames(ctx, ids)
+}

@@ -8,6 +8,7 @@ import { addMember, createGroup, deleteGroup, listGroups, listUsers, removeMembe
 import type { Group } from "../api/types";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
+import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
 import { NameDialog } from "../ui/NameDialog";
 import { GroupCard } from "./GroupCard";
@@ -115,19 +116,7 @@ export function GroupsDialog(props: { onClose: () => void }) {
           ))}
         </ul>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <p className="muted small share-notice" role="status">
-        {notice}
-      </p>
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={props.onClose}>
-          Close
-        </button>
-      </div>
+      <DialogFooter error={error} notice={notice} closeLabel="Close" onClose={props.onClose} />
       {sub?.kind === "rename" && (
         <NameDialog
           title={`Rename group ${sub.group.name}`}

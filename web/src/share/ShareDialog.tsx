@@ -9,6 +9,7 @@ import { createShare, deleteShare, listShares, updateShare } from "../api/sharin
 import type { ShareRole } from "../api/types";
 import { nameOf } from "../api/uri";
 import { Dialog } from "../ui/Dialog";
+import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
 import { GranteePicker } from "./GranteePicker";
 import { ROLE_LABELS, accessRows, candidateLabel, granteeOfCandidate } from "./shareModel";
@@ -156,19 +157,7 @@ export function ShareDialog(props: {
         ))}
       </ul>
       {shares.isSuccess && rows.length === 0 && <p className="muted small">Only you can see this. People and groups you add find it under “Shared with me”.</p>}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <p className="muted small share-notice" role="status">
-        {notice}
-      </p>
-      <div className="dialog-actions">
-        <button type="button" className="btn" onClick={props.onClose}>
-          Done
-        </button>
-      </div>
+      <DialogFooter error={error} notice={notice} closeLabel="Done" onClose={props.onClose} />
     </Dialog>
   );
 }

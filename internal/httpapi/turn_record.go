@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/agent"
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// turnRecord gathers, from the events of a turn, what its conversation
+// keeps: the text and reasoning as they were sent, each tool call's card
+// (never its output), usage, and how the turn ended.
+type turnRecord struct {
+	content, reasoning strings.Builder
+	calls              []chat.ToolCall
+	byID               map[string]int
+	estimate           int
+	usage              *llm.Usage
+	ended              string // agent.EventDone or agent.EventError; "" while running
+	err                *chat.Error
+}
+
+func (r *turnRecord) observe(e agent.Event) {
+	switch d := e.Data.(type) {
+	case agent.TextData:
+		if e.Name == agent.EventReasoning {
+			r.reasoning.WriteString(d.Text)
+		} else {
+			r.content.WriteString(d.Text)
+		}
+	case agent.ToolCallData:
+		if r.byID == nil {
+			r.byID = map[string]int{}
+		}
+		r.byID[d.ID] = len(r.calls)
+		r.calls = append(r.calls, chat.ToolCall{ID: d.ID, Name: d.Name, Arguments: d.Arguments})
+	case agent.ToolResultData:
+		if i, ok := r.byID[d.ID]; ok {
+			r.calls[i].OK, r.calls[i].Summary, r.calls[i].URI = d.OK, d.Summary, d.URI
+		}
+	case agent.ContextData:
+		r.estimate = d.Estimate
+	case agent.DoneData:
+		r.ended, r.usage, r.estimate = agent.EventDone, d.Usage, d.Estimate
+	case agent.ErrorData:
+		r.ended, r.err = agent.EventError, &chat.Error{Code: d.Code, Message: d.Message}
+	}
+}
+
+// outcome is the turn's true ending: only a done event is complete; an
+// error event is failed; a server shutdown is failed as interrupted; a turn
+// that just ended (the client left or pressed Stop) is stopped.
+func (r *turnRecord) outcome(shutdown bool) chat.Outcome {
+	o := chat.Outcome{Content: r.content.String(), Reasoning: r.reasoning.String(), ToolCalls: r.calls, Estimate: r.estimate}
+	if r.usage != nil {
+		o.Usage = r.usage
+	}
+	switch {
+	case r.ended == agent.EventDone:
+		o.Status = store.MessageComplete
+	case r.ended == agent.EventError:
+		o.Status, o.Error = store.MessageFailed, r.err
+	case shutdown:
+		o.Status = store.MessageFailed
+		o.Error = &chat.Error{Code: "interrupted", Message: "the server restarted while this answer was being written; retry to answer again"}
+	default:
+		o.Status = store.MessageStopped
+	}
+	return o
+}
