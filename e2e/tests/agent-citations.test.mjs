@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { answerText, ask, askAndWait, apiMkdir, apiUpload, assistants, chatBox, recordStreams, users, waitStatus } from "../lib/agent.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
@@ -89,12 +90,16 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       assert.match(await retry.getAttribute("class"), /primary/, "Retry is the main action of a stopped turn");
       streams.length = 0;
       await retry.click();
-      const again = assistants(page).nth(1);
+      // The server answers the stored question again; the stopped answer
+      // becomes an earlier version, so the new answer takes its place.
+      await page.waitForFunction(() => document.querySelectorAll('.msg[data-role="assistant"][data-status="streaming"]').length === 1);
+      const again = assistants(page).last();
       assert.equal(await waitStatus(again, ["done", "stopped", "error", "incomplete"], 30_000), "done");
       assert.equal(await answerText(again), q);
-      assert.equal(streams[0].message, q);
-      assert.deepEqual(streams[0].history, [], "the stopped answer is not history");
-      assert.equal(await msg.getByRole("button", { name: "Retry" }).count(), 0, "only the newest turn offers Retry");
+      assert.equal(await assistants(page).count(), 1);
+      assert.equal(typeof streams[0].conversation_id, "number");
+      assert.equal(typeof streams[0].regenerate, "number");
+      assert.equal(streams[0].message, "");
 
       // Edit: the last question goes back into the box; sending replaces that turn.
       await users(page).last().getByRole("button", { name: "Edit your last message" }).click();
@@ -102,11 +107,13 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Message KnowAgent");
       await chatBox(page).fill("the edited question");
       await chatBox(page).press("Enter");
-      const edited = assistants(page).nth(1);
+      await page.waitForFunction(() => document.querySelector('.msg[data-role="user"]:last-of-type')?.textContent?.includes("the edited question") ?? true);
+      const edited = assistants(page).last();
       assert.equal(await waitStatus(edited, ["done", "stopped", "error", "incomplete"]), "done");
-      assert.equal(await assistants(page).count(), 2, "the edited turn replaced the one it edits");
+      assert.equal(await assistants(page).count(), 1, "the edited turn replaced the one it edits");
       assert.equal(await answerText(edited), "the edited question");
       assert.equal(await users(page).last().innerText(), "the edited question");
+      assert.equal(typeof streams[1].edit, "number");
 
       // Copy puts the answer's Markdown on the clipboard.
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -117,36 +124,57 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
   );
 
   it(
-    "the unsent draft is kept per folder's conversation and survives a reload",
+    "the draft survives a reload; switching folder and coming back through the list restores the old conversation and its draft",
     shotOnFailure(() => page, async () => {
       assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
+      const id = new URL(page.url()).searchParams.get("c");
+      assert.ok(id, "the stored conversation is in the address");
       const draft = "a half-written question about the gamma line";
       await chatBox(page).fill(draft);
-      await treeItem(page, `${ROOT}notes/`).click();
-      assert.equal(await chatBox(page).inputValue(), "", "another folder's conversation has its own draft");
-      await treeItem(page, `${ROOT}deep/inner/`).click();
-      assert.equal(await chatBox(page).inputValue(), draft);
       await page.reload();
-      await treeItem(page, `${ROOT}deep/inner/`).click();
+      await users(page).last().getByText("the edited question").waitFor();
       assert.equal(await chatBox(page).inputValue(), draft);
-      // Sending clears it for good.
+
+      // Another folder: a new conversation with its own (empty) draft.
+      await treeItem(page, `${ROOT}notes/`).click();
+      await page.getByTestId("welcome").or(page.locator(".welcome")).first().waitFor().catch(() => undefined);
+      assert.equal(await assistants(page).count(), 0);
+      assert.equal(await chatBox(page).inputValue(), "");
+
+      // Back through the list (all folders: the old one is about deep/inner/).
+      await page.getByRole("button", { name: "Conversations" }).click();
+      const list = page.getByRole("region", { name: "Conversations" });
+      await list.getByLabel("All folders").check();
+      const item = list.locator(`li[data-conversation-id="${id}"] .conversation-open`);
+      await item.click();
+      await users(page).last().getByText("the edited question").waitFor();
+      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
+      assert.equal(await chatBox(page).inputValue(), draft);
+      assert.equal(new URL(page.url()).searchParams.get("c"), id);
+      const violations = blocking(await axeViolations(page, ".conversation-list"));
+      assert.deepEqual(violations, [], formatViolations(violations));
+
+      // Sending clears the draft for good.
       await askAndWait(page, draft);
       await page.reload();
-      await treeItem(page, `${ROOT}deep/inner/`).click();
+      await users(page).last().getByText(draft).waitFor();
       assert.equal(await chatBox(page).inputValue(), "");
     }),
   );
 
   it(
-    "against a server without stored conversations the chat keeps page-only history and sends no conversation fields",
+    "the open conversation is in the address: a reload shows it again with its tool cards",
     shotOnFailure(() => page, async () => {
-      assert.equal(await page.getByRole("button", { name: "Conversations" }).count(), 0);
-      assert.equal(await page.getByLabel("Temporary chat").count(), 0);
-      assert.equal(new URL(page.url()).searchParams.get("c"), null);
-      assert.ok(streams.length > 0);
-      for (const body of streams) {
-        for (const k of ["conversation_id", "temporary", "regenerate", "edit"]) assert.ok(!(k in body), `no ${k} in ${JSON.stringify(body)}`);
-      }
+      await page.getByRole("button", { name: "New conversation" }).click();
+      const { msg } = await askAndWait(page, "use read on kb://me/deep/inner/lines.txt for the reload check");
+      assert.equal(await msg.locator('.tool-card[data-tool="read"]').count(), 1);
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("c") !== null);
+      await page.reload();
+      const back = assistants(page).last();
+      await back.waitFor();
+      assert.equal(await users(page).last().innerText(), "use read on kb://me/deep/inner/lines.txt for the reload check");
+      assert.equal(await back.locator('.tool-card[data-tool="read"]').getAttribute("data-status"), "ok");
+      assert.equal(await back.getAttribute("data-status"), "done");
     }),
   );
 });

@@ -89,6 +89,8 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
       const ac = new AbortController();
       active.current = ac;
       const body: StreamRequest = { uri: scope, model_id: modelId, message, history, ...extra };
+      // The server asks the stored question again itself and refuses a message with regenerate.
+      if (body.regenerate !== undefined) body.message = "";
       if (stored && storedRef.current !== null && !temporary) body.conversation_id = storedRef.current;
       if (stored && temporary && storedRef.current === null) body.temporary = true;
       setConversation((c) => appendTurn(replacing ? dropTurn(c, replacing) : c, newTurn(ids, message, scope, modelId)));
