@@ -1,6 +1,6 @@
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import type { ReactNode } from "react";
-import { CircleAlert, CircleCheck, CircleStop, LoaderCircle, Pencil } from "lucide-react";
+import { ChevronLeft, ChevronRight, CircleAlert, CircleCheck, CircleStop, LoaderCircle, Pencil } from "lucide-react";
 import type { Turn } from "./conversation";
 import { SourcesList } from "../citations/SourcesList";
 import { sourcesOf } from "../citations/sources";
@@ -9,6 +9,7 @@ import { ReasoningBlock } from "./ReasoningBlock";
 import { ToolCard } from "./ToolCard";
 import { TurnActions } from "./TurnActions";
 import type { OpenPreview } from "./types";
+import { shownVersion } from "./versions";
 
 function statusLine(t: Turn): { icon: ReactNode; text: string } {
   switch (t.status) {
@@ -34,7 +35,7 @@ function statusLine(t: Turn): { icon: ReactNode; text: string } {
 
 /** TurnView is one question and its answer: reasoning, tool cards and text in the order they came. */
 export const TurnView = memo(function TurnView({
-  turn,
+  turn: current,
   display,
   onOpenPreview,
   onRetry,
@@ -47,6 +48,11 @@ export const TurnView = memo(function TurnView({
   onRetry?: (turn: Turn) => void;
   onEdit?: (turn: Turn) => void;
 }) {
+  // The pager shows an earlier answer in place; the current one is the default.
+  const [picked, setPicked] = useState<number | null>(null);
+  const version = shownVersion(current, picked);
+  const turn = version.turn;
+  const latest = version.index === version.count - 1;
   const live = turn.status === "streaming";
   const sources = useMemo(() => sourcesOf(turn), [turn]);
   const status = statusLine(turn);
@@ -70,6 +76,31 @@ export const TurnView = memo(function TurnView({
         data-status={turn.status}
         aria-busy={live}
       >
+        {version.count > 1 && (
+          <div className="version-pager small muted" role="group" aria-label="Answer versions">
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Previous version"
+              disabled={version.index === 0}
+              onClick={() => setPicked(version.index - 1)}
+            >
+              <ChevronLeft size={13} aria-hidden />
+            </button>
+            <span role="status" aria-label={`Version ${version.index + 1} of ${version.count}`}>
+              {version.index + 1} / {version.count}
+            </span>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Next version"
+              disabled={latest}
+              onClick={() => setPicked(version.index + 1 === version.count - 1 ? null : version.index + 1)}
+            >
+              <ChevronRight size={13} aria-hidden />
+            </button>
+          </div>
+        )}
         {turn.start?.mode === "text_only" && <p className="muted small mode-note">Text-only model: no tools in this answer.</p>}
         {turn.parts.map((p, i) =>
           p.kind === "text" ? (
@@ -87,7 +118,8 @@ export const TurnView = memo(function TurnView({
         <p className={`turn-status ${turn.status}`} role={turn.status === "error" || turn.status === "incomplete" ? "alert" : undefined}>
           {status.icon} <span>{status.text}</span>
         </p>
-        {!live && <TurnActions turn={turn} onRetry={onRetry ? () => onRetry(turn) : undefined} />}
+        {/* Retry always asks again in place of the current answer, whichever version is shown. */}
+        {!live && <TurnActions turn={turn} onRetry={onRetry && latest ? () => onRetry(current) : undefined} />}
       </div>
     </>
   );

@@ -33,6 +33,8 @@ export interface Turn {
   context?: ContextEvent;
   done?: DoneEvent;
   error?: { code: string; message: string };
+  /** earlier answers to this question (Retry or Edit kept them), oldest first */
+  earlier?: Turn[];
 }
 
 /** Conversation is the chat of one folder; switching folder starts a new one. */

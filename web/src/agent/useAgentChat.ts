@@ -21,6 +21,7 @@ import {
 } from "./conversation";
 import type { Conversation, Turn } from "./conversation";
 import { newMessageId } from "./ids";
+import { earlierAfterRetry } from "./versions";
 
 export interface AgentChat {
   conversation: Conversation;
@@ -81,6 +82,7 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
     (message: string, modelId: string, replacing: string | undefined, extra: Partial<StreamRequest>) => {
       let conv = latest.current;
       if (active.current || isStreaming(conv) || conv.scope !== scope) return;
+      const replaced = replacing ? conv.turns.find((t) => t.id === replacing) : undefined;
       if (replacing) conv = dropTurn(conv, replacing);
       // Ids are made here, outside state updaters, so a re-run updater never
       // assigns new ones.
@@ -93,7 +95,10 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
       if (body.regenerate !== undefined) body.message = "";
       if (stored && storedRef.current !== null && !temporary) body.conversation_id = storedRef.current;
       if (stored && temporary && storedRef.current === null) body.temporary = true;
-      setConversation((c) => appendTurn(replacing ? dropTurn(c, replacing) : c, newTurn(ids, message, scope, modelId)));
+      const turn = newTurn(ids, message, scope, modelId);
+      // A regenerated answer keeps the one it replaces as an earlier version, as the server does.
+      if (replaced && extra.regenerate !== undefined) turn.earlier = earlierAfterRetry(replaced);
+      setConversation((c) => appendTurn(replacing ? dropTurn(c, replacing) : c, turn));
       void streamTurn(
         body,
         (ev) => {
@@ -139,7 +144,7 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
   const open = useCallback(
     async (id: number) => {
       abortActive();
-      const c = await getConversation(id);
+      const c = await getConversation(id, undefined, true);
       const conv = storedConversation(c.id, c.uri, c.messages ?? []);
       storedRef.current = c.id;
       latest.current = conv;

@@ -35,6 +35,8 @@ export interface StoredMessage {
   created_at: string;
   version?: number;
   versions?: number;
+  /** with ?versions=all: the earlier versions of an assistant message, oldest first */
+  earlier?: StoredMessage[];
 }
 
 export interface ConversationPage {
@@ -60,8 +62,13 @@ export function conversationsUnsupported(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 404 || err.status === 405);
 }
 
-export function getConversation(id: number, signal?: AbortSignal): Promise<StoredConversation & { messages: StoredMessage[] }> {
-  return requestJSON(`${BASE}/${id}`, { signal });
+/** getConversation is one conversation; allVersions adds each answer's earlier versions. */
+export function getConversation(
+  id: number,
+  signal?: AbortSignal,
+  allVersions = false,
+): Promise<StoredConversation & { messages: StoredMessage[] }> {
+  return requestJSON(`${BASE}/${id}`, { signal, query: allVersions ? { versions: "all" } : undefined });
 }
 
 export function renameConversation(id: number, title: string): Promise<StoredConversation> {

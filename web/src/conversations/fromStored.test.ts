@@ -48,3 +48,27 @@ describe("turnsOf", () => {
     expect(c.id).toBe("stored-9");
   });
 });
+
+describe("turnsOf with versions", () => {
+  it("keeps an answer's earlier versions as earlier turns, oldest first", () => {
+    const [t] = turnsOf(
+      [
+        msg({ id: 1, role: "user", content: "q" }),
+        msg({
+          id: 4,
+          role: "assistant",
+          content: "third",
+          version: 3,
+          versions: 3,
+          earlier: [msg({ id: 2, role: "assistant", content: "first", status: "stopped" }), msg({ id: 3, role: "assistant", content: "second" })],
+        }),
+      ],
+      S,
+    );
+    expect(t!.id).toBe("4");
+    expect(t!.earlier!.map((e) => [e.id, e.status, e.question])).toEqual([
+      ["2", "stopped", "q"],
+      ["3", "done", "q"],
+    ]);
+  });
+});

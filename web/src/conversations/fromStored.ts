@@ -33,6 +33,8 @@ function answerTurn(user: StoredMessage, answer: StoredMessage | undefined, scop
     parts,
     tools,
   };
+  const earlier = (answer?.earlier ?? []).map((e) => answerTurn(user, { ...e, earlier: undefined }, scope));
+  if (earlier.length) t.earlier = earlier;
   if (answer?.error) t.error = answer.error;
   else if (!answer) t.error = { code: "interrupted", message: "the answer was not stored" };
   if (answer && t.status === "done") {
