@@ -106,7 +106,9 @@ describe("FolderCommandDialog search", () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]!.cursor).toBe("cursor-after-p1");
     calls[1]!.resolve(result("needle", 20, true, "p2"));
-    await new Promise((r) => setTimeout(r, 0));
+    // React renders the answer on its own schedule, which a loaded machine
+    // can push past one macrotask; the observer records every frame meanwhile.
+    await vi.waitFor(() => expect(status()).toMatch(/page 2/), { timeout: 5000 });
     record();
     observer.disconnect();
     for (const s of seen) {
