@@ -193,9 +193,6 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	if u.Path == "" && u.Username == c.Username {
-		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
-	}
 	own, _, err := t.decideWrite(ctx, c, u)
 	if err != nil {
 		return Item{}, err
