@@ -3,6 +3,9 @@ SHELL := /bin/bash
 BIN   := bin/knowspace
 GO    ?= go
 CHROMIUM ?= /usr/bin/chromium
+# go-sqlite3 builds SQLite's FTS5 (the search index) only with this tag;
+# every go command below (build, vet, test, staticcheck) needs it.
+export GOFLAGS := -tags=sqlite_fts5
 
 .PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench fuzz check-tools clean
 
@@ -12,7 +15,7 @@ run: build
 
 ## build: the SPA (web/dist) embedded in bin/knowspace
 build: web
-	$(GO) build -tags embedspa -o $(BIN) ./cmd/server
+	$(GO) build -tags embedspa,sqlite_fts5 -o $(BIN) ./cmd/server
 
 check-tools:
 	@command -v $(GO) >/dev/null || { echo "missing: Go 1.26+ (https://go.dev/dl)"; exit 1; }
