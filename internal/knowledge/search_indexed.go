@@ -37,17 +37,6 @@ func (a rankKey) compare(b rankKey) int {
 	return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Owner, b.Owner), strings.Compare(a.Path, b.Path))
 }
 
-// indexLiterals are the strings every match must contain that the index
-// can look up; none means the index cannot help (a query of one or two
-// characters) and the search scans.
-func indexLiterals(query string) []string {
-	q, n := foldQuery(query)
-	if n < store.MinIndexRunes {
-		return nil
-	}
-	return []string{string(q)}
-}
-
 // searchIndexed answers from the index: its candidates, each confirmed by
 // the exact matcher. When few enough candidates exist, all are read and
 // ranked; otherwise they are read in path order, a page at a time.

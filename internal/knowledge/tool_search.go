@@ -159,7 +159,10 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	p := &hitPage{t: t, call: call, glob: glob, cur: cur, budget: MaxSearchPageBytes,
 		sc:  newFileScanner(query, searchSnippetRadius, searchChunkBytes),
 		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: "scan"}}
-	lits := indexLiterals(query)
+	lits, err := indexLiterals(query, call.args.boolean("regex"))
+	if err != nil {
+		return nil, "", err
+	}
 	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index)
 	if useIndex {
 		if useIndex, err = t.st.SearchIndexReady(ctx); err != nil {
