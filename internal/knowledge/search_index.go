@@ -12,8 +12,8 @@ import (
 
 // maxIndexedBytes bounds the text one file puts in the index. A larger body
 // is recorded as not indexed and every search reads it: a search stays
-// exact, it only costs more for such files.
-const maxIndexedBytes = 64 << 20
+// exact, it only costs more for such files. (A variable for tests.)
+var maxIndexedBytes int64 = 64 << 20
 
 // syncIndex makes the index hold the current text body of each node (or
 // nothing, for a folder or a file without text), inside the transaction of
