@@ -119,8 +119,17 @@ func fileSizes(rng *rand.Rand, cfg Config) []int {
 		}
 	}
 	sizes := large
+	sum := 0.0
 	for _, s := range small {
 		sizes = append(sizes, int(s))
+		sum += s
+	}
+	// In a corpus of few files the ceiling can leave the small ones short
+	// of their share; the large files take the rest.
+	if short := rest - sum; short > 0.01*float64(cfg.Bytes) {
+		for i := range large {
+			sizes[i] += int(short / float64(len(large)))
+		}
 	}
 	rng.Shuffle(len(sizes), func(i, j int) { sizes[i], sizes[j] = sizes[j], sizes[i] })
 	return sizes
