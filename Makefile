@@ -61,9 +61,11 @@ test-web: web-deps
 e2e: build e2e-deps
 	cd e2e && KNOWSPACE_BIN=$(CURDIR)/$(BIN) CHROMIUM_PATH=$(CHROMIUM) npm test
 
-## bench: Go benchmarks; figures go to docs/BENCHMARKS.md
+## bench: Go benchmarks; figures go to docs/BENCHMARKS.md. The search benchmark
+## generates its 500 MB corpus once in $TMPDIR (KB_BENCH_CORPUS_MB=20 for a small one)
 bench: check-tools
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./... | tee /tmp/knowspace-bench.txt
+	@command -v rg >/dev/null || { echo "missing: ripgrep, the search benchmark's baseline: apt-get install -y ripgrep"; exit 1; }
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee /tmp/knowspace-bench.txt
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
