@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/extract"
@@ -72,6 +73,13 @@ func TestIndexRebuild(t *testing.T) {
 		after := e.searchFor(e.alice, "kb://me/", "alpha")
 		if after.Mode != "index" || len(after.Hits) != 1 || after.Hits[0] != before.Hits[0] {
 			t.Fatalf("rebuilt index: %+v, before %+v", after, before)
+		}
+
+		// A ranked answer reads each candidate to its end, past many chunks.
+		long := strings.Repeat("filler text, ", 3*searchChunkBytes/13) + "the quetzal at the end"
+		e.put(e.alice, "kb://me/d/", "long.md", []byte(long))
+		if r := e.searchFor(e.alice, "kb://me/", "quetzal"); r.Mode != "index" || len(r.Hits) != 1 || r.Hits[0].Offset != int64(len(long)-len("quetzal at the end")) {
+			t.Fatalf("match in the last chunk of a candidate: %+v", r)
 		}
 
 		old := maxIndexedBytes

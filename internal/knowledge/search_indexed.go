@@ -124,7 +124,9 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 		if !ok {
 			continue // its text went away since the index proposed it
 		}
-		res, err := t.scanBlob(ctx, p.sc, v, scanPos{}, MaxSearchHitsPerFile, v.Size+1)
+		// The candidates fit the page's byte budget together: each is read
+		// to its end (the scanner's budget counts whole chunks).
+		res, err := t.scanBlob(ctx, p.sc, v, scanPos{}, MaxSearchHitsPerFile, v.Size+searchChunkBytes)
 		if err != nil {
 			return err
 		}
