@@ -37,8 +37,9 @@
 //     message asks to find or search (the word "find" or "search", or 查找
 //     or 搜索, outside kb:// URIs), it calls search with that URI and a query:
 //     a phrase in double or CJK quotes if there is one, else the words after
-//     the verb up to the end of the clause ("search for budget plans." asks
-//     for "budget plans").
+//     the verb up to the end of the clause, from "for" on when there is one
+//     and up to "and" or "then" ("search my notes for budget plans and list
+//     them" asks for "budget plans").
 //   - After a search result it answers how many hits it found for the
 //     query, one line per file with its first hit's snippet, and "Sources: "
 //     with each file once, at the line of its first hit (URI#L<n>).

@@ -20,13 +20,16 @@ var (
 	quoted = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」`)
 	// clauseEnd ends the words after the verb.
 	clauseEnd = regexp.MustCompile(`[.?!,;:。？！，；：\n]`)
+	forWhat = regexp.MustCompile(`(?i)^.*?\bfor\s+(.*)$`)
+	andMore = regexp.MustCompile(`(?i)\s+(?:and|then)\s+`)
 	// filler is what often sits between the verb and what to find.
-	filler = regexp.MustCompile(`(?i)^(?:for|the word|the phrase|a|an|me|in|mentions of)\s+`)
+	filler = regexp.MustCompile(`(?i)^(?:the word|the phrase|the|a|an|me|mentions of)\s+`)
 )
 
 // searchQuery is what a question asks the default script to search for: a
 // quoted phrase if there is one, else the words after "find" or "search"
-// (or 查找 / 搜索) up to the end of the clause. It is "" when the question
+// (or 查找 / 搜索) up to the end of the clause, or the words after "for"
+// when the verb names a place first ("search my notes for X"). It is "" when the question
 // does not ask to find anything. kb:// URIs are scope, not query: a file
 // named search.md does not make a question a search.
 func searchQuery(question string) string {
@@ -45,6 +48,14 @@ func searchQuery(question string) string {
 	rest := strings.TrimSpace(q[loc[1]:])
 	if end := clauseEnd.FindStringIndex(rest); end != nil {
 		rest = rest[:end[0]]
+	}
+	// "search my files for deadlines and list them": what follows "for",
+	// up to the next "and".
+	if m := forWhat.FindStringSubmatchIndex(rest); m != nil {
+		rest = rest[m[2]:]
+	}
+	if m := andMore.FindStringIndex(rest); m != nil {
+		rest = rest[:m[0]]
 	}
 	for {
 		trimmed := filler.ReplaceAllString(rest, "")

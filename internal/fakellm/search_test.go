@@ -12,6 +12,8 @@ func TestSearchQuery(t *testing.T) {
 		{`find "quarterly budget" in kb://users/a/docs/`, "quarterly budget"},
 		{"please search for budget plans. Thanks", "budget plans"},
 		{"Find zebra", "zebra"},
+		{"Search kb://me/ for deadlines and list them with their files.", "deadlines"},
+		{"search my notes for the red fox then stop", "red fox"},
 		{"where can I find the phrase “red fox”?", "red fox"},
 		{"查找「预算表」", "预算表"},
 		{"搜索 预算", "预算"},
