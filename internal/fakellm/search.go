@@ -20,8 +20,8 @@ var (
 	quoted = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|「([^」]+)」`)
 	// clauseEnd ends the words after the verb.
 	clauseEnd = regexp.MustCompile(`[.?!,;:。？！，；：\n]`)
-	forWhat = regexp.MustCompile(`(?i)^.*?\bfor\s+(.*)$`)
-	andMore = regexp.MustCompile(`(?i)\s+(?:and|then)\s+`)
+	forWhat   = regexp.MustCompile(`(?i)^.*?\bfor\s+(.*)$`)
+	andMore   = regexp.MustCompile(`(?i)\s+(?:and|then)\s+`)
 	// filler is what often sits between the verb and what to find.
 	filler = regexp.MustCompile(`(?i)^(?:the word|the phrase|the|a|an|me|mentions of)\s+`)
 )
