@@ -61,8 +61,12 @@ describe("search over the tree, find in the previewed file, and the search tool"
       assert.deepEqual(await list.locator("mark").allTextContents(), [PHRASE, PHRASE]);
       assert.equal(await box().getAttribute("aria-expanded"), "true");
 
-      const bad = blocking(await axeViolations(page, ".tree-search"));
-      assert.equal(bad.length, 0, formatViolations(bad));
+      for (const colorScheme of ["light", "dark"]) {
+        await page.emulateMedia({ colorScheme });
+        const bad = blocking(await axeViolations(page, ".tree-search"));
+        assert.equal(bad.length, 0, `${colorScheme}:\n${formatViolations(bad)}`);
+      }
+      await page.emulateMedia({ colorScheme: "light" });
       await screenshot(page, "tree-search-wide");
     }),
   );

@@ -242,7 +242,7 @@ function ResultList(props: {
                 <span className="ellipsis">{m.name}</span>
                 <span className="muted small ellipsis">{where(m.uri)}</span>
               </>,
-              "name",
+              "named",
             ),
           )}
         </div>
@@ -263,7 +263,7 @@ function ResultList(props: {
                   {snippetParts(h.snippet).map((p, k) => (p.mark ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
                 </span>
               </>,
-              "hit",
+              "content",
             ),
           )}
         </div>
