@@ -129,7 +129,7 @@ describe("search over the tree, find in the previewed file, and the search tool"
   );
 
   it(
-    "asking the fake model to find the phrase runs the search tool and cites the file",
+    "asking the fake model to find the phrase runs the search tool, cites the file, and its hits open marked",
     shotOnFailure(() => page, async () => {
       const { msg } = await askAndWait(page, `find "${PHRASE}"`);
       const card = msg.locator('.tool-card[data-tool="search"]');
@@ -138,6 +138,13 @@ describe("search over the tree, find in the previewed file, and the search tool"
       const answer = await msg.locator(".answer").innerText();
       assert.match(answer, new RegExp(`I found 2 hits for "${PHRASE}"`));
       assert.match(answer, /sightings\.md/);
+      // The card's second hit opens the preview there, the match marked.
+      await card.locator("summary").click();
+      await card.getByRole("button", { name: /^sightings\.md @ / }).nth(1).click();
+      await findCount().filter({ hasText: /^Hit 2 of 2/ }).waitFor();
+      await pager().getByText(/Characters 6,001–/).waitFor();
+      await previewContent(page).locator("mark.find-current").waitFor();
+      assert.equal((await currentMark()).text, PHRASE);
     }),
   );
 });
