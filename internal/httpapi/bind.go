@@ -78,6 +78,19 @@ func queryInt(c echo.Context, name string) (int64, error) {
 	return n, nil
 }
 
+// queryBool reads an optional true/false query parameter.
+func queryBool(c echo.Context, name string) (bool, error) {
+	s := c.QueryParam(name)
+	if s == "" {
+		return false, nil
+	}
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, apierr.BadRequest("invalid_"+name, "%s must be true or false, not %q", name, truncateName(s))
+	}
+	return v, nil
+}
+
 // pathID reads a numeric :id path parameter.
 func pathID(c echo.Context) (int64, error) {
 	n, err := strconv.ParseInt(c.Param("id"), 10, 64)

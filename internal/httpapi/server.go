@@ -102,6 +102,7 @@ func New(d Deps) *echo.Echo {
 	authed.POST("/trash/restore", h.restoreTrash)
 	authed.DELETE("/trash/:id", h.purgeTrashItem)
 	authed.DELETE("/trash", h.emptyTrash)
+	authed.GET("/search", h.search)
 	authed.POST("/knowledge-agent/command", h.runCommand)
 
 	authed.GET("/knowledge-agent/options", h.options)

@@ -60,6 +60,10 @@ type SearchResult struct {
 	BytesRead     int64          `json:"bytes_read"`
 	Partial       *SearchPartial `json:"partial_file,omitempty"`
 	Note          string         `json:"note,omitempty"`
+	// Mode says which path answered: "index" (candidates from the content
+	// index, each confirmed by the exact matcher) or "scan" (every file
+	// read, a page at a time).
+	Mode string `json:"mode"`
 }
 
 var searchTool = toolDef{
@@ -73,6 +77,7 @@ var searchTool = toolDef{
 		uriArg("The folder (searched with everything below it) or the file to search."),
 		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "The text to find: a literal phrase, matched ignoring case (not a regular expression)."},
 		{Name: "offset", Kind: argString, MaxChars: 4 * MaxURIBytes, Description: "Cursor to continue a search: the next_offset string of the previous page. Omit it for the first page."},
+		{Name: "path", Kind: argString, MaxChars: 200, Description: "Only files whose path matches this glob: without a slash it matches the file name (\"*.md\"), with one the path below uri (\"notes/**/*.md\", ** crossing folders)."},
 	},
 	run: (*Tree).runSearch,
 }
@@ -137,6 +142,10 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	if strings.TrimSpace(query) == "" {
 		return nil, "", invalidArgs("search: \"query\" must contain more than spaces")
 	}
+	glob, err := parseGlob(call.args.str("path"))
+	if err != nil {
+		return nil, "", err
+	}
 	var cur searchCursor
 	if off := call.args.str("offset"); off != "" {
 		var err error
@@ -156,7 +165,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	if err != nil {
 		return nil, "", apierr.Internal(err)
 	}
-	out := &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}}
+	out := &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: "scan"}
 	sc := newFileScanner(query, searchSnippetRadius, searchChunkBytes)
 	var (
 		budget    = int64(MaxSearchPageBytes)
@@ -167,6 +176,10 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 		remaining = more
 	)
 	for _, f := range files {
+		if !glob.match(relPath(call.baseOf(f), f.Path)) {
+			next = call.cursorAt(f)
+			continue
+		}
 		v, ok := pickBody(bodies[f.ID])
 		if !ok {
 			out.SkippedNoText++

@@ -59,16 +59,38 @@ func (call toolCall) scopeURI() string {
 
 // fileURI spells a file the call visits, in whichever tree it is.
 func (call toolCall) fileURI(f store.Node) string {
-	owner := call.tg.owner.Username
+	return NodeURI(call.ownerOf(f), f.Path, false)
+}
+
+// ownerOf names the owner of a node the call visits.
+func (call toolCall) ownerOf(n store.Node) string {
 	if call.shared {
 		for _, r := range call.roots {
-			if r.UserID == f.UserID {
-				owner = r.Owner
-				break
+			if r.UserID == n.UserID {
+				return r.Owner
 			}
 		}
 	}
-	return NodeURI(owner, f.Path, false)
+	return call.tg.owner.Username
+}
+
+// baseOf is the folder a path filter is relative to for a node the call
+// visits: the target folder, or the shared root holding the node.
+func (call toolCall) baseOf(n store.Node) string {
+	if call.shared {
+		for _, r := range call.roots {
+			if r.UserID == n.UserID && access.Within(n.Path, r.Path) {
+				if !r.IsDir() {
+					return parentPath(r.Path)
+				}
+				return r.Path
+			}
+		}
+	}
+	if !call.node.IsDir() {
+		return parentPath(call.node.Path)
+	}
+	return call.node.Path
 }
 
 // cursorAt is a search cursor just after the file f.

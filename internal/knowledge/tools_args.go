@@ -20,11 +20,15 @@ type argKind int
 const (
 	argString argKind = iota
 	argInteger
+	argBoolean
 )
 
 func (k argKind) String() string {
-	if k == argInteger {
+	switch k {
+	case argInteger:
 		return "integer"
+	case argBoolean:
+		return "boolean"
 	}
 	return "string"
 }
@@ -142,8 +146,9 @@ func jsonKind(raw []byte) string {
 // toolArgs holds decoded argument values; absent optional arguments are
 // simply missing from the maps.
 type toolArgs struct {
-	strs map[string]string
-	ints map[string]int64
+	strs  map[string]string
+	ints  map[string]int64
+	bools map[string]bool
 }
 
 func (a toolArgs) str(name string) string { return a.strs[name] }
@@ -151,8 +156,11 @@ func (a toolArgs) str(name string) string { return a.strs[name] }
 func (a toolArgs) has(name string) bool {
 	_, s := a.strs[name]
 	_, i := a.ints[name]
-	return s || i
+	_, b := a.bools[name]
+	return s || i || b
 }
+
+func (a toolArgs) boolean(name string) bool { return a.bools[name] }
 
 func (a toolArgs) integer(name string, def int64) int64 {
 	if v, ok := a.ints[name]; ok {
@@ -174,7 +182,7 @@ func decodeArgs(tool string, specs []argSpec, raw []byte) (toolArgs, error) {
 }
 
 func checkArgs(tool string, specs []argSpec, fields []field) (toolArgs, error) {
-	a := toolArgs{strs: map[string]string{}, ints: map[string]int64{}}
+	a := toolArgs{strs: map[string]string{}, ints: map[string]int64{}, bools: map[string]bool{}}
 	for _, f := range fields {
 		spec, ok := findSpec(specs, f.Key)
 		if !ok {
@@ -196,6 +204,12 @@ func checkArgs(tool string, specs []argSpec, fields []field) (toolArgs, error) {
 				return toolArgs{}, err
 			}
 			a.ints[spec.Name] = n
+		case argBoolean:
+			raw := string(bytes.TrimSpace(f.Value))
+			if raw != "true" && raw != "false" {
+				return toolArgs{}, invalidArgs("%s: %q must be true or false, not %s", tool, spec.Name, jsonKind(f.Value))
+			}
+			a.bools[spec.Name] = raw == "true"
 		}
 	}
 	for _, spec := range specs {
@@ -282,9 +296,10 @@ func schemaOf(specs []argSpec) json.RawMessage {
 	required := []string{}
 	for _, s := range specs {
 		p := map[string]any{"type": s.Kind.String(), "description": s.Description}
-		if s.Kind == argInteger {
+		switch s.Kind {
+		case argInteger:
 			p["minimum"], p["maximum"] = s.Min, s.Max
-		} else {
+		case argString:
 			if s.MinChars > 0 {
 				p["minLength"] = s.MinChars
 			}

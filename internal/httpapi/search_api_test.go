@@ -1,0 +1,153 @@
+package httpapi_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+type searchJSON struct {
+	URI   string `json:"uri"`
+	Kind  string `json:"kind"`
+	Mode  string `json:"mode"`
+	Names []struct {
+		URI, Name, Kind string
+	} `json:"names"`
+	NamesComplete bool `json:"names_complete"`
+	Hits          []struct {
+		URI     string `json:"uri"`
+		Line    int64  `json:"line"`
+		Offset  int64  `json:"offset"`
+		Snippet string `json:"snippet"`
+	} `json:"hits"`
+	Complete   bool    `json:"complete"`
+	NextOffset *string `json:"next_offset"`
+	Scanned    int     `json:"scanned"`
+	MoreHitsIn []string
+}
+
+func (e *env) search(token, uri, query string, kv ...string) searchJSON {
+	e.t.Helper()
+	var out searchJSON
+	e.mustOK(e.do(http.MethodGet, q("/api/v1/search", uri, append([]string{"q", query}, kv...)...), token, nil), http.StatusOK, &out)
+	return out
+}
+
+// hitURIs lists the files of a search's content hits, once each, in order.
+func (s searchJSON) hitURIs() []string {
+	var out []string
+	for _, h := range s.Hits {
+		if len(out) == 0 || out[len(out)-1] != h.URI {
+			out = append(out, h.URI)
+		}
+	}
+	return out
+}
+
+func TestSearchAPI(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		e := newEnv(t, dialect)
+		_, bob := e.newUser("bob")
+		_, carol := e.newUser("carol")
+		e.mkdir(bob, "kb://me/lib/")
+		e.mustUpload(bob, "kb://me/lib/", upFile{"Budget-2027.md", []byte("# Plan\nthe budget is tight\n")},
+			upFile{"notes.txt", []byte("nothing here\nsecond line mentions BUDGET once\n")},
+			upFile{"预算.md", []byte("今年的预算很紧张。\n")})
+		e.mustUpload(carol, "kb://me/", upFile{"budget.md", []byte("carol's budget")})
+
+		all := e.search(bob, "kb://me/lib/", "budget")
+		if all.Kind != "all" || len(all.Names) != 1 || all.Names[0].URI != "kb://users/bob/lib/Budget-2027.md" || all.Names[0].Kind != "file" || !all.NamesComplete {
+			t.Fatalf("name matches: %+v", all)
+		}
+		if !all.Complete || all.NextOffset != nil || len(all.Hits) != 2 {
+			t.Fatalf("content hits: %+v", all)
+		}
+		for _, h := range all.Hits {
+			if !strings.HasPrefix(h.URI, "kb://users/bob/") || !strings.Contains(strings.ToLower(h.Snippet), "«budget»") {
+				t.Fatalf("hit %+v", h)
+			}
+		}
+		if h := all.Hits[1]; h.URI != "kb://users/bob/lib/notes.txt" || h.Offset != int64(len("nothing here\nsecond line mentions ")) {
+			t.Fatalf("second hit %+v", h)
+		}
+
+		names := e.search(bob, "kb://me/", "budget", "kind", "name")
+		if len(names.Names) != 1 || len(names.Hits) != 0 {
+			t.Fatalf("kind=name: %+v", names)
+		}
+		content := e.search(bob, "kb://me/", "budget", "kind", "content")
+		if len(content.Names) != 0 || len(content.Hits) != 2 {
+			t.Fatalf("kind=content: %+v", content)
+		}
+		// A glob filter keeps only matching files, for names and contents.
+		md := e.search(bob, "kb://me/", "budget", "path", "*.txt")
+		if len(md.Names) != 0 || len(md.Hits) != 1 || md.Hits[0].URI != "kb://users/bob/lib/notes.txt" {
+			t.Fatalf("path=*.txt: %+v", md)
+		}
+		deep := e.search(bob, "kb://me/", "budget", "path", "lib/**/*.md")
+		if len(deep.Hits) != 1 || deep.Hits[0].URI != "kb://users/bob/lib/Budget-2027.md" {
+			t.Fatalf("path=lib/**/*.md: %+v", deep)
+		}
+		cjk := e.search(bob, "kb://me/", "预算")
+		if len(cjk.Names) != 1 || len(cjk.Hits) != 1 || !strings.Contains(cjk.Hits[0].Snippet, "«预算»") {
+			t.Fatalf("two-character Chinese query: %+v", cjk)
+		}
+
+		// Another user's tree is not found, and never a source of hits.
+		wantErr(t, e.do(http.MethodGet, q("/api/v1/search", "kb://users/carol/", "q", "budget"), bob, nil), http.StatusNotFound, "not_found")
+		for _, h := range e.search(bob, "kb://me/", "carol").Hits {
+			t.Fatalf("carol's file leaked into bob's search: %+v", h)
+		}
+		for _, bad := range [][]string{{"q", ""}, {"q", "   "}, {"q", "x", "kind", "files"}, {"q", "x", "regex", "maybe"},
+			{"q", "x", "path", "[a-"}, {"q", "x", "cursor", "nope"}} {
+			r := e.do(http.MethodGet, q("/api/v1/search", "kb://me/", bad...), bob, nil)
+			if r.Status != http.StatusBadRequest {
+				t.Fatalf("%v: want 400, got %s", bad, r)
+			}
+			wantErr(t, r, http.StatusBadRequest, mustCode(t, r))
+		}
+	})
+}
+
+func mustCode(t *testing.T, r resp) string {
+	t.Helper()
+	code, _, ok := r.apiErr()
+	if !ok {
+		t.Fatalf("not an error body: %s", r)
+	}
+	return code
+}
+
+// TestSearchFollowsWrites: a file is found as soon as its upload answers,
+// under its new name after a rename, and not at all once deleted.
+func TestSearchFollowsWrites(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		e := newEnv(t, dialect)
+		_, bob := e.newUser("bob")
+		e.mustUpload(bob, "kb://me/", upFile{"a.md", []byte("an aardvark named zebulon\n")})
+		if got := e.search(bob, "kb://me/", "zebulon").hitURIs(); len(got) != 1 || got[0] != "kb://users/bob/a.md" {
+			t.Fatalf("after upload: %v", got)
+		}
+		e.mustOK(e.do(http.MethodPatch, "/api/v1/resources", bob, map[string]string{"uri": "kb://me/a.md", "new_uri": "kb://me/b.md"}), http.StatusOK, nil)
+		if got := e.search(bob, "kb://me/", "zebulon").hitURIs(); len(got) != 1 || got[0] != "kb://users/bob/b.md" {
+			t.Fatalf("after rename: %v", got)
+		}
+		e.mustOK(e.uploadMode(bob, "kb://me/", "replace", upFile{"b.md", []byte("now about quokkas\n")}), http.StatusCreated, nil)
+		if got := e.search(bob, "kb://me/", "zebulon").hitURIs(); len(got) != 0 {
+			t.Fatalf("after replace, the old text is still found: %v", got)
+		}
+		if got := e.search(bob, "kb://me/", "quokka").hitURIs(); len(got) != 1 {
+			t.Fatalf("after replace, the new text is not found: %v", got)
+		}
+		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/b.md"), bob, nil), http.StatusNoContent, nil)
+		if got := e.search(bob, "kb://me/", "quokka"); len(got.Hits) != 0 || len(got.Names) != 0 {
+			t.Fatalf("after delete: %+v", got)
+		}
+	})
+}

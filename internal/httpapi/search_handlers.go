@@ -1,0 +1,33 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/knowledge"
+)
+
+// search serves GET /search?uri=&q=&kind=&case_sensitive=&regex=&path=&cursor=:
+// the search tool's result for people and scripts, with name matches.
+func (h *handlers) search(c echo.Context) error {
+	p := knowledge.SearchParams{
+		URI: c.QueryParam("uri"), Query: c.QueryParam("q"), Kind: c.QueryParam("kind"),
+		Cursor: c.QueryParam("cursor"), Path: c.QueryParam("path"),
+	}
+	if p.URI == "" {
+		p.URI = "kb://me/"
+	}
+	var err error
+	if p.CaseSensitive, err = queryBool(c, "case_sensitive"); err != nil {
+		return err
+	}
+	if p.Regex, err = queryBool(c, "regex"); err != nil {
+		return err
+	}
+	page, err := h.Tree.Search(c.Request().Context(), caller(c), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, page)
+}

@@ -1,0 +1,180 @@
+package knowledge
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Search kinds of GET /search.
+const (
+	SearchAll     = "all"
+	SearchName    = "name"
+	SearchContent = "content"
+)
+
+// maxNameHits bounds the name matches of one search answer.
+const maxNameHits = 50
+
+// SearchParams is a search for people and scripts (GET /search): the
+// search tool's arguments plus which kinds of match to return.
+type SearchParams struct {
+	URI, Query, Kind, Cursor string
+	CaseSensitive, Regex     bool
+	Path                     string
+}
+
+// NameHit is a node whose name contains the query.
+type NameHit struct {
+	URI  string `json:"uri"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+// SearchPage is one answer of GET /search: the search tool's result, with
+// name matches on the first page.
+type SearchPage struct {
+	*SearchResult
+	Kind          string    `json:"kind"`
+	Names         []NameHit `json:"names"`
+	NamesComplete bool      `json:"names_complete"`
+}
+
+// Search runs the search tool with the uri as its scope, as a command
+// does, and adds the nodes whose names match. A cursor continues the
+// content hits only: names come whole on the first page.
+func (t *Tree) Search(ctx context.Context, c Caller, p SearchParams) (*SearchPage, error) {
+	if p.Kind == "" {
+		p.Kind = SearchAll
+	}
+	if p.Kind != SearchAll && p.Kind != SearchName && p.Kind != SearchContent {
+		return nil, apierr.BadRequest("invalid_kind", "kind must be all, name or content, not %q", truncate(p.Kind, 40))
+	}
+	args := map[string]any{"uri": p.URI, "query": p.Query}
+	if p.Cursor != "" {
+		args["offset"] = p.Cursor
+	}
+	if p.Path != "" {
+		args["path"] = p.Path
+	}
+	raw, _ := json.Marshal(args)
+	a, err := decodeArgs("search", searchTool.args, raw)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := t.commandScope(ctx, c, p.URI)
+	if err != nil {
+		return nil, err
+	}
+	page := &SearchPage{Kind: p.Kind, Names: []NameHit{}, NamesComplete: true,
+		SearchResult: &SearchResult{URI: sc.name(), Query: p.Query, Hits: []SearchHit{}, Complete: true}}
+	if p.Kind != SearchName {
+		res, err := t.runTool(ctx, c, sc, searchTool, a)
+		if err != nil {
+			return nil, err
+		}
+		page.SearchResult = res.Value.(*SearchResult)
+	}
+	if p.Kind != SearchContent && p.Cursor == "" {
+		tg, err := t.resolveTarget(ctx, c, sc, p.URI)
+		if err != nil {
+			return nil, err
+		}
+		call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0, roots: sc.roots}
+		page.Names, page.NamesComplete, err = t.searchNames(ctx, call, p.Query)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return page, nil
+}
+
+// searchNames finds the nodes in the call's scope whose names contain the
+// query ignoring case (or matching the path filter's glob), best first: a
+// name equal to the query, then names that start with it, then path order.
+func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]NameHit, bool, error) {
+	glob, err := parseGlob(call.args.str("path"))
+	if err != nil {
+		return nil, false, err
+	}
+	fq, _ := foldQuery(query)
+	needle := string(fq)
+	type found struct {
+		hit  NameHit
+		rank int
+		path string
+	}
+	var out []found
+	complete := true
+	for _, r := range t.searchRoots(call) {
+		const fetch = 5000
+		ns, err := t.st.SearchNames(ctx, r, strings.TrimSpace(query), fetch)
+		if err != nil {
+			return nil, false, apierr.Internal(err)
+		}
+		if len(ns) == fetch {
+			complete = false
+		}
+		for _, n := range ns {
+			fn, _ := foldAppend(nil, []byte(n.Name), nil)
+			i := strings.Index(string(fn), needle)
+			if i < 0 || !glob.match(relPath(call.baseOf(n), n.Path)) {
+				continue
+			}
+			rank := 2
+			if len(fn) == len(fq) {
+				rank = 0
+			} else if i == 0 {
+				rank = 1
+			}
+			uri := NodeURI(call.ownerOf(n), n.Path, n.IsDir())
+			out = append(out, found{hit: NameHit{URI: uri, Name: n.Name, Kind: n.Kind}, rank: rank, path: uri})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b found) int {
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	if len(out) > maxNameHits {
+		out, complete = out[:maxNameHits], false
+	}
+	hits := make([]NameHit, len(out))
+	for i, f := range out {
+		hits[i] = f.hit
+	}
+	return hits, complete, nil
+}
+
+// searchRoots are the places a call searches: its target, or for
+// kb://shared/ every root shared with the caller now.
+func (t *Tree) searchRoots(call toolCall) []store.SearchRoot {
+	if !call.shared {
+		return []store.SearchRoot{{UserID: call.node.UserID, Path: call.node.Path, Dir: call.node.IsDir()}}
+	}
+	out := make([]store.SearchRoot, len(call.roots))
+	for i, r := range call.roots {
+		out[i] = store.SearchRoot{UserID: r.UserID, Path: r.Path, Dir: r.IsDir()}
+	}
+	return out
+}
+
+func parentPath(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// relPath is p relative to the folder base ("" for the root).
+func relPath(base, p string) string {
+	if base == "" {
+		return p
+	}
+	return strings.TrimPrefix(p, base+"/")
+}
