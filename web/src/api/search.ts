@@ -5,17 +5,28 @@ import { requestJSON } from "./client";
 
 export type SearchKind = "all" | "name" | "content";
 
-/** NameMatch is a file or folder whose name contains the query (ignoring case). */
+/**
+ * NameMatch is a file or folder whose name contains the query (ignoring
+ * case). The contract names the kind `type` (file|folder); the server sends
+ * `kind` (file|dir) as listings do: isFolderMatch reads either.
+ */
 export interface NameMatch {
   uri: string;
   name: string;
-  type: "file" | "folder";
+  type?: "file" | "folder";
+  kind?: "file" | "dir";
+}
+
+/** isFolderMatch reports whether a name match is a folder. */
+export function isFolderMatch(m: NameMatch): boolean {
+  return m.type === "folder" || m.kind === "dir" || m.uri.endsWith("/");
 }
 
 /** ContentHit is one match in a file's text; offset counts code points, as /resources/content does. */
 export interface ContentHit {
   uri: string;
-  line: number;
+  /** 1-based line of the match, when the server says */
+  line?: number;
   offset: number;
   /** text around the match, the match between « and » */
   snippet: string;

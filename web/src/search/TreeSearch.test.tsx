@@ -27,7 +27,7 @@ function response(query: string, over: Partial<SearchResponse>): SearchResponse 
 }
 
 const hit = (file: string, line: number, snippet: string): ContentHit => ({ uri: SCOPE + file, line, offset: line * 10, snippet });
-const name = (file: string): NameMatch => ({ uri: SCOPE + file, name: file.replace(/\/$/, "").split("/").pop()!, type: file.endsWith("/") ? "folder" : "file" });
+const name = (file: string): NameMatch => ({ uri: SCOPE + file, name: file.replace(/\/$/, "").split("/").pop()!, kind: file.endsWith("/") ? "dir" : "file" });
 
 describe("TreeSearch", () => {
   let host: HTMLDivElement;
@@ -157,9 +157,11 @@ describe("TreeSearch", () => {
   it("says when more is available and More appends the next page", async () => {
     type("log");
     wait(DEBOUNCE_MS);
-    calls[0]!.answer({ hits: [hit("a.md", 1, "«log»"), hit("b.md", 1, "«log»")], complete: false, next_offset: "s1.next" });
+    // A hit without a line number shows its snippet alone.
+    calls[0]!.answer({ hits: [hit("a.md", 1, "«log»"), { uri: SCOPE + "b.md", offset: 7, snippet: "«log»" }], complete: false, next_offset: "s1.next" });
     await settle();
     expect(count()).toBe("2 hits so far · more available");
+    expect(options().map((o) => o.textContent)).toEqual(["L1log", "log"]);
     const more = [...host.querySelectorAll("button")].find((b) => b.textContent === "More")!;
     act(() => more.click());
     expect(calls).toHaveLength(2);

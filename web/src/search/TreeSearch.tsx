@@ -6,6 +6,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { KeyboardEvent, ReactNode, RefObject } from "react";
 import { FileText, Folder, LoaderCircle, Search, X } from "lucide-react";
+import { isFolderMatch } from "../api/search";
 import type { ContentHit, NameMatch } from "../api/search";
 import { nameOf, parentURI, relativePath } from "../api/uri";
 import { countLabel, groupByFile, moveActive, optionsOf, snippetParts } from "./model";
@@ -238,7 +239,7 @@ function ResultList(props: {
             option(
               `n:${m.uri}`,
               <>
-                {m.type === "folder" ? <Folder size={13} aria-hidden /> : <FileText size={13} aria-hidden />}
+                {isFolderMatch(m) ? <Folder size={13} aria-hidden /> : <FileText size={13} aria-hidden />}
                 <span className="ellipsis">{m.name}</span>
                 <span className="muted small ellipsis">{where(m.uri)}</span>
               </>,
@@ -258,7 +259,7 @@ function ResultList(props: {
             option(
               `h:${h.uri}:${h.offset}`,
               <>
-                <span className="tree-search-line muted small">L{h.line}</span>
+                {h.line !== undefined && <span className="tree-search-line muted small">L{h.line}</span>}
                 <span className="tree-search-snippet">
                   {snippetParts(h.snippet).map((p, k) => (p.mark ? <mark key={k}>{p.text}</mark> : <span key={k}>{p.text}</span>))}
                 </span>

@@ -2,6 +2,7 @@
 // line claims, the option order and the snippet markers.
 
 import { describe, expect, it } from "vitest";
+import { isFolderMatch } from "../api/search";
 import type { SearchResponse } from "../api/search";
 import { countLabel, firstPage, moveActive, optionsOf, snippetParts, withMore } from "./model";
 
@@ -48,6 +49,12 @@ describe("results", () => {
     expect(optionsOf(r).map((o) => (o.kind === "name" ? o.match.name : `${o.hit.uri.slice(13)}@${o.hit.offset}`))).toEqual([
       "log", "a.md@1", "a.md@9", "b.md@1",
     ]);
+  });
+
+  it("a folder name match is told by the contract's type or the server's kind", () => {
+    expect(isFolderMatch({ uri: "kb://users/a/x", name: "x", type: "folder" })).toBe(true);
+    expect(isFolderMatch({ uri: "kb://users/a/x/", name: "x", kind: "dir" })).toBe(true);
+    expect(isFolderMatch({ uri: "kb://users/a/x.md", name: "x.md", kind: "file" })).toBe(false);
   });
 
   it("arrow keys wrap, and start from none", () => {

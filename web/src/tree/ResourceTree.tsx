@@ -11,6 +11,7 @@ import { SHARED_ROOT, ancestorFolders, childURI, folderOf, isFolderURI, isWithin
 import { ShareDialog } from "../share/ShareDialog";
 import { TRASH_KEY, TrashDialog } from "../trash/TrashDialog";
 import { VersionsDialog } from "../trash/VersionsDialog";
+import { isFolderMatch } from "../api/search";
 import { TreeSearch } from "../search/TreeSearch";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
@@ -303,7 +304,7 @@ export function ResourceTree(props: {
         inputRef={searchInput}
         onOpenName={(m) => {
           onSelect(m.uri, { open: true, reveal: true });
-          if (m.type === "folder") toggle(m.uri, true);
+          if (isFolderMatch(m)) toggle(m.uri, true);
         }}
         onOpenHit={(hit, q) => props.onOpenHit(hit.uri, hit.offset, q)}
         onSummon={props.onSummon}
