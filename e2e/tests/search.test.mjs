@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { NARROW, launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
 import { apiMkdir, apiUpload, askAndWait } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
@@ -145,6 +145,26 @@ describe("search over the tree, find in the previewed file, and the search tool"
       await pager().getByText(/Characters 6,001–/).waitFor();
       await previewContent(page).locator("mark.find-current").waitFor();
       assert.equal((await currentMark()).text, PHRASE);
+    }),
+  );
+
+  it(
+    "on a narrow screen Ctrl+K shows the Files panel with the box focused, and a hit opens the Preview panel",
+    shotOnFailure(() => page, async () => {
+      page = await newPage(browser, server.baseURL, NARROW);
+      await loginThroughUI(page);
+      await page.getByRole("tab", { name: "KnowAgent" }).click();
+      await page.getByRole("heading", { name: "KnowAgent" }).waitFor();
+      await page.keyboard.press("Control+k");
+      assert.equal(await page.getByRole("tab", { name: "Files" }).getAttribute("aria-selected"), "true");
+      await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "combobox");
+      await page.keyboard.type(PHRASE);
+      await count().filter({ hasText: /^2 hits in 1 file$/ }).waitFor();
+      await screenshot(page, "tree-search-narrow");
+      await page.getByRole("option").first().click();
+      assert.equal(await page.getByRole("tab", { name: "Preview" }).getAttribute("aria-selected"), "true");
+      await findCount().filter({ hasText: /^Hit 1 of 2/ }).waitFor();
+      await previewContent(page).locator("mark.find-current").waitFor();
     }),
   );
 });
