@@ -12,7 +12,7 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 COPY --from=web /src/web/dist ./web/dist
-RUN go build -tags embedspa -o /out/knowspace ./cmd/server
+RUN go build -tags embedspa,sqlite_fts5 -o /out/knowspace ./cmd/server
 
 FROM debian:bookworm-slim
 RUN useradd -r -u 10001 knowspace && mkdir /data && chown knowspace /data

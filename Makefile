@@ -3,6 +3,9 @@ SHELL := /bin/bash
 BIN   := bin/knowspace
 GO    ?= go
 CHROMIUM ?= /usr/bin/chromium
+# go-sqlite3 builds SQLite's FTS5 (the search index) only with this tag;
+# every go command below (build, vet, test, staticcheck) needs it.
+export GOFLAGS := -tags=sqlite_fts5
 
 .PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench fuzz check-tools clean
 
@@ -12,7 +15,7 @@ run: build
 
 ## build: the SPA (web/dist) embedded in bin/knowspace
 build: web
-	$(GO) build -tags embedspa -o $(BIN) ./cmd/server
+	$(GO) build -tags embedspa,sqlite_fts5 -o $(BIN) ./cmd/server
 
 check-tools:
 	@command -v $(GO) >/dev/null || { echo "missing: Go 1.26+ (https://go.dev/dl)"; exit 1; }
@@ -58,9 +61,11 @@ test-web: web-deps
 e2e: build e2e-deps
 	cd e2e && KNOWSPACE_BIN=$(CURDIR)/$(BIN) CHROMIUM_PATH=$(CHROMIUM) npm test
 
-## bench: Go benchmarks; figures go to docs/BENCHMARKS.md
+## bench: Go benchmarks; figures go to docs/BENCHMARKS.md. The search benchmark
+## generates its 500 MB corpus once in $TMPDIR (KB_BENCH_CORPUS_MB=20 for a small one)
 bench: check-tools
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./... | tee /tmp/knowspace-bench.txt
+	@command -v rg >/dev/null || { echo "missing: ripgrep, the search benchmark's baseline: apt-get install -y ripgrep"; exit 1; }
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee /tmp/knowspace-bench.txt
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -136,6 +137,11 @@ func backupUnderLoad(t *testing.T, srcEnv, dstEnv []string) {
 	out, err := runCLI(t, restored, dstEnv, "fsck")
 	if err != nil || !strings.Contains(out, " 0 missing, 0 corrupt, 0 orphaned") {
 		t.Fatalf("fsck of the restored dir: %v\n%s", err, out)
+	}
+	// The restored database carries its index; a rebuild reads every file.
+	out, err = runCLI(t, restored, dstEnv, "reindex")
+	if err != nil || !regexp.MustCompile(`search index: ready" files=[1-9]`).MatchString(out) {
+		t.Fatalf("reindex of the restored dir: %v\n%s", err, out)
 	}
 
 	r := startServer(t, restored, dstEnv...)

@@ -59,6 +59,8 @@ func main() {
 		err = restoreCommand(*configPath, args[1:])
 	case args[0] == "fsck":
 		err = fsckCommand(*configPath)
+	case args[0] == "reindex":
+		err = reindexCommand(*configPath)
 	default:
 		usage()
 		os.Exit(2)
@@ -77,6 +79,7 @@ func usage() {
        knowspace [--config file] backup --out FILE
        knowspace [--config file] restore --from FILE
        knowspace [--config file] fsck
+       knowspace [--config file] reindex
 `)
 }
 
@@ -139,6 +142,10 @@ func serve(configPath string) error {
 	generated, err := a.auth.EnsureAdmin(ctx, a.cfg.AdminPassword)
 	if err != nil {
 		return fmt.Errorf("create first admin: %w", err)
+	}
+	// Before serving: a search must never take a half-built index for whole.
+	if err := a.tree.EnsureIndex(ctx); err != nil {
+		return fmt.Errorf("search index: %w", err)
 	}
 
 	configured := a.cfg.Models

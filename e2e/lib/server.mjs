@@ -48,7 +48,7 @@ export async function startServer(extraEnv = {}) {
   if (!existsSync(bin)) {
     throw new Error(
       `knowspace binary not found at ${bin}; build it first ` +
-        "(npm --prefix web run build && go build -tags embedspa -o bin/knowspace ./cmd/server) or set KNOWSPACE_BIN",
+        "(npm --prefix web run build && go build -tags embedspa,sqlite_fts5 -o bin/knowspace ./cmd/server) or set KNOWSPACE_BIN",
     );
   }
   const port = await freePort();

@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -148,6 +150,46 @@ func TestSearchFollowsWrites(t *testing.T) {
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/b.md"), bob, nil), http.StatusNoContent, nil)
 		if got := e.search(bob, "kb://me/", "quokka"); len(got.Hits) != 0 || len(got.Names) != 0 {
 			t.Fatalf("after delete: %+v", got)
+		}
+	})
+}
+
+// TestSearchIndexCoversScopeInOneCall: among 5,000 files, a rare word is
+// found by one call that says it considered every file; a rebuilt index
+// answers the same; a two-character query scans, and says it is partial.
+func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		e := newEnv(t, dialect)
+		_, bob := e.newUser("bob")
+		e.mkdir(bob, "kb://me/big/")
+		for b := range 25 {
+			var files []upFile
+			for i := range 200 {
+				n := b*200 + i
+				body := fmt.Sprintf("note %d about tides and 潮汐\n", n)
+				if n == 4321 {
+					body += "the word xyzzy-quux appears once\n"
+				}
+				files = append(files, upFile{fmt.Sprintf("n%04d.md", n), []byte(body)})
+			}
+			e.mustUpload(bob, "kb://me/big/", files...)
+		}
+		check := func(when string) {
+			r := e.search(bob, "kb://me/big/", "XYZZY-quux", "kind", "content")
+			if r.Mode != "index" || !r.Complete || r.NextOffset != nil || len(r.Hits) != 1 || r.Hits[0].URI != "kb://users/bob/big/n4321.md" {
+				t.Fatalf("%s: %+v", when, r)
+			}
+		}
+		check("after upload")
+		if err := e.Tree.Reindex(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		check("after reindex")
+		short := e.search(bob, "kb://me/big/", "潮汐", "kind", "content")
+		if short.Mode != "scan" || short.Complete || short.NextOffset == nil || short.Scanned != 40 {
+			t.Fatalf("two-character query: mode %s complete %v scanned %d", short.Mode, short.Complete, short.Scanned)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -317,13 +318,35 @@ func TestSearchSharedWalksEveryRoot(t *testing.T) {
 		e.share(alice, "kb://me/single.md", "user", "bob", "read")
 		e.share(carol, "kb://me/logs/", "user", "bob", "read")
 
-		type page struct {
-			URI        string
-			Hits       []struct{ URI string }
-			Scanned    int
-			NextOffset *string `json:"next_offset"`
-			Complete   bool
+		// read on kb://shared/ itself is refused with a way forward.
+		wantErr(t, e.do(http.MethodPost, "/api/v1/knowledge-agent/command", bob, map[string]any{"command": "read", "uri": "kb://shared/"}),
+			http.StatusBadRequest, "virtual_folder")
+		for _, mode := range []string{"index", "scan"} {
+			if mode == "scan" {
+				// As while the index is rebuilt: every file is read.
+				if err := e.Store.MarkSearchIndex(context.Background(), false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			walkSharedSearch(t, e, bob, mode, aliceSecret)
 		}
+	})
+}
+
+// walkSharedSearch pages a search of kb://shared/ to its end: every match
+// once, nothing unshared. Scanning reads the 48 files once; the index ranks
+// its 47 candidates, read again on each of the two pages.
+func walkSharedSearch(t *testing.T, e *env, bob, mode, aliceSecret string) {
+	t.Helper()
+	type page struct {
+		URI        string
+		Mode       string
+		Hits       []struct{ URI string }
+		Scanned    int
+		NextOffset *string `json:"next_offset"`
+		Complete   bool
+	}
+	{
 		seen := map[string]int{}
 		var offset *string
 		pages, scanned := 0, 0
@@ -355,8 +378,12 @@ func TestSearchSharedWalksEveryRoot(t *testing.T) {
 			offset = p.NextOffset
 		}
 		// 2 files in alice's team/ (one matches), single.md, 45 logs: two pages.
-		if pages != 2 || scanned != 48 || len(seen) != 47 {
-			t.Fatalf("pages %d, scanned %d, matched files %d: %v", pages, scanned, len(seen), seen)
+		want := 48
+		if mode == "index" {
+			want = 2 * 47
+		}
+		if pages != 2 || scanned != want || len(seen) != 47 {
+			t.Fatalf("%s: pages %d, scanned %d, matched files %d: %v", mode, pages, scanned, len(seen), seen)
 		}
 		for uri, n := range seen {
 			if n != 1 {
@@ -366,8 +393,5 @@ func TestSearchSharedWalksEveryRoot(t *testing.T) {
 		if seen["kb://users/alice/single.md"] != 1 || seen["kb://users/carol/logs/c44.txt"] != 1 || seen["kb://users/alice/team/paper.md"] != 1 {
 			t.Fatalf("hits %v", seen)
 		}
-		// read on kb://shared/ itself is refused with a way forward.
-		wantErr(t, e.do(http.MethodPost, "/api/v1/knowledge-agent/command", bob, map[string]any{"command": "read", "uri": "kb://shared/"}),
-			http.StatusBadRequest, "virtual_folder")
-	})
+	}
 }

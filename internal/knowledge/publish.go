@@ -110,7 +110,11 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 		v = store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
 			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
 			SourceVersionID: &source.ID, ExtractionJSON: &how}
-		return tx.AddVersion(ctx, &v)
+		if err := tx.AddVersion(ctx, &v); err != nil {
+			return err
+		}
+		_, err = t.syncIndex(ctx, tx, n.ID)
+		return err
 	})
 	if err != nil {
 		return store.FileVersion{}, false, fmt.Errorf("save l2 of %s: %w", n.Path, err)
@@ -166,6 +170,9 @@ func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files [
 			p := f.Provenance
 			p.NodeID, p.UserID = n.ID, c.ID
 			if err := tx.PutProvenance(ctx, &p); err != nil {
+				return err
+			}
+			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
 			out = append(out, n)

@@ -87,13 +87,17 @@ var searchTool = toolDef{
 type searchCursor struct {
 	// Owner is, in a walk of kb://shared/, the id of the user whose tree
 	// Path is in.
-	Owner  int64  `json:"u,omitempty"`
-	Path   string `json:"p"`
-	Mid    bool   `json:"m,omitempty"`
-	Hash   string `json:"h,omitempty"`
-	Byte   int64  `json:"b,omitempty"`
-	Char   int64  `json:"c,omitempty"`
-	Accept int64  `json:"a,omitempty"`
+	Owner int64  `json:"u,omitempty"`
+	Path  string `json:"p"`
+	// Index marks a walk of the index's candidates rather than of every
+	// file; Rank, in a ranked answer, is the rank of the next file to show.
+	Index  bool     `json:"i,omitempty"`
+	Rank   *rankKey `json:"r,omitempty"`
+	Mid    bool     `json:"m,omitempty"`
+	Hash   string   `json:"h,omitempty"`
+	Byte   int64    `json:"b,omitempty"`
+	Char   int64    `json:"c,omitempty"`
+	Accept int64    `json:"a,omitempty"`
 }
 
 func (c searchCursor) encode() *string {
@@ -148,118 +152,44 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	}
 	var cur searchCursor
 	if off := call.args.str("offset"); off != "" {
-		var err error
 		if cur, err = decodeCursor(off, call); err != nil {
 			return nil, "", err
 		}
 	}
-	files, more, err := t.searchFiles(ctx, call, cur)
+	p := &hitPage{t: t, call: call, glob: glob, cur: cur, budget: MaxSearchPageBytes,
+		sc:  newFileScanner(query, searchSnippetRadius, searchChunkBytes),
+		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: "scan"}}
+	lits, err := indexLiterals(query, call.args.boolean("regex"))
 	if err != nil {
-		return nil, "", apierr.Internal(err)
+		return nil, "", err
 	}
-	ids := make([]int64, len(files))
-	for i, f := range files {
-		ids[i] = f.ID
+	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index)
+	if useIndex {
+		if useIndex, err = t.st.SearchIndexReady(ctx); err != nil {
+			return nil, "", apierr.Internal(err)
+		}
 	}
-	bodies, err := t.st.LatestBodies(ctx, ids)
+	if useIndex {
+		err = t.searchIndexed(ctx, p, lits)
+	} else {
+		err = t.searchScanned(ctx, p)
+	}
 	if err != nil {
-		return nil, "", apierr.Internal(err)
+		return nil, "", err
 	}
-	out := &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: "scan"}
-	sc := newFileScanner(query, searchSnippetRadius, searchChunkBytes)
-	var (
-		budget    = int64(MaxSearchPageBytes)
-		hitBytes  = 0
-		hitsFull  = false
-		next      *searchCursor
-		notes     []string
-		remaining = more
-	)
-	for _, f := range files {
-		if !glob.match(relPath(call.baseOf(f), f.Path)) {
-			next = call.cursorAt(f)
-			continue
-		}
-		v, ok := pickBody(bodies[f.ID])
-		if !ok {
-			out.SkippedNoText++
-			next = call.cursorAt(f)
-			continue
-		}
-		start := scanPos{}
-		if cur.Mid && f.Path == cur.Path {
-			if hashPrefix(v.BlobHash) == cur.Hash && cur.Byte <= v.Size && cur.Char <= v.CharCount {
-				start = scanPos{Byte: cur.Byte, Char: cur.Char, Accept: cur.Accept}
-			} else {
-				notes = append(notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", call.fileURI(f)))
-			}
-		}
-		if out.Scanned > 0 && v.Size-start.Byte > budget {
-			remaining = true // this page's byte budget is spent; the file starts the next page
-			break
-		}
-		maxHits := MaxSearchHitsPerFile
-		if hitsFull {
-			maxHits = 0
-		}
-		maxHits = min(maxHits, MaxSearchHitsPerPage-len(out.Hits))
-		res, err := t.scanBlob(ctx, sc, v, start, maxHits, budget)
-		if err != nil {
-			return nil, "", err
-		}
-		budget -= res.read
-		out.BytesRead += res.read
-		out.Scanned++
-		uri := call.fileURI(f)
-		shownAll := true
-		for _, h := range res.hits {
-			size := len(uri) + len(h.Snippet) + 48
-			if hitsFull || hitBytes+size > searchHitsBudgetBytes {
-				hitsFull, shownAll = true, false
-				continue
-			}
-			hitBytes += size
-			out.Hits = append(out.Hits, SearchHit{URI: uri, Offset: h.Offset, Snippet: h.Snippet})
-		}
-		if len(out.Hits) >= MaxSearchHitsPerPage {
-			hitsFull = true
-		}
-		if len(res.hits) > 0 || res.more {
-			out.MatchedFiles++
-		}
-		if res.more || !shownAll {
-			out.MoreHitsIn = append(out.MoreHitsIn, uri)
-		}
-		next = call.cursorAt(f)
-		if res.resume != nil {
-			next.Mid, next.Hash = true, hashPrefix(v.BlobHash)
-			next.Byte, next.Char, next.Accept = res.resume.Byte, res.resume.Char, res.resume.Accept
-			out.Partial = &SearchPartial{URI: uri, Offset: res.resume.Char}
-			notes = append(notes, fmt.Sprintf("%s was searched up to character %d (the page's %d-byte read limit); the next page continues there",
-				uri, res.resume.Char, MaxSearchPageBytes))
-			remaining = true
-			break
-		}
+	return p.finish()
+}
+
+// searchScanned reads every file of the scope in path order, up to
+// SearchFilesPerPage files a page.
+func (t *Tree) searchScanned(ctx context.Context, p *hitPage) error {
+	files, more, err := t.searchFiles(ctx, p.call, p.cur)
+	if err != nil {
+		return apierr.Internal(err)
 	}
-	if remaining && next != nil {
-		out.NextOffset = next.encode()
-	}
-	out.Complete = out.NextOffset == nil
-	if len(out.MoreHitsIn) > 0 {
-		notes = append(notes, "files in more_hits_in have more matches than shown; search them one at a time or read around the offsets")
-	}
-	if out.SkippedNoText > 0 {
-		notes = append(notes, fmt.Sprintf("%d file(s) have no text body yet (binary or not parsed) and were not searched", out.SkippedNoText))
-	}
-	if !out.Complete {
-		notes = append(notes, "not every file was searched yet: call search again with offset = next_offset")
-	}
-	out.Note = strings.Join(notes, "; ")
-	summary := fmt.Sprintf("%d hits in %d of %d files scanned", len(out.Hits), out.MatchedFiles, out.Scanned)
-	if !out.Complete {
-		summary += " (partial: more files remain)"
-	}
-	return out, summary, nil
+	p.remaining = more
+	_, err = p.visitAll(ctx, files)
+	return err
 }
 
 // searchFiles lists the files this page visits: the target itself when it

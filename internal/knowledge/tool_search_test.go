@@ -159,26 +159,46 @@ func TestToolSearchCaseAndScripts(t *testing.T) {
 			{"🚀🚀", []string{"emoji.md#25"}},
 			{"absent", nil},
 		}
-		for _, tc := range cases {
-			r := searchPage(t, e, "kb://me/d/", map[string]any{"uri": "kb://me/d/", "query": tc.query})
-			var got []string
-			for _, h := range r.Hits {
-				got = append(got, fmt.Sprintf("%s#%d", h.URI[len("kb://users/alice/d/"):], h.Offset))
-				// The offset is a read offset: read gives back the matched text.
-				qlen := len([]rune(tc.query))
-				p := readPage(t, e, h.URI, h.Offset, int64(qlen))
-				if !strings.Contains(h.Snippet, "«"+p.Text+"»") {
-					t.Errorf("%q: snippet %q does not mark %q", tc.query, h.Snippet, p.Text)
-				}
+		for _, mode := range []string{"index", "scan"} {
+			if mode == "scan" {
+				scanOnly(t, e)
 			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("%q: hits %v, want %v", tc.query, got, tc.want)
-			}
-			if r.Scanned != 6 || !r.Complete || r.NextOffset != nil || r.MatchedFiles != len(slices.Compact(fileNames(tc.want))) {
-				t.Errorf("%q: scanned %d complete %v matched %d", tc.query, r.Scanned, r.Complete, r.MatchedFiles)
+			for _, tc := range cases {
+				checkScriptCase(t, e, mode, tc.query, tc.want)
 			}
 		}
 	})
+}
+
+// checkScriptCase runs one query of TestToolSearchCaseAndScripts: the same
+// hits in either mode, in path order when scanning, best first from the
+// index.
+func checkScriptCase(t *testing.T, e *toolEnv, mode, query string, want []string) {
+	t.Helper()
+	r := searchPage(t, e, "kb://me/d/", map[string]any{"uri": "kb://me/d/", "query": query})
+	var got []string
+	for _, h := range r.Hits {
+		got = append(got, fmt.Sprintf("%s#%d", h.URI[len("kb://users/alice/d/"):], h.Offset))
+		// The offset is a read offset: read gives back the matched text.
+		p := readPage(t, e, h.URI, h.Offset, int64(len([]rune(query))))
+		if !strings.Contains(h.Snippet, "«"+p.Text+"»") {
+			t.Errorf("%q: snippet %q does not mark %q", query, h.Snippet, p.Text)
+		}
+	}
+	if mode == "index" && query == "launch" {
+		want = []string{"en.md#8", "en.md#28", "emoji.md#28"} // more matches first
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s %q: hits %v, want %v", mode, query, got, want)
+	}
+	matched := len(slices.Compact(fileNames(want)))
+	if len([]rune(query)) < 3 {
+		mode = "scan" // shorter than a trigram: the index cannot help
+	}
+	if r.Mode != mode || !r.Complete || r.NextOffset != nil || r.MatchedFiles != matched ||
+		(mode == "scan" && r.Scanned != 6) || (mode == "index" && (r.Scanned < matched || r.Scanned > 6)) {
+		t.Errorf("%s %q: mode %s scanned %d complete %v matched %d", mode, query, r.Mode, r.Scanned, r.Complete, r.MatchedFiles)
+	}
 }
 
 func fileNames(hits []string) []string {
@@ -241,6 +261,7 @@ func searchAllPages(t testing.TB, e *toolEnv, uri, query string, between func(in
 func TestToolSearchPagesCoverTreeOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		e := newToolEnv(t, dialect)
+		scanOnly(t, e)
 		var want []string
 		for i := range 95 {
 			folder := fmt.Sprintf("kb://me/big/f%d/", i%4)
@@ -344,9 +365,27 @@ func TestToolSearchHitBytesStayUnderCeiling(t *testing.T) {
 		body := bytes.Repeat([]byte("🚀"+long+"🚀"), 6)
 		e.put(e.alice, "kb://me/d/", fmt.Sprintf("f%02d.md", i), body)
 	}
-	r := e.mustRun(e.alice, "kb://me/d/", "search", map[string]any{"uri": "kb://me/d/", "query": "🚀" + strings.Repeat("会", 100)})
+	args := map[string]any{"uri": "kb://me/d/", "query": "🚀" + strings.Repeat("会", 100)}
+	// Ranked from the index: the page stops where the hits' bytes run out,
+	// and the files not shown yet come on the next page.
+	r := e.mustRun(e.alice, "kb://me/d/", "search", args)
 	s := r.Value.(*SearchResult)
+	if len(r.JSON) > MaxToolResultBytes || len(s.Hits) == 0 || len(s.Hits) >= MaxSearchHitsPerPage || s.MatchedFiles != 40 || s.NextOffset == nil || s.Mode != "index" {
+		t.Fatalf("index: %d bytes, %d hits, matched %d, next %v", len(r.JSON), len(s.Hits), s.MatchedFiles, s.NextOffset)
+	}
+	scanOnly(t, e)
+	r = e.mustRun(e.alice, "kb://me/d/", "search", args)
+	s = r.Value.(*SearchResult)
 	if len(r.JSON) > MaxToolResultBytes || len(s.Hits) == 0 || len(s.Hits) >= MaxSearchHitsPerPage || s.MatchedFiles != 40 || len(s.MoreHitsIn) != 40 {
-		t.Fatalf("%d bytes, %d hits, matched %d, more in %d", len(r.JSON), len(s.Hits), s.MatchedFiles, len(s.MoreHitsIn))
+		t.Fatalf("scan: %d bytes, %d hits, matched %d, more in %d", len(r.JSON), len(s.Hits), s.MatchedFiles, len(s.MoreHitsIn))
+	}
+}
+
+// scanOnly marks the index as being rebuilt, so searches take the scan
+// path, as they do while a rebuild runs.
+func scanOnly(t testing.TB, e *toolEnv) {
+	t.Helper()
+	if err := e.st.MarkSearchIndex(context.Background(), false); err != nil {
+		t.Fatal(err)
 	}
 }

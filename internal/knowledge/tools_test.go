@@ -90,6 +90,9 @@ func (e *toolEnv) putL2(c Caller, uri, text string) {
 	if err := e.st.AddVersion(ctx, &v); err != nil {
 		e.t.Fatal(err)
 	}
+	if _, err := e.tree.syncIndex(ctx, e.st, n.ID); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 func toolArgsJSON(t testing.TB, args any) json.RawMessage {

@@ -180,6 +180,9 @@ func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, erro
 			if err := restoreVersions(ctx, tx, n.ID, p.Versions); err != nil {
 				return err
 			}
+			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
+				return err
+			}
 		}
 		restored = made[""]
 		// The versions now reference the bytes the item held, in the same

@@ -134,6 +134,9 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 			if err := saveDecoded(ctx, tx, n, texts[i]); err != nil {
 				return err
 			}
+			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
+				return err
+			}
 			nodes = append(nodes, n)
 		}
 		return nil

@@ -96,6 +96,9 @@ func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, version
 			if err := tx.TouchNode(ctx, n.ID, v.Size); err != nil {
 				return err
 			}
+			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
+				return err
+			}
 		}
 		out, err = tx.NodeByID(ctx, own.ID, n.ID)
 		return err

@@ -104,11 +104,34 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 			}
 		}
 	}
+	if dialect == DialectSQLite {
+		if err := checkFTS5(ctx, sqlDB); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	if err := migrate(ctx, sqlDB, dialect); err != nil {
 		s.Close()
 		return nil, err
 	}
+	if err := s.initSearchMeta(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("search index: %w", err)
+	}
 	return s, nil
+}
+
+// checkFTS5 refuses a binary whose SQLite lacks FTS5, which the content
+// index needs: go-sqlite3 compiles it only under a build tag.
+func checkFTS5(ctx context.Context, db *sql.DB) error {
+	var on int
+	if err := db.QueryRowContext(ctx, "SELECT sqlite_compileoption_used('ENABLE_FTS5')").Scan(&on); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	if on == 0 {
+		return errors.New("this binary's SQLite has no FTS5, which the search index needs: build with `go build -tags sqlite_fts5` (make build does)")
+	}
+	return nil
 }
 
 // busy_timeout comes first so the other pragmas never fail on a locked file.

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver for schema set-up
@@ -55,6 +56,11 @@ func Empty(t testing.TB, dialect string) (dsn, dir string) {
 	return "", t.TempDir()
 }
 
+var (
+	trgmOnce sync.Once
+	trgmErr  error
+)
+
 // freshSchema creates an empty schema and returns a DSN whose search_path
 // points at it, so parallel tests never see each other's rows.
 func freshSchema(t testing.TB) string {
@@ -66,6 +72,12 @@ func freshSchema(t testing.TB) string {
 	db, err := sql.Open("pgx", base)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Parallel migrations would race to install the extension they share.
+	trgmOnce.Do(func() { _, trgmErr = db.Exec("CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public") })
+	if trgmErr != nil {
+		db.Close()
+		t.Fatalf("install pg_trgm: %v", trgmErr)
 	}
 	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
 		db.Close()

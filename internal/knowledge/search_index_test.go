@@ -1,0 +1,85 @@
+package knowledge
+
+import (
+	"context"
+	"testing"
+
+	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+func (e *toolEnv) searchFor(c Caller, scope, query string) *SearchResult {
+	e.t.Helper()
+	return e.mustRun(c, scope, "search", map[string]any{"uri": scope, "query": query}).Value.(*SearchResult)
+}
+
+// TestIndexFollowsParsedText: a document is searchable by the text a parse
+// extracted, and no longer once a new upload makes that text stale.
+func TestIndexFollowsParsedText(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		ctx := context.Background()
+		uri := e.put(e.alice, "kb://me/d/", "paper.pdf", []byte("%PDF-1.7 binary"))
+		if r := e.searchFor(e.alice, "kb://me/d/", "photosynthesis"); r.Mode != "index" || len(r.Hits) != 0 || r.SkippedNoText != 1 || !r.Complete {
+			t.Fatalf("before the parse: %+v", r)
+		}
+		_, n, _ := e.tree.Resolve(ctx, e.alice, uri)
+		raw, err := e.st.LatestVersion(ctx, n.ID, store.BodyRaw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.tree.SaveL2(ctx, n, extract.Result{Text: "Notes on PHOTOSYNTHESIS in algae", Format: "pdf", Extractor: "test"}, raw); err != nil {
+			t.Fatal(err)
+		}
+		if r := e.searchFor(e.alice, "kb://me/d/", "photosynthesis"); r.Mode != "index" || len(r.Hits) != 1 || r.Hits[0].Offset != 9 || r.SkippedNoText != 0 {
+			t.Fatalf("after the parse: %+v", r)
+		}
+		e.put(e.alice, "kb://me/d/", "paper.pdf", []byte("%PDF-1.7 another upload"))
+		if r := e.searchFor(e.alice, "kb://me/d/", "photosynthesis"); len(r.Hits) != 0 || r.SkippedNoText != 1 {
+			t.Fatalf("after a new upload, the old parse is still found: %+v", r)
+		}
+	})
+}
+
+// TestIndexRebuild: while the index is rebuilt searches scan; a rebuild at
+// start makes an index that answers as the live one did; a body too large
+// to index is read by every search instead of being missed.
+func TestIndexRebuild(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		ctx := context.Background()
+		e.put(e.alice, "kb://me/d/", "a.md", []byte("alpha bravo charlie"))
+		e.put(e.alice, "kb://me/d/", "b.md", []byte("delta echo"))
+		e.put(e.bob, "kb://me/", "c.md", []byte("alpha of bob"))
+		before := e.searchFor(e.alice, "kb://me/", "alpha")
+		if before.Mode != "index" || len(before.Hits) != 1 {
+			t.Fatalf("live index: %+v", before)
+		}
+		// An upgrade from a database without the index: nothing indexed yet.
+		if err := e.st.ClearSearchIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.st.MarkSearchIndex(ctx, false); err != nil {
+			t.Fatal(err)
+		}
+		if r := e.searchFor(e.alice, "kb://me/", "alpha"); r.Mode != "scan" || len(r.Hits) != 1 {
+			t.Fatalf("during a rebuild: %+v", r)
+		}
+		if err := e.tree.EnsureIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		after := e.searchFor(e.alice, "kb://me/", "alpha")
+		if after.Mode != "index" || len(after.Hits) != 1 || after.Hits[0] != before.Hits[0] {
+			t.Fatalf("rebuilt index: %+v, before %+v", after, before)
+		}
+
+		old := maxIndexedBytes
+		maxIndexedBytes = 10
+		t.Cleanup(func() { maxIndexedBytes = old })
+		e.put(e.alice, "kb://me/d/", "big.md", []byte("a body longer than ten bytes mentions zephyr"))
+		if r := e.searchFor(e.alice, "kb://me/", "zephyr"); r.Mode != "index" || len(r.Hits) != 1 {
+			t.Fatalf("unindexed large body: %+v", r)
+		}
+	})
+}

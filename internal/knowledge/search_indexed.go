@@ -1,0 +1,204 @@
+package knowledge
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// rankCap is the most candidate files a ranked answer weighs; a query with
+// more (a common word) is answered in path order, a page at a time.
+const rankCap = 200
+
+// candidateBatch is how many candidates a path-order page asks for at once.
+const candidateBatch = 200
+
+// rankKey orders the files of a ranked answer: names that contain the
+// query first, then files with more matches, then owner and path.
+type rankKey struct {
+	Name  bool   `json:"t,omitempty"`
+	Count int    `json:"n"`
+	Owner int64  `json:"u,omitempty"`
+	Path  string `json:"p"`
+}
+
+func (a rankKey) compare(b rankKey) int {
+	if a.Name != b.Name {
+		if a.Name {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Owner, b.Owner), strings.Compare(a.Path, b.Path))
+}
+
+// searchIndexed answers from the index: its candidates, each confirmed by
+// the exact matcher. When few enough candidates exist, all are read and
+// ranked; otherwise they are read in path order, a page at a time.
+func (t *Tree) searchIndexed(ctx context.Context, p *hitPage, lits []string) error {
+	p.out.Mode = "index"
+	roots := t.searchRoots(p.call)
+	if p.cur.Path == "" {
+		if err := t.countNoText(ctx, p, roots); err != nil {
+			return err
+		}
+	}
+	if p.cur.Path == "" || p.cur.Rank != nil {
+		cands, capped, err := t.candidates(ctx, roots, lits)
+		if err != nil {
+			return err
+		}
+		var size int64
+		for _, c := range cands {
+			size += c.Size
+		}
+		if !capped && size <= MaxSearchPageBytes {
+			return t.searchRanked(ctx, p, cands)
+		}
+		if p.cur.Rank != nil {
+			p.notes = append(p.notes, "the files matching changed since the previous page, too many to rank now: this page starts again, in path order")
+			p.cur = searchCursor{}
+		}
+	}
+	return t.searchInPathOrder(ctx, p, roots, lits)
+}
+
+// candidates lists up to rankCap candidates of every root; capped tells
+// there are more.
+func (t *Tree) candidates(ctx context.Context, roots []store.SearchRoot, lits []string) ([]store.Node, bool, error) {
+	var out []store.Node
+	for _, r := range roots {
+		ns, err := t.st.SearchCandidates(ctx, r, lits, "", false, rankCap+1-len(out))
+		if err != nil {
+			return nil, false, apierr.Internal(err)
+		}
+		out = append(out, ns...)
+		if len(out) > rankCap {
+			return out, true, nil
+		}
+	}
+	return out, false, nil
+}
+
+func (t *Tree) countNoText(ctx context.Context, p *hitPage, roots []store.SearchRoot) error {
+	for _, r := range roots {
+		n, err := t.st.CountFilesWithoutText(ctx, r)
+		if err != nil {
+			return apierr.Internal(err)
+		}
+		p.out.SkippedNoText += int(n)
+	}
+	return nil
+}
+
+type rankedFile struct {
+	f    store.Node
+	key  rankKey
+	hits []scanHit
+	more bool
+}
+
+// searchRanked reads every candidate, keeps those that truly match and
+// shows them best first, from the cursor's rank on.
+func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node) error {
+	ids := make([]int64, len(cands))
+	for i, c := range cands {
+		ids[i] = c.ID
+	}
+	bodies, err := t.st.LatestBodies(ctx, ids)
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	fq, _ := foldQuery(p.out.Query)
+	var found []rankedFile
+	for _, f := range cands {
+		if !p.glob.match(relPath(p.call.baseOf(f), f.Path)) {
+			continue
+		}
+		v, ok := pickBody(bodies[f.ID])
+		if !ok {
+			continue // its text went away since the index proposed it
+		}
+		res, err := t.scanBlob(ctx, p.sc, v, scanPos{}, MaxSearchHitsPerFile, v.Size+1)
+		if err != nil {
+			return err
+		}
+		p.out.Scanned++
+		p.out.BytesRead += res.read
+		if len(res.hits) == 0 && !res.more {
+			continue // the index proposes a superset
+		}
+		name, _ := foldAppend(nil, []byte(f.Name), nil)
+		key := rankKey{Name: strings.Contains(string(name), string(fq)), Count: len(res.hits), Path: f.Path}
+		if res.more {
+			key.Count++
+		}
+		if p.call.shared {
+			key.Owner = f.UserID
+		}
+		found = append(found, rankedFile{f: f, key: key, hits: res.hits, more: res.more})
+	}
+	p.out.MatchedFiles = len(found)
+	slices.SortFunc(found, func(a, b rankedFile) int { return a.key.compare(b.key) })
+	for _, r := range found {
+		if p.cur.Rank != nil && r.key.compare(*p.cur.Rank) < 0 {
+			continue
+		}
+		if len(p.out.Hits) > 0 && (len(p.out.Hits)+len(r.hits) > MaxSearchHitsPerPage || p.hitsFull) {
+			k := r.key
+			p.next, p.remaining = &searchCursor{Index: true, Rank: &k, Owner: k.Owner, Path: k.Path}, true
+			return nil
+		}
+		uri := p.call.fileURI(r.f)
+		if !p.show(uri, r.hits) || r.more {
+			p.out.MoreHitsIn = append(p.out.MoreHitsIn, uri)
+		}
+	}
+	return nil
+}
+
+// searchInPathOrder reads the candidates of every root in path order from
+// the cursor on, until the page is full.
+func (t *Tree) searchInPathOrder(ctx context.Context, p *hitPage, roots []store.SearchRoot, lits []string) error {
+	started := p.cur.Path == ""
+	for _, r := range roots {
+		after, inclusive := "", false
+		if !started {
+			if (p.call.shared && r.UserID != p.cur.Owner) || !within(r, p.cur.Path) {
+				continue
+			}
+			started, after, inclusive = true, p.cur.Path, p.cur.Mid
+		}
+		for {
+			batch, err := t.st.SearchCandidates(ctx, r, lits, after, inclusive, candidateBatch)
+			if err != nil {
+				return apierr.Internal(err)
+			}
+			stopped, err := p.visitAll(ctx, batch)
+			if err != nil || stopped {
+				return err
+			}
+			if p.hitsFull {
+				p.remaining = true // stop at a full page; the cursor is after the last file read
+				return nil
+			}
+			if len(batch) < candidateBatch {
+				break
+			}
+			after, inclusive = batch[len(batch)-1].Path, false
+		}
+	}
+	return nil
+}
+
+func within(r store.SearchRoot, p string) bool {
+	if !r.Dir {
+		return p == r.Path
+	}
+	return access.Within(p, r.Path)
+}

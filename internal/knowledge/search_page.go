@@ -1,0 +1,168 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// hitPage gathers one page of search results, file by file, within the
+// page's limits: bytes read, hits shown and their share of the tool result.
+type hitPage struct {
+	t      *Tree
+	call   toolCall
+	glob   glob
+	cur    searchCursor
+	sc     *fileScanner
+	out    *SearchResult
+	budget int64
+
+	hitBytes  int
+	hitsFull  bool
+	next      *searchCursor // where the next page starts
+	remaining bool          // files remain after next
+	notes     []string
+}
+
+// visitAll scans files in order until the page is full; it tells whether
+// it stopped before the end of files.
+func (p *hitPage) visitAll(ctx context.Context, files []store.Node) (bool, error) {
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		ids[i] = f.ID
+	}
+	bodies, err := p.t.st.LatestBodies(ctx, ids)
+	if err != nil {
+		return false, apierr.Internal(err)
+	}
+	for _, f := range files {
+		stop, err := p.visit(ctx, f, bodies[f.ID])
+		if err != nil || stop {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// visit scans one file from the cursor's position in it (or its start) and
+// reports whether the page ended at it.
+func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]store.FileVersion) (bool, error) {
+	call, out, cur := p.call, p.out, p.cur
+	if !p.glob.match(relPath(call.baseOf(f), f.Path)) {
+		p.next = p.cursorAt(f)
+		return false, nil
+	}
+	v, ok := pickBody(bodies)
+	if !ok {
+		out.SkippedNoText++
+		p.next = p.cursorAt(f)
+		return false, nil
+	}
+	start := scanPos{}
+	if cur.Mid && f.Path == cur.Path && f.UserID == p.cursorOwner(f) {
+		if hashPrefix(v.BlobHash) == cur.Hash && cur.Byte <= v.Size && cur.Char <= v.CharCount {
+			start = scanPos{Byte: cur.Byte, Char: cur.Char, Accept: cur.Accept}
+		} else {
+			p.notes = append(p.notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", call.fileURI(f)))
+		}
+	}
+	if out.Scanned > 0 && v.Size-start.Byte > p.budget {
+		p.remaining = true // this page's byte budget is spent; the file starts the next page
+		return true, nil
+	}
+	maxHits := MaxSearchHitsPerFile
+	if p.hitsFull {
+		maxHits = 0
+	}
+	maxHits = min(maxHits, MaxSearchHitsPerPage-len(out.Hits))
+	res, err := p.t.scanBlob(ctx, p.sc, v, start, maxHits, p.budget)
+	if err != nil {
+		return false, err
+	}
+	p.budget -= res.read
+	out.BytesRead += res.read
+	out.Scanned++
+	uri := call.fileURI(f)
+	shownAll := p.show(uri, res.hits)
+	if len(res.hits) > 0 || res.more {
+		out.MatchedFiles++
+	}
+	if res.more || !shownAll {
+		out.MoreHitsIn = append(out.MoreHitsIn, uri)
+	}
+	p.next = p.cursorAt(f)
+	if res.resume != nil {
+		p.next.Mid, p.next.Hash = true, hashPrefix(v.BlobHash)
+		p.next.Byte, p.next.Char, p.next.Accept = res.resume.Byte, res.resume.Char, res.resume.Accept
+		out.Partial = &SearchPartial{URI: uri, Offset: res.resume.Char}
+		p.notes = append(p.notes, fmt.Sprintf("%s was searched up to character %d (the page's %d-byte read limit); the next page continues there",
+			uri, res.resume.Char, MaxSearchPageBytes))
+		p.remaining = true
+		return true, nil
+	}
+	return false, nil
+}
+
+// show adds a file's hits to the page while they fit; it tells whether all
+// of them did.
+func (p *hitPage) show(uri string, hits []scanHit) bool {
+	shownAll := true
+	for _, h := range hits {
+		size := len(uri) + len(h.Snippet) + 48
+		if p.hitsFull || p.hitBytes+size > searchHitsBudgetBytes {
+			p.hitsFull, shownAll = true, false
+			continue
+		}
+		p.hitBytes += size
+		p.out.Hits = append(p.out.Hits, SearchHit{URI: uri, Offset: h.Offset, Snippet: h.Snippet})
+	}
+	if len(p.out.Hits) >= MaxSearchHitsPerPage {
+		p.hitsFull = true
+	}
+	return shownAll
+}
+
+// cursorAt is a cursor just after f, in the page's kind of walk.
+func (p *hitPage) cursorAt(f store.Node) *searchCursor {
+	c := p.call.cursorAt(f)
+	c.Index = p.out.Mode == "index"
+	return c
+}
+
+// cursorOwner is the owner id a cursor's path is in for this call.
+func (p *hitPage) cursorOwner(f store.Node) int64 {
+	if p.call.shared {
+		return p.cur.Owner
+	}
+	return f.UserID
+}
+
+// finish words the page: its cursor, completeness and notes.
+func (p *hitPage) finish() (any, string, error) {
+	out := p.out
+	if p.remaining && p.next != nil {
+		out.NextOffset = p.next.encode()
+	}
+	out.Complete = out.NextOffset == nil
+	if len(out.MoreHitsIn) > 0 {
+		p.notes = append(p.notes, "files in more_hits_in have more matches than shown; search them one at a time or read around the offsets")
+	}
+	if out.SkippedNoText > 0 {
+		p.notes = append(p.notes, fmt.Sprintf("%d file(s) have no text body yet (binary or not parsed) and were not searched", out.SkippedNoText))
+	}
+	if !out.Complete {
+		p.notes = append(p.notes, "not every file was searched yet: call search again with offset = next_offset")
+	}
+	out.Note = strings.Join(p.notes, "; ")
+	summary := fmt.Sprintf("%d hits in %d of %d files scanned", len(out.Hits), out.MatchedFiles, out.Scanned)
+	if out.Mode == "index" {
+		summary = fmt.Sprintf("%d hits in %d files (index: %d candidates read)", len(out.Hits), out.MatchedFiles, out.Scanned)
+	}
+	if !out.Complete {
+		summary += " (partial: more files remain)"
+	}
+	return out, summary, nil
+}

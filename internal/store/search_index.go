@@ -1,0 +1,242 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// SearchIndexVersion names the index's schema and tokenizer. A server that
+// finds another name in search_meta rebuilds the index at start.
+func (s *Store) SearchIndexVersion() string {
+	if s.dialect == DialectPostgres {
+		return "pg_trgm-gin-folded-1"
+	}
+	return "fts5-trigram-folded-1"
+}
+
+// MinIndexRunes is the shortest literal the index can look up: both the
+// FTS5 trigram tokenizer and pg_trgm work on three-character grams.
+const MinIndexRunes = 3
+
+// SearchDoc says which text body of a file the index holds.
+type SearchDoc struct {
+	NodeID    int64 `gorm:"primaryKey"`
+	VersionID int64
+	Indexed   bool
+}
+
+// PutSearchText makes text (the body of version versionID, case-folded by
+// the caller) the indexed text of the node, replacing what was there. indexed false records a body
+// the index does not hold (too large), which searches then always read.
+func (s *Store) PutSearchText(ctx context.Context, nodeID, versionID int64, text string, indexed bool) error {
+	if !indexed {
+		text = ""
+	}
+	// Neither dialect stores NUL in text, and PostgreSQL refuses invalid
+	// UTF-8; the index only proposes candidates, so a cleaned copy serves.
+	text = strings.ToValidUTF8(strings.ReplaceAll(text, "\x00", " "), "\uFFFD")
+	db := s.db.WithContext(ctx)
+	if s.dialect == DialectPostgres {
+		return translate(db.Exec(`INSERT INTO search_docs (node_id, version_id, indexed, body) VALUES (?, ?, ?, ?)
+ON CONFLICT (node_id) DO UPDATE SET version_id = excluded.version_id, indexed = excluded.indexed, body = excluded.body`,
+			nodeID, versionID, indexed, text).Error)
+	}
+	// The trigger on search_docs removes the old trigrams.
+	if err := db.Exec(`DELETE FROM search_docs WHERE node_id = ?`, nodeID).Error; err != nil {
+		return translate(err)
+	}
+	if err := db.Exec(`INSERT INTO search_docs (node_id, version_id, indexed) VALUES (?, ?, ?)`, nodeID, versionID, indexed).Error; err != nil {
+		return translate(err)
+	}
+	if !indexed {
+		return nil
+	}
+	return translate(db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, nodeID, text).Error)
+}
+
+// DropSearchText removes a node's text from the index.
+func (s *Store) DropSearchText(ctx context.Context, nodeID int64) error {
+	return translate(s.db.WithContext(ctx).Exec(`DELETE FROM search_docs WHERE node_id = ?`, nodeID).Error)
+}
+
+// SearchDocs returns the index rows of the nodes that have one.
+func (s *Store) SearchDocs(ctx context.Context, nodeIDs []int64) (map[int64]SearchDoc, error) {
+	out := make(map[int64]SearchDoc, len(nodeIDs))
+	for part := range slices.Chunk(nodeIDs, 500) {
+		var ds []SearchDoc
+		if err := s.db.WithContext(ctx).Where("node_id IN ?", part).Find(&ds).Error; err != nil {
+			return nil, translate(err)
+		}
+		for _, d := range ds {
+			out[d.NodeID] = d
+		}
+	}
+	return out, nil
+}
+
+// SearchCandidates returns up to limit files below root, in path order after
+// the path after, whose indexed text contains every literal (case-folded as
+// the text was, each at least MinIndexRunes long), or whose body the index
+// does not hold. The caller confirms each candidate with the exact matcher.
+func (s *Store) SearchCandidates(ctx context.Context, root SearchRoot, literals []string, after string, inclusive bool, limit int) ([]Node, error) {
+	var match *gorm.DB
+	db := s.db.WithContext(ctx)
+	if s.dialect == DialectPostgres {
+		match = db.Table("search_docs").Select("node_id")
+		for _, l := range literals {
+			match = match.Where(`body LIKE ? ESCAPE '\'`, "%"+escapeLike(l)+"%")
+		}
+	} else {
+		match = db.Raw(`SELECT rowid FROM search_fts WHERE search_fts MATCH ?`, ftsQuery(literals))
+	}
+	q := root.under(db.Table("nodes n").Select("n.*").Joins("JOIN search_docs d ON d.node_id = n.id")).
+		Where("n.kind = ?", KindFile).
+		Where("(NOT d.indexed OR n.id IN (?))", match)
+	switch {
+	case after != "" && inclusive:
+		q = q.Where("n.path >= ?", after)
+	case after != "":
+		q = q.Where("n.path > ?", after)
+	}
+	var ns []Node
+	err := q.Order("n.path").Limit(limit).Find(&ns).Error
+	return ns, translate(err)
+}
+
+// CountFilesWithoutText counts the files below root that have no text body
+// (binary, or not parsed yet): the index holds nothing for them.
+func (s *Store) CountFilesWithoutText(ctx context.Context, root SearchRoot) (int64, error) {
+	var n int64
+	err := root.under(s.db.WithContext(ctx).Table("nodes n").Joins("LEFT JOIN search_docs d ON d.node_id = n.id")).
+		Where("n.kind = ? AND d.node_id IS NULL", KindFile).Count(&n).Error
+	return n, translate(err)
+}
+
+// ftsQuery asks FTS5 for rows holding every trigram of the literals. With
+// detail=none a phrase of several trigrams would match nothing, so each
+// trigram is its own quoted term, ANDed.
+func ftsQuery(literals []string) string {
+	seen := map[string]bool{}
+	var terms []string
+	for _, l := range literals {
+		rs := []rune(l)
+		for i := 0; i+MinIndexRunes <= len(rs); i++ {
+			g := string(rs[i : i+MinIndexRunes])
+			if seen[g] {
+				continue
+			}
+			seen[g] = true
+			terms = append(terms, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
+		}
+	}
+	return strings.Join(terms, " AND ")
+}
+
+// search_meta keys: which version built the index, and whether it is
+// complete ("ready") or being rebuilt ("building").
+const (
+	metaIndexVersion = "index_version"
+	metaIndexState   = "index_state"
+)
+
+// SearchIndexReady tells whether searches may take candidates from the
+// index: this binary's version built it and no rebuild is under way.
+func (s *Store) SearchIndexReady(ctx context.Context) (bool, error) {
+	ver, err := s.searchMeta(ctx, metaIndexVersion)
+	if err != nil {
+		return false, err
+	}
+	state, err := s.searchMeta(ctx, metaIndexState)
+	return ver == s.SearchIndexVersion() && state == "ready", err
+}
+
+// MarkSearchIndex records that a rebuild starts (ready false: searches
+// scan meanwhile) or has finished.
+func (s *Store) MarkSearchIndex(ctx context.Context, ready bool) error {
+	if !ready {
+		return s.setSearchMeta(ctx, metaIndexState, "building")
+	}
+	if err := s.setSearchMeta(ctx, metaIndexVersion, s.SearchIndexVersion()); err != nil {
+		return err
+	}
+	return s.setSearchMeta(ctx, metaIndexState, "ready")
+}
+
+func (s *Store) searchMeta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.db.WithContext(ctx).Raw(`SELECT v FROM search_meta WHERE k = ?`, key).Row().Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, translate(err)
+}
+
+func (s *Store) setSearchMeta(ctx context.Context, key, value string) error {
+	return translate(s.db.WithContext(ctx).Table("search_meta").Clauses(clause.OnConflict{
+		Columns: []clause.Column{{Name: "k"}}, DoUpdates: clause.AssignmentColumns([]string{"v"}),
+	}).Create(map[string]any{"k": key, "v": value}).Error)
+}
+
+// ClearSearchIndex empties the index before a rebuild.
+func (s *Store) ClearSearchIndex(ctx context.Context) error {
+	db := s.db.WithContext(ctx)
+	if s.dialect == DialectSQLite {
+		// Emptying the FTS table in one command is far cheaper than letting
+		// the trigger delete row by row.
+		if err := db.Exec(`INSERT INTO search_fts(search_fts) VALUES ('delete-all')`).Error; err != nil {
+			return translate(err)
+		}
+	}
+	return translate(db.Exec(`DELETE FROM search_docs`).Error)
+}
+
+// SearchIndexBytes is the space the index takes: on PostgreSQL its table
+// with the text copy, TOAST and indexes; on SQLite the payload of the FTS5
+// shadow tables and search_docs (the text itself stays in the blob store).
+func (s *Store) SearchIndexBytes(ctx context.Context) (int64, error) {
+	var n sql.NullInt64
+	var err error
+	if s.dialect == DialectPostgres {
+		err = s.db.WithContext(ctx).Raw(`SELECT pg_total_relation_size('search_docs')`).Row().Scan(&n)
+	} else {
+		err = s.db.WithContext(ctx).Raw(`SELECT
+  (SELECT COALESCE(SUM(LENGTH(block)) + 8 * COUNT(*), 0) FROM search_fts_data) +
+  (SELECT COALESCE(SUM(LENGTH(term)) + 16 * COUNT(*), 0) FROM search_fts_idx) +
+  (SELECT COALESCE(SUM(LENGTH(sz)) + 8 * COUNT(*), 0) FROM search_fts_docsize) +
+  (SELECT 24 * COUNT(*) FROM search_docs)`).Row().Scan(&n)
+	}
+	return n.Int64, translate(err)
+}
+
+// FileIDsAfter returns up to limit ids of files, every user's, above after
+// in id order: the walk of a rebuild.
+func (s *Store) FileIDsAfter(ctx context.Context, after int64, limit int) ([]int64, error) {
+	var ids []int64
+	err := s.db.WithContext(ctx).Model(&Node{}).Where("kind = ? AND id > ?", KindFile, after).
+		Order("id").Limit(limit).Pluck("id", &ids).Error
+	return ids, translate(err)
+}
+
+// initSearchMeta marks the index of a database without files as built by
+// this version: there is nothing to rebuild. A database with files and no
+// marks (upgraded from before the index) gets rebuilt at start.
+func (s *Store) initSearchMeta(ctx context.Context) error {
+	v, err := s.searchMeta(ctx, metaIndexVersion)
+	if err != nil || v != "" {
+		return err
+	}
+	var files int64
+	if err := s.db.WithContext(ctx).Model(&Node{}).Where("kind = ?", KindFile).Limit(1).Count(&files).Error; err != nil {
+		return translate(err)
+	}
+	if files > 0 {
+		return nil
+	}
+	return s.MarkSearchIndex(ctx, true)
+}
