@@ -38,15 +38,21 @@ func DefaultScript(rec *Request, pieceDelay time.Duration) Response {
 	}
 	switch {
 	case toolAfter >= 0:
-		text = "Tool result: " + firstRunes(string(chat.Messages[toolAfter].Content), 200) +
-			"\n\nYou asked: " + question
-		if cited := citations(chat, userIdx); len(cited) > 0 {
-			text += "\n\nSources: " + strings.Join(cited, ", ")
+		result := string(chat.Messages[toolAfter].Content)
+		if found, ok := searchAnswer(result); ok {
+			text = found
+		} else {
+			text = "Tool result: " + firstRunes(result, 200) + "\n\nYou asked: " + question
+			if cited := citations(chat, userIdx); len(cited) > 0 {
+				text += "\n\nSources: " + strings.Join(cited, ", ")
+			}
 		}
 	case wantsTool(chat, question, "ls"):
 		call = scriptedCall(chat, question, "ls")
 	case wantsTool(chat, question, "read"):
 		call = scriptedCall(chat, question, "read")
+	case chat.HasTool("search") && searchQuery(question) != "":
+		call = scriptedCall(chat, question, "search")
 	default:
 		text = question
 	}
@@ -113,7 +119,11 @@ func scriptedCall(chat *ChatRequest, question, name string) *ToolCall {
 	if uri == "" {
 		uri = "kb://"
 	}
-	args, _ := json.Marshal(map[string]string{"uri": uri})
+	argv := map[string]string{"uri": uri}
+	if name == "search" {
+		argv["query"] = searchQuery(question)
+	}
+	args, _ := json.Marshal(argv)
 	return &ToolCall{ID: "call_fake_" + name, Type: "function", Name: name, Arguments: string(args)}
 }
 

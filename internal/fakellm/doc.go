@@ -33,7 +33,17 @@
 //     back since that message, it first streams one tool call with
 //     arguments {"uri": U}, where U is the first kb:// URI found in the user
 //     message or the system prompt ("kb://" when there is none).
-//   - After a tool result it answers "Tool result:" followed by the first 200
+//   - Else, if the request offers a tool named "search" and the last user
+//     message asks to find or search (the word "find" or "search", or 查找
+//     or 搜索, outside kb:// URIs), it calls search with that URI and a query:
+//     a phrase in double or CJK quotes if there is one, else the words after
+//     the verb up to the end of the clause, from "for" on when there is one
+//     and up to "and" or "then" ("search my notes for budget plans and list
+//     them" asks for "budget plans").
+//   - After a search result it answers how many hits it found for the
+//     query, one line per file with its first hit's snippet, and "Sources: "
+//     with each file once, at the line of its first hit (URI#L<n>).
+//   - After another tool result it answers "Tool result:" followed by the first 200
 //     characters of that result, then "You asked: " and the question, then
 //     "Sources: " and the kb:// URIs the tool results named (a read from the
 //     start of a file as URI#L1), so answers cite what they read.

@@ -19,11 +19,11 @@ function prettyJSON(text: string): string {
   }
 }
 
-function argURI(args: string): string | null {
+function argString(args: string, name: string): string | null {
   try {
     const v: unknown = JSON.parse(args);
-    if (v && typeof v === "object" && "uri" in v && typeof (v as { uri: unknown }).uri === "string") {
-      return (v as { uri: string }).uri;
+    if (v && typeof v === "object" && name in v && typeof (v as Record<string, unknown>)[name] === "string") {
+      return (v as Record<string, string>)[name]!;
     }
   } catch {
     // arguments the model sent may be invalid JSON; the card shows them raw.
@@ -61,7 +61,9 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
   const { call, result } = card;
   const pending = !result;
   const failed = result ? !result.ok : !running;
-  const target = argURI(call.arguments);
+  const target = argString(call.arguments, "uri");
+  // A hit opens with find started on the query, its match marked.
+  const query = call.name === "search" ? (argString(call.arguments, "query") ?? undefined) : undefined;
   const err = result ? errorText(result.error) : null;
   const landing = result?.uri && (call.name === "read" || call.name === "search") && result.ok ? result : null;
   const landingOffset = landing && typeof landing.offset === "number" ? landing.offset : 0;
@@ -110,7 +112,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
           <ul className="tool-hits">
             {hits.slice(0, 20).map((h, i) => (
               <li key={`${h.uri}:${h.offset}:${i}`}>
-                <button type="button" className="link-btn" onClick={() => onOpenPreview(h.uri, h.offset)}>
+                <button type="button" className="link-btn" onClick={() => onOpenPreview(h.uri, h.offset, query)}>
                   {h.uri.split("/").pop()} @ {h.offset}
                 </button>{" "}
                 <span className="muted small">{h.snippet}</span>

@@ -42,7 +42,7 @@ export function Workspace({ user }: { user: User }) {
   // KnowAgent's folder follows what the user picks in the tree, not files a
   // tool card opens (those may lie in a subfolder; the chat must survive).
   const [scope, setScope] = useState(root);
-  const [jump, setJump] = useState<{ uri: string; offset: number; n: number } | null>(null);
+  const [jump, setJump] = useState<{ uri: string; offset: number; query?: string; n: number } | null>(null);
   // Narrow and wide layouts mount the panels under different parents, so
   // crossing the breakpoint remounts them. State that must survive that lives
   // here: the conversation (and its running stream; only a folder switch
@@ -134,16 +134,27 @@ export function Workspace({ user }: { user: User }) {
   );
 
   const openPreview = useCallback(
-    (uri: string, offset: number) => {
+    (uri: string, offset: number, query?: string) => {
       setSelected(uri);
       reveal(uri);
-      setJump((j) => ({ uri, offset, n: (j?.n ?? 0) + 1 }));
+      setJump((j) => ({ uri, offset, query, n: (j?.n ?? 0) + 1 }));
       if (narrow) setActive("preview");
     },
     [narrow, reveal],
   );
+  const showTree = useCallback(() => setActive("tree"), []);
 
-  const tree = <ResourceTree root={root} username={user.username} selected={selected} onSelect={select} expanded={expanded} />;
+  const tree = (
+    <ResourceTree
+      root={root}
+      username={user.username}
+      selected={selected}
+      onSelect={select}
+      expanded={expanded}
+      onOpenHit={openPreview}
+      onSummon={narrow ? showTree : undefined}
+    />
+  );
   const preview = (
     <FilePreview
       uri={selected}

@@ -1,9 +1,10 @@
 import { useMemo } from "react";
 import Papa from "papaparse";
+import { markText } from "./marks";
 import { csvPageText } from "./paging";
 
 /** CsvTable shows a CSV page as a table; the first file row is the header. */
-export default function CsvTable(props: { text: string; first: boolean; last: boolean; tab: boolean }) {
+export default function CsvTable(props: { text: string; first: boolean; last: boolean; tab: boolean; mark?: string }) {
   const rows = useMemo(() => {
     const body = csvPageText(props.text, props.first, props.last);
     const parsed = Papa.parse<string[]>(body, { delimiter: props.tab ? "\t" : "", skipEmptyLines: true });
@@ -19,7 +20,7 @@ export default function CsvTable(props: { text: string; first: boolean; last: bo
           <thead>
             <tr>
               {head.map((c, i) => (
-                <th key={i}>{c}</th>
+                <th key={i}>{markText(c, props.mark)}</th>
               ))}
             </tr>
           </thead>
@@ -29,7 +30,7 @@ export default function CsvTable(props: { text: string; first: boolean; last: bo
             r ? (
               <tr key={i}>
                 {r.map((c, j) => (
-                  <td key={j}>{c}</td>
+                  <td key={j}>{markText(c, props.mark)}</td>
                 ))}
               </tr>
             ) : null,

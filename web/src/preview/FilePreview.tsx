@@ -15,7 +15,7 @@ import { EncodingLabel } from "./EncodingLabel";
 import { PreviewPager } from "./PreviewPager";
 import { FindInFile } from "./FindInFile";
 import type { FindState } from "./FindInFile";
-import { clearHits, paintHits } from "./highlight";
+import { CURRENT_CLASS, MARK_CLASS, markText } from "./marks";
 import { codePointLength, isPaged, loadPosition, pageCount, pageOf, pageSpan, pageStart, prevOffset, savePosition } from "./paging";
 import { codeLanguage, previewKind } from "./previewKind";
 
@@ -23,9 +23,14 @@ const MarkdownView = lazy(() => import("./MarkdownView"));
 const CodeView = lazy(() => import("./MarkdownView").then((m) => ({ default: m.CodeView })));
 const CsvTable = lazy(() => import("./CsvTable"));
 
-/** at opens the file at a code point offset (a KnowAgent read or search card); n makes each jump new. */
+/**
+ * at opens the file at a code point offset (a KnowAgent read or search card);
+ * with query (a tree search hit) it opens the page holding the offset with
+ * find started at that hit. n makes each jump new.
+ */
 export interface PreviewJump {
   offset: number;
+  query?: string;
   n: number;
 }
 
@@ -70,7 +75,7 @@ export function FilePreview({
       </PreviewFrame>
     );
   }
-  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset} onOpen={onOpen} />;
+  return <FilePages key={at ? `${uri}#${at.n}` : uri} uri={uri} root={root} start={at?.offset} query={at?.query} onOpen={onOpen} />;
 }
 
 /**
@@ -96,12 +101,21 @@ function SummaryLink({ uri, onOpen }: { uri: string; onOpen: (uri: string) => vo
   );
 }
 
-function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; start?: number; onOpen: (uri: string) => void }) {
+function FilePages(props: { uri: string; root: string; start?: number; query?: string; onOpen: (uri: string) => void }) {
+  const { uri, root, start, query, onOpen } = props;
   // An explicit jump (a tool card, a search hit, a citation), even to the
   // file's start, wins; otherwise the file opens where it was last read in
-  // this session.
+  // this session. A search hit opens the whole page that holds it, as Next
+  // hit does, so the hit is marked in context.
   const [saved] = useState(() => (start !== undefined ? null : loadPosition(uri)));
-  const [offset, setOffset] = useState(() => (start !== undefined ? Math.max(0, start) : (saved?.offset ?? 0)));
+  const [offset, setOffset] = useState(() =>
+    start === undefined
+      ? (saved?.offset ?? 0)
+      : query
+        ? pageStart(pageOf(Math.max(0, start), CONTENT_PAGE_SIZE), Number.MAX_SAFE_INTEGER, CONTENT_PAGE_SIZE)
+        : Math.max(0, start),
+  );
+  const [findStart] = useState(() => (query && start !== undefined ? { query, offset: start } : undefined));
   const restoreScroll = useRef<number | null>(saved?.scrollTop ?? null);
   const [find, setFind] = useState<FindState | null>(null);
   const [hitsOnPage, setHitsOnPage] = useState(0);
@@ -141,23 +155,25 @@ function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; st
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hit]);
 
-  // Paint the hits on the rendered page; the view renders lazily, so repaint when its DOM changes.
+  // The views draw every hit as a <mark>; this marks the current one and
+  // scrolls to it. The view renders lazily, so look again when its DOM changes.
   useEffect(() => {
     const el = scrollRef.current;
     if (!el || !shown) return;
     if (!find) {
-      clearHits();
       setHitsOnPage(0);
       return;
     }
     let frame = 0;
     let scrolled = false;
     const paint = () => {
-      const { count, currentRange } = paintHits(el, find.query, occurrence);
-      setHitsOnPage(count);
-      if (currentRange && !scrolled) {
+      const marks = [...el.querySelectorAll<HTMLElement>(`mark.${MARK_CLASS}`)];
+      marks.forEach((m, i) => m.classList.toggle(CURRENT_CLASS, i === occurrence));
+      setHitsOnPage(marks.length);
+      const current = marks[occurrence];
+      if (current && !scrolled) {
         scrolled = true;
-        const box = currentRange.getBoundingClientRect();
+        const box = current.getBoundingClientRect();
         const view = el.getBoundingClientRect();
         if (box.top < view.top || box.bottom > view.bottom) el.scrollTop += box.top - view.top - view.height / 3;
       }
@@ -173,7 +189,6 @@ function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; st
       cancelAnimationFrame(frame);
     };
   }, [find, occurrence, shown]);
-  useEffect(() => clearHits, []);
 
   // Restore the saved scroll once its page is on screen.
   useEffect(() => {
@@ -212,7 +227,7 @@ function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; st
       }
     >
       {header}
-      {page && page.body !== "none" && page.total > 0 && <FindInFile uri={uri} onFind={setFind} />}
+      {page && page.body !== "none" && page.total > 0 && <FindInFile uri={uri} start={findStart} onFind={setFind} />}
       <div
         className="preview-scroll"
         ref={scrollRef}
@@ -230,14 +245,14 @@ function FilePages({ uri, root, start, onOpen }: { uri: string; root: string; st
             {messageOf(q.error)}
           </p>
         ) : (
-          <PageBody page={q.data} name={name} />
+          <PageBody page={q.data} name={name} mark={find?.query} />
         )}
       </div>
     </PreviewFrame>
   );
 }
 
-function PageBody({ page, name }: { page: ContentPage; name: string }) {
+function PageBody({ page, name, mark }: { page: ContentPage; name: string; mark?: string }) {
   if (page.body === "none") {
     return (
       <div className="empty-state" data-testid="preview-no-body">
@@ -257,18 +272,19 @@ function PageBody({ page, name }: { page: ContentPage; name: string }) {
   return (
     <Suspense fallback={<pre className="plain">{page.text}</pre>}>
       {kind === "markdown" ? (
-        <MarkdownView text={page.text} base={page.uri} />
+        <MarkdownView text={page.text} base={page.uri} mark={mark} />
       ) : kind === "csv" ? (
         <CsvTable
           text={page.text}
           first={page.offset === 0}
           last={page.next_offset === null}
           tab={extensionOf(name) === "tsv"}
+          mark={mark}
         />
       ) : kind === "code" ? (
-        <CodeView text={page.text} language={codeLanguage(name)} />
+        <CodeView text={page.text} language={codeLanguage(name)} mark={mark} />
       ) : (
-        <pre className="plain">{page.text}</pre>
+        <pre className="plain">{markText(page.text, mark)}</pre>
       )}
     </Suspense>
   );

@@ -1,14 +1,18 @@
-// Find in the previewed file with the server's search (the same `search`
-// command the model uses, aimed at one file): hits arrive a page at a time,
-// Next walks into the next page of hits when the loaded ones run out, and the
-// count says whether the search has seen the whole file.
+// Find in the previewed file with the server's search aimed at one file
+// (GET /search?uri=<file>, which pages through the file's hits in order):
+// hits arrive a page at a time, Next walks into the next page of hits when
+// the loaded ones run out, and the count says whether the search has seen
+// the whole file. Opened from a search hit, it starts at that hit.
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { ChevronDown, ChevronUp, LoaderCircle, Search, X } from "lucide-react";
-import { runSearch } from "../api/agent";
 import type { SearchHit } from "../api/agent";
+import { searchResources } from "../api/search";
 import { messageOf } from "../ui/errors";
+
+/** MAX_SEEK_PAGES bounds how many pages of hits opening at a hit reads to find it. */
+const MAX_SEEK_PAGES = 25;
 
 export interface FindState {
   query: string;
@@ -29,13 +33,22 @@ export function findLabel(f: FindState): string {
   return `Hit ${f.current + 1} of ${f.hits.length} (whole file searched)`;
 }
 
-export function FindInFile(props: { uri: string; onFind: (f: FindState | null) => void }) {
-  const [draft, setDraft] = useState("");
+/** FindStart opens find at the hit of query at a code point offset (a tree search hit). */
+export interface FindStart {
+  query: string;
+  offset: number;
+}
+
+export function FindInFile(props: { uri: string; start?: FindStart; onFind: (f: FindState | null) => void }) {
+  const [draft, setDraft] = useState(props.start?.query ?? "");
   const [find, setFind] = useState<FindState | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // Each request gets a number; an answer to anything but the newest is dropped.
+  // Each request gets a number; an answer to anything but the newest is
+  // dropped, and starting a request aborts the one before.
   const seq = useRef(0);
+  const inFlight = useRef<AbortController | null>(null);
+  useEffect(() => () => inFlight.current?.abort(), []);
 
   const show = (f: FindState | null) => {
     setFind(f);
@@ -44,23 +57,54 @@ export function FindInFile(props: { uri: string; onFind: (f: FindState | null) =
 
   async function fetchPage(query: string, cursor: string | undefined): Promise<{ hits: SearchHit[]; cursor: string | null; capped: boolean } | null> {
     const n = ++seq.current;
+    inFlight.current?.abort();
+    const ctrl = new AbortController();
+    inFlight.current = ctrl;
     setBusy(true);
     setError(null);
     try {
-      const res = await runSearch(props.uri, query, cursor);
+      const res = await searchResources({ uri: props.uri, q: query, kind: "content", cursor }, ctrl.signal);
       if (n !== seq.current) return null;
       return {
-        hits: res.hits.filter((h) => h.uri === props.uri),
+        hits: (res.hits ?? []).filter((h) => h.uri === props.uri),
         cursor: res.complete ? null : res.next_offset,
         capped: (res.more_hits_in ?? []).includes(props.uri),
       };
     } catch (err) {
-      if (n === seq.current) setError(messageOf(err));
+      if (n === seq.current && !ctrl.signal.aborted) setError(messageOf(err));
       return null;
     } finally {
       if (n === seq.current) setBusy(false);
     }
   }
+
+  // Opened at a hit: read pages of the file's hits until the one at start.offset.
+  useEffect(() => {
+    const start = props.start;
+    if (!start) return;
+    let cancelled = false;
+    void (async () => {
+      const hits: SearchHit[] = [];
+      let cursor: string | null = null;
+      let capped = false;
+      for (let pages = 0; pages < MAX_SEEK_PAGES; pages++) {
+        const page = await fetchPage(start.query, cursor ?? undefined);
+        if (!page || cancelled) return;
+        hits.push(...page.hits);
+        cursor = page.cursor;
+        capped ||= page.capped;
+        if (cursor === null || hits.some((h) => h.offset >= start.offset)) break;
+      }
+      const at = hits.findIndex((h) => h.offset >= start.offset);
+      show({ query: start.query, hits, current: at >= 0 ? at : 0, cursor, capped });
+    })();
+    return () => {
+      cancelled = true;
+      inFlight.current?.abort();
+    };
+    // On mount only: the preview remounts for every jump.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -101,6 +145,7 @@ export function FindInFile(props: { uri: string; onFind: (f: FindState | null) =
 
   function close() {
     seq.current++;
+    inFlight.current?.abort();
     setBusy(false);
     setDraft("");
     setError(null);

@@ -5,12 +5,15 @@ import { useMemo } from "react";
 import { imageComponent, urlTransform } from "./MarkdownImage";
 import { CitationLink } from "../citations/CitationLink";
 import { rehypeKbLinks } from "../citations/linkify";
+import { rehypeMarks } from "./marks";
 
 const remarkPlugins = [remarkGfm];
 // ignoreMissing: an unknown fence language renders plain instead of throwing.
 const rehypePlugins: [typeof rehypeHighlight, { detect: boolean; ignoreMissing: boolean }][] = [
   [rehypeHighlight, { detect: false, ignoreMissing: true }],
 ];
+// Find hits are marked last, inside the highlighted code's spans too.
+const markedPlugins = (mark: string) => [...rehypePlugins, [rehypeMarks, { query: mark }] as [typeof rehypeMarks, { query: string }]];
 // In answers, kb:// URIs are citations: linked here, judged by CitationLink.
 const answerRehype = [rehypeKbLinks, ...rehypePlugins];
 
@@ -23,7 +26,8 @@ function answerUrlTransform(url: string, key: string): string {
  * code). base is the document's URI: its relative images resolve against it.
  * Images from outside the workspace are never fetched (see imageSource).
  */
-export default function MarkdownView({ text, base, answer }: { text: string; base?: string; answer?: boolean }) {
+export default function MarkdownView({ text, base, answer, mark }: { text: string; base?: string; answer?: boolean; mark?: string }) {
+  const rehype = useMemo(() => (answer ? answerRehype : mark ? markedPlugins(mark) : rehypePlugins), [answer, mark]);
   const components = useMemo(
     () => (answer ? { img: imageComponent(base), a: CitationLink } : { img: imageComponent(base) }),
     [base, answer],
@@ -32,7 +36,7 @@ export default function MarkdownView({ text, base, answer }: { text: string; bas
     <article className="markdown">
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={answer ? answerRehype : rehypePlugins}
+        rehypePlugins={rehype}
         components={components}
         urlTransform={answer ? answerUrlTransform : urlTransform}
       >
@@ -42,12 +46,13 @@ export default function MarkdownView({ text, base, answer }: { text: string; bas
   );
 }
 
-/** CodeView shows source code highlighted, through the same pipeline. */
-export function CodeView({ text, language }: { text: string; language?: string }) {
+/** CodeView shows source code highlighted, through the same pipeline; mark is a find query to mark. */
+export function CodeView({ text, language, mark }: { text: string; language?: string; mark?: string }) {
+  const rehype = useMemo(() => (mark ? markedPlugins(mark) : rehypePlugins), [mark]);
   const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
   return (
     <article className="markdown code-view">
-      <ReactMarkdown rehypePlugins={rehypePlugins}>{`${fence}${language ?? ""}\n${text}\n${fence}`}</ReactMarkdown>
+      <ReactMarkdown rehypePlugins={rehype}>{`${fence}${language ?? ""}\n${text}\n${fence}`}</ReactMarkdown>
     </article>
   );
 }

@@ -7,10 +7,12 @@ import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { FolderTree } from "lucide-react";
 import { createFolder, deleteResource, renameResource } from "../api/resources";
 import type { ResourceNode } from "../api/types";
-import { SHARED_ROOT, ancestorFolders, childURI, folderOf, isWithin, nameOf, parentURI, renamedURI, sharedEntryOf } from "../api/uri";
+import { SHARED_ROOT, ancestorFolders, childURI, folderOf, isFolderURI, isWithin, nameOf, parentURI, renamedURI, sharedEntryOf } from "../api/uri";
 import { ShareDialog } from "../share/ShareDialog";
 import { TRASH_KEY, TrashDialog } from "../trash/TrashDialog";
 import { VersionsDialog } from "../trash/VersionsDialog";
+import { isFolderMatch } from "../api/search";
+import { TreeSearch } from "../search/TreeSearch";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
 import { canModify, canShare, canWriteIn } from "./access";
@@ -51,6 +53,10 @@ export function ResourceTree(props: {
   selected: string | null;
   onSelect: (uri: string | null, opts?: { open?: boolean; reveal?: boolean }) => void;
   expanded: ExpandedState;
+  /** open the preview at a search hit, the hit's query highlighted */
+  onOpenHit: (uri: string, offset: number, query: string) => void;
+  /** Ctrl+K: show the tree (the narrow layout may show another panel) */
+  onSummon?: () => void;
 }) {
   const { root, selected, onSelect } = props;
   const qc = useQueryClient();
@@ -59,6 +65,7 @@ export function ResourceTree(props: {
   const [dropFolder, setDropFolder] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const searchInput = useRef<HTMLInputElement>(null);
   const uploads = useUploads();
 
   const shared = useFolderListings(SHARED_LIST);
@@ -89,6 +96,9 @@ export function ResourceTree(props: {
   });
 
   const currentFolder = selected ? folderOf(selected) : root;
+  // Search looks in the selected folder, else in the whole tree.
+  const searchScope = selected && isFolderURI(selected) ? selected : root;
+  const searchLabel = searchScope === root ? "Home" : searchScope === SHARED_ROOT ? "Shared with me" : nameOf(searchScope);
   const writable = canWriteIn(currentFolder, root, folders);
   const editable = (uri: string) => canModify(uri, root, folders);
 
@@ -179,6 +189,11 @@ export function ResourceTree(props: {
   function onKeyDown(e: KeyboardEvent) {
     const nodeRows = rows.filter((r): r is NodeRow => r.type === "node");
     const cur = nodeRows.find((r) => r.node.uri === selected);
+    if (e.key === "/" && !e.ctrlKey && !e.altKey && !e.metaKey) {
+      searchInput.current?.focus();
+      e.preventDefault();
+      return;
+    }
     const go = (uri: string | null) => {
       if (!uri) return;
       onSelect(uri);
@@ -283,6 +298,18 @@ export function ResourceTree(props: {
           }}
         />
       </div>
+      <TreeSearch
+        scope={searchScope}
+        scopeLabel={searchLabel}
+        inputRef={searchInput}
+        onOpenName={(m) => {
+          onSelect(m.uri, { open: true, reveal: true });
+          if (isFolderMatch(m)) toggle(m.uri, true);
+        }}
+        onOpenHit={(hit, q) => props.onOpenHit(hit.uri, hit.offset, q)}
+        onSummon={props.onSummon}
+        onExit={() => scrollRef.current?.focus()}
+      />
       <div
         ref={scrollRef}
         className={`tree-scroll${dropFolder === root ? " drop-root" : ""}`}

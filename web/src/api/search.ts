@@ -1,0 +1,68 @@
+// GET /api/v1/search: names and content under a folder, or the hits of one
+// file in order (find-in-file). The cursor is opaque: pass next_offset back.
+
+import { requestJSON } from "./client";
+
+export type SearchKind = "all" | "name" | "content";
+
+/**
+ * NameMatch is a file or folder whose name contains the query (ignoring
+ * case). The contract names the kind `type` (file|folder); the server sends
+ * `kind` (file|dir) as listings do: isFolderMatch reads either.
+ */
+export interface NameMatch {
+  uri: string;
+  name: string;
+  type?: "file" | "folder";
+  kind?: "file" | "dir";
+}
+
+/** isFolderMatch reports whether a name match is a folder. */
+export function isFolderMatch(m: NameMatch): boolean {
+  return m.type === "folder" || m.kind === "dir" || m.uri.endsWith("/");
+}
+
+/** ContentHit is one match in a file's text; offset counts code points, as /resources/content does. */
+export interface ContentHit {
+  uri: string;
+  /** 1-based line of the match, when the server says */
+  line?: number;
+  offset: number;
+  /** text around the match, the match between « and » */
+  snippet: string;
+}
+
+export interface SearchResponse {
+  uri: string;
+  query: string;
+  kind: SearchKind;
+  mode: "index" | "scan";
+  /** first page of kind name|all only */
+  names?: NameMatch[] | null;
+  names_complete?: boolean;
+  hits: ContentHit[] | null;
+  scanned: number;
+  matched_files: number;
+  skipped_no_text: number;
+  more_hits_in?: string[] | null;
+  next_offset: string | null;
+  /** every file in scope considered and no more pages */
+  complete: boolean;
+  partial_file?: { uri: string; offset: number };
+  note?: string;
+}
+
+export interface SearchParams {
+  uri: string;
+  q: string;
+  kind?: SearchKind;
+  cursor?: string;
+}
+
+/** searchResources runs one page of a search. */
+export function searchResources(p: SearchParams, signal?: AbortSignal): Promise<SearchResponse> {
+  return requestJSON<SearchResponse>("/search", {
+    query: { uri: p.uri, q: p.q, kind: p.kind ?? "all", cursor: p.cursor },
+    signal,
+  });
+}

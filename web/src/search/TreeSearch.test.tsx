@@ -1,0 +1,195 @@
+// The tree's search box through the real network layer (fetch stubbed):
+// debounce, abort of a stale request, names before content hits grouped by
+// file, the combobox keys and aria-activedescendant, the count line and More.
+
+import { act } from "react";
+import { createRoot } from "react-dom/client";
+import type { Root } from "react-dom/client";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ContentHit, NameMatch, SearchResponse } from "../api/search";
+import { TreeSearch } from "./TreeSearch";
+import { DEBOUNCE_MS } from "./useTreeSearch";
+
+const SCOPE = "kb://users/a/";
+
+interface Call {
+  url: URL;
+  signal: AbortSignal;
+  answer: (body: Partial<SearchResponse>) => void;
+}
+const calls: Call[] = [];
+
+function response(query: string, over: Partial<SearchResponse>): SearchResponse {
+  return {
+    uri: SCOPE, query, kind: "all", mode: "index", names: [], names_complete: true, hits: [],
+    scanned: 1, matched_files: 1, skipped_no_text: 0, next_offset: null, complete: true, ...over,
+  };
+}
+
+const hit = (file: string, line: number, snippet: string): ContentHit => ({ uri: SCOPE + file, line, offset: line * 10, snippet });
+const name = (file: string): NameMatch => ({ uri: SCOPE + file, name: file.replace(/\/$/, "").split("/").pop()!, kind: file.endsWith("/") ? "dir" : "file" });
+
+describe("TreeSearch", () => {
+  let host: HTMLDivElement;
+  let root: Root;
+  let openedName: NameMatch[];
+  let openedHit: [ContentHit, string][];
+
+  beforeEach(() => {
+    calls.length = 0;
+    openedName = [];
+    openedHit = [];
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    vi.stubGlobal("fetch", (input: string, init: RequestInit) => {
+      const url = new URL(input, "http://localhost");
+      return new Promise<Response>((resolve, reject) => {
+        init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        calls.push({
+          url,
+          signal: init.signal!,
+          answer: (body) => resolve(new Response(JSON.stringify(response(url.searchParams.get("q")!, body)), { status: 200 })),
+        });
+      });
+    });
+    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+    host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+    act(() =>
+      root.render(
+        <TreeSearch
+          scope={SCOPE}
+          scopeLabel="Home"
+          onOpenName={(m) => openedName.push(m)}
+          onOpenHit={(h, q) => openedHit.push([h, q])}
+        />,
+      ),
+    );
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    host.remove();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  const box = () => host.querySelector<HTMLInputElement>('input[role="combobox"]')!;
+  const count = () => host.querySelector('[data-testid="tree-search-count"]')!.textContent;
+  const options = () => [...host.querySelectorAll<HTMLElement>('[role="option"]')];
+  const key = (k: string, init: KeyboardEventInit = {}) =>
+    act(() => box().dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true, ...init })));
+
+  function type(text: string) {
+    act(() => {
+      box().focus();
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(box(), text);
+      box().dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  }
+  const settle = () => act(async () => {});
+  const wait = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+
+  it("sends one request after typing pauses, for the scope and the whole query", async () => {
+    type("bu");
+    type("bud");
+    wait(DEBOUNCE_MS - 1);
+    expect(calls).toHaveLength(0);
+    expect(count()).toMatch(/Searching/);
+    wait(1);
+    expect(calls).toHaveLength(1);
+    expect(Object.fromEntries(calls[0]!.url.searchParams)).toEqual({ uri: SCOPE, q: "bud", kind: "all" });
+    expect(calls[0]!.url.pathname).toBe("/api/v1/search");
+  });
+
+  it("aborts a stale request and never shows its answer under the newer query", async () => {
+    type("alpha");
+    wait(DEBOUNCE_MS);
+    type("beta");
+    expect(calls[0]!.signal.aborted).toBe(true);
+    // Even an answer that arrives regardless is not shown.
+    calls[0]!.answer({ hits: [hit("a.md", 1, "«alpha»")] });
+    await settle();
+    expect(options()).toHaveLength(0);
+    expect(count()).toMatch(/Searching/);
+    wait(DEBOUNCE_MS);
+    calls[1]!.answer({ hits: [hit("b.md", 2, "x «beta» y")] });
+    await settle();
+    expect(count()).toBe("1 hit in 1 file");
+    expect(options().map((o) => o.textContent)).toEqual(["L2x beta y"]);
+    expect(host.querySelector('[role="listbox"]')!.getAttribute("aria-label")).toBe("Results for beta");
+  });
+
+  it("lists names first, then hits grouped by file, and picks with the keyboard", async () => {
+    type("plan");
+    wait(DEBOUNCE_MS);
+    calls[0]!.answer({
+      names: [name("notes/plan.md"), name("plans/")],
+      hits: [hit("notes/plan.md", 3, "the «plan» is"), hit("x.md", 1, "«Plan» B"), hit("notes/plan.md", 9, "a «plan»")],
+    });
+    await settle();
+    expect(count()).toBe("2 names · 3 hits in 2 files");
+    const groups = [...host.querySelectorAll('[role="group"]')].map((g) => g.getAttribute("aria-label"));
+    expect(groups).toEqual(["Names", "plan.md in notes/", "x.md"]);
+    expect(options().map((o) => o.textContent)).toEqual(["plan.mdnotes/", "plans", "L3the plan is", "L9a plan", "L1Plan B"]);
+    expect([...host.querySelectorAll(".tree-search-snippet mark")].map((m) => m.textContent)).toEqual(["plan", "plan", "Plan"]);
+
+    const listbox = host.querySelector('[role="listbox"]')!;
+    expect(box().getAttribute("aria-expanded")).toBe("true");
+    expect(box().getAttribute("aria-controls")).toBe(listbox.id);
+    expect(box().hasAttribute("aria-activedescendant")).toBe(false);
+    key("ArrowDown");
+    expect(box().getAttribute("aria-activedescendant")).toBe(options()[0]!.id);
+    expect(options()[0]!.getAttribute("aria-selected")).toBe("true");
+    key("ArrowUp");
+    expect(box().getAttribute("aria-activedescendant")).toBe(options()[4]!.id);
+    key("Enter");
+    expect(openedHit).toEqual([[hit("x.md", 1, "«Plan» B"), "plan"]]);
+    expect(box().getAttribute("aria-expanded")).toBe("false");
+    expect(box().hasAttribute("aria-activedescendant")).toBe(false);
+
+    key("ArrowDown"); // reopens
+    key("ArrowDown");
+    key("ArrowDown");
+    key("Enter");
+    expect(openedName.map((m) => m.uri)).toEqual([SCOPE + "plans/"]);
+  });
+
+  it("says when more is available and More appends the next page", async () => {
+    type("log");
+    wait(DEBOUNCE_MS);
+    // A hit without a line number shows its snippet alone.
+    calls[0]!.answer({ hits: [hit("a.md", 1, "«log»"), { uri: SCOPE + "b.md", offset: 7, snippet: "«log»" }], complete: false, next_offset: "s1.next" });
+    await settle();
+    expect(count()).toBe("2 hits so far · more available");
+    expect(options().map((o) => o.textContent)).toEqual(["L1log", "log"]);
+    const more = [...host.querySelectorAll("button")].find((b) => b.textContent === "More")!;
+    act(() => more.click());
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.url.searchParams.get("cursor")).toBe("s1.next");
+    expect(calls[1]!.url.searchParams.get("q")).toBe("log");
+    calls[1]!.answer({ hits: [hit("c.md", 4, "«log»")], complete: true, next_offset: null, more_hits_in: [SCOPE + "c.md"] });
+    await settle();
+    expect(count()).toBe("3 hits in 3 files · 1 file has more than shown");
+    expect([...host.querySelectorAll("button")].some((b) => b.textContent === "More")).toBe(false);
+  });
+
+  it("Escape closes the list, then clears the box; Ctrl+K focuses it from anywhere", async () => {
+    type("zebra");
+    wait(DEBOUNCE_MS);
+    calls[0]!.answer({ hits: [hit("z.md", 1, "«zebra»")] });
+    await settle();
+    expect(box().getAttribute("aria-expanded")).toBe("true");
+    key("Escape");
+    expect(box().getAttribute("aria-expanded")).toBe("false");
+    key("Escape");
+    expect(box().value).toBe("");
+
+    box().blur();
+    const other = document.createElement("button");
+    document.body.append(other);
+    other.focus();
+    act(() => other.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true, bubbles: true, cancelable: true })));
+    expect(document.activeElement).toBe(box());
+    other.remove();
+  });
+});

@@ -1,0 +1,135 @@
+// The tree search's results as pure data: a page merged into what is shown
+// only when it answers the same search, the count line, the options in the
+// order they are drawn, and the snippet's «» markers cut into marked runs.
+
+import type { ContentHit, NameMatch, SearchResponse } from "../api/search";
+
+/** SearchKey is what a result was computed for: a label or a page for another key never joins it. */
+export interface SearchKey {
+  uri: string;
+  q: string;
+}
+
+export const sameKey = (a: SearchKey, b: SearchKey) => a.uri === b.uri && a.q === b.q;
+
+/** Results are the pages of one search shown so far. */
+export interface Results {
+  key: SearchKey;
+  names: NameMatch[];
+  namesComplete: boolean;
+  hits: ContentHit[];
+  /** the next page's cursor; null when the search is complete */
+  cursor: string | null;
+  /** files with more matches than their hits show */
+  moreHitsIn: string[];
+  note?: string;
+}
+
+/** firstPage starts the results of key with its first page. */
+export function firstPage(key: SearchKey, res: SearchResponse): Results {
+  return {
+    key,
+    names: res.names ?? [],
+    namesComplete: res.names_complete ?? true,
+    hits: res.hits ?? [],
+    cursor: res.complete ? null : res.next_offset,
+    moreHitsIn: res.more_hits_in ?? [],
+    note: res.note || undefined,
+  };
+}
+
+/**
+ * withMore appends the page fetched with cursor for key; it returns r itself
+ * when the page answers another search or continues from another point (a
+ * late answer to a request that was replaced).
+ */
+export function withMore(r: Results, key: SearchKey, cursor: string, res: SearchResponse): Results {
+  if (!sameKey(r.key, key) || r.cursor !== cursor) return r;
+  return {
+    ...r,
+    hits: [...r.hits, ...(res.hits ?? [])],
+    cursor: res.complete ? null : res.next_offset,
+    moreHitsIn: [...new Set([...r.moreHitsIn, ...(res.more_hits_in ?? [])])],
+    note: res.note || r.note,
+  };
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+/**
+ * countLabel says what the results hold and whether that is all of it:
+ * "12 hits in 4 files" once complete, "40 hits so far · more available"
+ * while pages remain.
+ */
+export function countLabel(r: Results): string {
+  const parts: string[] = [];
+  if (r.names.length > 0) parts.push(r.namesComplete ? plural(r.names.length, "name", "names") : `${r.names.length}+ names`);
+  const files = new Set(r.hits.map((h) => h.uri)).size;
+  if (r.cursor !== null) parts.push(`${plural(r.hits.length, "hit", "hits")} so far · more available`);
+  else if (r.hits.length === 0) parts.push(r.names.length === 0 ? "No matches" : "no content hits");
+  else {
+    parts.push(`${plural(r.hits.length, "hit", "hits")} in ${plural(files, "file", "files")}`);
+    if (r.moreHitsIn.length > 0) parts.push(`${plural(r.moreHitsIn.length, "file has", "files have")} more than shown`);
+  }
+  return parts.join(" · ");
+}
+
+/** FileGroup is one file's content hits, in the order they came. */
+export interface FileGroup {
+  uri: string;
+  hits: ContentHit[];
+}
+
+/** groupByFile gathers hits per file, files in the order of their first hit. */
+export function groupByFile(hits: readonly ContentHit[]): FileGroup[] {
+  const groups = new Map<string, FileGroup>();
+  for (const h of hits) {
+    let g = groups.get(h.uri);
+    if (!g) groups.set(h.uri, (g = { uri: h.uri, hits: [] }));
+    g.hits.push(h);
+  }
+  return [...groups.values()];
+}
+
+/** Option is one pickable row of the list. */
+export type Option = { kind: "name"; match: NameMatch } | { kind: "hit"; hit: ContentHit };
+
+/** optionsOf lists the rows in drawing order: names first, then hits file by file. */
+export function optionsOf(r: Results): Option[] {
+  return [
+    ...r.names.map((match): Option => ({ kind: "name", match })),
+    ...groupByFile(r.hits).flatMap((g) => g.hits.map((hit): Option => ({ kind: "hit", hit }))),
+  ];
+}
+
+/** moveActive is the option an arrow key goes to, wrapping; -1 is none. */
+export function moveActive(active: number, count: number, key: "ArrowDown" | "ArrowUp"): number {
+  if (count === 0) return -1;
+  if (key === "ArrowDown") return active < 0 || active >= count - 1 ? 0 : active + 1;
+  return active <= 0 ? count - 1 : active - 1;
+}
+
+/** SnippetPart is a run of a snippet, marked when it is the match. */
+export interface SnippetPart {
+  text: string;
+  mark: boolean;
+}
+
+/** snippetParts cuts "…a «b» c…" into runs; an unclosed « marks to the end. */
+export function snippetParts(snippet: string): SnippetPart[] {
+  const out: SnippetPart[] = [];
+  let rest = snippet;
+  while (rest) {
+    const open = rest.indexOf("«");
+    if (open < 0) {
+      out.push({ text: rest, mark: false });
+      break;
+    }
+    if (open > 0) out.push({ text: rest.slice(0, open), mark: false });
+    const close = rest.indexOf("»", open + 1);
+    const end = close < 0 ? rest.length : close;
+    if (end > open + 1) out.push({ text: rest.slice(open + 1, end), mark: true });
+    rest = close < 0 ? "" : rest.slice(close + 1);
+  }
+  return out;
+}
