@@ -68,14 +68,16 @@ type SearchResult struct {
 
 var searchTool = toolDef{
 	name: "search",
-	description: fmt.Sprintf("Search the text of the files under a folder (or one file) for a phrase, ignoring case. "+
-		"One call searches at most %d files in path order and says how many it scanned; complete is false whenever files remain, "+
-		"then call again with offset set to next_offset (an opaque string). Hits give uri, offset (a read offset, in characters) and a snippet with the match in «». "+
-		"Files without a text body are counted in skipped_no_text, not searched.", SearchFilesPerPage),
+	description: fmt.Sprintf("Search the text of the files under a folder (or one file) for a phrase, ignoring case unless case_sensitive. "+
+		"With a query of 3 or more characters the content index answers the whole folder in one call (mode \"index\"), files whose name contains the query or with more matches first; "+
+		"a shorter query, or a regex without 3 literal characters in a row, reads the files, at most %d per call in path order (mode \"scan\"). "+
+		"complete is false whenever more remains: call again with offset set to next_offset (an opaque string). "+
+		"Hits give uri, line, offset (a read offset, in characters) and a snippet with the match in «»; a folder search shows at most %d hits per file and lists files with more in more_hits_in (search that file alone to page through them). "+
+		"Files without a text body are counted in skipped_no_text, not searched.", SearchFilesPerPage, MaxSearchHitsPerFile),
 	tooBig: "use a longer, more specific query or search a narrower folder",
 	args: []argSpec{
 		uriArg("The folder (searched with everything below it) or the file to search."),
-		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "The text to find: a literal phrase, matched ignoring case (not a regular expression)."},
+		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "The text to find: a literal phrase (or an RE2 regular expression when regex is true), matched ignoring case unless case_sensitive is true."},
 		{Name: "offset", Kind: argString, MaxChars: 4 * MaxURIBytes, Description: "Cursor to continue a search: the next_offset string of the previous page. Omit it for the first page."},
 		{Name: "path", Kind: argString, MaxChars: 200, Description: "Only files whose path matches this glob: without a slash it matches the file name (\"*.md\"), with one the path below uri (\"notes/**/*.md\", ** crossing folders)."},
 	},
