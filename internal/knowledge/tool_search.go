@@ -157,7 +157,10 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 		return nil, "", apierr.Internal(err)
 	}
 	out := &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}}
-	sc := newFileScanner(query, searchSnippetRadius, searchChunkBytes)
+	sc, err := newFileScanner(query, scanOpts{}, searchSnippetRadius, searchChunkBytes)
+	if err != nil {
+		return nil, "", err
+	}
 	var (
 		budget    = int64(MaxSearchPageBytes)
 		hitBytes  = 0
@@ -316,7 +319,7 @@ func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersio
 		return scanOut{}, apierr.Internal(fmt.Errorf("open blob %s: %w", v.BlobHash, err))
 	}
 	defer f.Close()
-	res, err := sc.scan(ctx, f, v.Size, start, maxHits, budget)
+	res, err := sc.scan(ctx, f, v.Size, start, maxHits, maxHits, budget)
 	if err != nil {
 		if ctx.Err() != nil {
 			return scanOut{}, ctx.Err()

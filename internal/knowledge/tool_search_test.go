@@ -61,16 +61,22 @@ func naiveSearch(text, query string, radius int) []scanHit {
 // as consecutive search pages do.
 func scanAll(t testing.TB, text, query string, radius int64, chunk int, budget int64) []scanHit {
 	t.Helper()
-	s := newFileScanner(query, radius, chunk)
+	s, err := newFileScanner(query, scanOpts{}, radius, chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := strings.NewReader(text)
 	var hits []scanHit
 	pos := scanPos{}
 	for range 1_000_000 {
-		out, err := s.scan(context.Background(), r, int64(len(text)), pos, 1<<30, budget)
+		out, err := s.scan(context.Background(), r, int64(len(text)), pos, 1<<30, 1<<30, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits = append(hits, out.hits...)
+		for _, h := range out.hits {
+			h.Line, h.Heading = 0, false // checked against a reference in tool_search_scan_test.go
+			hits = append(hits, h)
+		}
 		if out.resume == nil {
 			return hits
 		}
@@ -115,15 +121,15 @@ func TestScannerMatchesReference(t *testing.T) {
 func TestScannerHitCapAndBoundary(t *testing.T) {
 	t.Parallel()
 	text := strings.Repeat("x", 100) + "NEEDLE" + strings.Repeat("y", 100) + "needle"
-	s := newFileScanner("needle", 3, 103) // the first match spans the chunk boundary
-	out, err := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 1, 1<<30)
+	s, _ := newFileScanner("needle", scanOpts{}, 3, 103) // the first match spans the chunk boundary
+	out, err := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 1, 1, 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(out.hits) != 1 || out.hits[0].Offset != 100 || out.hits[0].Snippet != "…xxx«NEEDLE»yyy…" || !out.more {
 		t.Fatalf("got %+v", out)
 	}
-	out, _ = s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 0, 1<<30)
+	out, _ = s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 0, 0, 1<<30)
 	if len(out.hits) != 0 || !out.more {
 		t.Fatalf("probe: %+v", out)
 	}
