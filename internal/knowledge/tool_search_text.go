@@ -3,6 +3,7 @@ package knowledge
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -91,31 +92,93 @@ func fwdRunes(b []byte, p, end, n int) (int, int) {
 	return p, n
 }
 
-// countRunes counts code points as a forward decode does; runs of ASCII
-// go 32 bytes at a time.
+// countRunes counts code points as a forward decode does (b starts at a
+// boundary). Blocks of 64 bytes of valid UTF-8 are counted as their bytes
+// less their continuation bytes, eight at a time; a block that fails that
+// check (invalid bytes, 4-byte sequences) is decoded rune by rune.
 func countRunes(b []byte) int64 {
-	const hi = 0x8080808080808080
 	var n int64
 	i := 0
-	for i < len(b) {
-		if i+32 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:]) | binary.LittleEndian.Uint64(b[i+8:]) |
-				binary.LittleEndian.Uint64(b[i+16:]) | binary.LittleEndian.Uint64(b[i+24:])
-			if w&hi == 0 {
-				i += 32
-				n += 32
+	for i+64 <= len(b) {
+		c, open, ok := blockCont((*[64]byte)(b[i : i+64]))
+		if ok && open {
+			// The block's last rune goes on after it: decode that one.
+			p := i + 63
+			for !utf8.RuneStart(b[p]) {
+				p--
+			}
+			if _, size := utf8.DecodeRune(b[p:]); p+size > i+64 {
+				n += 64 - c
+				i = p + size
 				continue
 			}
+			ok = false
 		}
-		if b[i] < utf8.RuneSelf {
-			i++
-		} else {
-			_, size := utf8.DecodeRune(b[i:])
-			i += size
+		if ok {
+			n += 64 - c
+			i += 64
+			continue
 		}
-		n++
+		for stop := i + 64; i < stop; n++ {
+			if b[i] < utf8.RuneSelf {
+				i++
+			} else {
+				_, size := utf8.DecodeRune(b[i:])
+				i += size
+			}
+		}
+	}
+	for ; i < len(b); n++ {
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
 	}
 	return n
+}
+
+const (
+	ones = 0x0101010101010101
+	hi   = 0x8080808080808080
+)
+
+// zeroBytes has the top bit of every zero byte of x set.
+func zeroBytes(x uint64) uint64 {
+	return ^((x&^hi + ^uint64(hi)) | x) & hi
+}
+
+// blockCont counts the continuation bytes of a 64-byte block that starts
+// at a boundary; ok is false unless every lead byte is followed by exactly
+// its continuation bytes (1- to 3-byte sequences; C0, C1 and the narrower
+// second bytes after E0, overlong, and ED, surrogates, are checked too),
+// with open set when the last sequence goes on past the block.
+func blockCont(b *[64]byte) (cont int64, open, ok bool) {
+	le := binary.LittleEndian
+	w := [8]uint64{le.Uint64(b[0:]), le.Uint64(b[8:]), le.Uint64(b[16:]), le.Uint64(b[24:]),
+		le.Uint64(b[32:]), le.Uint64(b[40:]), le.Uint64(b[48:]), le.Uint64(b[56:])}
+	if (w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7])&hi == 0 {
+		return 0, false, true
+	}
+	var carry uint64
+	for _, x := range w {
+		if x&hi|carry == 0 {
+			continue
+		}
+		x1, x2 := x<<1, x<<2 // bits 6 and 5 of each byte moved to its top bit
+		c := x &^ x1 & hi    // 10xxxxxx
+		l := x & x1 & hi     // 11xxxxxx
+		l3 := l & x2         // 111xxxxx
+		if l3&(x<<3) != 0 || l<<8|l3<<16|carry != c {
+			return 0, false, false
+		}
+		if l != 0 {
+			e0, ed := zeroBytes(x^(0xE0*ones)), zeroBytes(x^(0xED*ones))
+			if zeroBytes(x&^ones^(0xC0*ones)) != 0 || (e0|ed)>>56 != 0 || e0<<8&^x2 != 0 || ed<<8&x2 != 0 {
+				return 0, false, false
+			}
+		}
+		carry = l>>56 | l3>>48
+		cont += int64(bits.OnesCount64(c))
+	}
+	return cont, carry != 0, true
 }
 
 // textPos is the code point index and the 1-based line number at an
@@ -123,8 +186,8 @@ func countRunes(b []byte) int64 {
 // resume point needs (bytes.Count for lines), not over every byte read.
 type textPos struct {
 	byte, char, line int64
-	lineStart int64 // absolute offset of the line's first byte; -1: unknown
-	heading   bool  // that line starts, after ≤ 3 spaces, with '#'
+	lineStart        int64 // absolute offset of the line's first byte; -1: unknown
+	heading          bool  // that line starts, after ≤ 3 spaces, with '#'
 }
 
 var newline = []byte{'\n'}
@@ -141,17 +204,19 @@ func (p *textPos) moveTo(buf []byte, buf0, abs int64) {
 			p.line += int64(n)
 			p.lineStart = buf0 + a + int64(bytes.LastIndexByte(seg, '\n')) + 1
 		}
-		if p.lineStart >= buf0 {
-			p.heading = isHeadingLine(buf[p.lineStart-buf0:])
-		}
 	case z < a:
-		// Back to a resume point before a hit: the line start is not
-		// needed there.
+		// Back to a resume point before a hit, which needs no line start.
 		seg := buf[z:a]
 		p.char -= countRunes(seg)
 		p.line -= int64(bytes.Count(seg, newline))
+		p.lineStart = -1
 	}
 	p.byte = abs
+	if p.lineStart >= buf0 {
+		p.heading = isHeadingLine(buf[p.lineStart-buf0:])
+	} else if p.lineStart < 0 {
+		p.heading = false
+	}
 }
 
 // isHeadingLine reports whether a line (b from its start) is a Markdown
