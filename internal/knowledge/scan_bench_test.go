@@ -3,6 +3,7 @@ package knowledge
 import (
 	"bytes"
 	"context"
+	"io"
 	"math/rand/v2"
 	"testing"
 )
@@ -36,9 +37,11 @@ func scanBenchCorpus(size int, mixed bool) []byte {
 
 // BenchmarkScan runs the scanner over a 4 MB text in memory (the
 // production chunk size, hits capped at 5, every further match counted so
-// the whole text is read) and, over the same bytes, bytes.Index with the
-// query as written (case-sensitive, the floor). Rare queries have no
-// match: the worst case. MB/s compare directly.
+// the whole text is read; also with the blob store's code point index)
+// and, over the same bytes, bytes.Index with the query as written
+// (case-sensitive, the floor), alone and after ReadAt copies of the
+// chunks. Rare queries have no match: the worst case. MB/s compare
+// directly.
 func BenchmarkScan(b *testing.B) {
 	const size = 4 << 20
 	for _, corpus := range []struct {
@@ -55,17 +58,40 @@ func BenchmarkScan(b *testing.B) {
 			{"common-budget", "budget"},
 		} {
 			want := bytes.Count(data, []byte(q.query))
-			b.Run(corpus.name+"/"+q.name+"/scan", func(b *testing.B) {
-				s, err := newFileScanner(q.query, scanOpts{}, searchSnippetRadius, searchChunkBytes)
-				if err != nil {
-					b.Fatal(err)
+			for _, indexed := range []bool{false, true} {
+				name := "/scan"
+				var r io.ReaderAt = bytes.NewReader(data)
+				if indexed {
+					// The blob store's code point index (every 4,096th).
+					name, r = "/scan-indexed", newIndexedReader(string(data), 4096)
 				}
-				r := bytes.NewReader(data)
+				b.Run(corpus.name+"/"+q.name+name, func(b *testing.B) {
+					s, err := newFileScanner(q.query, scanOpts{}, searchSnippetRadius, searchChunkBytes)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.SetBytes(size)
+					for b.Loop() {
+						out, err := s.scan(context.Background(), r, size, scanPos{}, MaxSearchHitsPerFile, 1<<30, 1<<40)
+						if err != nil || out.count < want || out.read != size {
+							b.Fatalf("%v: %d matches, want ≥ %d", err, out.count, want)
+						}
+					}
+				})
+			}
+			b.Run(corpus.name+"/"+q.name+"/read+bytes.Index", func(b *testing.B) {
+				// The floor of any chunked scan: ReadAt copies each chunk.
+				needle, r := []byte(q.query), bytes.NewReader(data)
+				buf := make([]byte, searchChunkBytes)
 				b.SetBytes(size)
 				for b.Loop() {
-					out, err := s.scan(context.Background(), r, size, scanPos{}, MaxSearchHitsPerFile, 1<<30, 1<<40)
-					if err != nil || out.count < want || out.read != size {
-						b.Fatalf("%v: %d matches, want ≥ %d", err, out.count, want)
+					n := 0
+					for off := int64(0); off < size; off += searchChunkBytes {
+						m, _ := r.ReadAt(buf, off)
+						n += bytes.Count(buf[:m], needle)
+					}
+					if n > want {
+						b.Fatal(n)
 					}
 				}
 			})

@@ -164,7 +164,7 @@ func (m *literal) reset() {
 // reset must have been called for b.
 func (m *literal) find(b []byte, from, limit, end int) (int, int, bool) {
 	if m.plain != nil {
-		if from >= limit {
+		if from >= limit || len(m.plain) == 0 {
 			return 0, 0, false
 		}
 		i := bytes.Index(b[from:end], m.plain)

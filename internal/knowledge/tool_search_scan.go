@@ -79,6 +79,14 @@ func newFileScanner(query string, opts scanOpts, radius int64, chunk int) (*file
 	return s, nil
 }
 
+// charIndexed is a text blob reader that knows where every stride-th code
+// point starts (the blob store's page index, built for valid UTF-8). The
+// scanner then counts code points from the checkpoint before a hit, not
+// over every byte it drops.
+type charIndexed interface {
+	CharIndex() (stride int64, offsets []int64) // offsets[k]: code point (k+1)·stride
+}
+
 // scan reads f (size bytes) from start. It reports up to maxHits matches
 // as hits and counts further ones up to countUpTo in all, then stops with
 // more set at the next match. It stops before reading a chunk that would
@@ -94,6 +102,9 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 	tp := textPos{byte: start.Byte, char: start.Char, line: max(start.Line, 1), lineStart: -1}
 	if start.Byte == 0 {
 		tp.lineStart = 0
+	}
+	if ci, ok := f.(charIndexed); ok {
+		tp.stride, tp.idx = ci.CharIndex()
 	}
 	// Code points are counted only as far as a hit or a resume point
 	// needs; a call that may stop inside the file counts all it drops.

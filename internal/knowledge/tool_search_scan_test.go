@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -102,10 +103,36 @@ func refHits(text string, ms []refMatch, radius int) []scanHit {
 	return hits
 }
 
-// scanPages scans text through consecutive calls, as search pages do.
-func scanPages(t testing.TB, s *fileScanner, text string, chunk int, budget int64) []scanHit {
+// indexedReader is a text blob with the blob store's code point index:
+// the byte offset of every stride-th code point.
+type indexedReader struct {
+	*strings.Reader
+	stride int64
+	idx    []int64
+}
+
+func (r indexedReader) CharIndex() (int64, []int64) { return r.stride, r.idx }
+
+func newIndexedReader(text string, stride int64) indexedReader {
+	r := indexedReader{Reader: strings.NewReader(text), stride: stride}
+	c := int64(0)
+	for i := range text {
+		if c > 0 && c%stride == 0 {
+			r.idx = append(r.idx, int64(i))
+		}
+		c++
+	}
+	return r
+}
+
+// scanPages scans text through consecutive calls, as search pages do;
+// with stride > 0 the reader has a code point index.
+func scanPages(t testing.TB, s *fileScanner, text string, stride int64, budget int64) []scanHit {
 	t.Helper()
-	r := strings.NewReader(text)
+	var r io.ReaderAt = strings.NewReader(text)
+	if stride > 0 {
+		r = newIndexedReader(text, stride)
+	}
 	var hits []scanHit
 	pos := scanPos{}
 	for range 1_000_000 {
@@ -188,8 +215,13 @@ func TestScanMatchesReference(t *testing.T) {
 					continue // a longer line is matched in pieces
 				}
 				s.chunk = chunk
+				strides := []int64{0}
+				if utf8.ValidString(text) {
+					strides = append(strides, 1, 3)
+				}
 				for _, budget := range []int64{1, 100, 1 << 40} {
-					got := scanPages(t, s, text, chunk, budget)
+					stride := strides[(chunk+int(budget%7))%len(strides)]
+					got := scanPages(t, s, text, stride, budget)
 					want := md.want
 					if budget < 1<<40 {
 						// A resumed page does not know whether its first line is a heading.
@@ -201,8 +233,8 @@ func TestScanMatchesReference(t *testing.T) {
 						}
 					}
 					if !slices.Equal(got, want) {
-						t.Fatalf("text %d %q: %s %q case-sensitive %v chunk %d budget %d:\n got %+v\nwant %+v",
-							i, text, md.name, md.query, md.opts.CaseSensitive, chunk, budget, got, want)
+						t.Fatalf("text %d %q: %s %q case-sensitive %v chunk %d budget %d stride %d:\n got %+v\nwant %+v",
+							i, text, md.name, md.query, md.opts.CaseSensitive, chunk, budget, stride, got, want)
 					}
 				}
 			}
@@ -289,9 +321,23 @@ func FuzzScan(f *testing.F) {
 			t.Fatal(err)
 		}
 		want := refHits(string(text), refLiteral(string(text), query, false), 4)
-		got := scanPages(t, s, string(text), int(chunk%64)+1, 1<<40)
+		got := scanPages(t, s, string(text), 0, 1<<40)
 		if !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 			t.Fatalf("got %+v\nwant %+v", got, want)
 		}
 	})
+}
+
+func TestScanEmptyQueryFindsNothing(t *testing.T) {
+	t.Parallel()
+	for _, opts := range []scanOpts{{}, {CaseSensitive: true}, {Regex: true}} {
+		s, err := newFileScanner("", opts, 3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.scan(context.Background(), strings.NewReader("some text"), 9, scanPos{}, 5, 5, 1<<30)
+		if err != nil || out.count != 0 || out.more {
+			t.Fatalf("%+v: %+v %v", opts, out, err)
+		}
+	}
 }

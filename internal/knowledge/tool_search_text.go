@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"sort"
 	"unicode/utf8"
 )
 
@@ -186,6 +187,8 @@ func blockCont(b *[64]byte) (cont int64, open, ok bool) {
 // resume point needs (bytes.Count for lines), not over every byte read.
 type textPos struct {
 	byte, char, line int64
+	stride           int64   // with idx: the blob's code point checkpoints
+	idx              []int64 // idx[k] is the offset of code point (k+1)·stride
 	lineStart        int64 // absolute offset of the line's first byte; -1: unknown
 	heading          bool  // that line starts, after ≤ 3 spaces, with '#'
 }
@@ -198,8 +201,15 @@ func (p *textPos) moveTo(buf []byte, buf0, abs int64) {
 	a, z := p.byte-buf0, abs-buf0
 	switch {
 	case z > a:
-		seg := buf[a:z]
-		p.char += countRunes(seg)
+		seg, from := buf[a:z], a
+		if p.stride > 0 {
+			// Count code points from the last checkpoint only.
+			k := sort.Search(len(p.idx), func(i int) bool { return p.idx[i] > abs }) - 1
+			if k >= 0 && p.idx[k] > p.byte {
+				from, p.char = p.idx[k]-buf0, int64(k+1)*p.stride
+			}
+		}
+		p.char += countRunes(buf[from:z])
 		if n := bytes.Count(seg, newline); n > 0 {
 			p.line += int64(n)
 			p.lineStart = buf0 + a + int64(bytes.LastIndexByte(seg, '\n')) + 1
