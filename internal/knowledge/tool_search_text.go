@@ -189,8 +189,8 @@ type textPos struct {
 	byte, char, line int64
 	stride           int64   // with idx: the blob's code point checkpoints
 	idx              []int64 // idx[k] is the offset of code point (k+1)·stride
-	lineStart        int64 // absolute offset of the line's first byte; -1: unknown
-	heading          bool  // that line starts, after ≤ 3 spaces, with '#'
+	lineStart        int64   // absolute offset of the line's first byte; -1: unknown
+	heading          bool    // that line starts, after ≤ 3 spaces, with '#'
 }
 
 var newline = []byte{'\n'}
