@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -15,6 +16,9 @@ import (
 type literal struct {
 	plain []byte // plain query bytes; nil for a folded query
 	fq    []rune // folded query
+	// ascii: every rune of fq has only ASCII runes in its orbit, so a
+	// match is len(fq) bytes compared through asciiFold.
+	ascii []byte
 
 	// The anchor is fq[at : at+n]: the bytes run, or one rune whose orbit
 	// members start with the bytes first (nearest occurrence of each at
@@ -32,7 +36,16 @@ func newLiteral(nfc string, caseSensitive bool) *literal {
 	if caseSensitive || caselessRunes(fq) {
 		return &literal{plain: []byte(nfc), fq: []rune(nfc)}
 	}
-	return &literal{fq: fq, ring: make([]int, len(fq))}
+	m := &literal{fq: fq, ring: make([]int, len(fq))}
+	var ascii []byte
+	for _, r := range fq {
+		if slices.ContainsFunc(orbit(r), func(o rune) bool { return o >= utf8.RuneSelf }) {
+			return m
+		}
+		ascii = append(ascii, byte(r))
+	}
+	m.ascii = ascii
+	return m
 }
 
 // runes is the length of a match in code points.
@@ -233,6 +246,18 @@ func (m *literal) candidate(b []byte, s, end int) int {
 // verify checks for a match whose anchor starts at p, returning its
 // bounds; it must not start before from.
 func (m *literal) verify(b []byte, from, p, end int) (int, int, bool) {
+	if m.ascii != nil {
+		st := p - m.at
+		if st < from || st+len(m.ascii) > end {
+			return 0, 0, false
+		}
+		for k, want := range m.ascii {
+			if c := b[st+k]; c >= utf8.RuneSelf || asciiFold[c] != want {
+				return 0, 0, false
+			}
+		}
+		return st, st + len(m.ascii), true
+	}
 	q := p
 	if m.run != nil {
 		q += len(m.run)
