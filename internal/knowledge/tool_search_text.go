@@ -101,7 +101,15 @@ func countRunes(b []byte) int64 {
 	var n int64
 	i := 0
 	for i+64 <= len(b) {
-		c, open, ok := blockCont((*[64]byte)(b[i : i+64]))
+		blk := (*[64]byte)(b[i : i+64])
+		le := binary.LittleEndian
+		if (le.Uint64(blk[0:8])|le.Uint64(blk[8:16])|le.Uint64(blk[16:24])|le.Uint64(blk[24:32])|
+			le.Uint64(blk[32:40])|le.Uint64(blk[40:48])|le.Uint64(blk[48:56])|le.Uint64(blk[56:64]))&hi == 0 {
+			n += 64
+			i += 64
+			continue
+		}
+		c, open, ok := blockCont(blk)
 		if ok && open {
 			// The block's last rune goes on after it: decode that one.
 			p := i + 63
@@ -152,34 +160,22 @@ func zeroBytes(x uint64) uint64 {
 // second bytes after E0, overlong, and ED, surrogates, are checked too),
 // with open set when the last sequence goes on past the block.
 func blockCont(b *[64]byte) (cont int64, open, ok bool) {
-	le := binary.LittleEndian
-	w := [8]uint64{le.Uint64(b[0:]), le.Uint64(b[8:]), le.Uint64(b[16:]), le.Uint64(b[24:]),
-		le.Uint64(b[32:]), le.Uint64(b[40:]), le.Uint64(b[48:]), le.Uint64(b[56:])}
-	if (w[0]|w[1]|w[2]|w[3]|w[4]|w[5]|w[6]|w[7])&hi == 0 {
-		return 0, false, true
-	}
-	var carry uint64
-	for _, x := range w {
-		if x&hi|carry == 0 {
-			continue
-		}
+	var carry, bad uint64
+	for k := 0; k < 64; k += 8 {
+		x := binary.LittleEndian.Uint64(b[k : k+8])
 		x1, x2 := x<<1, x<<2 // bits 6 and 5 of each byte moved to its top bit
 		c := x &^ x1 & hi    // 10xxxxxx
 		l := x & x1 & hi     // 11xxxxxx
 		l3 := l & x2         // 111xxxxx
-		if l3&(x<<3) != 0 || l<<8|l3<<16|carry != c {
-			return 0, false, false
-		}
+		bad |= l3&(x<<3) | (l<<8|l3<<16|carry)^c
 		if l != 0 {
 			e0, ed := zeroBytes(x^(0xE0*ones)), zeroBytes(x^(0xED*ones))
-			if zeroBytes(x&^ones^(0xC0*ones)) != 0 || (e0|ed)>>56 != 0 || e0<<8&^x2 != 0 || ed<<8&x2 != 0 {
-				return 0, false, false
-			}
+			bad |= zeroBytes(x&^ones^(0xC0*ones)) | (e0|ed)>>56 | e0<<8&^x2 | ed<<8&x2
 		}
 		carry = l>>56 | l3>>48
 		cont += int64(bits.OnesCount64(c))
 	}
-	return cont, carry != 0, true
+	return cont, carry != 0, bad == 0
 }
 
 // textPos is the code point index and the 1-based line number at an
