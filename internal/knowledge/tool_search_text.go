@@ -167,7 +167,7 @@ func blockCont(b *[64]byte) (cont int64, open, ok bool) {
 		c := x &^ x1 & hi    // 10xxxxxx
 		l := x & x1 & hi     // 11xxxxxx
 		l3 := l & x2         // 111xxxxx
-		bad |= l3&(x<<3) | (l<<8|l3<<16|carry)^c
+		bad |= l3&(x<<3) | (l<<8 | l3<<16 | carry) ^ c
 		if l != 0 {
 			e0, ed := zeroBytes(x^(0xE0*ones)), zeroBytes(x^(0xED*ones))
 			bad |= zeroBytes(x&^ones^(0xC0*ones)) | (e0|ed)>>56 | e0<<8&^x2 | ed<<8&x2
