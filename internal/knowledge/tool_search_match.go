@@ -29,6 +29,17 @@ type literal struct {
 	first []byte
 	next  []int
 	ring  []int
+	table []rune // foldTable, looked up once
+}
+
+func (m *literal) fold(r rune) rune {
+	switch {
+	case r < utf8.RuneSelf:
+		return rune(asciiFold[r])
+	case r < 0x10000:
+		return m.table[r]
+	}
+	return foldSlow(r)
 }
 
 func newLiteral(nfc string, caseSensitive bool) *literal {
@@ -36,7 +47,7 @@ func newLiteral(nfc string, caseSensitive bool) *literal {
 	if caseSensitive || caselessRunes(fq) {
 		return &literal{plain: []byte(nfc), fq: []rune(nfc)}
 	}
-	m := &literal{fq: fq, ring: make([]int, len(fq))}
+	m := &literal{fq: fq, ring: make([]int, len(fq)), table: foldTable()}
 	var ascii []byte
 	for _, r := range fq {
 		if slices.ContainsFunc(orbit(r), func(o rune) bool { return o >= utf8.RuneSelf }) {
@@ -263,7 +274,7 @@ func (m *literal) verify(b []byte, from, p, end int) (int, int, bool) {
 		q += len(m.run)
 	} else if m.n > 0 {
 		r, size := utf8.DecodeRune(b[p:end])
-		if foldRune(r) != m.fq[m.at] {
+		if m.fold(r) != m.fq[m.at] {
 			return 0, 0, false
 		}
 		q += size
@@ -276,7 +287,7 @@ func (m *literal) verify(b []byte, from, p, end int) (int, int, bool) {
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRune(b[q:end])
 		}
-		if foldRune(r) != want {
+		if m.fold(r) != want {
 			return 0, 0, false
 		}
 		q += size
@@ -287,7 +298,7 @@ func (m *literal) verify(b []byte, from, p, end int) (int, int, bool) {
 	}
 	for i, k := st, 0; k < m.at; k++ {
 		r, size := utf8.DecodeRune(b[i:end])
-		if foldRune(r) != m.fq[k] {
+		if m.fold(r) != m.fq[k] {
 			return 0, 0, false
 		}
 		i += size
