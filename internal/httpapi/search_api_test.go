@@ -94,6 +94,14 @@ func TestSearchAPI(t *testing.T) {
 		if len(deep.Hits) != 1 || deep.Hits[0].URI != "kb://users/bob/lib/Budget-2027.md" {
 			t.Fatalf("path=lib/**/*.md: %+v", deep)
 		}
+		exact := e.search(bob, "kb://me/", "BUDGET", "case_sensitive", "true", "kind", "content")
+		if len(exact.Hits) != 1 || exact.Hits[0].URI != "kb://users/bob/lib/notes.txt" || exact.Hits[0].Line != 2 {
+			t.Fatalf("case_sensitive: %+v", exact)
+		}
+		re := e.search(bob, "kb://me/", `bud.et\s+is`, "regex", "true", "kind", "content")
+		if len(re.Hits) != 1 || re.Hits[0].Line != 2 || !strings.Contains(re.Hits[0].Snippet, "«budget is»") {
+			t.Fatalf("regex: %+v", re)
+		}
 		cjk := e.search(bob, "kb://me/", "预算")
 		if len(cjk.Names) != 1 || len(cjk.Hits) != 1 || !strings.Contains(cjk.Hits[0].Snippet, "«预算»") {
 			t.Fatalf("two-character Chinese query: %+v", cjk)
@@ -105,7 +113,7 @@ func TestSearchAPI(t *testing.T) {
 			t.Fatalf("carol's file leaked into bob's search: %+v", h)
 		}
 		for _, bad := range [][]string{{"q", ""}, {"q", "   "}, {"q", "x", "kind", "files"}, {"q", "x", "regex", "maybe"},
-			{"q", "x", "path", "[a-"}, {"q", "x", "cursor", "nope"}} {
+			{"q", "x", "path", "[a-"}, {"q", "x", "cursor", "nope"}, {"q", "a(b", "regex", "true"}} {
 			r := e.do(http.MethodGet, q("/api/v1/search", "kb://me/", bad...), bob, nil)
 			if r.Status != http.StatusBadRequest {
 				t.Fatalf("%v: want 400, got %s", bad, r)

@@ -61,6 +61,12 @@ func (t *Tree) Search(ctx context.Context, c Caller, p SearchParams) (*SearchPag
 	if p.Path != "" {
 		args["path"] = p.Path
 	}
+	if p.CaseSensitive {
+		args["case_sensitive"] = true
+	}
+	if p.Regex {
+		args["regex"] = true
+	}
 	raw, _ := json.Marshal(args)
 	a, err := decodeArgs("search", searchTool.args, raw)
 	if err != nil {
@@ -101,8 +107,7 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 	if err != nil {
 		return nil, false, err
 	}
-	fq, _ := foldQuery(query)
-	needle := string(fq)
+	needle := string(foldQuery(query))
 	type found struct {
 		hit  NameHit
 		rank int
@@ -126,7 +131,7 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 				continue
 			}
 			rank := 2
-			if len(fn) == len(fq) {
+			if len(fn) == len(needle) {
 				rank = 0
 			} else if i == 0 {
 				rank = 1

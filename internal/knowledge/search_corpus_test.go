@@ -107,7 +107,11 @@ func searchCorpus(t testing.TB, e *toolEnv, u Caller, query string) corpusSearch
 		}
 		s := r.Value.(*SearchResult)
 		out.pages++
-		out.matched += s.MatchedFiles
+		if s.Ranked {
+			out.matched = s.MatchedFiles // each ranked page counts the whole scope
+		} else {
+			out.matched += s.MatchedFiles
+		}
 		out.hits += len(s.Hits)
 		out.bytesRead += s.BytesRead
 		for _, h := range s.Hits {

@@ -18,23 +18,29 @@ const rankCap = 200
 // candidateBatch is how many candidates a path-order page asks for at once.
 const candidateBatch = 200
 
-// rankKey orders the files of a ranked answer: names that contain the
-// query first, then files with more matches, then owner and path.
+// rankCount is how far a ranked answer counts a file's matches: beyond it,
+// more matches do not make a file rank higher.
+const rankCount = 100
+
+// Tiers of a ranked file: its name contains the query, or a Markdown
+// heading does, or neither.
+const (
+	tierBody = iota
+	tierHeading
+	tierName
+)
+
+// rankKey orders the files of a ranked answer: by tier, then files with
+// more matches, then owner and path.
 type rankKey struct {
-	Name  bool   `json:"t,omitempty"`
+	Tier  int    `json:"t,omitempty"`
 	Count int    `json:"n"`
 	Owner int64  `json:"u,omitempty"`
 	Path  string `json:"p"`
 }
 
 func (a rankKey) compare(b rankKey) int {
-	if a.Name != b.Name {
-		if a.Name {
-			return -1
-		}
-		return 1
-	}
-	return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Owner, b.Owner), strings.Compare(a.Path, b.Path))
+	return cmp.Or(cmp.Compare(b.Tier, a.Tier), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Owner, b.Owner), strings.Compare(a.Path, b.Path))
 }
 
 // searchIndexed answers from the index: its candidates, each confirmed by
@@ -114,7 +120,6 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 	if err != nil {
 		return apierr.Internal(err)
 	}
-	fq, _ := foldQuery(p.out.Query)
 	var found []rankedFile
 	for _, f := range cands {
 		if !p.glob.match(relPath(p.call.baseOf(f), f.Path)) {
@@ -126,7 +131,7 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 		}
 		// The candidates fit the page's byte budget together: each is read
 		// to its end (the scanner's budget counts whole chunks).
-		res, err := t.scanBlob(ctx, p.sc, v, scanPos{}, MaxSearchHitsPerFile, v.Size+searchChunkBytes)
+		res, err := t.scanBlob(ctx, p.sc, v, scanPos{}, MaxSearchHitsPerFile, rankCount, v.Size+searchChunkBytes)
 		if err != nil {
 			return err
 		}
@@ -135,17 +140,19 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 		if len(res.hits) == 0 && !res.more {
 			continue // the index proposes a superset
 		}
-		name, _ := foldAppend(nil, []byte(f.Name), nil)
-		key := rankKey{Name: strings.Contains(string(name), string(fq)), Count: len(res.hits), Path: f.Path}
-		if res.more {
-			key.Count++
+		key := rankKey{Tier: tierBody, Count: res.count, Path: f.Path}
+		if slices.ContainsFunc(res.hits, func(h scanHit) bool { return h.Heading }) {
+			key.Tier = tierHeading
+		}
+		if p.sc.matchesName(f.Name) {
+			key.Tier = tierName
 		}
 		if p.call.shared {
 			key.Owner = f.UserID
 		}
-		found = append(found, rankedFile{f: f, key: key, hits: res.hits, more: res.more})
+		found = append(found, rankedFile{f: f, key: key, hits: res.hits, more: res.more || res.count > len(res.hits)})
 	}
-	p.out.MatchedFiles = len(found)
+	p.out.MatchedFiles, p.out.Ranked = len(found), true
 	slices.SortFunc(found, func(a, b rankedFile) int { return a.key.compare(b.key) })
 	for _, r := range found {
 		if p.cur.Rank != nil && r.key.compare(*p.cur.Rank) < 0 {

@@ -64,7 +64,7 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 	start := scanPos{}
 	if cur.Mid && f.Path == cur.Path && f.UserID == p.cursorOwner(f) {
 		if hashPrefix(v.BlobHash) == cur.Hash && cur.Byte <= v.Size && cur.Char <= v.CharCount {
-			start = scanPos{Byte: cur.Byte, Char: cur.Char, Accept: cur.Accept}
+			start = scanPos{Byte: cur.Byte, Char: cur.Char, Line: cur.Line, Accept: cur.Accept}
 		} else {
 			p.notes = append(p.notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", call.fileURI(f)))
 		}
@@ -73,12 +73,18 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 		p.remaining = true // this page's byte budget is spent; the file starts the next page
 		return true, nil
 	}
+	// A folder search shows a few hits per file; a file's own search pages
+	// through all of its hits.
+	alone := !call.shared && !call.node.IsDir()
 	maxHits := MaxSearchHitsPerFile
+	if alone {
+		maxHits = MaxSearchHitsPerPage
+	}
 	if p.hitsFull {
 		maxHits = 0
 	}
 	maxHits = min(maxHits, MaxSearchHitsPerPage-len(out.Hits))
-	res, err := p.t.scanBlob(ctx, p.sc, v, start, maxHits, p.budget)
+	res, err := p.t.scanBlob(ctx, p.sc, v, start, maxHits, maxHits, p.budget)
 	if err != nil {
 		return false, err
 	}
@@ -90,13 +96,19 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 	if len(res.hits) > 0 || res.more {
 		out.MatchedFiles++
 	}
+	p.next = p.cursorAt(f)
+	if alone && res.more && shownAll && res.after != nil {
+		p.next.Mid, p.next.Hash = true, hashPrefix(v.BlobHash)
+		p.next.Byte, p.next.Char, p.next.Line, p.next.Accept = res.after.Byte, res.after.Char, res.after.Line, res.after.Accept
+		p.remaining = true
+		return true, nil
+	}
 	if res.more || !shownAll {
 		out.MoreHitsIn = append(out.MoreHitsIn, uri)
 	}
-	p.next = p.cursorAt(f)
 	if res.resume != nil {
 		p.next.Mid, p.next.Hash = true, hashPrefix(v.BlobHash)
-		p.next.Byte, p.next.Char, p.next.Accept = res.resume.Byte, res.resume.Char, res.resume.Accept
+		p.next.Byte, p.next.Char, p.next.Line, p.next.Accept = res.resume.Byte, res.resume.Char, res.resume.Line, res.resume.Accept
 		out.Partial = &SearchPartial{URI: uri, Offset: res.resume.Char}
 		p.notes = append(p.notes, fmt.Sprintf("%s was searched up to character %d (the page's %d-byte read limit); the next page continues there",
 			uri, res.resume.Char, MaxSearchPageBytes))
@@ -117,7 +129,7 @@ func (p *hitPage) show(uri string, hits []scanHit) bool {
 			continue
 		}
 		p.hitBytes += size
-		p.out.Hits = append(p.out.Hits, SearchHit{URI: uri, Offset: h.Offset, Snippet: h.Snippet})
+		p.out.Hits = append(p.out.Hits, SearchHit{URI: uri, Line: h.Line, Offset: h.Offset, Snippet: h.Snippet})
 	}
 	if len(p.out.Hits) >= MaxSearchHitsPerPage {
 		p.hitsFull = true

@@ -13,8 +13,8 @@ import (
 // expression without such a literal — and the search scans.
 func indexLiterals(query string, regex bool) ([]string, error) {
 	if !regex {
-		q, n := foldQuery(query)
-		if n < store.MinIndexRunes {
+		q := foldQuery(query)
+		if len(q) < store.MinIndexRunes {
 			return nil, nil
 		}
 		return []string{string(q)}, nil
@@ -25,8 +25,7 @@ func indexLiterals(query string, regex bool) ([]string, error) {
 	}
 	var out []string
 	for _, l := range requiredLiterals(re.Simplify()) {
-		f, n := foldQuery(l)
-		if n >= store.MinIndexRunes {
+		if f := foldQuery(l); len(f) >= store.MinIndexRunes {
 			out = append(out, string(f))
 		}
 	}

@@ -38,7 +38,7 @@ func TestIndexLiterals(t *testing.T) {
 				if !re.MatchString(sample) {
 					continue
 				}
-				m, _ := foldQuery(re.FindString(sample))
+				m := foldQuery(re.FindString(sample))
 				for _, l := range got {
 					if !strings.Contains(string(m), l) {
 						t.Errorf("%q matches %q, which lacks the literal %q", tc.query, sample, l)

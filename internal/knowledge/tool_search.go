@@ -32,6 +32,7 @@ const (
 // between « and ».
 type SearchHit struct {
 	URI     string `json:"uri"`
+	Line    int64  `json:"line"` // 1-based
 	Offset  int64  `json:"offset"`
 	Snippet string `json:"snippet"`
 }
@@ -64,6 +65,10 @@ type SearchResult struct {
 	// index, each confirmed by the exact matcher) or "scan" (every file
 	// read, a page at a time).
 	Mode string `json:"mode"`
+	// Ranked: the index's candidates were all read and the hits come best
+	// first across the pages; scanned and matched_files then count the
+	// whole scope on every page.
+	Ranked bool `json:"ranked,omitempty"`
 }
 
 var searchTool = toolDef{
@@ -79,6 +84,8 @@ var searchTool = toolDef{
 		uriArg("The folder (searched with everything below it) or the file to search."),
 		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "The text to find: a literal phrase (or an RE2 regular expression when regex is true), matched ignoring case unless case_sensitive is true."},
 		{Name: "offset", Kind: argString, MaxChars: 4 * MaxURIBytes, Description: "Cursor to continue a search: the next_offset string of the previous page. Omit it for the first page."},
+		{Name: "case_sensitive", Kind: argBoolean, Description: "Match letter case exactly (default false: ignoring case)."},
+		{Name: "regex", Kind: argBoolean, Description: "Treat query as an RE2 regular expression, matched within one line (default false: a literal phrase)."},
 		{Name: "path", Kind: argString, MaxChars: 200, Description: "Only files whose path matches this glob: without a slash it matches the file name (\"*.md\"), with one the path below uri (\"notes/**/*.md\", ** crossing folders)."},
 	},
 	run: (*Tree).runSearch,
@@ -99,6 +106,7 @@ type searchCursor struct {
 	Hash   string   `json:"h,omitempty"`
 	Byte   int64    `json:"b,omitempty"`
 	Char   int64    `json:"c,omitempty"`
+	Line   int64    `json:"l,omitempty"`
 	Accept int64    `json:"a,omitempty"`
 }
 
@@ -158,14 +166,19 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 			return nil, "", err
 		}
 	}
-	p := &hitPage{t: t, call: call, glob: glob, cur: cur, budget: MaxSearchPageBytes,
-		sc:  newFileScanner(query, searchSnippetRadius, searchChunkBytes),
-		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: "scan"}}
-	lits, err := indexLiterals(query, call.args.boolean("regex"))
+	opts := scanOpts{CaseSensitive: call.args.boolean("case_sensitive"), Regex: call.args.boolean("regex")}
+	sc, err := newFileScanner(query, opts, searchSnippetRadius, searchChunkBytes)
 	if err != nil {
 		return nil, "", err
 	}
-	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index)
+	lits, err := indexLiterals(query, opts.Regex)
+	if err != nil {
+		return nil, "", err
+	}
+	p := &hitPage{t: t, call: call, glob: glob, cur: cur, budget: MaxSearchPageBytes, sc: sc,
+		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: "scan"}}
+	// A file's own search reads the file: the index has nothing to narrow.
+	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index) && (call.shared || call.node.IsDir())
 	if useIndex {
 		if useIndex, err = t.st.SearchIndexReady(ctx); err != nil {
 			return nil, "", apierr.Internal(err)
@@ -252,7 +265,7 @@ func (t *Tree) searchSharedFiles(ctx context.Context, call toolCall, cur searchC
 	return out, false, nil
 }
 
-func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersion, start scanPos, maxHits int, budget int64) (scanOut, error) {
+func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersion, start scanPos, maxHits, countUpTo int, budget int64) (scanOut, error) {
 	f, err := t.blobs.Open(v.BlobHash)
 	if err != nil && t.gone(ctx, v.NodeID) {
 		return scanOut{}, nil // deleted while the search walked: nothing to find
@@ -261,7 +274,7 @@ func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersio
 		return scanOut{}, apierr.Internal(fmt.Errorf("open blob %s: %w", v.BlobHash, err))
 	}
 	defer f.Close()
-	res, err := sc.scan(ctx, f, v.Size, start, maxHits, budget)
+	res, err := sc.scan(ctx, f, v.Size, start, maxHits, countUpTo, budget)
 	if err != nil {
 		if ctx.Err() != nil {
 			return scanOut{}, ctx.Err()

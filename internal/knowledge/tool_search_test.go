@@ -61,16 +61,22 @@ func naiveSearch(text, query string, radius int) []scanHit {
 // as consecutive search pages do.
 func scanAll(t testing.TB, text, query string, radius int64, chunk int, budget int64) []scanHit {
 	t.Helper()
-	s := newFileScanner(query, radius, chunk)
+	s, err := newFileScanner(query, scanOpts{}, radius, chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := strings.NewReader(text)
 	var hits []scanHit
 	pos := scanPos{}
 	for range 1_000_000 {
-		out, err := s.scan(context.Background(), r, int64(len(text)), pos, 1<<30, budget)
+		out, err := s.scan(context.Background(), r, int64(len(text)), pos, 1<<30, 1<<30, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits = append(hits, out.hits...)
+		for _, h := range out.hits {
+			h.Line, h.Heading = 0, false // checked against a reference in tool_search_scan_test.go
+			hits = append(hits, h)
+		}
 		if out.resume == nil {
 			return hits
 		}
@@ -115,15 +121,15 @@ func TestScannerMatchesReference(t *testing.T) {
 func TestScannerHitCapAndBoundary(t *testing.T) {
 	t.Parallel()
 	text := strings.Repeat("x", 100) + "NEEDLE" + strings.Repeat("y", 100) + "needle"
-	s := newFileScanner("needle", 3, 103) // the first match spans the chunk boundary
-	out, err := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 1, 1<<30)
+	s, _ := newFileScanner("needle", scanOpts{}, 3, 103) // the first match spans the chunk boundary
+	out, err := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 1, 1, 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(out.hits) != 1 || out.hits[0].Offset != 100 || out.hits[0].Snippet != "…xxx«NEEDLE»yyy…" || !out.more {
 		t.Fatalf("got %+v", out)
 	}
-	out, _ = s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 0, 1<<30)
+	out, _ = s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 0, 0, 1<<30)
 	if len(out.hits) != 0 || !out.more {
 		t.Fatalf("probe: %+v", out)
 	}
@@ -334,8 +340,8 @@ func TestToolSearchLimitsAndCursor(t *testing.T) {
 		bodies, _ := e.st.LatestBodies(context.Background(), []int64{n.ID})
 		cur.Hash = hashPrefix(bodies[n.ID]["raw"].BlobHash)
 		r = searchPage(t, e, many, map[string]any{"uri": many, "query": "word", "offset": *cur.encode()})
-		if len(r.Hits) != 5 || r.Hits[0].Offset != 50 {
-			t.Fatalf("resumed: %+v", r.Hits)
+		if len(r.Hits) != 10 || r.Hits[0].Offset != 50 || !r.Complete {
+			t.Fatalf("resumed: %+v", r.Hits) // a file's own search shows all its hits, not 5
 		}
 		// A cursor whose blob changed starts the file again and says so.
 		cur.Hash = "0000"
@@ -388,4 +394,45 @@ func scanOnly(t testing.TB, e *toolEnv) {
 	if err := e.st.MarkSearchIndex(context.Background(), false); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestToolSearchPagesThroughOneFile: a file's own search pages by hits (find
+// in file): every match once, in order, with its line, across pages.
+func TestToolSearchPagesThroughOneFile(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		var b strings.Builder
+		for i := range 100 {
+			fmt.Fprintf(&b, "line %d has a Tern in it\n", i)
+		}
+		uri := e.put(e.alice, "kb://me/d/", "terns.md", []byte(b.String()))
+		args := map[string]any{"uri": uri, "query": "tern", "case_sensitive": true}
+		if r := searchPage(t, e, uri, args); len(r.Hits) != 0 || !r.Complete {
+			t.Fatalf("case-sensitive miss: %+v", r)
+		}
+		args["case_sensitive"] = false
+		var lines []int64
+		pages := 0
+		for {
+			r := searchPage(t, e, uri, args)
+			pages++
+			if len(r.Hits) > MaxSearchHitsPerPage {
+				t.Fatalf("page of %d hits", len(r.Hits))
+			}
+			for _, h := range r.Hits {
+				lines = append(lines, h.Line)
+			}
+			if r.Complete {
+				break
+			}
+			args["offset"] = *r.NextOffset
+		}
+		if pages != 3 || len(lines) != 100 || lines[0] != 1 || lines[40] != 41 || lines[99] != 100 || !slices.IsSorted(lines) {
+			t.Fatalf("%d pages, %d hits, lines %v", pages, len(lines), lines)
+		}
+		args = map[string]any{"uri": uri, "query": `line 9\d has`, "regex": true}
+		if r := searchPage(t, e, uri, args); len(r.Hits) != 10 || r.Hits[0].Line != 91 || !strings.Contains(r.Hits[0].Snippet, "«line 90 has»") {
+			t.Fatalf("regex: %+v", r)
+		}
+	})
 }
