@@ -113,3 +113,34 @@ func (s *Store) checkpoint(hash string, k int64) (int64, error) {
 	}
 	return int64(binary.LittleEndian.Uint64(b[:])), nil
 }
+
+// TextFile is an open text blob with its code point checkpoints, for
+// readers that count characters from the nearest one instead of from the
+// start (the search scanner).
+type TextFile struct {
+	*os.File
+	index []int64
+}
+
+// CharIndex returns the checkpoint stride and offsets: offsets[k] is the
+// byte where code point (k+1)·Stride starts.
+func (f *TextFile) CharIndex() (int64, []int64) { return Stride, f.index }
+
+// OpenText opens a blob with its checkpoints; a blob without an index (not
+// valid UTF-8, or shorter than Stride) has none.
+func (s *Store) OpenText(hash string) (*TextFile, error) {
+	f, err := s.Open(hash)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := os.ReadFile(s.path(hash) + ".idx")
+	if err != nil && !os.IsNotExist(err) {
+		f.Close()
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	index := make([]int64, len(raw)/8)
+	for i := range index {
+		index[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+	}
+	return &TextFile{File: f, index: index}, nil
+}

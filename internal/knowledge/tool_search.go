@@ -266,7 +266,7 @@ func (t *Tree) searchSharedFiles(ctx context.Context, call toolCall, cur searchC
 }
 
 func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersion, start scanPos, maxHits, countUpTo int, budget int64) (scanOut, error) {
-	f, err := t.blobs.Open(v.BlobHash)
+	f, err := t.blobs.OpenText(v.BlobHash)
 	if err != nil && t.gone(ctx, v.NodeID) {
 		return scanOut{}, nil // deleted while the search walked: nothing to find
 	}
