@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -103,11 +104,11 @@ func (t *Tree) Search(ctx context.Context, c Caller, p SearchParams) (*SearchPag
 // query ignoring case (or matching the path filter's glob), best first: a
 // name equal to the query, then names that start with it, then path order.
 func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]NameHit, bool, error) {
-	glob, err := parseGlob(call.args.str("path"))
+	glob, err := index.ParseGlob(call.args.str("path"))
 	if err != nil {
-		return nil, false, err
+		return nil, false, queryErr(err)
 	}
-	needle := string(foldQuery(query))
+	needle := string(index.FoldQuery(query))
 	type found struct {
 		hit  NameHit
 		rank int
@@ -125,9 +126,9 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 			complete = false
 		}
 		for _, n := range ns {
-			fn, _ := foldAppend(nil, []byte(n.Name), nil)
+			fn, _ := index.Fold(nil, []byte(n.Name), nil)
 			i := strings.Index(string(fn), needle)
-			if i < 0 || !glob.match(relPath(call.baseOf(n), n.Path)) {
+			if i < 0 || !glob.Match(relPath(call.baseOf(n), n.Path)) {
 				continue
 			}
 			rank := 2

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -65,7 +66,7 @@ func (t *Tree) indexVersion(ctx context.Context, tx *store.Store, v store.FileVe
 	}
 	// The index holds folded text and is asked for folded literals, so its
 	// candidates are a superset of what the matcher's folding finds.
-	folded, _ := foldAppend(nil, text, nil)
+	folded, _ := index.Fold(nil, text, nil)
 	return tx.PutSearchText(ctx, v.NodeID, v.ID, string(folded), true)
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -76,7 +77,7 @@ func TestIndexRebuild(t *testing.T) {
 		}
 
 		// A ranked answer reads each candidate to its end, past many chunks.
-		long := strings.Repeat("filler text, ", 3*searchChunkBytes/13) + "the quetzal at the end"
+		long := strings.Repeat("filler text, ", 3*index.ChunkBytes/13) + "the quetzal at the end"
 		e.put(e.alice, "kb://me/d/", "long.md", []byte(long))
 		if r := e.searchFor(e.alice, "kb://me/", "quetzal"); r.Mode != "index" || len(r.Hits) != 1 || r.Hits[0].Offset != int64(len(long)-len("quetzal at the end")) {
 			t.Fatalf("match in the last chunk of a candidate: %+v", r)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -105,7 +106,7 @@ func (t *Tree) countNoText(ctx context.Context, p *hitPage, roots []store.Search
 type rankedFile struct {
 	f    store.Node
 	key  rankKey
-	hits []scanHit
+	hits []index.Hit
 	more bool
 }
 
@@ -122,7 +123,7 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 	}
 	var found []rankedFile
 	for _, f := range cands {
-		if !p.glob.match(relPath(p.call.baseOf(f), f.Path)) {
+		if !p.glob.Match(relPath(p.call.baseOf(f), f.Path)) {
 			continue
 		}
 		v, ok := pickBody(bodies[f.ID])
@@ -131,26 +132,26 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 		}
 		// The candidates fit the page's byte budget together: each is read
 		// to its end (the scanner's budget counts whole chunks).
-		res, err := t.scanBlob(ctx, p.sc, v, scanPos{}, MaxSearchHitsPerFile, rankCount, v.Size+searchChunkBytes)
+		res, err := t.scanBlob(ctx, p.sc, v, index.Pos{}, MaxSearchHitsPerFile, rankCount, v.Size+index.ChunkBytes)
 		if err != nil {
 			return err
 		}
 		p.out.Scanned++
-		p.out.BytesRead += res.read
-		if len(res.hits) == 0 && !res.more {
+		p.out.BytesRead += res.Read
+		if len(res.Hits) == 0 && !res.More {
 			continue // the index proposes a superset
 		}
-		key := rankKey{Tier: tierBody, Count: res.count, Path: f.Path}
-		if slices.ContainsFunc(res.hits, func(h scanHit) bool { return h.Heading }) {
+		key := rankKey{Tier: tierBody, Count: res.Count, Path: f.Path}
+		if slices.ContainsFunc(res.Hits, func(h index.Hit) bool { return h.Heading }) {
 			key.Tier = tierHeading
 		}
-		if p.sc.matchesName(f.Name) {
+		if p.sc.MatchesName(f.Name) {
 			key.Tier = tierName
 		}
 		if p.call.shared {
 			key.Owner = f.UserID
 		}
-		found = append(found, rankedFile{f: f, key: key, hits: res.hits, more: res.more || res.count > len(res.hits)})
+		found = append(found, rankedFile{f: f, key: key, hits: res.Hits, more: res.More || res.Count > len(res.Hits)})
 	}
 	p.out.MatchedFiles, p.out.Ranked = len(found), true
 	slices.SortFunc(found, func(a, b rankedFile) int { return a.key.compare(b.key) })

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -14,9 +15,9 @@ import (
 type hitPage struct {
 	t      *Tree
 	call   toolCall
-	glob   glob
+	glob   index.Glob
 	cur    searchCursor
-	sc     *fileScanner
+	sc     *index.Scanner
 	out    *SearchResult
 	budget int64
 
@@ -51,7 +52,7 @@ func (p *hitPage) visitAll(ctx context.Context, files []store.Node) (bool, error
 // reports whether the page ended at it.
 func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]store.FileVersion) (bool, error) {
 	call, out, cur := p.call, p.out, p.cur
-	if !p.glob.match(relPath(call.baseOf(f), f.Path)) {
+	if !p.glob.Match(relPath(call.baseOf(f), f.Path)) {
 		p.next = p.cursorAt(f)
 		return false, nil
 	}
@@ -61,10 +62,10 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 		p.next = p.cursorAt(f)
 		return false, nil
 	}
-	start := scanPos{}
+	start := index.Pos{}
 	if cur.Mid && f.Path == cur.Path && f.UserID == p.cursorOwner(f) {
 		if hashPrefix(v.BlobHash) == cur.Hash && cur.Byte <= v.Size && cur.Char <= v.CharCount {
-			start = scanPos{Byte: cur.Byte, Char: cur.Char, Line: cur.Line, Accept: cur.Accept}
+			start = index.Pos{Byte: cur.Byte, Char: cur.Char, Line: cur.Line, Accept: cur.Accept}
 		} else {
 			p.notes = append(p.notes, fmt.Sprintf("%s changed since the previous page and was searched again from its start", call.fileURI(f)))
 		}
@@ -88,30 +89,30 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 	if err != nil {
 		return false, err
 	}
-	p.budget -= res.read
-	out.BytesRead += res.read
+	p.budget -= res.Read
+	out.BytesRead += res.Read
 	out.Scanned++
 	uri := call.fileURI(f)
-	shownAll := p.show(uri, res.hits)
-	if len(res.hits) > 0 || res.more {
+	shownAll := p.show(uri, res.Hits)
+	if len(res.Hits) > 0 || res.More {
 		out.MatchedFiles++
 	}
 	p.next = p.cursorAt(f)
-	if alone && res.more && shownAll && res.after != nil {
+	if alone && res.More && shownAll && res.After != nil {
 		p.next.Mid, p.next.Hash = true, hashPrefix(v.BlobHash)
-		p.next.Byte, p.next.Char, p.next.Line, p.next.Accept = res.after.Byte, res.after.Char, res.after.Line, res.after.Accept
+		p.next.Byte, p.next.Char, p.next.Line, p.next.Accept = res.After.Byte, res.After.Char, res.After.Line, res.After.Accept
 		p.remaining = true
 		return true, nil
 	}
-	if res.more || !shownAll {
+	if res.More || !shownAll {
 		out.MoreHitsIn = append(out.MoreHitsIn, uri)
 	}
-	if res.resume != nil {
+	if res.Resume != nil {
 		p.next.Mid, p.next.Hash = true, hashPrefix(v.BlobHash)
-		p.next.Byte, p.next.Char, p.next.Line, p.next.Accept = res.resume.Byte, res.resume.Char, res.resume.Line, res.resume.Accept
-		out.Partial = &SearchPartial{URI: uri, Offset: res.resume.Char}
+		p.next.Byte, p.next.Char, p.next.Line, p.next.Accept = res.Resume.Byte, res.Resume.Char, res.Resume.Line, res.Resume.Accept
+		out.Partial = &SearchPartial{URI: uri, Offset: res.Resume.Char}
 		p.notes = append(p.notes, fmt.Sprintf("%s was searched up to character %d (the page's %d-byte read limit); the next page continues there",
-			uri, res.resume.Char, MaxSearchPageBytes))
+			uri, res.Resume.Char, MaxSearchPageBytes))
 		p.remaining = true
 		return true, nil
 	}
@@ -120,7 +121,7 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 
 // show adds a file's hits to the page while they fit; it tells whether all
 // of them did.
-func (p *hitPage) show(uri string, hits []scanHit) bool {
+func (p *hitPage) show(uri string, hits []index.Hit) bool {
 	shownAll := true
 	for _, h := range hits {
 		size := len(uri) + len(h.Snippet) + 48

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -156,9 +158,9 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	if strings.TrimSpace(query) == "" {
 		return nil, "", invalidArgs("search: \"query\" must contain more than spaces")
 	}
-	glob, err := parseGlob(call.args.str("path"))
+	glob, err := index.ParseGlob(call.args.str("path"))
 	if err != nil {
-		return nil, "", err
+		return nil, "", queryErr(err)
 	}
 	var cur searchCursor
 	if off := call.args.str("offset"); off != "" {
@@ -166,14 +168,14 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 			return nil, "", err
 		}
 	}
-	opts := scanOpts{CaseSensitive: call.args.boolean("case_sensitive"), Regex: call.args.boolean("regex")}
-	sc, err := newFileScanner(query, opts, searchSnippetRadius, searchChunkBytes)
+	opts := index.Options{CaseSensitive: call.args.boolean("case_sensitive"), Regex: call.args.boolean("regex")}
+	sc, err := index.NewScanner(query, opts, index.SnippetRadius, index.ChunkBytes)
 	if err != nil {
-		return nil, "", err
+		return nil, "", queryErr(err)
 	}
-	lits, err := indexLiterals(query, opts.Regex)
+	lits, err := index.Literals(query, opts.Regex)
 	if err != nil {
-		return nil, "", err
+		return nil, "", queryErr(err)
 	}
 	p := &hitPage{t: t, call: call, glob: glob, cur: cur, budget: MaxSearchPageBytes, sc: sc,
 		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: "scan"}}
@@ -265,21 +267,30 @@ func (t *Tree) searchSharedFiles(ctx context.Context, call toolCall, cur searchC
 	return out, false, nil
 }
 
-func (t *Tree) scanBlob(ctx context.Context, sc *fileScanner, v store.FileVersion, start scanPos, maxHits, countUpTo int, budget int64) (scanOut, error) {
+func (t *Tree) scanBlob(ctx context.Context, sc *index.Scanner, v store.FileVersion, start index.Pos, maxHits, countUpTo int, budget int64) (index.Result, error) {
 	f, err := t.blobs.OpenText(v.BlobHash)
 	if err != nil && t.gone(ctx, v.NodeID) {
-		return scanOut{}, nil // deleted while the search walked: nothing to find
+		return index.Result{}, nil // deleted while the search walked: nothing to find
 	}
 	if err != nil {
-		return scanOut{}, apierr.Internal(fmt.Errorf("open blob %s: %w", v.BlobHash, err))
+		return index.Result{}, apierr.Internal(fmt.Errorf("open blob %s: %w", v.BlobHash, err))
 	}
 	defer f.Close()
-	res, err := sc.scan(ctx, f, v.Size, start, maxHits, countUpTo, budget)
+	res, err := sc.Scan(ctx, f, v.Size, start, maxHits, countUpTo, budget)
 	if err != nil {
 		if ctx.Err() != nil {
-			return scanOut{}, ctx.Err()
+			return index.Result{}, ctx.Err()
 		}
-		return scanOut{}, apierr.Internal(err)
+		return index.Result{}, apierr.Internal(err)
 	}
 	return res, nil
+}
+
+// queryErr words a query the index refused (a bad regex or glob) as the
+// caller's error.
+func queryErr(err error) error {
+	if qe, ok := errors.AsType[*index.QueryError](err); ok {
+		return invalidArgs("%s", qe.Error())
+	}
+	return apierr.Internal(err)
 }

@@ -4,136 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
-
-// naiveSearch is the reference: fold every rune, compare rune slices, take
-// non-overlapping matches left to right, render snippets the same way.
-func naiveSearch(text, query string, radius int) []scanHit {
-	tr := []rune(text)
-	ft := make([]rune, len(tr))
-	for i, r := range tr {
-		ft[i] = foldRune(r)
-	}
-	var fq []rune
-	for _, r := range norm.NFC.String(query) {
-		fq = append(fq, foldRune(r))
-	}
-	clean := func(rs []rune) string {
-		var b strings.Builder
-		for _, r := range rs {
-			if unicode.IsControl(r) {
-				r = ' '
-			}
-			b.WriteRune(r)
-		}
-		return b.String()
-	}
-	var hits []scanHit
-	for i := 0; i+len(fq) <= len(ft); {
-		if !slices.Equal(ft[i:i+len(fq)], fq) {
-			i++
-			continue
-		}
-		from, to := max(0, i-radius), min(len(tr), i+len(fq)+radius)
-		s := clean(tr[from:i]) + "«" + clean(tr[i:i+len(fq)]) + "»" + clean(tr[i+len(fq):to])
-		if from > 0 {
-			s = "…" + s
-		}
-		if to < len(tr) {
-			s += "…"
-		}
-		hits = append(hits, scanHit{Offset: int64(i), Snippet: s})
-		i += len(fq)
-	}
-	return hits
-}
-
-// scanAll scans text with a small chunk and budget, resuming until done,
-// as consecutive search pages do.
-func scanAll(t testing.TB, text, query string, radius int64, chunk int, budget int64) []scanHit {
-	t.Helper()
-	s, err := newFileScanner(query, scanOpts{}, radius, chunk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := strings.NewReader(text)
-	var hits []scanHit
-	pos := scanPos{}
-	for range 1_000_000 {
-		out, err := s.scan(context.Background(), r, int64(len(text)), pos, 1<<30, 1<<30, budget)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, h := range out.hits {
-			h.Line, h.Heading = 0, false // checked against a reference in tool_search_scan_test.go
-			hits = append(hits, h)
-		}
-		if out.resume == nil {
-			return hits
-		}
-		pos = *out.resume
-	}
-	t.Fatal("scan does not finish")
-	return nil
-}
-
-func TestScannerMatchesReference(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []string{"a", "b", "A", "B", "é", "É", "ſ", "s", "S", "K", "k", "\u212a", "会", "議", "🚀", "\n", "Σ", "σ", "ς", "ß", "ẞ", " ", "\t"}
-	texts := []string{
-		"", "a", "aaaaaaa", "The quick brown fox jumps over the lazy dog. THE END.",
-		strings.Repeat("会议纪要 🚀 Launch! ", 50),
-		strings.Repeat("ab", 300) + "Kelvin \u212a and k and K",
-	}
-	for range 16 {
-		var b strings.Builder
-		for range rng.IntN(400) {
-			b.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		texts = append(texts, b.String())
-	}
-	queries := []string{"a", "aa", "AB", "s", "SS", "k", "会议", "🚀 l", "σς", "ß", "é", "\n", "b a"}
-	for i, text := range texts {
-		for _, q := range queries {
-			want := naiveSearch(text, q, 5)
-			for _, chunk := range []int{1, 3, 7, 64, 4096} {
-				for _, budget := range []int64{1, 1 << 40} {
-					got := scanAll(t, text, q, 5, chunk, budget)
-					if !slices.Equal(got, want) {
-						t.Fatalf("text %d query %q chunk %d budget %d:\n got %+v\nwant %+v", i, q, chunk, budget, got, want)
-					}
-				}
-			}
-		}
-	}
-}
-
-func TestScannerHitCapAndBoundary(t *testing.T) {
-	t.Parallel()
-	text := strings.Repeat("x", 100) + "NEEDLE" + strings.Repeat("y", 100) + "needle"
-	s, _ := newFileScanner("needle", scanOpts{}, 3, 103) // the first match spans the chunk boundary
-	out, err := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 1, 1, 1<<30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.hits) != 1 || out.hits[0].Offset != 100 || out.hits[0].Snippet != "…xxx«NEEDLE»yyy…" || !out.more {
-		t.Fatalf("got %+v", out)
-	}
-	out, _ = s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, 0, 0, 1<<30)
-	if len(out.hits) != 0 || !out.more {
-		t.Fatalf("probe: %+v", out)
-	}
-}
 
 func searchPage(t testing.TB, e *toolEnv, scope string, args map[string]any) *SearchResult {
 	t.Helper()
@@ -229,7 +106,7 @@ func TestToolSearchHitAcrossReadPageBoundary(t *testing.T) {
 		if len(r.Hits) != 1 || r.Hits[0].Offset != 2997 || !r.Complete || r.Scanned != 1 {
 			t.Fatalf("got %+v", r)
 		}
-		want := "…" + strings.Repeat("会", searchSnippetRadius) + "«boundary»" + strings.Repeat("z", searchSnippetRadius) + "…"
+		want := "…" + strings.Repeat("会", index.SnippetRadius) + "«boundary»" + strings.Repeat("z", index.SnippetRadius) + "…"
 		if r.Hits[0].Snippet != want {
 			t.Fatalf("snippet %q", r.Hits[0].Snippet)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -171,7 +172,7 @@ func BenchmarkToolSearchPage(b *testing.B) {
 		b.SetBytes(files * size)
 		for b.Loop() {
 			for _, d := range data {
-				buf, _ = foldAppend(buf[:0], d, nil)
+				buf, _ = index.Fold(buf[:0], d, nil)
 			}
 		}
 	})

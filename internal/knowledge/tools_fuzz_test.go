@@ -1,9 +1,6 @@
 package knowledge
 
 import (
-	"context"
-	"slices"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -52,28 +49,5 @@ func FuzzDecodeArgs(f *testing.F) {
 				}
 			}
 		}
-	})
-}
-
-// FuzzScanner checks the chunked scanner against the rune-by-rune
-// reference for any text, query, chunk size and page budget.
-func FuzzScanner(f *testing.F) {
-	f.Add("Hello WORLD hello", "hello", uint8(3), uint8(5))
-	f.Add("会议纪要🚀会议", "会议", uint8(1), uint8(1))
-	f.Add("Kelvin \u212a k K ſ S s", "ks", uint8(2), uint8(200))
-	f.Fuzz(func(t *testing.T, text, query string, chunk, budget uint8) {
-		if query == "" || utf8.RuneCountInString(query) > 20 || len(text) > 2000 || !utf8.ValidString(text) || !utf8.ValidString(query) {
-			return
-		}
-		query = strings.ToValidUTF8(query, "")
-		if query == "" {
-			return
-		}
-		want := naiveSearch(text, query, 4)
-		got := scanAll(t, text, query, 4, int(chunk%64)+1, int64(budget)+1)
-		if !slices.Equal(got, want) {
-			t.Fatalf("got %+v\nwant %+v", got, want)
-		}
-		_ = context.Background()
 	})
 }

@@ -1,4 +1,4 @@
-package knowledge
+package index
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
-
-	"github.com/knowspace/knowspace/internal/apierr"
 )
 
 // refMatch is a match in code points: [start, end).
@@ -69,7 +67,7 @@ func refRegex(text string, re *regexp.Regexp) []refMatch {
 
 // refHits renders matches as the scanner should: offset, line, heading,
 // snippet with radius code points around the match.
-func refHits(text string, ms []refMatch, radius int) []scanHit {
+func refHits(text string, ms []refMatch, radius int) []Hit {
 	tr := []rune(text)
 	clean := func(rs []rune) string {
 		var b strings.Builder
@@ -81,7 +79,7 @@ func refHits(text string, ms []refMatch, radius int) []scanHit {
 		}
 		return b.String()
 	}
-	var hits []scanHit
+	var hits []Hit
 	for _, m := range ms {
 		from, to := max(0, m.start-radius), min(len(tr), m.end+radius)
 		s := clean(tr[from:m.start]) + "«" + clean(tr[m.start:m.end]) + "»" + clean(tr[m.end:to])
@@ -93,7 +91,7 @@ func refHits(text string, ms []refMatch, radius int) []scanHit {
 		}
 		before := string(tr[:m.start])
 		ls := strings.LastIndexByte(before, '\n') + 1
-		hits = append(hits, scanHit{
+		hits = append(hits, Hit{
 			Offset:  int64(m.start),
 			Line:    int64(strings.Count(before, "\n")) + 1,
 			Snippet: s,
@@ -127,27 +125,27 @@ func newIndexedReader(text string, stride int64) indexedReader {
 
 // scanPages scans text through consecutive calls, as search pages do;
 // with stride > 0 the reader has a code point index.
-func scanPages(t testing.TB, s *fileScanner, text string, stride int64, budget int64) []scanHit {
+func scanPages(t testing.TB, s *Scanner, text string, stride int64, budget int64) []Hit {
 	t.Helper()
 	var r io.ReaderAt = strings.NewReader(text)
 	if stride > 0 {
 		r = newIndexedReader(text, stride)
 	}
-	var hits []scanHit
-	pos := scanPos{}
+	var hits []Hit
+	pos := Pos{}
 	for range 1_000_000 {
-		out, err := s.scan(context.Background(), r, int64(len(text)), pos, 1<<30, 1<<30, budget)
+		out, err := s.Scan(context.Background(), r, int64(len(text)), pos, 1<<30, 1<<30, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits = append(hits, out.hits...)
-		if out.resume == nil {
+		hits = append(hits, out.Hits...)
+		if out.Resume == nil {
 			return hits
 		}
-		if out.resume.Byte <= pos.Byte {
-			t.Fatalf("resume at %d does not move on from %d", out.resume.Byte, pos.Byte)
+		if out.Resume.Byte <= pos.Byte {
+			t.Fatalf("resume at %d does not move on from %d", out.Resume.Byte, pos.Byte)
 		}
-		pos = *out.resume
+		pos = *out.Resume
 	}
 	t.Fatal("scan does not finish")
 	return nil
@@ -186,14 +184,14 @@ func TestScanMatchesReference(t *testing.T) {
 	for i, text := range texts {
 		type mode struct {
 			name  string
-			opts  scanOpts
+			opts  Options
 			query string
-			want  []scanHit
+			want  []Hit
 		}
 		var modes []mode
 		for _, q := range literals {
 			for _, cs := range []bool{false, true} {
-				modes = append(modes, mode{"literal", scanOpts{CaseSensitive: cs}, q, refHits(text, refLiteral(text, q, cs), radius)})
+				modes = append(modes, mode{"literal", Options{CaseSensitive: cs}, q, refHits(text, refLiteral(text, q, cs), radius)})
 			}
 		}
 		for _, q := range regexes {
@@ -202,11 +200,11 @@ func TestScanMatchesReference(t *testing.T) {
 				if !cs {
 					expr = "(?i)" + q
 				}
-				modes = append(modes, mode{"regex", scanOpts{CaseSensitive: cs, Regex: true}, q, refHits(text, refRegex(text, regexp.MustCompile(expr)), radius)})
+				modes = append(modes, mode{"regex", Options{CaseSensitive: cs, Regex: true}, q, refHits(text, refRegex(text, regexp.MustCompile(expr)), radius)})
 			}
 		}
 		for _, md := range modes {
-			s, err := newFileScanner(md.query, md.opts, radius, 1)
+			s, err := NewScanner(md.query, md.opts, radius, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,30 +246,30 @@ func TestScanCountsBeyondHits(t *testing.T) {
 	t.Parallel()
 	text := "Word one\n# word two ẞ\nlast WORD and word"
 	all := refHits(text, refLiteral(text, "word", false), 40)
-	s, _ := newFileScanner("word", scanOpts{}, 40, 8)
+	s, _ := NewScanner("word", Options{}, 40, 8)
 	for maxHits := 0; maxHits <= len(all); maxHits++ {
 		for countUpTo := maxHits; countUpTo <= len(all)+1; countUpTo++ {
-			out, err := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), scanPos{}, maxHits, countUpTo, 1<<30)
+			out, err := s.Scan(context.Background(), strings.NewReader(text), int64(len(text)), Pos{}, maxHits, countUpTo, 1<<30)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(out.hits, all[:maxHits]) || out.count != min(countUpTo, len(all)) || out.more != (countUpTo < len(all)) {
+			if !slices.Equal(out.Hits, all[:maxHits]) || out.Count != min(countUpTo, len(all)) || out.More != (countUpTo < len(all)) {
 				t.Fatalf("maxHits %d countUpTo %d: %+v", maxHits, countUpTo, out)
 			}
 			if maxHits == 0 {
-				if out.after != nil {
-					t.Fatalf("after without hits: %+v", out.after)
+				if out.After != nil {
+					t.Fatalf("after without hits: %+v", out.After)
 				}
 				continue
 			}
 			// Paging by hits: continuing at after gives the next hits.
-			rest, _ := s.scan(context.Background(), strings.NewReader(text), int64(len(text)), *out.after, len(all), len(all), 1<<30)
-			for j := range rest.hits {
-				rest.hits[j].Snippet = all[maxHits+j].Snippet // a resumed scan does not know its own line's start
-				rest.hits[j].Heading = all[maxHits+j].Heading
+			rest, _ := s.Scan(context.Background(), strings.NewReader(text), int64(len(text)), *out.After, len(all), len(all), 1<<30)
+			for j := range rest.Hits {
+				rest.Hits[j].Snippet = all[maxHits+j].Snippet // a resumed scan does not know its own line's start
+				rest.Hits[j].Heading = all[maxHits+j].Heading
 			}
-			if !slices.Equal(rest.hits, all[maxHits:]) {
-				t.Fatalf("after %+v: %+v", out.after, rest.hits)
+			if !slices.Equal(rest.Hits, all[maxHits:]) {
+				t.Fatalf("after %+v: %+v", out.After, rest.Hits)
 			}
 		}
 	}
@@ -285,25 +283,25 @@ func TestScanRegexLongLineAndErrors(t *testing.T) {
 	// A line longer than the chunk is matched in pieces of a chunk: a
 	// match across a piece boundary is not found, the others are.
 	line := strings.Repeat("x", 30) + "ab" + strings.Repeat("y", 100)
-	s, err := newFileScanner("x+ab|yy", scanOpts{Regex: true}, 2, 16)
+	s, err := NewScanner("x+ab|yy", Options{Regex: true}, 2, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := s.scan(context.Background(), strings.NewReader(line), int64(len(line)), scanPos{}, 100, 100, 1<<30)
+	out, err := s.Scan(context.Background(), strings.NewReader(line), int64(len(line)), Pos{}, 100, 100, 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.hits) == 0 || out.hits[0].Offset >= 32 || out.count < 40 {
+	if len(out.Hits) == 0 || out.Hits[0].Offset >= 32 || out.Count < 40 {
 		t.Fatalf("pieces: %+v", out)
 	}
-	for _, h := range out.hits {
+	for _, h := range out.Hits {
 		if !strings.Contains(h.Snippet, "«") {
 			t.Fatalf("snippet %q", h.Snippet)
 		}
 	}
-	_, err = newFileScanner("a(b", scanOpts{Regex: true}, 2, 16)
-	var ae *apierr.Error
-	if !errors.As(err, &ae) || ae.Code != "invalid_arguments" || !strings.Contains(ae.Message, "search: regex: missing closing )") {
+	_, err = NewScanner("a(b", Options{Regex: true}, 2, 16)
+	var qe *QueryError
+	if !errors.As(err, &qe) || !strings.Contains(qe.Error(), "search: regex: missing closing )") {
 		t.Fatalf("bad regex: %v", err)
 	}
 }
@@ -316,7 +314,7 @@ func FuzzScan(f *testing.F) {
 		if query == "" || len(query) > 20 || !utf8.ValidString(query) {
 			return
 		}
-		s, err := newFileScanner(query, scanOpts{}, 4, int(chunk%64)+1)
+		s, err := NewScanner(query, Options{}, 4, int(chunk%64)+1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,13 +328,13 @@ func FuzzScan(f *testing.F) {
 
 func TestScanEmptyQueryFindsNothing(t *testing.T) {
 	t.Parallel()
-	for _, opts := range []scanOpts{{}, {CaseSensitive: true}, {Regex: true}} {
-		s, err := newFileScanner("", opts, 3, 4)
+	for _, opts := range []Options{{}, {CaseSensitive: true}, {Regex: true}} {
+		s, err := NewScanner("", opts, 3, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := s.scan(context.Background(), strings.NewReader("some text"), 9, scanPos{}, 5, 5, 1<<30)
-		if err != nil || out.count != 0 || out.more {
+		out, err := s.Scan(context.Background(), strings.NewReader("some text"), 9, Pos{}, 5, 5, 1<<30)
+		if err != nil || out.Count != 0 || out.More {
 			t.Fatalf("%+v: %+v %v", opts, out, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package knowledge
+package index
 
 import (
 	"regexp/syntax"
@@ -7,13 +7,13 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// indexLiterals are the case-folded strings every match must contain that
+// Literals are the case-folded strings every match must contain that
 // the index can look up (at least store.MinIndexRunes long). None means
 // the index cannot help — a query of one or two characters, a regular
 // expression without such a literal — and the search scans.
-func indexLiterals(query string, regex bool) ([]string, error) {
+func Literals(query string, regex bool) ([]string, error) {
 	if !regex {
-		q := foldQuery(query)
+		q := FoldQuery(query)
 		if len(q) < store.MinIndexRunes {
 			return nil, nil
 		}
@@ -21,11 +21,11 @@ func indexLiterals(query string, regex bool) ([]string, error) {
 	}
 	re, err := syntax.Parse(query, syntax.Perl)
 	if err != nil {
-		return nil, invalidArgs("search: regex: %v", err)
+		return nil, badQuery("search: regex: %v", err)
 	}
 	var out []string
 	for _, l := range requiredLiterals(re.Simplify()) {
-		if f := foldQuery(l); len(f) >= store.MinIndexRunes {
+		if f := FoldQuery(l); len(f) >= store.MinIndexRunes {
 			out = append(out, string(f))
 		}
 	}

@@ -1,4 +1,4 @@
-package knowledge
+package index
 
 import (
 	"regexp"
@@ -24,7 +24,7 @@ func TestIndexLiterals(t *testing.T) {
 		{`a|bcd`, true, nil},
 		{`.*`, true, nil},
 	} {
-		got, err := indexLiterals(tc.query, tc.regex)
+		got, err := Literals(tc.query, tc.regex)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.query, err)
 		}
@@ -38,7 +38,7 @@ func TestIndexLiterals(t *testing.T) {
 				if !re.MatchString(sample) {
 					continue
 				}
-				m := foldQuery(re.FindString(sample))
+				m := FoldQuery(re.FindString(sample))
 				for _, l := range got {
 					if !strings.Contains(string(m), l) {
 						t.Errorf("%q matches %q, which lacks the literal %q", tc.query, sample, l)
@@ -47,7 +47,7 @@ func TestIndexLiterals(t *testing.T) {
 			}
 		}
 	}
-	if _, err := indexLiterals(`a(b`, true); err == nil || !strings.Contains(err.Error(), "regex") {
+	if _, err := Literals(`a(b`, true); err == nil || !strings.Contains(err.Error(), "regex") {
 		t.Fatalf("bad regex: %v", err)
 	}
 }

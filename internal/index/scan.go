@@ -1,4 +1,4 @@
-package knowledge
+package index
 
 import (
 	"bytes"
@@ -14,44 +14,52 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// scanOpts chooses how a query matches: a literal ignoring case (simple
+// The scanner's usual settings: context on each side of a snippet, in code
+// points, and the size of one read.
+const (
+	SnippetRadius = 40
+	ChunkBytes    = 256 << 10
+)
+
+// Options chooses how a query matches: a literal ignoring case (simple
 // case folding) unless CaseSensitive; Regex: an RE2 expression (ignoring
 // case unless CaseSensitive) matched within one line — a match never spans
 // a line break, and a line longer than the read chunk is matched in
 // chunk-sized pieces, so a match does not span a piece boundary either.
-type scanOpts struct{ CaseSensitive, Regex bool }
+type Options struct{ CaseSensitive, Regex bool }
 
-// scanPos is where a scan starts: a byte offset at a code point boundary,
+// Pos is where a scan starts: a byte offset at a code point boundary,
 // the code point index and 1-based line number there (0 counts as 1), and
 // the first code point at which a match may start (matches already
 // reported end before it).
-type scanPos struct {
+type Pos struct {
 	Byte, Char, Line, Accept int64
 }
 
-// scanHit is one match: its code point offset, the 1-based line it starts
+// Hit is one match: its code point offset, the 1-based line it starts
 // on, a snippet, and whether that line is a Markdown heading (starts,
 // after at most three spaces, with '#'; unknown, so false, on the line a
 // resumed scan starts in).
-type scanHit struct {
+type Hit struct {
 	Offset, Line int64
 	Snippet      string
 	Heading      bool
 }
 
-type scanOut struct {
-	hits   []scanHit
-	count  int      // matches found: the hits, then ones only counted
-	more   bool     // a match exists after the counted ones; the scan stopped there
-	read   int64    // bytes read from the blob
-	resume *scanPos // set when the byte budget ran out inside the file
-	after  *scanPos // just after the last hit: where paging by hits continues
+// Result is what one Scan found.
+type Result struct {
+	Hits   []Hit
+	Count  int   // matches found: the hits, then ones only counted
+	More   bool  // a match exists after the counted ones; the scan stopped there
+	Read   int64 // bytes read from the blob
+	Resume *Pos  // set when the byte budget ran out inside the file
+	After  *Pos  // just after the last hit: where paging by hits continues
 }
 
-// fileScanner finds a query in a text blob read in chunks, in one pass.
+// Scanner finds a query in a text blob read in chunks, in one pass.
 // Each chunk is searched together with a carry from the previous one, so a
 // match across a chunk boundary is found once, with its full snippet.
-type fileScanner struct {
+type Scanner struct {
 	lit     *literal
 	re      *regexp.Regexp
 	radius  int // snippet context on each side, in code points
@@ -61,16 +69,16 @@ type fileScanner struct {
 	scratch strings.Builder
 }
 
-// newFileScanner prepares query; a bad regular expression is the caller's
+// NewScanner prepares query; a bad regular expression is the caller's
 // error.
-func newFileScanner(query string, opts scanOpts, radius int64, chunk int) (*fileScanner, error) {
-	s := &fileScanner{radius: int(radius), chunk: chunk, ring: make([]int, max(radius, 1))}
+func NewScanner(query string, opts Options, radius int64, chunk int) (*Scanner, error) {
+	s := &Scanner{radius: int(radius), chunk: chunk, ring: make([]int, max(radius, 1))}
 	if !opts.Regex {
 		s.lit = newLiteral(norm.NFC.String(query), opts.CaseSensitive)
 		return s, nil
 	}
 	if _, err := regexp.Compile(query); err != nil {
-		return nil, invalidArgs("search: regex: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return nil, badQuery("search: regex: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	if !opts.CaseSensitive {
 		query = "(?i)" + query
@@ -87,13 +95,13 @@ type charIndexed interface {
 	CharIndex() (stride int64, offsets []int64) // offsets[k]: code point (k+1)·stride
 }
 
-// scan reads f (size bytes) from start. It reports up to maxHits matches
+// Scan reads f (size bytes) from start. It reports up to maxHits matches
 // as hits and counts further ones up to countUpTo in all, then stops with
 // more set at the next match. It stops before reading a chunk that would
 // take it past budget bytes, unless it has not yet made progress (every
 // call moves the position).
-func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start scanPos, maxHits, countUpTo int, budget int64) (scanOut, error) {
-	var out scanOut
+func (s *Scanner) Scan(ctx context.Context, f io.ReaderAt, size int64, start Pos, maxHits, countUpTo int, budget int64) (Result, error) {
+	var out Result
 	countUpTo = max(countUpTo, maxHits)
 	r := s.radius * utf8.UTFMax // bytes that surely hold radius code points
 	buf := s.buf[:0]
@@ -119,9 +127,9 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 		}
 		// Stop only once the resume point has moved, so that a chain of
 		// pages always ends even when the carry is as long as a chunk.
-		if out.read > 0 && out.read+int64(s.chunk) > budget && buf0 > start.Byte {
+		if out.Read > 0 && out.Read+int64(s.chunk) > budget && buf0 > start.Byte {
 			tp.moveTo(buf, buf0, buf0)
-			out.resume = &scanPos{Byte: buf0, Char: tp.char, Line: tp.line, Accept: tp.char + countRunes(buf[:accept])}
+			out.Resume = &Pos{Byte: buf0, Char: tp.char, Line: tp.line, Accept: tp.char + countRunes(buf[:accept])}
 			return out, nil
 		}
 		n := int(min(int64(s.chunk), size-pos))
@@ -131,7 +139,7 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 			return out, fmt.Errorf("read blob at %d: %w", pos, err)
 		}
 		pos += int64(n)
-		out.read += int64(n)
+		out.Read += int64(n)
 		eof := pos >= size
 		end := len(buf)
 		if !eof {
@@ -163,7 +171,7 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 		}
 		accept = max(m.accept, accept, processed)
 		keep := boundaryAtOrBefore(work, accept-r, 0)
-		if (len(out.hits) < maxHits || resumable) && tp.byte < buf0+int64(keep) {
+		if (len(out.Hits) < maxHits || resumable) && tp.byte < buf0+int64(keep) {
 			tp.moveTo(work, buf0, buf0+int64(keep))
 		}
 		buf0 += int64(keep)
@@ -175,8 +183,8 @@ func (s *fileScanner) scan(ctx context.Context, f io.ReaderAt, size int64, start
 
 // matcher handles the matches in one buffer.
 type matcher struct {
-	s                  *fileScanner
-	out                *scanOut
+	s                  *Scanner
+	out                *Result
 	tp                 *textPos
 	work               []byte
 	buf0, size         int64
@@ -249,30 +257,30 @@ func (m *matcher) lines(line, from int, eof bool, radiusBytes int) (int, bool) {
 // whether the scan stops here.
 func (m *matcher) found(st, stop int, runes int64) bool {
 	out := m.out
-	if out.count == m.countUpTo {
-		out.more = true
+	if out.Count == m.countUpTo {
+		out.More = true
 		return true
 	}
-	out.count++
+	out.Count++
 	m.accept = stop
-	if len(out.hits) >= m.maxHits {
+	if len(out.Hits) >= m.maxHits {
 		return false
 	}
 	tp := m.tp
 	tp.moveTo(m.work, m.buf0, m.buf0+int64(st))
-	out.hits = append(out.hits, scanHit{Offset: tp.char, Line: tp.line, Snippet: m.s.snippet(m.work, m.buf0, m.size, st, stop), Heading: tp.heading})
+	out.Hits = append(out.Hits, Hit{Offset: tp.char, Line: tp.line, Snippet: m.s.snippet(m.work, m.buf0, m.size, st, stop), Heading: tp.heading})
 	if runes < 0 {
 		runes = countRunes(m.work[st:stop])
 	}
 	after := tp.char + runes
-	out.after = &scanPos{Byte: m.buf0 + int64(stop), Char: after, Line: tp.line + int64(bytes.Count(m.work[st:stop], newline)), Accept: after}
+	out.After = &Pos{Byte: m.buf0 + int64(stop), Char: after, Line: tp.line + int64(bytes.Count(m.work[st:stop], newline)), Accept: after}
 	return false
 }
 
 // snippet renders the match b[st:stop] with radius code points of context
 // on each side, the match between « and », line breaks and other control
 // characters as spaces; … marks text cut off before or after.
-func (s *fileScanner) snippet(b []byte, buf0, size int64, st, stop int) string {
+func (s *Scanner) snippet(b []byte, buf0, size int64, st, stop int) string {
 	from, _ := backRunes(b, 0, st, s.radius, s.ring)
 	to, _ := fwdRunes(b, stop, len(b), s.radius)
 	sb := &s.scratch
@@ -302,15 +310,15 @@ func writeClean(sb *strings.Builder, b []byte) {
 	}
 }
 
-// matchesName tells whether a file name holds a match, as the file's text
+// MatchesName tells whether a file name holds a match, as the file's text
 // would: a name match ranks a file first.
-func (s *fileScanner) matchesName(name string) bool {
+func (s *Scanner) MatchesName(name string) bool {
 	if s.re != nil {
 		return s.re.MatchString(name)
 	}
 	if s.lit.plain != nil {
 		return strings.Contains(name, string(s.lit.plain))
 	}
-	folded, _ := foldAppend(nil, []byte(name), nil)
+	folded, _ := Fold(nil, []byte(name), nil)
 	return strings.Contains(string(folded), string(s.lit.fq))
 }

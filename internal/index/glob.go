@@ -1,39 +1,39 @@
-package knowledge
+package index
 
 import (
 	"path"
 	"strings"
 )
 
-// glob is a search's path filter. A pattern without "/" matches a file's
+// Glob is a search's path filter. A pattern without "/" matches a file's
 // name wherever it is ("*.md"); one with "/" matches the path relative to
 // the searched folder, segment by segment, where "**" stands for any
 // number of segments ("notes/**/*.md"). Segments use path.Match syntax.
-type glob struct {
+type Glob struct {
 	segs     []string
 	nameOnly bool
 }
 
-func parseGlob(p string) (glob, error) {
+func ParseGlob(p string) (Glob, error) {
 	if p == "" {
-		return glob{}, nil
+		return Glob{}, nil
 	}
 	p = strings.Trim(p, "/")
 	segs := strings.Split(p, "/")
 	for _, s := range segs {
 		if s == "" {
-			return glob{}, invalidArgs("search: path %q has an empty segment; write e.g. \"*.md\" or \"notes/**/*.md\"", truncate(p, 80))
+			return Glob{}, badQuery("search: path %q has an empty segment; write e.g. \"*.md\" or \"notes/**/*.md\"", clip(p, 80))
 		}
 		if _, err := path.Match(s, ""); err != nil {
-			return glob{}, invalidArgs("search: path %q is not a valid glob (%v); write e.g. \"*.md\" or \"notes/**/*.md\"", truncate(p, 80), err)
+			return Glob{}, badQuery("search: path %q is not a valid glob (%v); write e.g. \"*.md\" or \"notes/**/*.md\"", clip(p, 80), err)
 		}
 	}
-	return glob{segs: segs, nameOnly: len(segs) == 1 && segs[0] != "**"}, nil
+	return Glob{segs: segs, nameOnly: len(segs) == 1 && segs[0] != "**"}, nil
 }
 
-// match tells whether rel, a path relative to the searched folder, passes
+// Match tells whether rel, a path relative to the searched folder, passes
 // the filter; the empty filter passes everything.
-func (g glob) match(rel string) bool {
+func (g Glob) Match(rel string) bool {
 	if len(g.segs) == 0 {
 		return true
 	}

@@ -1,4 +1,4 @@
-package knowledge
+package index
 
 import (
 	"bytes"
@@ -66,15 +66,15 @@ func BenchmarkScan(b *testing.B) {
 					name, r = "/scan-indexed", newIndexedReader(string(data), 4096)
 				}
 				b.Run(corpus.name+"/"+q.name+name, func(b *testing.B) {
-					s, err := newFileScanner(q.query, scanOpts{}, searchSnippetRadius, searchChunkBytes)
+					s, err := NewScanner(q.query, Options{}, SnippetRadius, ChunkBytes)
 					if err != nil {
 						b.Fatal(err)
 					}
 					b.SetBytes(size)
 					for b.Loop() {
-						out, err := s.scan(context.Background(), r, size, scanPos{}, MaxSearchHitsPerFile, 1<<30, 1<<40)
-						if err != nil || out.count < want || out.read != size {
-							b.Fatalf("%v: %d matches, want ≥ %d", err, out.count, want)
+						out, err := s.Scan(context.Background(), r, size, Pos{}, 5, 1<<30, 1<<40)
+						if err != nil || out.Count < want || out.Read != size {
+							b.Fatalf("%v: %d matches, want ≥ %d", err, out.Count, want)
 						}
 					}
 				})
@@ -82,11 +82,11 @@ func BenchmarkScan(b *testing.B) {
 			b.Run(corpus.name+"/"+q.name+"/read+bytes.Index", func(b *testing.B) {
 				// The floor of any chunked scan: ReadAt copies each chunk.
 				needle, r := []byte(q.query), bytes.NewReader(data)
-				buf := make([]byte, searchChunkBytes)
+				buf := make([]byte, ChunkBytes)
 				b.SetBytes(size)
 				for b.Loop() {
 					n := 0
-					for off := int64(0); off < size; off += searchChunkBytes {
+					for off := int64(0); off < size; off += ChunkBytes {
 						m, _ := r.ReadAt(buf, off)
 						n += bytes.Count(buf[:m], needle)
 					}

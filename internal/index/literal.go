@@ -1,4 +1,4 @@
-package knowledge
+package index
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func (m *literal) fold(r rune) rune {
 }
 
 func newLiteral(nfc string, caseSensitive bool) *literal {
-	fq := foldQuery(nfc)
+	fq := FoldQuery(nfc)
 	if caseSensitive || caselessRunes(fq) {
 		return &literal{plain: []byte(nfc), fq: []rune(nfc)}
 	}

@@ -1,4 +1,4 @@
-package knowledge
+package index
 
 import (
 	"encoding/binary"
@@ -68,13 +68,13 @@ type foldMark struct {
 // foldMarkEvery is the distance in folded bytes between two marks.
 const foldMarkEvery = 4096
 
-// foldAppend appends the folded form of src to dst and returns it with the
+// Fold appends the folded form of src to dst and returns it with the
 // number of code points of src (an invalid byte counts as one and folds to
 // U+FFFD); marks, when not nil, gets a foldMark about every foldMarkEvery
 // bytes. The scanner folds only queries with it (it verifies candidates
 // rune by rune); folding a whole text is the cost the scan benchmarks
 // compare against.
-func foldAppend(dst, src []byte, marks *[]foldMark) ([]byte, int64) {
+func Fold(dst, src []byte, marks *[]foldMark) ([]byte, int64) {
 	const hi = 0x8080808080808080
 	table := foldTable()
 	dst = slices.Grow(dst, len(src))
@@ -132,9 +132,9 @@ func foldAppend(dst, src []byte, marks *[]foldMark) ([]byte, int64) {
 	return dst, n
 }
 
-// foldQuery prepares a query: NFC (the form uploads and names mostly use),
+// FoldQuery prepares a query: NFC (the form uploads and names mostly use),
 // then folded rune by rune.
-func foldQuery(q string) []rune {
-	fq, _ := foldAppend(nil, []byte(norm.NFC.String(q)), nil)
+func FoldQuery(q string) []rune {
+	fq, _ := Fold(nil, []byte(norm.NFC.String(q)), nil)
 	return []rune(string(fq))
 }
