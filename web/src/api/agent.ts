@@ -20,10 +20,12 @@ export interface CLIProfile {
   efforts: string[];
 }
 
+/** CompileSkill is a skill as /options lists it for the picker (no prompt). */
 export interface CompileSkill {
+  id: string;
   name: string;
-  title: string;
-  instruction?: string;
+  description: string;
+  builtin: boolean;
 }
 
 export interface CompileDefaults {
