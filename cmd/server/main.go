@@ -28,6 +28,7 @@ import (
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/web"
 )
@@ -162,8 +163,9 @@ func serve(configPath string) error {
 	}
 	extraction := &extract.Isolation{Timeout: a.cfg.ParseTimeout, MemoryBytes: a.cfg.ParseMemoryMB << 20,
 		CacheDir: filepath.Join(a.cfg.DataDir, "cache", "pdf-engine")}
+	skills := &skill.Service{Store: a.store, Tree: a.tree, Models: models}
 	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
-		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser})
+		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser, Skills: skills})
 	shutdown := make(chan struct{})
 	lim := a.cfg.Limits
 	timeouts := httpapi.Timeouts{ReadHeader: lim.ReadHeaderTimeout, Idle: lim.IdleTimeout,
@@ -182,7 +184,7 @@ func serve(configPath string) error {
 		}
 	}
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
-		Models: models, Compile: compiler, Shutdown: shutdown, StreamsPerUser: lim.StreamsPerUser,
+		Models: models, Compile: compiler, Skills: skills, Shutdown: shutdown, StreamsPerUser: lim.StreamsPerUser,
 		Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes})
 	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)

@@ -12,6 +12,7 @@ import (
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -22,8 +23,8 @@ const (
 	MaxTimeoutS     = 3600
 	MaxAttempts     = 10
 	JobKind         = "wiki_compile"
-	maxSourceBytes  = 50 << 20  // raw bytes read for parsing
-	maxPromptChars  = 120_000   // document characters sent to the executor
+	maxSourceBytes  = 50 << 20 // raw bytes read for parsing
+	maxPromptChars  = skill.MaxDocumentChars
 	maxSummaryBytes = 256 << 10 // executor output accepted as a summary
 	maxSummaryRead  = 64 << 10  // bytes of each summary fed to the overview
 )
@@ -63,6 +64,9 @@ type Options struct {
 	// Extraction runs each parse in a child process with a deadline and a
 	// memory ceiling. Nil parses in-process, without those bounds.
 	Extraction *extract.Isolation
+	// Skills resolves the skill a request names; nil knows the built-ins
+	// only.
+	Skills *skill.Service
 	// QueuedJobsPerUser caps one user's waiting jobs (default 200), so
 	// one user cannot fill the queue for everyone.
 	QueuedJobsPerUser int
@@ -80,6 +84,7 @@ type Service struct {
 	poll     time.Duration
 	backoff  func(int) time.Duration
 	extract  *extract.Isolation
+	skills   *skill.Service
 
 	mu       sync.RWMutex
 	defaults Defaults
@@ -92,6 +97,7 @@ type Service struct {
 func New(o Options) *Service {
 	s := &Service{st: o.Store, tree: o.Tree, models: o.Models, profiles: map[string]config.CLIProfile{},
 		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, extract: o.Extraction,
+		skills:    o.Skills,
 		wake:      make(chan struct{}, 1),
 		maxQueued: o.QueuedJobsPerUser}
 	if s.maxQueued <= 0 {
@@ -183,7 +189,7 @@ func OptionDefaults(d Defaults) map[string]any {
 	return map[string]any{
 		"max_files": MaxFiles, "executor": d.Executor, "model_id": d.ModelID, "call_budget": d.CallBudget,
 		"timeout_s": d.TimeoutS, "reasoning_effort": d.ReasoningEffort, "skill": d.Skill,
-		"skills": Skills(), "max_call_budget": MaxCallBudget, "max_timeout_s": MaxTimeoutS,
+		"skills": skill.Options(skill.Builtins()), "max_call_budget": MaxCallBudget, "max_timeout_s": MaxTimeoutS,
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -206,7 +207,7 @@ func (r *jobRun) summarize(ctx context.Context, src store.Node, doc sourceRef, t
 		}
 	}
 	srcURI := knowledge.NodeURI(r.src.Username, src.Path, false)
-	body, err := r.exec.run(ctx, r.system(), summaryPrompt(srcURI, text))
+	body, err := r.exec.run(ctx, r.system(), skill.SummaryPrompt(srcURI, text))
 	if err != nil {
 		return err
 	}
@@ -332,7 +333,8 @@ func documentRef(rawHash, l2Hash string, res extract.Result) sourceRef {
 func (r *jobRun) provenance(role, fp string, sources []sourceRef) store.Provenance {
 	b, _ := json.Marshal(sources)
 	return store.Provenance{Role: role, Fingerprint: fp, SourcesJSON: string(b), JobID: r.job.ID,
-		Executor: r.snap.Executor, Model: r.snap.modelLabel(), Skill: r.snap.Skill, PromptVersion: r.snap.PromptVersion}
+		Executor: r.snap.Executor, Model: r.snap.modelLabel(), Skill: r.snap.Skill, SkillID: r.snap.skillID(), SkillHash: skill.Hash(r.snap.SkillPrompt),
+		PromptVersion: r.snap.PromptVersion}
 }
 
 // frontMatter is the provenance block every generated file starts with.
@@ -364,8 +366,8 @@ func (r *jobRun) frontMatter(role string, sources []sourceRef) string {
 			fmt.Fprintf(&b, "    summarized_chars: %d # the model saw only these first characters\n", s.SummarizedChars)
 		}
 	}
-	fmt.Fprintf(&b, "executor: %s\nmodel: %q\nskill: %s\nprompt_version: %q\njob_id: %d\ngenerated_at: %s\n---\n\n",
-		r.snap.Executor, r.snap.modelLabel(), r.snap.Skill, r.snap.PromptVersion, r.job.ID,
+	fmt.Fprintf(&b, "executor: %s\nmodel: %q\nskill: %q\nskill_id: %q\nskill_hash: %s # first 12 hex digits of the SHA-256 of the skill's prompt\nprompt_version: %q\njob_id: %d\ngenerated_at: %s\n---\n\n",
+		r.snap.Executor, r.snap.modelLabel(), r.snap.Skill, r.snap.skillID(), skill.Hash(r.snap.SkillPrompt), r.snap.PromptVersion, r.job.ID,
 		time.Now().UTC().Format(time.RFC3339))
 	return b.String()
 }
@@ -382,17 +384,7 @@ func stripFrontMatter(s string) string {
 }
 
 func (r *jobRun) system() string {
-	return "You compile a personal knowledge base. Write GitHub-flavoured Markdown only, with no preamble. " +
-		r.snap.SkillPrompt
-}
-
-func summaryPrompt(uri, text string) string {
-	note := ""
-	if utf8.RuneCountInString(text) > maxPromptChars {
-		text = string([]rune(text)[:maxPromptChars])
-		note = fmt.Sprintf("\n(The document is longer; only its first %d characters are shown.)", maxPromptChars)
-	}
-	return "Summarize the document " + uri + "." + note + "\n\n<document>\n" + text + "\n</document>"
+	return skill.SystemPrompt(r.snap.SkillPrompt, r.snap.SkillOutputLanguage)
 }
 
 func overviewPrompt(folder string, summaries []string) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -25,7 +26,7 @@ func TestCompilePublishesSummaryOverviewAbstract(t *testing.T) {
 		}
 		sum := e.read(e.alice, "kb://me/wiki/notes/a.md")
 		for _, want := range []string{"---\ngenerated: true\nrole: summary", `uri: "kb://users/alice/notes/a.md"`,
-			"sha256: ", "executor: llm", `model: "fake"`, "skill: concise", "prompt_version: ", "job_id: ",
+			"sha256: ", "executor: llm", `model: "fake"`, `skill: "concise"`, `skill_id: "builtin:concise"`, "skill_hash: " + skill.Hash(skill.Builtins()[0].Prompt), "prompt_version: ", "job_id: ",
 			"generated: Summarize the document kb://users/alice/notes/a.md."} {
 			if !strings.Contains(sum, want) {
 				t.Fatalf("summary lacks %q:\n%s", want, sum)

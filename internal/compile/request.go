@@ -80,11 +80,11 @@ func (s *Service) snapshot(ctx context.Context, c knowledge.Caller, r Request) (
 	if snap.Skill == "" {
 		snap.Skill = d.Skill
 	}
-	sk, ok := skills[snap.Skill]
-	if !ok {
-		return Snapshot{}, apierr.BadRequest("unknown_skill", "skill %q is not known; GET /api/v1/knowledge-agent/options lists the skills", snap.Skill)
+	sk, err := s.skills.Resolve(ctx, c, snap.Skill)
+	if err != nil {
+		return Snapshot{}, err
 	}
-	snap.SkillPrompt = sk.Instruction
+	snap.Skill, snap.SkillID, snap.SkillPrompt, snap.SkillOutputLanguage = sk.Name, sk.ID, sk.Prompt, sk.Language()
 	switch snap.Executor {
 	case ExecutorLLM:
 		if r.CLIProfile != "" {

@@ -4,7 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"sort"
+
+	"github.com/knowspace/knowspace/internal/skill"
 )
 
 // PromptVersion names the wording of the built-in prompts. It is part of
@@ -17,35 +18,8 @@ const (
 	ExecutorCLI = "cli"
 )
 
-// Skill is a named compile prompt.
-type Skill struct {
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Instruction string `json:"instruction"`
-}
-
 // DefaultSkill is used when a request names none.
 const DefaultSkill = "concise"
-
-// skills are the built-in compile prompts.
-var skills = map[string]Skill{
-	"concise": {Name: "concise", Title: "Concise summary",
-		Instruction: "Write a concise summary of the document in Markdown: one short paragraph on what it is and why it matters, then up to eight bullet points with its key facts, decisions and open questions. Do not invent anything that is not in the document."},
-	"study-notes": {Name: "study-notes", Title: "Study notes",
-		Instruction: "Turn the document into study notes in Markdown: the main concepts with one-line definitions, how they relate, worked examples if the document has any, and five review questions. Stay faithful to the document."},
-	"chinese-summary": {Name: "chinese-summary", Title: "Chinese summary",
-		Instruction: "用简体中文以 Markdown 写出文档摘要：先用一段话说明文档内容及其意义，再列出最多八条要点（关键事实、结论与未决问题）。不要编造文档中没有的内容。"},
-}
-
-// Skills lists the built-in skills by name.
-func Skills() []Skill {
-	out := make([]Skill, 0, len(skills))
-	for _, s := range skills {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
 
 // Snapshot is the frozen, effective configuration of one job, copied at
 // enqueue into configuration_json. A retry reads only this; changing the
@@ -61,11 +35,15 @@ type Snapshot struct {
 	TimeoutS        int    `json:"timeout_s"`
 	// OutputParent is the output folder's URI when the request named one;
 	// empty means the mirrored path under wiki/.
-	OutputParent  string `json:"output_parent,omitempty"`
-	Skill         string `json:"skill"`
-	SkillPrompt   string `json:"skill_prompt"`
-	PromptVersion string `json:"prompt_version"`
-	MaxAttempts   int    `json:"max_attempts"`
+	OutputParent string `json:"output_parent,omitempty"`
+	// Skill is the skill's name, SkillID its id and SkillPrompt its text
+	// as it was at enqueue: the job never reads the skill again.
+	Skill               string `json:"skill"`
+	SkillID             string `json:"skill_id,omitempty"`
+	SkillPrompt         string `json:"skill_prompt"`
+	SkillOutputLanguage string `json:"skill_output_language,omitempty"`
+	PromptVersion       string `json:"prompt_version"`
+	MaxAttempts         int    `json:"max_attempts"`
 }
 
 // Hash identifies the configuration: two requests with the same hash are
@@ -94,5 +72,22 @@ func (s Snapshot) fingerprint(role string, inputs ...string) string {
 		h.Write([]byte(p))
 		h.Write([]byte{0})
 	}
+	// Only a skill that sets a language adds it, so the fingerprints of
+	// summaries written before skills had languages stay the same.
+	if s.SkillOutputLanguage != "" {
+		h.Write([]byte("output_language:" + s.SkillOutputLanguage))
+	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// skillID is the id provenance records; snapshots made before skills had
+// ids name a built-in only.
+func (s Snapshot) skillID() string {
+	if s.SkillID != "" {
+		return s.SkillID
+	}
+	if b, ok := skill.Builtin(s.Skill); ok {
+		return b.ID
+	}
+	return ""
 }

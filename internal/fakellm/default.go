@@ -29,7 +29,7 @@ func DefaultScript(rec *Request, pieceDelay time.Duration) Response {
 	}
 
 	var call *ToolCall
-	var text string
+	text, drafted := skillDraft(chat, question)
 	toolAfter := -1
 	for i := userIdx + 1; i < len(chat.Messages); i++ {
 		if chat.Messages[i].Role == "tool" {
@@ -37,6 +37,7 @@ func DefaultScript(rec *Request, pieceDelay time.Duration) Response {
 		}
 	}
 	switch {
+	case drafted:
 	case toolAfter >= 0:
 		result := string(chat.Messages[toolAfter].Content)
 		if found, ok := searchAnswer(result); ok {

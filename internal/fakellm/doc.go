@@ -28,6 +28,10 @@
 // Without a queued response or a function, DefaultScript answers like a very
 // simple agent, so the UI can be tried without a real key:
 //
+//   - A generate-skill request (a system prompt opening "You write compile
+//     skills for Knowspace.") is answered with a skill draft built from the
+//     text between <description> tags: a ```json fence holding name (the
+//     first words), description and prompt.
 //   - If the request offers a tool named "ls" (or "read") and the last user
 //     message contains "use ls" (or "use read"), and no tool result has come
 //     back since that message, it first streams one tool call with

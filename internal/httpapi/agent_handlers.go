@@ -19,6 +19,7 @@ import (
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/skill"
 )
 
 // Stream request bounds: checked before the first byte of the stream.
@@ -39,6 +40,11 @@ func (h *handlers) options(c echo.Context) error {
 	if h.Compile != nil {
 		profiles, defaults = h.Compile.CLIProfiles(), h.Compile.OptionDefaults()
 	}
+	skills, err := h.Skills.List(c.Request().Context(), caller(c))
+	if err != nil {
+		return err
+	}
+	defaults["skills"] = skill.Options(skills)
 	return c.JSON(http.StatusOK, map[string]any{
 		"models":           models,
 		"cli_profiles":     profiles,

@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -32,6 +33,9 @@ type Deps struct {
 	Chat *chat.Service
 	// Compile runs compile requests and the jobs API; nil answers 503.
 	Compile *compile.Service
+	// Skills keeps compile skills; nil builds one on Store, Tree and
+	// Models. Pass the one Compile resolves skills with.
+	Skills *skill.Service
 	// Shutdown closes when the server stops, ending open streams first.
 	Shutdown <-chan struct{}
 	// StreamsPerUser caps one user's open chat streams (default 4).
@@ -55,6 +59,9 @@ func New(d Deps) *echo.Echo {
 	e.Use(accessLog)
 	e.Use(bodyDeadlines(d.Timeouts))
 
+	if d.Skills == nil {
+		d.Skills = &skill.Service{Store: d.Store, Tree: d.Tree, Models: d.Models}
+	}
 	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser)}
 	e.GET("/healthz", h.health)
 
@@ -113,6 +120,14 @@ func New(d Deps) *echo.Echo {
 	authed.PATCH("/knowledge-agent/conversations/:id", h.renameConversation)
 	authed.DELETE("/knowledge-agent/conversations/:id", h.deleteConversation)
 	authed.GET("/knowledge-agent/conversations/:id/export", h.exportConversation)
+
+	authed.GET("/knowledge-agent/skills", h.listSkills)
+	authed.POST("/knowledge-agent/skills", h.createSkill)
+	authed.POST("/knowledge-agent/skills/generate", h.generateSkill)
+	authed.POST("/knowledge-agent/skills/preview", h.previewSkill)
+	authed.GET("/knowledge-agent/skills/:id", h.getSkill)
+	authed.PATCH("/knowledge-agent/skills/:id", h.updateSkill)
+	authed.DELETE("/knowledge-agent/skills/:id", h.deleteSkill)
 
 	authed.POST("/knowledge-agent/compile", h.compile)
 	authed.GET("/jobs", h.listJobs)

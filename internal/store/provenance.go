@@ -30,6 +30,8 @@ type Provenance struct {
 	Executor      string
 	Model         string
 	Skill         string
+	SkillID       string
+	SkillHash     string
 	PromptVersion string
 	UpdatedAt     time.Time
 }
