@@ -304,7 +304,7 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
               <select id="compile-skill" className="select" value={skill} onChange={(e) => setSkill(e.target.value)}>
                 {skills.map((s) => (
                   <option key={s.id} value={s.id} title={s.description}>
-                    {s.name}
+                    {s.title || s.name}
                     {s.builtin ? " (built-in)" : ""}
                   </option>
                 ))}

@@ -24,6 +24,8 @@ export interface CLIProfile {
 export interface CompileSkill {
   id: string;
   name: string;
+  /** the built-ins' display name ("Concise summary"); a user's skill has its name */
+  title?: string;
   description: string;
   builtin: boolean;
 }

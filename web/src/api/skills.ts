@@ -31,6 +31,8 @@ export interface SkillDraft {
 export interface PromptPreview {
   system: string;
   user: string;
+  /** the file's text was cut to its first page */
+  truncated?: boolean;
 }
 
 const BASE = "/knowledge-agent/skills";
@@ -59,6 +61,6 @@ export async function generateSkill(req: { description: string; model_id: string
   return (await requestJSON<{ draft: SkillDraft }>(`${BASE}/generate`, { method: "POST", json: req, signal })).draft;
 }
 
-export function previewPrompt(req: { prompt: string; uri: string }, signal?: AbortSignal): Promise<PromptPreview> {
+export function previewPrompt(req: { prompt: string; output_language: string | null; uri: string }, signal?: AbortSignal): Promise<PromptPreview> {
   return requestJSON<PromptPreview>(`${BASE}/preview`, { method: "POST", json: req, signal });
 }

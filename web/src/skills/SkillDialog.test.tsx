@@ -129,7 +129,7 @@ describe("SkillDialog", () => {
     await act(async () => button("Preview prompt").click());
     await flush();
     expect(sent).toEqual([
-      { method: "POST", url: "/api/v1/knowledge-agent/skills/preview", body: { prompt: "Only the deadlines.", uri: "kb://users/a/notes/plan.md" } },
+      { method: "POST", url: "/api/v1/knowledge-agent/skills/preview", body: { prompt: "Only the deadlines.", output_language: null, uri: "kb://users/a/notes/plan.md" } },
     ]);
     const parts = [...host.querySelectorAll('[data-testid="prompt-preview"] pre')].map((p) => p.textContent);
     expect(parts).toEqual(["You summarize files.", "Only the deadlines.\n\n# Plan"]);

@@ -71,7 +71,7 @@ export function SkillDialog(props: Props) {
     setPreviewBusy(true);
     setPreviewError(null);
     try {
-      setPreview(await previewPrompt({ prompt: input.prompt, uri: props.previewURI }));
+      setPreview(await previewPrompt({ prompt: input.prompt, output_language: input.output_language?.trim() || null, uri: props.previewURI }));
     } catch (err) {
       setPreview(null);
       setPreviewError(messageOf(err));
@@ -155,9 +155,14 @@ export function SkillDialog(props: Props) {
           {preview && (
             <div data-testid="prompt-preview">
               <h3 className="small preview-part">System</h3>
-              <pre className="read-text">{preview.system}</pre>
+              <pre className="read-text" tabIndex={0} aria-label="System prompt">
+                {preview.system}
+              </pre>
               <h3 className="small preview-part">User</h3>
-              <pre className="read-text">{preview.user}</pre>
+              <pre className="read-text" tabIndex={0} aria-label="User prompt">
+                {preview.user}
+              </pre>
+              {preview.truncated && <p className="muted small">The file is longer; the model sees only this first part.</p>}
             </div>
           )}
         </section>
