@@ -1,5 +1,7 @@
 // The compile form opened before /options loaded picks up the defaults when
-// they arrive (the compile command can run while the options are in flight).
+// they arrive (the compile command can run while the options are in flight);
+// its skill picker offers Duplicate for a built-in and selects a skill saved
+// from New… (fetch stubbed).
 
 import { act } from "react";
 import { createRoot } from "react-dom/client";
@@ -49,6 +51,7 @@ describe("CompileDialog", () => {
   afterEach(() => {
     act(() => root.unmount());
     host.remove();
+    vi.unstubAllGlobals();
   });
 
   const render = (options?: AgentOptions) =>
@@ -78,5 +81,50 @@ describe("CompileDialog", () => {
     expect(model.value).toBe("other");
     expect(host.querySelector<HTMLInputElement>('input[type="number"]')!.value).toBe("5");
     expect(submit.disabled).toBe(false);
+  });
+
+  it("offers Duplicate for a built-in and selects a skill saved from New…", async () => {
+    const withSkills = {
+      ...OPTIONS,
+      compile_defaults: {
+        ...OPTIONS.compile_defaults,
+        skill: "concise",
+        skills: [{ id: "builtin:concise", name: "concise", description: "Short", builtin: true }],
+      },
+    } as AgentOptions;
+    const posted: unknown[] = [];
+    vi.stubGlobal("fetch", async (_url: string, init: RequestInit) => {
+      const body = JSON.parse(String(init.body));
+      posted.push(body);
+      return new Response(JSON.stringify({ id: "s_9", ...body, builtin: false, updated_at: "" }), { status: 201 });
+    });
+    await render(withSkills);
+    const button = (name: string) => [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === name)!;
+    const picker = host.querySelector<HTMLSelectElement>("#compile-skill")!;
+    expect(picker.value).toBe("builtin:concise");
+    expect(button("Edit…").disabled).toBe(true);
+    expect(button("Duplicate…")).toBeDefined();
+
+    await act(async () => button("New…").click());
+    const dialogs = document.querySelectorAll("dialog[open]");
+    expect(dialogs.length).toBe(2); // on top of the form, which keeps its choices
+    const top = dialogs[1]!;
+    const set = (sel: string, value: string) => {
+      const el = top.querySelector<HTMLInputElement | HTMLTextAreaElement>(sel)!;
+      const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+      Object.getOwnPropertyDescriptor(proto, "value")!.set!.call(el, value);
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    await act(async () => {
+      set("input", "Deadlines");
+      set("textarea", "List every deadline.");
+    });
+    await act(async () => button("Save").click());
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(posted).toEqual([{ name: "Deadlines", description: "", prompt: "List every deadline.", output_language: null }]);
+    expect(document.querySelectorAll("dialog[open]").length).toBe(1);
+    expect(picker.value).toBe("s_9");
+    expect(picker.selectedOptions[0]!.textContent).toBe("Deadlines");
+    expect(button("Edit…").disabled).toBe(false);
   });
 });

@@ -1,19 +1,25 @@
 // The compile form (SPEC §7): up to 32 raw files of the current folder, an
 // executor (LLM model or server CLI profile) and its settings; submitting
-// shows the jobs created and why any file was not enqueued.
+// shows the jobs created and why any file was not enqueued. The skill picker
+// opens the skill dialogs (issue 16) on top, so the form keeps its choices.
 
 import { useMemo, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle } from "lucide-react";
 import { compileFiles } from "../api/agent";
-import type { AgentOptions, CompileRequest, CompileResponse } from "../api/agent";
+import type { AgentOptions, CompileRequest, CompileResponse, CompileSkill } from "../api/agent";
 import { listAtLeast } from "../api/resources";
 import { noteSubmittedJobs } from "../tree/JobWatch";
 import { refreshFolders } from "../tree/useFolderListings";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { formatBytes } from "../ui/format";
+import type { Skill } from "../api/skills";
+import { SkillFlow } from "../skills/SkillFlow";
+import type { SkillContext, SkillFlowStart } from "../skills/SkillFlow";
+import { SkillsDialog } from "../skills/SkillsDialog";
+import { defaultSkillID } from "../skills/model";
 
 const EFFORTS = ["low", "medium", "high"];
 /** how many children of the folder the form loads to pick from */
@@ -57,12 +63,34 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
   const [timeoutChoice, setTimeoutS] = useState<number | null>(null);
   const timeout = timeoutChoice ?? defaults.timeout_s ?? 600;
   const [outputParent, setOutputParent] = useState("");
+  // A skill saved here is selected at once, before /options lists it.
+  const [savedSkill, setSavedSkill] = useState<CompileSkill | null>(null);
+  const skills = useMemo(() => {
+    const listed = defaults.skills ?? [];
+    return savedSkill && !listed.some((s) => s.id === savedSkill.id) ? [...listed, savedSkill] : listed;
+  }, [defaults.skills, savedSkill]);
   const [skillChoice, setSkill] = useState<string | null>(null);
-  const skill = skillChoice ?? defaults.skill ?? "";
+  const skill = skillChoice !== null && skills.some((s) => s.id === skillChoice) ? skillChoice : defaultSkillID(skills, defaults.skill);
+  const selectedSkill = skills.find((s) => s.id === skill);
+  const [skillFlow, setSkillFlow] = useState<SkillFlowStart | null>(null);
+  const [skillList, setSkillList] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<CompileResponse | null>(null);
   const qc = useQueryClient();
+
+  const firstFile = raw.find((n) => picked.has(n.uri));
+  const skillCtx: SkillContext = {
+    models,
+    defaultModel: modelId,
+    fileURI: firstFile?.uri,
+    fileName: firstFile?.name,
+    takenNames: skills.map((s) => s.name),
+  };
+  const skillSaved = (s: Skill) => {
+    setSavedSkill({ id: s.id, name: s.name, description: s.description, builtin: s.builtin });
+    setSkill(s.id);
+  };
 
   const toggle = (uri: string) =>
     setPicked((s) => {
@@ -270,17 +298,49 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
               onChange={(e) => setTimeoutS(Number(e.target.value))}
             />
           </label>
-          <label className="field">
-            Skill
-            <select className="select" aria-label="Skill" value={skill} onChange={(e) => setSkill(e.target.value)}>
-              {(defaults.skills ?? []).map((s) => (
-                <option key={s.name} value={s.name} title={s.instruction}>
-                  {s.title || s.name}
-                </option>
-              ))}
-              {!defaults.skills?.length && <option value="">Default</option>}
-            </select>
-          </label>
+          <div className="field wide-field">
+            <label htmlFor="compile-skill">Skill</label>
+            <div className="skill-picker">
+              <select id="compile-skill" className="select" value={skill} onChange={(e) => setSkill(e.target.value)}>
+                {skills.map((s) => (
+                  <option key={s.id} value={s.id} title={s.description}>
+                    {s.title || s.name}
+                    {s.builtin ? " (built-in)" : ""}
+                  </option>
+                ))}
+                {skills.length === 0 && <option value="">Default</option>}
+              </select>
+              <button type="button" className="btn small" onClick={() => setSkillFlow({ kind: "new" })}>
+                New…
+              </button>
+              {selectedSkill?.builtin ? (
+                <button
+                  type="button"
+                  className="btn small"
+                  title="Built-in skills are read-only; edit a copy"
+                  onClick={() => setSkillFlow({ kind: "duplicate", id: selectedSkill.id })}
+                >
+                  Duplicate…
+                </button>
+              ) : null}
+              <button
+                type="button"
+                className="btn small"
+                disabled={!selectedSkill || selectedSkill.builtin}
+                title={selectedSkill?.builtin ? "Built-in skills are read-only" : undefined}
+                onClick={() => selectedSkill && setSkillFlow({ kind: "edit", id: selectedSkill.id })}
+              >
+                Edit…
+              </button>
+              <button type="button" className="btn small" onClick={() => setSkillFlow({ kind: "generate" })}>
+                Generate…
+              </button>
+              <button type="button" className="btn small" onClick={() => setSkillList(true)}>
+                Skills…
+              </button>
+            </div>
+            {selectedSkill?.description && <span className="muted small">{selectedSkill.description}</span>}
+          </div>
           <label className="field wide-field">
             Output parent folder (optional)
             <input
@@ -305,6 +365,27 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
           </button>
         </div>
       </form>
+      {skillFlow && (
+        <SkillFlow
+          start={skillFlow}
+          ctx={skillCtx}
+          onSaved={(s) => {
+            setSkillFlow(null);
+            skillSaved(s);
+          }}
+          onClose={() => setSkillFlow(null)}
+        />
+      )}
+      {skillList && (
+        <SkillsDialog
+          ctx={skillCtx}
+          onSaved={skillSaved}
+          onDeleted={(id) => {
+            if (savedSkill?.id === id) setSavedSkill(null);
+          }}
+          onClose={() => setSkillList(false)}
+        />
+      )}
     </Dialog>
   );
 }

@@ -20,10 +20,14 @@ export interface CLIProfile {
   efforts: string[];
 }
 
+/** CompileSkill is a skill as /options lists it for the picker (no prompt). */
 export interface CompileSkill {
+  id: string;
   name: string;
-  title: string;
-  instruction?: string;
+  /** the built-ins' display name ("Concise summary"); a user's skill has its name */
+  title?: string;
+  description: string;
+  builtin: boolean;
 }
 
 export interface CompileDefaults {

@@ -1,0 +1,109 @@
+// Asks a model for a skill draft from a description of the material (issue
+// 16). The draft goes to the skill form; nothing is stored until it is saved.
+
+import { useId, useRef, useState } from "react";
+import type { FormEvent } from "react";
+import type { ModelInfo } from "../api/agent";
+import { ApiError } from "../api/client";
+import { generateSkill } from "../api/skills";
+import type { SkillDraft } from "../api/skills";
+import { Dialog } from "../ui/Dialog";
+import { messageOf } from "../ui/errors";
+
+interface Props {
+  models: ModelInfo[];
+  defaultModel?: string;
+  /** a file the model may read the start of, to fit the skill to it */
+  sampleURI?: string;
+  sampleName?: string;
+  onDraft: (draft: SkillDraft) => void;
+  onClose: () => void;
+}
+
+export function GenerateSkillDialog(props: Props) {
+  const [description, setDescription] = useState("");
+  const [modelId, setModelId] = useState(() => props.models.find((m) => m.id === props.defaultModel)?.id ?? props.models[0]?.id ?? "");
+  const [useSample, setUseSample] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+  const id = useId();
+
+  async function generate(e: FormEvent) {
+    e.preventDefault();
+    if (!description.trim()) {
+      setError("Describe the material and the summary you want.");
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    abort.current = new AbortController();
+    try {
+      const draft = await generateSkill(
+        { description: description.trim(), model_id: modelId, sample_uri: useSample ? props.sampleURI : undefined },
+        abort.current.signal,
+      );
+      props.onDraft(draft);
+    } catch (err) {
+      if (err instanceof DOMException && err.name === "AbortError") return;
+      // A model error is classified (rate_limited, auth, …): say which.
+      setError(err instanceof ApiError && err.code !== "error" ? `${messageOf(err)} (${err.code})` : messageOf(err));
+      setBusy(false);
+    }
+  }
+
+  const close = () => {
+    abort.current?.abort();
+    props.onClose();
+  };
+
+  return (
+    <Dialog title="Generate a skill" onClose={close} className="wide skill-dialog">
+      <form className="dialog-form" onSubmit={generate} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-description`}>What should the summaries be like?</label>
+          <textarea
+            id={`${id}-description`}
+            className="prompt-editor"
+            rows={4}
+            autoFocus
+            placeholder="e.g. Contracts: parties, obligations, deadlines, termination clauses and risks."
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-model`}>Model</label>
+          <select id={`${id}-model`} className="select" value={modelId} onChange={(e) => setModelId(e.target.value)}>
+            {props.models.length === 0 && <option value="">No model configured</option>}
+            {props.models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {props.sampleURI && (
+          <label className="check-field">
+            <input type="checkbox" checked={useSample} onChange={(e) => setUseSample(e.target.checked)} />
+            Show the model the start of {props.sampleName ?? props.sampleURI} as a sample
+          </label>
+        )}
+        <p className="muted small">The draft opens in the skill form; it is saved only when you press Save there.</p>
+        {error && (
+          <p className="error small" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary" disabled={busy || !modelId}>
+            {busy ? "Generating…" : "Generate draft"}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,101 @@
+// One way into the skill form: a new skill, an edit, a duplicate (built-ins
+// too) or a generated draft. Saving refreshes /options, whose
+// compile_defaults.skills feed the compile form's picker.
+
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
+import type { ModelInfo } from "../api/agent";
+import { getSkill } from "../api/skills";
+import type { Skill, SkillDraft } from "../api/skills";
+import { Dialog } from "../ui/Dialog";
+import { messageOf } from "../ui/errors";
+import { GenerateSkillDialog } from "./GenerateSkillDialog";
+import { SkillDialog } from "./SkillDialog";
+import { duplicateInput, emptyInput } from "./model";
+
+export type SkillFlowStart = { kind: "new" } | { kind: "edit"; id: string } | { kind: "duplicate"; id: string } | { kind: "generate" };
+
+/** SkillContext is what the skill dialogs need from the compile form. */
+export interface SkillContext {
+  models: ModelInfo[];
+  defaultModel?: string;
+  /** the first selected file: the preview's and the generator's sample */
+  fileURI?: string;
+  fileName?: string;
+  /** names already taken, so a duplicate gets a free one */
+  takenNames: string[];
+}
+
+/** refreshSkills refetches everything that lists skills. */
+export function refreshSkills(qc: QueryClient): Promise<unknown> {
+  return Promise.all([qc.invalidateQueries({ queryKey: ["agent-options"] }), qc.invalidateQueries({ queryKey: ["skills"] })]);
+}
+
+export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onSaved: (s: Skill) => void; onClose: () => void }) {
+  const { start, ctx } = props;
+  const qc = useQueryClient();
+  const [draft, setDraft] = useState<SkillDraft | null>(null);
+  const existingID = start.kind === "edit" || start.kind === "duplicate" ? start.id : null;
+  const existing = useQuery({
+    queryKey: ["skill", existingID],
+    queryFn: ({ signal }) => getSkill(existingID!, signal),
+    enabled: existingID !== null,
+    staleTime: 0,
+  });
+
+  const saved = (s: Skill) => {
+    qc.setQueryData(["skill", s.id], s);
+    void refreshSkills(qc);
+    props.onSaved(s);
+  };
+  const common = { previewURI: ctx.fileURI, previewName: ctx.fileName, onSaved: saved, onClose: props.onClose };
+
+  if (start.kind === "generate" && !draft) {
+    return (
+      <GenerateSkillDialog
+        models={ctx.models}
+        defaultModel={ctx.defaultModel}
+        sampleURI={ctx.fileURI}
+        sampleName={ctx.fileName}
+        onDraft={setDraft}
+        onClose={props.onClose}
+      />
+    );
+  }
+  if (draft) {
+    return (
+      <SkillDialog
+        title="New skill — generated draft"
+        note="A draft from the model, not saved yet. Review it, then Save."
+        initial={{ ...emptyInput(), ...draft }}
+        {...common}
+      />
+    );
+  }
+  if (start.kind === "new") return <SkillDialog title="New skill" initial={emptyInput()} {...common} />;
+  if (!existing.data) {
+    return (
+      <Dialog title="Skill" onClose={props.onClose}>
+        {existing.isError ? <p className="error small">{messageOf(existing.error)}</p> : <p className="muted small">Loading the skill…</p>}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+  const s = existing.data;
+  if (start.kind === "duplicate" || s.builtin) {
+    return <SkillDialog title={`New skill — copy of ${s.name}`} initial={duplicateInput(s, ctx.takenNames)} {...common} />;
+  }
+  return (
+    <SkillDialog
+      title={`Edit skill — ${s.name}`}
+      skillID={s.id}
+      initial={{ name: s.name, description: s.description, prompt: s.prompt, output_language: s.output_language }}
+      {...common}
+    />
+  );
+}
