@@ -195,6 +195,34 @@ func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("after reindex")
+		// A common phrase: too many candidates to rank, so pages go in path
+		// order; together they show each of the 1,111 files once.
+		seen, pages := map[string]int{}, 0
+		for cursor := ""; ; pages++ {
+			kv := []string{"kind", "content"}
+			if cursor != "" {
+				kv = append(kv, "cursor", cursor)
+			}
+			r := e.search(bob, "kb://me/big/", "note 1", kv...)
+			if r.Mode != "index" || pages > 100 {
+				t.Fatalf("page %d: %+v", pages, r)
+			}
+			for _, h := range r.Hits {
+				seen[h.URI]++
+			}
+			if r.Complete {
+				break
+			}
+			cursor = *r.NextOffset
+		}
+		if len(seen) != 1111 || seen["kb://users/bob/big/n1999.md"] != 1 {
+			t.Fatalf("%d pages found %d files", pages, len(seen))
+		}
+		for uri, n := range seen {
+			if n != 1 {
+				t.Fatalf("%s on %d pages", uri, n)
+			}
+		}
 		short := e.search(bob, "kb://me/big/", "潮汐", "kind", "content")
 		if short.Mode != "scan" || short.Complete || short.NextOffset == nil || short.Scanned != 40 {
 			t.Fatalf("two-character query: mode %s complete %v scanned %d", short.Mode, short.Complete, short.Scanned)

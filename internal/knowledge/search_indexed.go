@@ -71,6 +71,7 @@ func (t *Tree) searchIndexed(ctx context.Context, p *hitPage, lits []string) err
 			p.notes = append(p.notes, "the files matching changed since the previous page, too many to rank now: this page starts again, in path order")
 			p.cur = searchCursor{}
 		}
+		p.cur.Dense = capped
 	}
 	return t.searchInPathOrder(ctx, p, roots, lits)
 }
@@ -80,7 +81,7 @@ func (t *Tree) searchIndexed(ctx context.Context, p *hitPage, lits []string) err
 func (t *Tree) candidates(ctx context.Context, roots []store.SearchRoot, lits []string) ([]store.Node, bool, error) {
 	var out []store.Node
 	for _, r := range roots {
-		ns, err := t.st.SearchCandidates(ctx, r, lits, "", false, rankCap+1-len(out))
+		ns, err := t.st.SearchCandidates(ctx, r, lits, "", false, false, rankCap+1-len(out))
 		if err != nil {
 			return nil, false, apierr.Internal(err)
 		}
@@ -175,6 +176,7 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 // searchInPathOrder reads the candidates of every root in path order from
 // the cursor on, until the page is full.
 func (t *Tree) searchInPathOrder(ctx context.Context, p *hitPage, roots []store.SearchRoot, lits []string) error {
+	p.stopWhenFull = true
 	started := p.cur.Path == ""
 	for _, r := range roots {
 		after, inclusive := "", false
@@ -185,17 +187,13 @@ func (t *Tree) searchInPathOrder(ctx context.Context, p *hitPage, roots []store.
 			started, after, inclusive = true, p.cur.Path, p.cur.Mid
 		}
 		for {
-			batch, err := t.st.SearchCandidates(ctx, r, lits, after, inclusive, candidateBatch)
+			batch, err := t.st.SearchCandidates(ctx, r, lits, after, inclusive, p.cur.Dense, candidateBatch)
 			if err != nil {
 				return apierr.Internal(err)
 			}
 			stopped, err := p.visitAll(ctx, batch)
 			if err != nil || stopped {
 				return err
-			}
-			if p.hitsFull {
-				p.remaining = true // stop at a full page; the cursor is after the last file read
-				return nil
 			}
 			if len(batch) < candidateBatch {
 				break

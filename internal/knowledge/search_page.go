@@ -25,7 +25,11 @@ type hitPage struct {
 	hitsFull  bool
 	next      *searchCursor // where the next page starts
 	remaining bool          // files remain after next
-	notes     []string
+	// stopWhenFull ends the page at the file that fills it (a walk of the
+	// index's candidates pages by hits); a scan reads its files to the
+	// page's end to count the ones that match.
+	stopWhenFull bool
+	notes        []string
 }
 
 // visitAll scans files in order until the page is full; it tells whether
@@ -43,6 +47,10 @@ func (p *hitPage) visitAll(ctx context.Context, files []store.Node) (bool, error
 		stop, err := p.visit(ctx, f, bodies[f.ID])
 		if err != nil || stop {
 			return true, err
+		}
+		if p.stopWhenFull && p.hitsFull {
+			p.remaining = true
+			return true, nil
 		}
 	}
 	return false, nil
@@ -141,7 +149,7 @@ func (p *hitPage) show(uri string, hits []index.Hit) bool {
 // cursorAt is a cursor just after f, in the page's kind of walk.
 func (p *hitPage) cursorAt(f store.Node) *searchCursor {
 	c := p.call.cursorAt(f)
-	c.Index = p.out.Mode == "index"
+	c.Index, c.Dense = p.out.Mode == "index", p.cur.Dense
 	return c
 }
 

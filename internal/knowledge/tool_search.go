@@ -102,14 +102,17 @@ type searchCursor struct {
 	Path  string `json:"p"`
 	// Index marks a walk of the index's candidates rather than of every
 	// file; Rank, in a ranked answer, is the rank of the next file to show.
-	Index  bool     `json:"i,omitempty"`
-	Rank   *rankKey `json:"r,omitempty"`
-	Mid    bool     `json:"m,omitempty"`
-	Hash   string   `json:"h,omitempty"`
-	Byte   int64    `json:"b,omitempty"`
-	Char   int64    `json:"c,omitempty"`
-	Line   int64    `json:"l,omitempty"`
-	Accept int64    `json:"a,omitempty"`
+	Index bool     `json:"i,omitempty"`
+	Rank  *rankKey `json:"r,omitempty"`
+	// Dense: in a walk of the index's candidates, more matched than a
+	// ranked answer takes (a common word).
+	Dense  bool   `json:"d,omitempty"`
+	Mid    bool   `json:"m,omitempty"`
+	Hash   string `json:"h,omitempty"`
+	Byte   int64  `json:"b,omitempty"`
+	Char   int64  `json:"c,omitempty"`
+	Line   int64  `json:"l,omitempty"`
+	Accept int64  `json:"a,omitempty"`
 }
 
 func (c searchCursor) encode() *string {

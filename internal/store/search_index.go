@@ -84,20 +84,34 @@ func (s *Store) SearchDocs(ctx context.Context, nodeIDs []int64) (map[int64]Sear
 // the path after, whose indexed text contains every literal (case-folded as
 // the text was, each at least MinIndexRunes long), or whose body the index
 // does not hold. The caller confirms each candidate with the exact matcher.
-func (s *Store) SearchCandidates(ctx context.Context, root SearchRoot, literals []string, after string, inclusive bool, limit int) ([]Node, error) {
+//
+// dense says the literals are common (an earlier page found more than a
+// page of candidates): PostgreSQL then tests the files' rows in path order
+// and stops at limit, instead of first collecting every match of the
+// whole index, which for a common word means rechecking most bodies on
+// every page.
+func (s *Store) SearchCandidates(ctx context.Context, root SearchRoot, literals []string, after string, inclusive, dense bool, limit int) ([]Node, error) {
 	query := func(db *gorm.DB) ([]Node, error) {
-		var match *gorm.DB
-		if s.dialect == DialectPostgres {
-			match = db.Table("search_docs").Select("node_id")
+		q := root.under(db.Table("nodes n").Select("n.*").Joins("JOIN search_docs d ON d.node_id = n.id")).
+			Where("n.kind = ?", KindFile)
+		switch {
+		case s.dialect == DialectPostgres && dense:
+			cond, args := "d.body LIKE ? ESCAPE '\\'", []any{}
+			var parts []string
+			for _, l := range literals {
+				parts, args = append(parts, cond), append(args, "%"+escapeLike(l)+"%")
+			}
+			q = q.Where("(NOT d.indexed OR ("+strings.Join(parts, " AND ")+"))", args...)
+		case s.dialect == DialectPostgres:
+			match := db.Table("search_docs").Select("node_id")
 			for _, l := range literals {
 				match = match.Where(`body LIKE ? ESCAPE '\'`, "%"+escapeLike(l)+"%")
 			}
-		} else {
-			match = db.Raw(`SELECT rowid FROM search_fts WHERE search_fts MATCH ?`, ftsQuery(literals))
+			q = q.Where("(NOT d.indexed OR n.id IN (?))", match)
+		default:
+			match := db.Raw(`SELECT rowid FROM search_fts WHERE search_fts MATCH ?`, ftsQuery(literals))
+			q = q.Where("(NOT d.indexed OR n.id IN (?))", match)
 		}
-		q := root.under(db.Table("nodes n").Select("n.*").Joins("JOIN search_docs d ON d.node_id = n.id")).
-			Where("n.kind = ?", KindFile).
-			Where("(NOT d.indexed OR n.id IN (?))", match)
 		switch {
 		case after != "" && inclusive:
 			q = q.Where("n.path >= ?", after)
@@ -108,7 +122,7 @@ func (s *Store) SearchCandidates(ctx context.Context, root SearchRoot, literals 
 		err := q.Order("n.path").Limit(limit).Find(&ns).Error
 		return ns, err
 	}
-	if s.dialect != DialectPostgres {
+	if s.dialect != DialectPostgres || dense {
 		ns, err := query(s.db.WithContext(ctx))
 		return ns, translate(err)
 	}
