@@ -63,6 +63,12 @@ type Item struct {
 	Job        *store.JobBadge `json:"job,omitempty"`
 	Summary    string          `json:"summary,omitempty"`
 	SummaryURI string          `json:"summary_uri,omitempty"`
+	// Stale is set with SummaryURI: whether the file changed since.
+	Stale *bool `json:"stale,omitempty"`
+	// Abstract (at most MaxAbstractChars) and OverviewURI are a compiled
+	// folder's L0 and where its L1 is, from the caller's compile.
+	Abstract    string `json:"abstract,omitempty"`
+	OverviewURI string `json:"overview_uri,omitempty"`
 	// Shared marks the caller's own nodes that carry a share.
 	Shared bool `json:"shared,omitempty"`
 	// Owner and Role describe an entry of kb://shared/.
@@ -153,15 +159,22 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 		out.NextOffset = &next
 	}
 	var files, all []int64
+	var dirs []string
 	for _, ch := range children {
 		all = append(all, ch.ID)
-		if !ch.IsDir() {
+		if ch.IsDir() {
+			dirs = append(dirs, ch.Path)
+		} else {
 			files = append(files, ch.ID)
 		}
 	}
 	// Badges are the caller's: their jobs and summaries of these files,
 	// which for a shared folder live in the caller's own tree.
 	jobs, summaries, err := t.st.Badges(ctx, c.ID, files)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	layers, err := t.folderLayers(ctx, c, tg.owner, dirs)
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
@@ -180,6 +193,11 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 		if sb, ok := summaries[ch.ID]; ok {
 			it.Summary = sb.State
 			it.SummaryURI = NodeURI(c.Username, sb.Path, false)
+			stale := sb.State == store.SummaryStale
+			it.Stale = &stale
+		}
+		if l, ok := layers[ch.Path]; ok && ch.IsDir() {
+			it.Abstract, it.OverviewURI = l.abstract, l.overviewURI
 		}
 		out.Items = append(out.Items, it)
 	}
