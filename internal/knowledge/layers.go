@@ -55,41 +55,51 @@ type folderLayer struct {
 	overviewURI string
 }
 
-// folderLayers finds the digests of the given folders of owner's tree in
-// one query for the files and one for the abstracts' bodies, keyed by the
-// folder's path.
-func (t *Tree) folderLayers(ctx context.Context, c Caller, owner Caller, dirs []string) (map[string]folderLayer, error) {
-	out := map[string]folderLayer{}
+// layerDir names a folder of some owner's tree whose layers a listing shows.
+type layerDir struct {
+	owner Caller
+	path  string
+}
+
+// folderLayers finds the caller's digests of the given folders in one query
+// for the files and one for the abstracts' bodies, keyed by the index of
+// the folder in dirs.
+func (t *Tree) folderLayers(ctx context.Context, c Caller, dirs []layerDir) (map[int]folderLayer, error) {
+	out := map[int]folderLayer{}
 	if len(dirs) == 0 {
 		return out, nil
 	}
-	byLayer := make(map[string]string, len(dirs))
+	byLayer := make(map[string][]int, len(dirs))
 	paths := make([]string, 0, 2*len(dirs))
-	for _, d := range dirs {
-		lp := layerPath(c, owner, d)
-		byLayer[lp] = d
-		paths = append(paths, joinPath(lp, OverviewName), joinPath(lp, AbstractName))
+	for i, d := range dirs {
+		lp := layerPath(c, d.owner, d.path)
+		if _, ok := byLayer[lp]; !ok {
+			paths = append(paths, joinPath(lp, OverviewName), joinPath(lp, AbstractName))
+		}
+		byLayer[lp] = append(byLayer[lp], i)
 	}
 	ns, err := t.st.NodesByPaths(ctx, c.ID, paths)
 	if err != nil {
 		return nil, err
 	}
-	abstracts := map[int64]string{}
+	abstracts := map[int64][]int{}
 	var ids []int64
 	for _, n := range ns {
 		if !n.Generated || n.IsDir() {
 			continue // a user's own file of that name is not a digest
 		}
-		d := byLayer[strings.TrimSuffix(n.Path, "/"+n.Name)]
-		l := out[d]
+		at := byLayer[strings.TrimSuffix(n.Path, "/"+n.Name)]
 		switch n.Name {
 		case OverviewName:
-			l.overviewURI = NodeURI(c.Username, n.Path, false)
+			for _, i := range at {
+				l := out[i]
+				l.overviewURI = NodeURI(c.Username, n.Path, false)
+				out[i] = l
+			}
 		case AbstractName:
-			abstracts[n.ID] = d
+			abstracts[n.ID] = at
 			ids = append(ids, n.ID)
 		}
-		out[d] = l
 	}
 	if len(ids) == 0 {
 		return out, nil
@@ -98,7 +108,7 @@ func (t *Tree) folderLayers(ctx context.Context, c Caller, owner Caller, dirs []
 	if err != nil {
 		return nil, err
 	}
-	for id, d := range abstracts {
+	for id, at := range abstracts {
 		v, ok := bodies[id][store.BodyRaw]
 		if !ok {
 			continue
@@ -107,9 +117,11 @@ func (t *Tree) folderLayers(ctx context.Context, c Caller, owner Caller, dirs []
 		if err != nil {
 			return nil, err
 		}
-		l := out[d]
-		l.abstract = clip(strings.TrimSpace(StripFrontMatter(text)), MaxAbstractChars)
-		out[d] = l
+		for _, i := range at {
+			l := out[i]
+			l.abstract = clip(strings.TrimSpace(StripFrontMatter(text)), MaxAbstractChars)
+			out[i] = l
+		}
 	}
 	return out, nil
 }

@@ -123,6 +123,15 @@ func TestToolLsLayersOfSharedFolderAreTheGrantees(t *testing.T) {
 		if d := lsItem(t, r, "d"); d.Abstract != "Alice's digest" {
 			t.Fatalf("alice's layers: %+v", d)
 		}
+		// The entries of kb://shared/ carry the grantee's layers too.
+		e.publishLayers(e.bob, e.alice, "team", "wiki/shared/alice/team", nil, "Team digest")
+		l, err := e.tree.List(context.Background(), e.bob, SharedURI, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Items) != 1 || l.Items[0].Abstract != "Team digest" || l.Items[0].OverviewURI != "kb://users/bob/wiki/shared/alice/team/.overview.md" {
+			t.Fatalf("shared entries %+v", l.Items)
+		}
 	})
 }
 

@@ -159,11 +159,11 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 		out.NextOffset = &next
 	}
 	var files, all []int64
-	var dirs []string
+	var dirs []layerDir
 	for _, ch := range children {
 		all = append(all, ch.ID)
 		if ch.IsDir() {
-			dirs = append(dirs, ch.Path)
+			dirs = append(dirs, layerDir{owner: tg.owner, path: ch.Path})
 		} else {
 			files = append(files, ch.ID)
 		}
@@ -174,7 +174,7 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
-	layers, err := t.folderLayers(ctx, c, tg.owner, dirs)
+	layers, err := t.folderLayers(ctx, c, dirs)
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
@@ -184,6 +184,7 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 			return Listing{}, apierr.Internal(err)
 		}
 	}
+	d := 0 // index of the next folder in dirs
 	for _, ch := range children {
 		it := itemOf(tg.owner.Username, ch)
 		it.Shared = shared[ch.ID]
@@ -196,8 +197,10 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 			stale := sb.State == store.SummaryStale
 			it.Stale = &stale
 		}
-		if l, ok := layers[ch.Path]; ok && ch.IsDir() {
+		if ch.IsDir() {
+			l := layers[d]
 			it.Abstract, it.OverviewURI = l.abstract, l.overviewURI
+			d++
 		}
 		out.Items = append(out.Items, it)
 	}
