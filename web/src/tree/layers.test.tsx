@@ -40,6 +40,10 @@ describe("layers", () => {
     expect(overviewOf(plain.uri, folders)).toBeUndefined();
     expect(overviewOf("kb://users/ann/contracts/a.md", folders)).toBeUndefined();
     expect(overviewOf(null, folders)).toBeUndefined();
+    // An entry of "Shared with me" is listed there, not in its owner's folder.
+    const entry = { ...compiled, uri: "kb://users/bob/team/", overview_uri: "kb://users/ann/wiki/shared/bob/team/.overview.md" };
+    const shared = new Map([["kb://shared/", { items: [entry], nextOffset: null, status: "success" as const }]]);
+    expect(overviewOf(entry.uri, shared)).toBe(entry.overview_uri);
   });
 });
 
