@@ -220,3 +220,40 @@ func TestToolStatusCoverageAfterChangeAndFailure(t *testing.T) {
 		}
 	})
 }
+
+// A folder scope reaches the caller's own layers of it, so the overview ls
+// points at can be read, and nothing else outside it.
+func TestToolScopeReachesTheCallersLayersOfIt(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		e.put(e.alice, "kb://me/team/d/", "a.md", []byte("alpha"))
+		e.put(e.alice, "kb://me/other/", "b.md", []byte("beta"))
+		if _, err := e.tree.Share(context.Background(), e.alice, ShareRequest{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
+			t.Fatal(err)
+		}
+		e.publishLayers(e.alice, e.alice, "team/d", "wiki/team/d", []string{"a.md"}, "Alice's digest")
+		e.publishLayers(e.alice, e.alice, "other", "wiki/other", []string{"b.md"}, "Other digest")
+		e.publishLayers(e.bob, e.alice, "team/d", "wiki/shared/alice/team/d", []string{"a.md"}, "Bob's digest")
+
+		ls := e.mustRun(e.alice, "kb://me/team/", "ls", map[string]any{"uri": "kb://me/team/"})
+		ov := lsItem(t, ls, "d").OverviewURI
+		if r := e.mustRun(e.alice, "kb://me/team/", "read", map[string]any{"uri": ov}); !strings.Contains(r.Value.(*ReadResult).Text, "# Overview") {
+			t.Fatalf("overview %s", r.JSON)
+		}
+		sum := lsItem(t, e.mustRun(e.alice, "kb://me/team/", "ls", map[string]any{"uri": "kb://me/team/d/"}), "a.md").SummaryURI
+		e.mustRun(e.alice, "kb://me/team/", "read", map[string]any{"uri": sum})
+		_, err := e.run(e.alice, "kb://me/team/", "read", map[string]any{"uri": "kb://me/wiki/other/.overview.md"})
+		wantToolErr(t, err, "outside_scope")
+		_, err = e.run(e.alice, "kb://me/team/", "ls", map[string]any{"uri": "kb://me/wiki/"})
+		wantToolErr(t, err, "outside_scope")
+
+		// Bob, in the folder shared with him, reaches his layers, not Alice's.
+		ov = lsItem(t, e.mustRun(e.bob, "kb://users/alice/team/", "ls", map[string]any{"uri": "kb://users/alice/team/"}), "d").OverviewURI
+		if ov != "kb://users/bob/wiki/shared/alice/team/d/.overview.md" {
+			t.Fatalf("bob's overview %s", ov)
+		}
+		e.mustRun(e.bob, "kb://users/alice/team/", "read", map[string]any{"uri": ov})
+		_, err = e.run(e.bob, "kb://users/alice/team/", "read", map[string]any{"uri": "kb://users/alice/wiki/team/d/.overview.md"})
+		wantToolErr(t, err, "outside_scope")
+	})
+}
