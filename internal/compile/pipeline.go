@@ -22,8 +22,8 @@ import (
 
 // Names of a folder's generated digests (SPEC §7).
 const (
-	OverviewName = ".overview.md" // L1
-	AbstractName = ".abstract.md" // L0
+	OverviewName = knowledge.OverviewName // L1
+	AbstractName = knowledge.AbstractName // L0
 )
 
 // Stages a running job goes through.
@@ -373,15 +373,7 @@ func (r *jobRun) frontMatter(role string, sources []sourceRef) string {
 }
 
 // stripFrontMatter drops a leading "---" block.
-func stripFrontMatter(s string) string {
-	if !strings.HasPrefix(s, "---\n") {
-		return s
-	}
-	if i := strings.Index(s[4:], "\n---\n"); i >= 0 {
-		return strings.TrimLeft(s[4+i+5:], "\n")
-	}
-	return s
-}
+func stripFrontMatter(s string) string { return knowledge.StripFrontMatter(s) }
 
 func (r *jobRun) system() string {
 	return skill.SystemPrompt(r.snap.SkillPrompt, r.snap.SkillOutputLanguage)

@@ -38,6 +38,8 @@ func DefaultScript(rec *Request, pieceDelay time.Duration) Response {
 	}
 	switch {
 	case drafted:
+	case toolAfter >= 0 && overviewCall(chat, userIdx, toolAfter) != nil:
+		call = overviewCall(chat, userIdx, toolAfter)
 	case toolAfter >= 0:
 		result := string(chat.Messages[toolAfter].Content)
 		if found, ok := searchAnswer(result); ok {

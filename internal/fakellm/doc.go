@@ -44,6 +44,10 @@
 //     the verb up to the end of the clause, from "for" on when there is one
 //     and up to "and" or "then" ("search my notes for budget plans and list
 //     them" asks for "budget plans").
+//   - After an ls result that shows a compiled folder's overview (the
+//     folder's own .overview.md item, else the first item's overview_uri),
+//     it reads that overview first, once per question, as the system
+//     prompt asks an agent to before opening raw files.
 //   - After a search result it answers how many hits it found for the
 //     query, one line per file with its first hit's snippet, and "Sources: "
 //     with each file once, at the line of its first hit (URI#L<n>).

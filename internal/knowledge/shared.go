@@ -36,8 +36,23 @@ func (t *Tree) listShared(ctx context.Context, c Caller, offset, limit int) (Lis
 		next := offset + limit
 		out.NextOffset = &next
 	}
+	dirs := make([]layerDir, 0, len(roots))
+	for _, r := range roots {
+		if r.IsDir() {
+			dirs = append(dirs, layerDir{owner: Caller{ID: r.UserID, Username: r.Owner}, path: r.Path})
+		}
+	}
+	layers, err := t.folderLayers(ctx, c, dirs)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	d := 0 // index of the next folder in dirs
 	for _, r := range roots {
 		it := itemOf(r.Owner, r.Node)
+		if r.IsDir() {
+			it.Abstract, it.OverviewURI = layers[d].abstract, layers[d].overviewURI
+			d++
+		}
 		if r.Path == "" {
 			it.Name = r.Owner
 		}

@@ -3,6 +3,8 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/store"
@@ -26,6 +28,10 @@ var lsTool = toolDef{
 	name: "ls",
 	description: "List the direct children of a folder in the scope: folders first, then files, each by name. " +
 		"Each item has uri, name, kind (dir|file), size in bytes, updated_at and generated (a compile artifact). " +
+		"A compiled folder also has abstract (the first part of its generated one-paragraph digest) and overview_uri: " +
+		"read that overview before opening the folder's raw files, and open only the files it points you to. " +
+		"A compiled file has summary_uri (its summary) and stale (true when the file changed since): prefer summaries for orientation, " +
+		"but read the raw file itself before quoting it. " +
 		"next_offset is the offset of the next page, or null when this page reaches the end.",
 	tooBig: "ask for fewer items with a smaller limit",
 	args: []argSpec{
@@ -72,9 +78,70 @@ func lsResult(l Listing, offset int64) (any, string, error) {
 	case len(l.Items) == 0:
 		out.Note = fmt.Sprintf("nothing at offset %d: the folder has %d children or fewer; start again from offset 0", offset, offset)
 	}
+	if err := fitAbstracts(out); err != nil {
+		return nil, "", err
+	}
 	summary := fmt.Sprintf("%d items (%d folders, %d files)", len(out.Items), dirs, len(out.Items)-dirs)
 	if out.NextOffset != nil {
 		summary += fmt.Sprintf("; more from offset %d", *out.NextOffset)
 	}
 	return out, summary, nil
+}
+
+// lsBudget leaves room below MaxToolResultBytes for the tool's envelope.
+const lsBudget = MaxToolResultBytes - 2<<10
+
+// fitAbstracts shortens the folders' abstracts evenly when a page of many
+// compiled folders would pass the result ceiling (100 abstracts of 300
+// characters are about 30 KiB alone, three times that in CJK), and says so
+// in the note: the overview holds the whole digest.
+func fitAbstracts(out *LsResult) error {
+	js, err := encodeResult(out)
+	if err != nil || len(js) <= lsBudget {
+		return err
+	}
+	n, used := 0, 0
+	for _, it := range out.Items {
+		if it.Abstract != "" {
+			n++
+			used += len(it.Abstract)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	for over := len(js) - lsBudget; over > 0; {
+		per := max(0, (used-over)/n)
+		used = 0
+		for i := range out.Items {
+			if a := out.Items[i].Abstract; a != "" {
+				out.Items[i].Abstract = clipBytes(a, per)
+				used += len(out.Items[i].Abstract)
+			}
+		}
+		out.Note = "abstracts are shortened to fit this page; read a folder's overview_uri for its whole digest, or list fewer items"
+		if js, err = encodeResult(out); err != nil {
+			return err
+		}
+		if over = len(js) - lsBudget; over > 0 && used == 0 {
+			return nil // the rest is names and uris: the tool's size check answers
+		}
+	}
+	return nil
+}
+
+// clipBytes keeps at most max bytes of s, whole characters, ending with …
+// when it cut; under four bytes there is no room for one and the text goes.
+func clipBytes(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	if max < 4 {
+		return ""
+	}
+	cut := max - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
 }

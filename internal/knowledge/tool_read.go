@@ -25,7 +25,9 @@ var readTool = toolDef{
 	name: "read",
 	description: fmt.Sprintf("Read a page of a file's text: at most %d characters (default %d), never cutting a character. "+
 		"Offsets and lengths count Unicode code points. body says which text you got: l2 (parsed text), raw (the upload is text) or none (no text yet). "+
-		"total is the length of the whole text; next_offset starts the next page (null at the end), prev_offset the page before (null at the start).",
+		"total is the length of the whole text; next_offset starts the next page (null at the end), prev_offset the page before (null at the start). "+
+		"Reading a folder's overview (overview_uri from ls) or a file's summary (summary_uri) first is cheaper than paging through raw files; "+
+		"quote only from the raw file you read, not from a summary.",
 		MaxPageLimit, DefaultPageLimit),
 	tooBig: "read fewer characters with a smaller limit",
 	args: []argSpec{

@@ -20,17 +20,21 @@ type JobInfo struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// StatusResult lists the caller's latest jobs for the scope.
+// StatusResult lists the caller's latest jobs for the scope and how much
+// of it they have compiled.
 type StatusResult struct {
-	URI  string    `json:"uri"`
-	Jobs []JobInfo `json:"jobs"`
-	Note string    `json:"note,omitempty"`
+	URI      string         `json:"uri"`
+	Coverage store.Coverage `json:"coverage"`
+	Jobs     []JobInfo      `json:"jobs"`
+	Note     string         `json:"note,omitempty"`
 }
 
 var statusTool = toolDef{
 	name: "status",
-	description: "Show the caller's latest parse and compile jobs for a file or folder in the scope " +
-		"(state, stage, error), to tell whether a file has been parsed or summarized yet.",
+	description: "Show how much of a file or folder in the scope is compiled, and the caller's latest parse and compile jobs there " +
+		"(state, stage, error). coverage counts the files below it: summarized (summary up to date), stale (the file changed " +
+		"since its summary), failed (the latest compile failed), compiling, never_compiled. Where summaries are up to date, " +
+		"read them (and the folder overviews ls shows) before the raw files.",
 	tooBig: "ask about a single file instead of a folder",
 	args:   []argSpec{uriArg("The file or folder to report on.")},
 	run:    (*Tree).runStatus,
@@ -46,7 +50,11 @@ func (t *Tree) runStatus(ctx context.Context, call toolCall) (any, string, error
 	if err != nil {
 		return nil, "", apierr.Internal(err)
 	}
-	out := &StatusResult{URI: call.uri.String(), Jobs: make([]JobInfo, 0, len(js))}
+	cv, err := t.st.CompileCoverage(ctx, call.c.ID, call.node.UserID, call.node.Path)
+	if err != nil {
+		return nil, "", apierr.Internal(err)
+	}
+	out := &StatusResult{URI: call.uri.String(), Coverage: cv, Jobs: make([]JobInfo, 0, len(js))}
 	for _, j := range js {
 		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: NodeURI(call.tg.owner.Username, j.Path, false),
 			State: j.State, Stage: j.Stage, UpdatedAt: j.UpdatedAt}
@@ -55,12 +63,13 @@ func (t *Tree) runStatus(ctx context.Context, call toolCall) (any, string, error
 		}
 		out.Jobs = append(out.Jobs, info)
 	}
+	counts := fmt.Sprintf("%d of %d files summarized, %d stale, %d failed", cv.Fresh, cv.Files, cv.Stale, cv.Failed)
 	switch {
 	case len(js) == 0:
 		out.Note = "no parse or compile jobs exist for this scope: nothing here has been parsed or compiled yet"
-		return out, "no jobs", nil
+		return out, "no jobs; " + counts, nil
 	case len(js) == statusJobLimit:
 		out.Note = fmt.Sprintf("only the newest %d jobs are shown", statusJobLimit)
 	}
-	return out, fmt.Sprintf("%d jobs", len(js)), nil
+	return out, fmt.Sprintf("%d jobs; %s", len(js), counts), nil
 }

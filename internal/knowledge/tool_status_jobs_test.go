@@ -43,7 +43,7 @@ func TestToolStatusReportsCallersJobsForScope(t *testing.T) {
 
 		r := e.mustRun(e.alice, "kb://me/d/", "status", map[string]any{"uri": "kb://me/d/"})
 		s := r.Value.(*StatusResult)
-		if len(s.Jobs) != 2 || r.Summary != "2 jobs" {
+		if len(s.Jobs) != 2 || r.Summary != "2 jobs; 0 of 2 files summarized, 0 stale, 1 failed" {
 			t.Fatalf("folder status %s", r.JSON)
 		}
 		r = e.mustRun(e.alice, "kb://me/d/", "status", map[string]any{"uri": a})

@@ -83,6 +83,17 @@ func (s resolvedScope) contains(u URI) bool {
 	return access.Within(u.Path, s.node.Path)
 }
 
+// layersContain tells whether u lies in the caller's compiled layers of a
+// folder scope (its mirror below their wiki/, where ls's overview_uri and
+// summary_uri point): digests of the scope's own files, in the caller's own
+// tree, so the agent can read an overview before the raw files.
+func (s resolvedScope) layersContain(c Caller, u URI) bool {
+	if s.shared || !s.node.IsDir() || u.Username != c.Username {
+		return false
+	}
+	return access.Within(u.Path, layerPath(c, s.owner, s.node.Path))
+}
+
 // name spells the scope for messages.
 func (s resolvedScope) name() string {
 	if s.shared {
@@ -105,7 +116,7 @@ func (t *Tree) resolveTarget(ctx context.Context, c Caller, s resolvedScope, raw
 	if err != nil {
 		return target{}, err
 	}
-	if !s.contains(u) {
+	if !s.contains(u) && !s.layersContain(c, u) {
 		return target{}, outsideScope(s, raw)
 	}
 	if !s.shared && u.Path == s.node.Path {

@@ -63,6 +63,12 @@ type Item struct {
 	Job        *store.JobBadge `json:"job,omitempty"`
 	Summary    string          `json:"summary,omitempty"`
 	SummaryURI string          `json:"summary_uri,omitempty"`
+	// Stale is set with SummaryURI: whether the file changed since.
+	Stale *bool `json:"stale,omitempty"`
+	// Abstract (at most MaxAbstractChars) and OverviewURI are a compiled
+	// folder's L0 and where its L1 is, from the caller's compile.
+	Abstract    string `json:"abstract,omitempty"`
+	OverviewURI string `json:"overview_uri,omitempty"`
 	// Shared marks the caller's own nodes that carry a share.
 	Shared bool `json:"shared,omitempty"`
 	// Owner and Role describe an entry of kb://shared/.
@@ -153,9 +159,12 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 		out.NextOffset = &next
 	}
 	var files, all []int64
+	var dirs []layerDir
 	for _, ch := range children {
 		all = append(all, ch.ID)
-		if !ch.IsDir() {
+		if ch.IsDir() {
+			dirs = append(dirs, layerDir{owner: tg.owner, path: ch.Path})
+		} else {
 			files = append(files, ch.ID)
 		}
 	}
@@ -165,12 +174,17 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
+	layers, err := t.folderLayers(ctx, c, dirs)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
 	shared := map[int64]bool{}
 	if tg.owner.ID == c.ID {
 		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
 			return Listing{}, apierr.Internal(err)
 		}
 	}
+	d := 0 // index of the next folder in dirs
 	for _, ch := range children {
 		it := itemOf(tg.owner.Username, ch)
 		it.Shared = shared[ch.ID]
@@ -180,6 +194,13 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit 
 		if sb, ok := summaries[ch.ID]; ok {
 			it.Summary = sb.State
 			it.SummaryURI = NodeURI(c.Username, sb.Path, false)
+			stale := sb.State == store.SummaryStale
+			it.Stale = &stale
+		}
+		if ch.IsDir() {
+			l := layers[d]
+			it.Abstract, it.OverviewURI = l.abstract, l.overviewURI
+			d++
 		}
 		out.Items = append(out.Items, it)
 	}

@@ -44,6 +44,12 @@ export interface ResourceNode {
   summary?: SummaryState;
   /** where that summary is (kb://users/<name>/wiki/…) */
   summary_uri?: string;
+  /** set with summary_uri: the file changed since it was summarized */
+  stale?: boolean;
+  /** a compiled folder's L0 digest (the first 300 characters at most) */
+  abstract?: string;
+  /** where a compiled folder's L1 overview is */
+  overview_uri?: string;
   /** the caller owns this node and shared it with someone (the tree's shared badge) */
   shared?: boolean;
   /** entries of "Shared with me" (kb://shared/): whose node it is */

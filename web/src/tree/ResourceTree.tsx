@@ -19,6 +19,7 @@ import { canModify, canShare, canWriteIn } from "./access";
 import { isActiveJob } from "./badges";
 import { flattenWorkspace } from "./flatten";
 import { JobWatch } from "./JobWatch";
+import { overviewOf } from "./layers";
 import type { FolderState, TreeRow } from "./flatten";
 import { TreeRowView, cssID } from "./TreeRowView";
 import { TYPE_AHEAD_MS, isTypeAheadKey, treeKeyAction, typeAheadMatch } from "./treeKeys";
@@ -100,6 +101,7 @@ export function ResourceTree(props: {
   const searchScope = selected && isFolderURI(selected) ? selected : root;
   const searchLabel = searchScope === root ? "Home" : searchScope === SHARED_ROOT ? "Shared with me" : nameOf(searchScope);
   const writable = canWriteIn(currentFolder, root, folders);
+  const overview = overviewOf(selected, folders);
   const editable = (uri: string) => canModify(uri, root, folders);
 
   const toggle = useCallback((uri: string, open?: boolean) => {
@@ -284,6 +286,7 @@ export function ResourceTree(props: {
           onDelete={() => selected && setDialog({ kind: "delete", uri: selected })}
           onVersions={selected && !selected.endsWith("/") ? () => setDialog({ kind: "versions", uri: selected }) : undefined}
           onShare={selected && canShare(selected, root) ? () => setDialog({ kind: "share", uri: selected }) : undefined}
+          onOpenOverview={overview ? () => onOpen(overview) : undefined}
           onTrash={() => setDialog({ kind: "trash" })}
         />
         <input

@@ -22,6 +22,7 @@ import type { ResourceNode } from "../api/types";
 import { SHARED_ROOT, extensionOf } from "../api/uri";
 import { formatBytes } from "../ui/format";
 import { fileBadge } from "./badges";
+import { rowTitle } from "./layers";
 import type { FileBadge } from "./badges";
 import type { TreeRow } from "./flatten";
 
@@ -127,7 +128,7 @@ export const TreeRowView = memo(function TreeRowView(props: {
         className={`tree-row${props.selected ? " selected" : ""}${props.dropTarget ? " drop-target" : ""}${node.uri === SHARED_ROOT ? " tree-section" : ""}`}
         style={pad}
         onClick={() => props.onActivate(row)}
-        title={node.uri}
+        title={rowTitle(node)}
       >
         <span className="twisty" aria-hidden>
           {node.kind === "dir" ? row.expanded ? <ChevronDown size={13} /> : <ChevronRight size={13} /> : null}
@@ -136,6 +137,13 @@ export const TreeRowView = memo(function TreeRowView(props: {
         <span className="tree-name">
           {node.name}
           {node.owner && <span className="tree-owner"> — {node.owner}</span>}
+          {/* On the name's line, so the virtualized rows keep one height; the row's title reads it out whole. */}
+          {node.abstract && (
+            <span className="tree-abstract" aria-hidden>
+              {" "}
+              {node.abstract}
+            </span>
+          )}
         </span>
         {node.owner && node.role === "read" && (
           <span className="badge tree-badge tone-subtle" title={`${node.owner} shared this with you read-only`}>

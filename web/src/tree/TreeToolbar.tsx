@@ -1,4 +1,4 @@
-import { FileClock, FolderPlus, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
+import { BookOpen, FileClock, FolderPlus, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
 
 /**
  * TreeToolbar holds the tree's actions; rename, delete, versions and share act
@@ -20,6 +20,8 @@ export function TreeToolbar(props: {
   onVersions?: () => void;
   /** share the selection; absent unless the user owns it */
   onShare?: () => void;
+  /** open the selected folder's compiled overview; absent when it has none */
+  onOpenOverview?: () => void;
   onTrash: () => void;
 }) {
   return (
@@ -80,6 +82,16 @@ export function TreeToolbar(props: {
       </button>
       <button type="button" className="icon-btn" title="Share" aria-label="Share" disabled={!props.onShare} onClick={props.onShare}>
         <Share2 size={15} aria-hidden />
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        title={props.onOpenOverview ? "Open overview" : "Open overview (select a compiled folder)"}
+        aria-label="Open overview"
+        disabled={!props.onOpenOverview}
+        onClick={props.onOpenOverview}
+      >
+        <BookOpen size={15} aria-hidden />
       </button>
       <span className="toolbar-sep" />
       <button type="button" className="icon-btn" title="Trash" aria-label="Trash" onClick={props.onTrash}>

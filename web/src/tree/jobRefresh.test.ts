@@ -55,8 +55,27 @@ describe("planRefresh", () => {
     const prev = new Map([[1, "running:overview"]]);
     const plan = planRefresh([{ ...succeeded(1), stage: "overview" }], prev, tree);
     // root lacks wiki/; wiki/notes/ (the artifacts' folder) is always named, refetching an unloaded key is a no-op
-    expect([...plan.folders].sort()).toEqual([root, root + "notes/", root + "wiki/notes/"].sort());
+    // wiki/ lists wiki/notes/, whose row carries the new abstract
+    expect([...plan.folders].sort()).toEqual([root, root + "notes/", root + "wiki/", root + "wiki/notes/"].sort());
     expect([...plan.files].sort()).toEqual([summaryURI, root + "wiki/notes/.overview.md"].sort());
+  });
+
+  it("a new overview refreshes the listing that holds the source folder's row", () => {
+    const deep = root + "a/b/plan.md";
+    const tree = listings({
+      [root + "a/"]: [dirNode(root + "a/b/")],
+      [root + "a/b/"]: [fileNode(deep, { job: { id: 1, state: "running", stage: "overview" } })],
+      [root + "wiki/a/"]: [dirNode(root + "wiki/a/b/")],
+    });
+    const prev = new Map([[1, "running:overview"]]);
+    const done = job(1, "succeeded", { uri: deep, output_uri: root + "wiki/a/b/", result: { summary_uri: root + "wiki/a/b/plan.md", overview_uri: root + "wiki/a/b/.overview.md" } });
+    const plan = planRefresh([done], prev, tree);
+    expect(plan.folders.has(root + "a/")).toBe(true);
+    expect(plan.folders.has(root + "wiki/a/")).toBe(true);
+    // Deferred overview: another job of the folder writes it, and refreshes then.
+    const deferred = { ...done, result: { summary_uri: root + "wiki/a/b/plan.md", overview_deferred: true } };
+    const later = planRefresh([deferred], prev, tree);
+    expect(later.folders.has(root + "a/")).toBe(false);
   });
 
   it("does not refresh an ancestor that already lists the next folder down", () => {
@@ -65,7 +84,9 @@ describe("planRefresh", () => {
       [root + "wiki/"]: [dirNode(root + "wiki/notes/")],
       [root + "notes/"]: [fileNode(src, { job: { id: 1, state: "succeeded" } })],
     });
-    const plan = planRefresh([succeeded(1)], new Map([[1, "running:summarize"]]), tree);
+    // Its overview deferred to another job: no folder row changes above.
+    const summaryOnly = { ...succeeded(1), result: { summary_uri: summaryURI, overview_deferred: true } };
+    const plan = planRefresh([summaryOnly], new Map([[1, "running:summarize"]]), tree);
     expect([...plan.folders].sort()).toEqual([root + "notes/", root + "wiki/notes/"].sort());
   });
 

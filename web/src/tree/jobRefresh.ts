@@ -87,6 +87,12 @@ export function planRefresh(jobs: readonly Job[], prev: JobSnapshot | null, list
     if (!changed && !behind) continue;
     folders.add(folder);
     if (j.state !== "succeeded") continue;
+    // A new overview changes the folder's row (its abstract) in the
+    // listing above it: the source folder's and the output folder's.
+    const overview = (j.result as Record<string, unknown> | null | undefined)?.["overview_uri"];
+    if (typeof overview === "string" && overview) {
+      for (const up of [parentURI(folder), parentURI(parentURI(overview) ?? "")]) if (up) folders.add(up);
+    }
     for (const a of artifactURIs(j)) {
       if (!isFolderURI(a)) files.add(a);
       const dir = isFolderURI(a) ? a : parentURI(a);

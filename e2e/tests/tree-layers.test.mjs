@@ -1,0 +1,76 @@
+// The compiled layers in the tree (issue 16): after a compile with the fake
+// model, the source folder's row shows its abstract (muted, on the name's
+// line, whole in the tooltip) without a refresh or a taller row, and "Open
+// overview" in the toolbar opens the folder's L1.
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { ask } from "../lib/agent.mjs";
+import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+const NOTES = `${ROOT}notes/`;
+const PLAN = `${NOTES}research-plan.md`;
+
+describe("tree layers", { timeout: 120_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  before(async () => {
+    server = await startServer({ KB_FAKE_LLM: "1" });
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    await loginThroughUI(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "a compiled folder shows its abstract and opens its overview",
+    shotOnFailure(() => page, async () => {
+      const notes = treeItem(page, NOTES);
+      await notes.click();
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      const rowHeight = (await notes.boundingBox()).height;
+      assert.equal(await notes.locator(".tree-abstract").count(), 0, "no abstract before the first compile");
+      const overview = page.getByRole("button", { name: "Open overview" });
+      assert.equal(await overview.isDisabled(), true, "nothing to open before the first compile");
+
+      await ask(page, "compile");
+      const dialog = page.getByRole("dialog");
+      await dialog.waitFor();
+      await dialog.getByRole("checkbox", { name: /research-plan\.md/ }).check();
+      await dialog.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
+      await dialog.getByRole("button", { name: /^Compile 1 file$/ }).click();
+      await dialog.getByTestId("compile-result").waitFor();
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await treeItem(page, PLAN).locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
+
+      const abstract = notes.locator(".tree-abstract");
+      await abstract.waitFor({ timeout: 15_000 });
+      const text = (await abstract.innerText()).trim();
+      assert.ok(text.length > 0 && [...text].length <= 300, `abstract of ${[...text].length} characters: ${text}`);
+      const squash = (s) => s.replace(/\s+/g, " ").trim();
+      const title = await notes.getAttribute("title");
+      assert.ok(squash(title).startsWith(squash(text)), `the tooltip holds the abstract: ${title}`);
+      assert.match(await notes.getAttribute("title"), /kb:\/\/users\/admin\/notes\/$/);
+      assert.equal((await notes.boundingBox()).height, rowHeight, "the abstract does not change the row height");
+      await screenshot(page, "tree-layers-abstract");
+      const bad = blocking(await axeViolations(page));
+      assert.equal(bad.length, 0, formatViolations(bad));
+
+      await notes.click();
+      await overview.waitFor();
+      assert.equal(await overview.isDisabled(), false);
+      await overview.click();
+      await page.waitForURL(/\?open=kb%3A%2F%2Fusers%2Fadmin%2Fwiki%2Fnotes%2F\.overview\.md$/);
+      assert.equal(await page.locator(".preview .panel-title .ellipsis").first().innerText(), ".overview.md");
+      await screenshot(page, "tree-layers-overview");
+    }),
+  );
+});

@@ -1,0 +1,97 @@
+// A compiled folder shows its abstract without growing its row, and its
+// overview opens from the toolbar.
+
+import { act } from "react";
+import { createRoot } from "react-dom/client";
+import type { Root } from "react-dom/client";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ResourceNode } from "../api/types";
+import type { FolderState } from "./flatten";
+import { overviewOf, rowTitle } from "./layers";
+import { TreeRowView } from "./TreeRowView";
+import { TreeToolbar } from "./TreeToolbar";
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const compiled: ResourceNode = {
+  uri: "kb://users/ann/contracts/",
+  name: "contracts",
+  kind: "dir",
+  size: 0,
+  updated_at: "2026-01-02T03:04:05Z",
+  generated: false,
+  abstract: "Supplier contracts of 2026 and their renewal terms.",
+  overview_uri: "kb://users/ann/wiki/contracts/.overview.md",
+};
+const plain: ResourceNode = { ...compiled, uri: "kb://users/ann/plain/", name: "plain", abstract: undefined, overview_uri: undefined };
+
+const listing = (items: ResourceNode[]): Map<string, FolderState> =>
+  new Map([["kb://users/ann/", { items, nextOffset: null, status: "success" }]]);
+
+describe("layers", () => {
+  it("titles a compiled row with its abstract and address", () => {
+    expect(rowTitle(compiled)).toBe("Supplier contracts of 2026 and their renewal terms.\n\nkb://users/ann/contracts/");
+    expect(rowTitle(plain)).toBe("kb://users/ann/plain/");
+  });
+
+  it("finds the selected folder's overview in its parent's listing", () => {
+    const folders = listing([compiled, plain]);
+    expect(overviewOf(compiled.uri, folders)).toBe(compiled.overview_uri);
+    expect(overviewOf(plain.uri, folders)).toBeUndefined();
+    expect(overviewOf("kb://users/ann/contracts/a.md", folders)).toBeUndefined();
+    expect(overviewOf(null, folders)).toBeUndefined();
+    // An entry of "Shared with me" is listed there, not in its owner's folder.
+    const entry = { ...compiled, uri: "kb://users/bob/team/", overview_uri: "kb://users/ann/wiki/shared/bob/team/.overview.md" };
+    const shared = new Map([["kb://shared/", { items: [entry], nextOffset: null, status: "success" as const }]]);
+    expect(overviewOf(entry.uri, shared)).toBe(entry.overview_uri);
+  });
+});
+
+describe("tree row and toolbar", () => {
+  let host: HTMLDivElement;
+  let root: Root;
+  beforeEach(() => {
+    host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    host.remove();
+  });
+
+  it("shows the abstract on the name's line, muted and hidden from the accessible name", () => {
+    const noop = () => {};
+    act(() =>
+      root.render(
+        <div role="tree" aria-label="Files">
+          <TreeRowView row={{ type: "node", key: compiled.uri, node: compiled, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
+          <TreeRowView row={{ type: "node", key: plain.uri, node: plain, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
+        </div>,
+      ),
+    );
+    const [row, other] = [...host.querySelectorAll<HTMLElement>('[role="treeitem"]')] as [HTMLElement, HTMLElement];
+    const sub = row.querySelector(".tree-name .tree-abstract");
+    expect(sub?.textContent?.trim()).toBe(compiled.abstract);
+    expect(sub?.getAttribute("aria-hidden")).toBe("true");
+    expect(row.title).toContain(compiled.abstract);
+    // One line: the abstract is inside the name's span, no second block.
+    expect(row.querySelectorAll(".tree-name").length).toBe(1);
+    expect(other.querySelector(".tree-abstract")).toBeNull();
+    expect(other.title).toBe(plain.uri);
+  });
+
+  it("opens the overview from the toolbar only for a compiled folder", () => {
+    const open = vi.fn();
+    const bar = (onOpenOverview?: () => void) => (
+      <TreeToolbar canEdit canWrite refreshing={false} onRefresh={() => {}} onNewFolder={() => {}} onUpload={() => {}} onRename={() => {}} onDelete={() => {}} onTrash={() => {}} onOpenOverview={onOpenOverview} />
+    );
+    act(() => root.render(bar(() => open(compiled.overview_uri))));
+    const button = host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!;
+    expect(button.disabled).toBe(false);
+    act(() => button.click());
+    expect(open).toHaveBeenCalledWith(compiled.overview_uri);
+    act(() => root.render(bar(undefined)));
+    expect(host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!.disabled).toBe(true);
+  });
+});
