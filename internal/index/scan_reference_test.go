@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -24,16 +23,6 @@ func naiveSearch(text, query string, radius int) []Hit {
 	for _, r := range norm.NFC.String(query) {
 		fq = append(fq, foldRune(r))
 	}
-	clean := func(rs []rune) string {
-		var b strings.Builder
-		for _, r := range rs {
-			if unicode.IsControl(r) {
-				r = ' '
-			}
-			b.WriteRune(r)
-		}
-		return b.String()
-	}
 	var hits []Hit
 	for i := 0; i+len(fq) <= len(ft); {
 		if !slices.Equal(ft[i:i+len(fq)], fq) {
@@ -41,7 +30,7 @@ func naiveSearch(text, query string, radius int) []Hit {
 			continue
 		}
 		from, to := max(0, i-radius), min(len(tr), i+len(fq)+radius)
-		s := clean(tr[from:i]) + "«" + clean(tr[i:i+len(fq)]) + "»" + clean(tr[i+len(fq):to])
+		s := cleanRunes(tr[from:i]) + "«" + cleanRunes(tr[i:i+len(fq)]) + "»" + cleanRunes(tr[i+len(fq):to])
 		if from > 0 {
 			s = "…" + s
 		}

@@ -65,24 +65,26 @@ func refRegex(text string, re *regexp.Regexp) []refMatch {
 	return out
 }
 
+// cleanRunes renders runes as a snippet does: control characters as spaces.
+func cleanRunes(rs []rune) string {
+	var b strings.Builder
+	for _, r := range rs {
+		if unicode.IsControl(r) {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // refHits renders matches as the scanner should: offset, line, heading,
 // snippet with radius code points around the match.
 func refHits(text string, ms []refMatch, radius int) []Hit {
 	tr := []rune(text)
-	clean := func(rs []rune) string {
-		var b strings.Builder
-		for _, r := range rs {
-			if unicode.IsControl(r) {
-				r = ' '
-			}
-			b.WriteRune(r)
-		}
-		return b.String()
-	}
 	var hits []Hit
 	for _, m := range ms {
 		from, to := max(0, m.start-radius), min(len(tr), m.end+radius)
-		s := clean(tr[from:m.start]) + "«" + clean(tr[m.start:m.end]) + "»" + clean(tr[m.end:to])
+		s := cleanRunes(tr[from:m.start]) + "«" + cleanRunes(tr[m.start:m.end]) + "»" + cleanRunes(tr[m.end:to])
 		if from > 0 {
 			s = "…" + s
 		}
