@@ -112,24 +112,25 @@ func TestSearchAPI(t *testing.T) {
 		for _, h := range e.search(bob, "kb://me/", "carol").Hits {
 			t.Fatalf("carol's file leaked into bob's search: %+v", h)
 		}
-		for _, bad := range [][]string{{"q", ""}, {"q", "   "}, {"q", "x", "kind", "files"}, {"q", "x", "regex", "maybe"},
-			{"q", "x", "path", "[a-"}, {"q", "x", "cursor", "nope"}, {"q", "a(b", "regex", "true"}} {
-			r := e.do(http.MethodGet, q("/api/v1/search", "kb://me/", bad...), bob, nil)
-			if r.Status != http.StatusBadRequest {
-				t.Fatalf("%v: want 400, got %s", bad, r)
+		for _, bad := range []struct {
+			kv       []string
+			code, in string // the error code, and what its message names
+		}{
+			{[]string{"q", ""}, "invalid_arguments", "query"},
+			{[]string{"q", "   "}, "invalid_arguments", "more than spaces"},
+			{[]string{"q", "x", "kind", "files"}, "invalid_kind", "all, name or content"},
+			{[]string{"q", "x", "regex", "maybe"}, "invalid_regex", "true or false"},
+			{[]string{"q", "x", "path", "[a-"}, "invalid_arguments", "not a valid glob"},
+			{[]string{"q", "x", "cursor", "nope"}, "invalid_arguments", "not a cursor"},
+			{[]string{"q", "a(b", "regex", "true"}, "invalid_arguments", "regex: missing closing )"},
+		} {
+			r := e.do(http.MethodGet, q("/api/v1/search", "kb://me/", bad.kv...), bob, nil)
+			wantErr(t, r, http.StatusBadRequest, bad.code)
+			if _, msg, _ := r.apiErr(); !strings.Contains(msg, bad.in) {
+				t.Fatalf("%v: message %q does not say %q", bad.kv, msg, bad.in)
 			}
-			wantErr(t, r, http.StatusBadRequest, mustCode(t, r))
 		}
 	})
-}
-
-func mustCode(t *testing.T, r resp) string {
-	t.Helper()
-	code, _, ok := r.apiErr()
-	if !ok {
-		t.Fatalf("not an error body: %s", r)
-	}
-	return code
 }
 
 // TestSearchFollowsWrites: a file is found as soon as its upload answers,

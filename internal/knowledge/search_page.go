@@ -71,7 +71,7 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 		return false, nil
 	}
 	start := index.Pos{}
-	if cur.Mid && f.Path == cur.Path && f.UserID == p.cursorOwner(f) {
+	if cur.Mid && f.Path == cur.Path && (!call.shared || f.UserID == cur.Owner) {
 		if hashPrefix(v.BlobHash) == cur.Hash && cur.Byte <= v.Size && cur.Char <= v.CharCount {
 			start = index.Pos{Byte: cur.Byte, Char: cur.Char, Line: cur.Line, Accept: cur.Accept}
 		} else {
@@ -151,14 +151,6 @@ func (p *hitPage) cursorAt(f store.Node) *searchCursor {
 	c := p.call.cursorAt(f)
 	c.Index, c.Dense = p.out.Mode == "index", p.cur.Dense
 	return c
-}
-
-// cursorOwner is the owner id a cursor's path is in for this call.
-func (p *hitPage) cursorOwner(f store.Node) int64 {
-	if p.call.shared {
-		return p.cur.Owner
-	}
-	return f.UserID
 }
 
 // finish words the page: its cursor, completeness and notes.

@@ -180,13 +180,13 @@ const (
 
 // SearchIndexReady tells whether searches may take candidates from the
 // index: this binary's version built it and no rebuild is under way.
+// Every search asks, so it is one query.
 func (s *Store) SearchIndexReady(ctx context.Context) (bool, error) {
-	ver, err := s.searchMeta(ctx, metaIndexVersion)
-	if err != nil {
-		return false, err
-	}
-	state, err := s.searchMeta(ctx, metaIndexState)
-	return ver == s.SearchIndexVersion() && state == "ready", err
+	var n int64
+	err := s.db.WithContext(ctx).Table("search_meta").
+		Where("(k = ? AND v = ?) OR (k = ? AND v = ?)", metaIndexVersion, s.SearchIndexVersion(), metaIndexState, "ready").
+		Count(&n).Error
+	return n == 2, translate(err)
 }
 
 // MarkSearchIndex records that a rebuild starts (ready false: searches
