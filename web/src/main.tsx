@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { ApiError } from "./api/client";
 import { SessionProvider } from "./auth/session";
 import { App } from "./App";
+import { setupI18n } from "./i18n";
 import "./styles.css";
 
 const queryClient = new QueryClient({
@@ -16,6 +17,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+setupI18n();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root missing");

@@ -1,0 +1,4 @@
+import { setupI18n } from "./index";
+
+// Component tests render English, the fallback language.
+setupI18n("en");
