@@ -56,7 +56,7 @@ func New(d Deps) *echo.Echo {
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = errorHandler
 	e.Pre(securityHeaders)
-	e.Use(accessLog)
+	e.Use(requestLog)
 	e.Use(bodyDeadlines(d.Timeouts))
 
 	if d.Skills == nil {
@@ -179,9 +179,9 @@ func errorHandler(err error, c echo.Context) {
 		}
 	}
 	if e.Status >= 500 {
-		slog.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "code", e.Code, "err", err)
+		slog.Error("request failed", "request_id", currentRequestID(c), "method", c.Request().Method, "route", c.Path(), "code", e.Code, "err", err)
 	} else if e.Cause != nil {
-		slog.Debug("request refused", "path", c.Request().URL.Path, "code", e.Code, "cause", e.Cause)
+		slog.Debug("request refused", "request_id", currentRequestID(c), "route", c.Path(), "code", e.Code, "cause", e.Cause)
 	}
 	if e.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds()+0.999)))
