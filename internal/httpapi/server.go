@@ -33,6 +33,9 @@ type Deps struct {
 	Chat *chat.Service
 	// Compile runs compile requests and the jobs API; nil answers 503.
 	Compile *compile.Service
+	// Workers is how many compile workers this replica is configured to
+	// run (0 on an API-only replica); /readyz waits for them.
+	Workers int
 	// Skills keeps compile skills; nil builds one on Store, Tree and
 	// Models. Pass the one Compile resolves skills with.
 	Skills *skill.Service
@@ -64,6 +67,7 @@ func New(d Deps) *echo.Echo {
 	}
 	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser)}
 	e.GET("/healthz", h.health)
+	e.GET("/readyz", h.ready)
 
 	api := e.Group("/api/v1")
 	api.POST("/auth/login", h.login)
