@@ -169,4 +169,3 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 type loginJSONBody struct {
 	Token string `json:"token"`
 }
-
