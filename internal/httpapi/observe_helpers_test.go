@@ -68,16 +68,6 @@ func (m obsMetrics) get(name string, kv ...string) float64 {
 	return sum
 }
 
-// has reports whether any series of name exists.
-func (m obsMetrics) has(name string) bool {
-	for series := range m {
-		if base, _, _ := strings.Cut(series, "{"); base == name {
-			return true
-		}
-	}
-	return false
-}
-
 // obsMetricsListener serves /metrics on a free loopback port, as the
 // server does on metrics_listen.
 func obsMetricsListener(t *testing.T) string {
