@@ -206,7 +206,7 @@ func (h *handlers) stream(c echo.Context) error {
 		slog.Debug("stream ended", "request_id", currentRequestID(c), "turn_id", turn.ID, "err", err)
 	}
 	outcome := record.outcome(errors.Is(err, agent.ErrShutdown))
-	record.report(turn.ID, model.Meta().ID, who.ID, outcome)
+	record.report(currentRequestID(c), turn.ID, model.Meta().ID, who.ID, outcome)
 	if stored != nil {
 		// The request is over; the answer is stored all the same.
 		saveCtx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

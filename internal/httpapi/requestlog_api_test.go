@@ -139,7 +139,7 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 				}
 			case "turn":
 				turns++
-				for _, k := range []string{"turn_id", "model", "steps", "tool_calls", "finish_reason", "input_tokens", "output_tokens"} {
+				for _, k := range []string{"request_id", "turn_id", "model", "steps", "tool_calls", "finish_reason", "input_tokens", "output_tokens"} {
 					if _, ok := rec[k]; !ok {
 						t.Errorf("turn line without %s: %s", k, line)
 					}

@@ -86,7 +86,7 @@ var finishReasons = map[string]bool{string(llm.FinishStop): true, string(llm.Fin
 
 // report counts the turn in the metrics and writes its one log line: ids,
 // counts and usage, never the question, the answer or tool arguments.
-func (r *turnRecord) report(turnID, modelID string, userID int64, o chat.Outcome) {
+func (r *turnRecord) report(requestID, turnID, modelID string, userID int64, o chat.Outcome) {
 	outcome, reason := "complete", r.finish
 	switch {
 	case o.Status == store.MessageComplete:
@@ -104,7 +104,7 @@ func (r *turnRecord) report(turnID, modelID string, userID int64, o chat.Outcome
 		}
 	}
 	observe.TurnFinished(outcome, reason)
-	attrs := []any{"turn_id", turnID, "model", modelID, "user_id", userID, "outcome", outcome, "finish_reason", reason,
+	attrs := []any{"request_id", requestID, "turn_id", turnID, "model", modelID, "user_id", userID, "outcome", outcome, "finish_reason", reason,
 		"steps", r.steps, "tool_calls", len(r.calls)}
 	if r.usage != nil {
 		attrs = append(attrs, "input_tokens", r.usage.InputTokens, "output_tokens", r.usage.OutputTokens,
