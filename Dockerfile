@@ -20,4 +20,6 @@ COPY --from=build /out/knowspace /usr/local/bin/knowspace
 USER knowspace
 ENV KB_DATA_DIR=/data KB_LISTEN=:8080
 EXPOSE 8080
+# Ready, not merely alive: see /readyz in the README.
+HEALTHCHECK --interval=10s --timeout=6s --start-period=30s --retries=3 CMD ["knowspace", "probe", "/readyz"]
 ENTRYPOINT ["knowspace"]

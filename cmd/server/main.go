@@ -28,18 +28,15 @@ import (
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/web"
 )
 
 func main() {
-	level := slog.LevelInfo
-	if err := level.UnmarshalText([]byte(os.Getenv("KB_LOG_LEVEL"))); err != nil && os.Getenv("KB_LOG_LEVEL") != "" {
-		fmt.Fprintf(os.Stderr, "knowspace: KB_LOG_LEVEL: %q is not debug, info, warn or error\n", os.Getenv("KB_LOG_LEVEL"))
-		os.Exit(2)
-	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+	// Until the configuration names log_format and log_level.
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	fs := flag.NewFlagSet("knowspace", flag.ExitOnError)
 	configPath := fs.String("config", "", "YAML configuration file (or KB_CONFIG)")
 	fs.Usage = usage
@@ -62,6 +59,8 @@ func main() {
 		err = fsckCommand(*configPath)
 	case args[0] == "reindex":
 		err = reindexCommand(*configPath)
+	case args[0] == "probe":
+		err = probeCommand(*configPath, args[1:])
 	default:
 		usage()
 		os.Exit(2)
@@ -81,6 +80,7 @@ func usage() {
        knowspace [--config file] restore --from FILE
        knowspace [--config file] fsck
        knowspace [--config file] reindex
+       knowspace [--config file] probe [/readyz|/healthz]
 `)
 }
 
@@ -96,6 +96,10 @@ type app struct {
 func open(ctx context.Context, configPath string) (*app, error) {
 	cfg, err := config.Load(configPath, os.Getenv)
 	if err != nil {
+		return nil, err
+	}
+	level, _ := observe.ParseLevel(cfg.LogLevel) // validated by Load
+	if err := observe.SetupLogging(cfg.LogFormat, level, os.Stderr); err != nil {
 		return nil, err
 	}
 	// Everything under the data dir is the server's alone (0700/0600).
@@ -184,14 +188,30 @@ func serve(configPath string) error {
 		}
 	}
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
-		Models: models, Compile: compiler, Skills: skills, Shutdown: shutdown, StreamsPerUser: lim.StreamsPerUser,
-		Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes})
+		Models: models, Compile: compiler, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
+		StreamsPerUser: lim.StreamsPerUser, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes})
 	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Listen, err)
 	}
-	announce(ln.Addr().String(), a.store.Dialect(), generated, models)
+	// The gauges whose truth is in the shared database are read at scrape.
+	observe.SetSources(observe.Sources{BlobBytes: a.store.BlobBytes, JobStates: a.store.CountJobsByState})
+	metrics, err := observe.Listen(a.cfg.MetricsListen)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	metricsAddr := ""
+	if metrics != nil {
+		metricsAddr = metrics.Addr()
+		defer func() {
+			closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = metrics.Close(closeCtx)
+		}()
+	}
+	announce(ln.Addr().String(), a.store.Dialect(), generated, models, metricsAddr)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -227,13 +247,16 @@ func serve(configPath string) error {
 	return nil
 }
 
-func announce(addr, dialect, generatedPassword string, models *llm.Registry) {
+func announce(addr, dialect, generatedPassword string, models *llm.Registry, metricsAddr string) {
 	host, port, _ := net.SplitHostPort(addr)
 	if host == "" || host == "::" || host == "0.0.0.0" {
 		host = "localhost"
 	}
 	fmt.Printf("\nKnowspace is running at http://%s\n", net.JoinHostPort(host, port))
 	fmt.Printf("Database: %s\n", dialect)
+	if metricsAddr != "" {
+		fmt.Printf("Metrics: http://%s/metrics\n", metricsAddr)
+	}
 	if models.Len() == 0 {
 		fmt.Println("Models: none configured, so KnowAgent chat is off (browsing and commands work). Add models: to the config file, set OPENAI_API_KEY / DEEPSEEK_API_KEY / DASHSCOPE_API_KEY / GEMINI_API_KEY, or try the built-in fake with KB_FAKE_LLM=1.")
 	} else {

@@ -384,6 +384,9 @@ func TestStartupRefusesBadConfig(t *testing.T) {
 		{"KB_LISTEN=not-an-address", "listen"},
 		{"KB_DATABASE_DSN=mysql://x", "database_dsn"},
 		{"KB_JWT_SECRET=short", "jwt_secret"},
+		{"KB_LOG_FORMAT=xml", "log_format"},
+		{"KB_LOG_LEVEL=loud", "log_level"},
+		{"KB_METRICS_LISTEN=nope", "metrics_listen"},
 	} {
 		cmd := exec.Command(binPath)
 		cmd.Env = childEnv("KB_DATA_DIR="+t.TempDir(), c.env)

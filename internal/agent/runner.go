@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // Turn is one user question in a scope.
@@ -249,22 +250,43 @@ func (s *turnState) runCall(c llm.ToolCall) error {
 	s.emit(Event{EventToolCall, ToolCallData{ID: c.ID, Name: c.Name, Arguments: c.Arguments}})
 	var out ToolOutcome
 	key := callKey(c)
-	if first, dup := s.seen[key]; dup {
+	first, dup := s.seen[key]
+	if dup {
 		out.Err = fmt.Errorf("this call is identical to %s earlier in this turn and was not run again; use that result, or change the arguments (e.g. the offset) to get new data", first)
 	} else {
 		s.seen[key] = c.ID
 		out = s.r.Tools.Run(s.ctx, c.Name, json.RawMessage(c.Arguments))
 	}
 	if err := s.ctx.Err(); err != nil {
+		observe.ToolCall(s.toolLabel(c.Name), "canceled")
 		return err
 	}
 	content, ev := projectResult(c, out)
+	switch {
+	case dup:
+		observe.ToolCall(s.toolLabel(c.Name), "duplicate")
+	case ev.OK:
+		observe.ToolCall(s.toolLabel(c.Name), "ok")
+	default:
+		observe.ToolCall(s.toolLabel(c.Name), "error")
+	}
 	s.emit(Event{EventToolResult, ev})
 	if out.EndsTurn != "" {
 		return fail(out.EndsTurn, "%s", out.Err)
 	}
 	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: content})
 	return nil
+}
+
+// toolLabel is the metric label of a call: the tool's name when the turn
+// offered it, "unknown" for a name the model made up.
+func (s *turnState) toolLabel(name string) string {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return name
+		}
+	}
+	return "unknown"
 }
 
 // callKey identifies a call by tool and arguments, ignoring key order and

@@ -6,6 +6,7 @@ package compile
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
@@ -91,6 +92,9 @@ type Service struct {
 
 	wake      chan struct{}
 	maxQueued int
+	// running counts the worker goroutines alive in this process, for
+	// readiness.
+	running atomic.Int64
 }
 
 // New builds the service.

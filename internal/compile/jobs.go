@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -161,6 +162,12 @@ func (s *Service) Cancel(ctx context.Context, c knowledge.Caller, id int64) (Job
 	case err != nil:
 		return JobView{}, apierr.Internal(err)
 	}
+	if j.State == store.JobCancelled {
+		transition(j, store.JobQueued, store.JobCancelled, "", "user_id", c.ID)
+	} else {
+		// A running job stops within a heartbeat; its worker records it.
+		slog.Info("compile job cancel requested", "job", j.ID, "kind", j.Kind, "user_id", c.ID)
+	}
 	return s.view(ctx, c, j)
 }
 
@@ -183,6 +190,7 @@ func (s *Service) Retry(ctx context.Context, c knowledge.Caller, id int64) (JobV
 	case err != nil:
 		return JobView{}, apierr.Internal(err)
 	}
+	transition(j, cur.State, j.State, "", "user_id", c.ID)
 	s.notify()
 	return s.view(ctx, c, j)
 }

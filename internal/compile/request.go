@@ -261,6 +261,7 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 		}
 		if created {
 			queued++
+			transition(got, fromNone, store.JobQueued, "", "user_id", c.ID)
 		}
 		out.Jobs = append(out.Jobs, viewOf(c.Username, a.uri.Username, got))
 	}

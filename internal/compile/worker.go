@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -36,6 +37,8 @@ func (s *Service) Start(n int) *Pool {
 	prefix := workerPrefix()
 	p.wg.Add(1)
 	go p.reap()
+	// Counted before they start, so readiness holds from Start on.
+	s.running.Add(int64(n))
 	for i := range n {
 		p.wg.Add(1)
 		go p.work(fmt.Sprintf("%s-%d", prefix, i))
@@ -80,15 +83,22 @@ func (p *Pool) reap() {
 			if n, err := p.s.st.RequeueExpired(p.ctx); err != nil && p.ctx.Err() == nil {
 				slog.Warn("requeue expired jobs", "err", err)
 			} else if n > 0 {
-				slog.Info("requeued jobs with expired leases", "count", n)
+				// The store answers a count, not the jobs, so they are
+				// counted under one kind.
+				observe.JobTransition(JobKind, store.JobRunning, store.JobQueued, int(n))
+				slog.Info("requeued jobs with expired leases", "count", n, "from", store.JobRunning, "to", store.JobQueued)
 				p.s.notify()
 			}
 		}
 	}
 }
 
+// WorkersRunning is how many workers of this process are claiming jobs.
+func (s *Service) WorkersRunning() int { return int(s.running.Load()) }
+
 func (p *Pool) work(owner string) {
 	defer p.wg.Done()
+	defer p.s.running.Add(-1)
 	idle := time.NewTimer(0)
 	defer idle.Stop()
 	for {
@@ -99,7 +109,10 @@ func (p *Pool) work(owner string) {
 		}
 		j, err := p.s.st.ClaimJob(p.ctx, owner, p.s.lease)
 		if err == nil {
-			p.process(j, owner)
+			claimed := time.Now()
+			observe.JobClaimed(j.Kind, queueWait(j, claimed))
+			transition(j, store.JobQueued, store.JobRunning, owner, "attempt", j.Attempts)
+			p.process(j, owner, claimed)
 			continue
 		}
 		if !errors.Is(err, store.ErrNotFound) && p.ctx.Err() == nil {
@@ -117,7 +130,7 @@ func (p *Pool) work(owner string) {
 
 // process runs one claimed job under its timeout while a heartbeat renews
 // the lease and watches for a cancel request, then records the outcome.
-func (p *Pool) process(j store.Job, owner string) {
+func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 	jctx, cancel := context.WithCancelCause(p.ctx)
 	defer cancel(nil)
 	timeout := 600 * time.Second
@@ -163,21 +176,26 @@ func (p *Pool) process(j store.Job, owner string) {
 	fctx, fcancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer fcancel()
 	cause := context.Cause(tctx)
-	var ferr error
+	var (
+		ferr  error
+		state string
+		attrs []any
+	)
 	switch {
 	case err == nil:
 		b, _ := json.Marshal(res)
 		ferr = p.s.st.CompleteJob(fctx, j.ID, owner, string(b))
-		slog.Info("compile job done", "job", j.ID, "path", j.Path, "model_calls", res.ModelCalls,
-			"summary_skipped", res.SummarySkipped)
+		state, attrs = store.JobSucceeded, []any{"model_calls", res.ModelCalls, "summary_skipped", res.SummarySkipped}
 	case errors.Is(cause, errCancelled), errors.Is(err, store.ErrJobCancelled):
 		ferr = p.s.st.FinishCancelled(fctx, j.ID, owner)
-		slog.Info("compile job cancelled", "job", j.ID)
+		state = store.JobCancelled
 	case errors.Is(cause, errStopping):
 		ferr = p.s.st.ReleaseJob(fctx, j.ID, owner)
-		slog.Info("compile job released at shutdown", "job", j.ID)
+		state, attrs = store.JobQueued, []any{"reason", "shutdown"}
 	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost):
-		slog.Warn("compile job lost its lease", "job", j.ID)
+		// Another worker holds it now and records what becomes of it.
+		slog.Warn("compile job lost its lease", "job", j.ID, "kind", j.Kind, "worker", owner)
+		observe.JobRan(j.Kind, "lease_lost", time.Since(claimed))
 		return
 	default:
 		f := classify(tctx, err)
@@ -185,12 +203,15 @@ func (p *Pool) process(j store.Job, owner string) {
 		// refuses invalid UTF-8 or NUL, which would fail this very update
 		// and leave the job to rerun as "lease expired".
 		f.Message = extract.SafeMessage(f.Message)
-		var state string
 		state, ferr = p.s.st.FailJob(fctx, j.ID, owner, f.Code, f.Message, f.Retryable, p.s.backoff(j.Attempts))
-		slog.Info("compile job failed", "job", j.ID, "code", f.Code, "retryable", f.Retryable, "state", state, "err", err)
+		attrs = []any{"code", f.Code, "retryable", f.Retryable}
 		if state == store.JobQueued {
 			p.s.notify()
 		}
+	}
+	if ferr == nil {
+		observe.JobRan(j.Kind, state, time.Since(claimed))
+		transition(j, store.JobRunning, state, owner, append(attrs, "duration_ms", time.Since(claimed).Milliseconds())...)
 	}
 	if ferr != nil && !errors.Is(ferr, store.ErrLeaseLost) {
 		slog.Error("record compile job outcome", "job", j.ID, "err", ferr)

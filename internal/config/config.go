@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // Config is everything the server needs at start.
@@ -48,6 +49,13 @@ type Config struct {
 	Limits      Limits       `yaml:"limits"`
 	// Conversations says whether chat history is kept on the server.
 	Conversations Conversations `yaml:"conversations"`
+	// LogFormat is text (key=value lines) or json (one object a line);
+	// LogLevel is debug, info, warn or error.
+	LogFormat string `yaml:"log_format"`
+	LogLevel  string `yaml:"log_level"`
+	// MetricsListen is the host:port of GET /metrics; empty serves none.
+	// It is its own listener so metrics are never public by accident.
+	MetricsListen string `yaml:"metrics_listen"`
 }
 
 // Conversations configures stored chat history. Store false keeps nothing:
@@ -154,6 +162,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
 		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
 		Conversations: Conversations{Store: true},
+		LogFormat:     observe.LogText, LogLevel: "info",
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")
@@ -172,6 +181,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	for name, dst := range map[string]*string{
 		"KB_LISTEN": &c.Listen, "KB_DATA_DIR": &c.DataDir, "KB_DATABASE_DSN": &c.DatabaseDSN,
 		"KB_ADMIN_PASSWORD": &c.AdminPassword, "KB_JWT_SECRET": &c.JWTSecret,
+		"KB_LOG_FORMAT": &c.LogFormat, "KB_LOG_LEVEL": &c.LogLevel, "KB_METRICS_LISTEN": &c.MetricsListen,
 	} {
 		if v := getenv(name); v != "" {
 			*dst = v
@@ -204,6 +214,9 @@ func (c Config) Validate() error {
 	}
 	if c.DataDir == "" {
 		return errors.New("data_dir: must not be empty")
+	}
+	if err := c.validateObservability(); err != nil {
+		return err
 	}
 	if c.DatabaseDSN != "" && !strings.HasPrefix(c.DatabaseDSN, "postgres://") && !strings.HasPrefix(c.DatabaseDSN, "postgresql://") {
 		return errors.New("database_dsn: must be a postgres:// URL, or empty for SQLite in the data dir")
@@ -265,4 +278,28 @@ func (c Config) Validate() error {
 		}
 	}
 	return llm.ValidateModels(c.Models)
+}
+
+// validateObservability checks the log and metrics settings.
+func (c Config) validateObservability() error {
+	if c.LogFormat != observe.LogText && c.LogFormat != observe.LogJSON {
+		return fmt.Errorf("log_format: %q is not text or json", c.LogFormat)
+	}
+	if _, err := observe.ParseLevel(c.LogLevel); err != nil {
+		return fmt.Errorf("log_level: %v", err)
+	}
+	if c.MetricsListen == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(c.MetricsListen)
+	if err != nil {
+		return fmt.Errorf("metrics_listen: %q is not host:port (%v)", c.MetricsListen, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("metrics_listen: %q has no valid port number", c.MetricsListen)
+	}
+	if c.MetricsListen == c.Listen {
+		return fmt.Errorf("metrics_listen: %q is the API's own listen address; metrics need a separate one (e.g. 127.0.0.1:9090)", c.MetricsListen)
+	}
+	return nil
 }

@@ -203,13 +203,14 @@ func (h *handlers) stream(c echo.Context) error {
 	cancel()
 	<-finished
 	if err != nil && ctx.Err() == nil {
-		c.Logger().Debug("stream ended: ", err)
+		slog.Debug("stream ended", "request_id", currentRequestID(c), "turn_id", turn.ID, "err", err)
 	}
+	outcome := record.outcome(errors.Is(err, agent.ErrShutdown))
+	record.report(currentRequestID(c), turn.ID, model.Meta().ID, who.ID, outcome)
 	if stored != nil {
 		// The request is over; the answer is stored all the same.
 		saveCtx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer done()
-		outcome := record.outcome(errors.Is(err, agent.ErrShutdown))
 		if err := h.Chat.Finish(saveCtx, *stored, outcome); err != nil {
 			slog.Error("store the answer", "conversation", stored.Conversation.ID, "message", stored.MessageID, "err", err)
 		}

@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -54,23 +52,4 @@ func currentPrincipal(c echo.Context) auth.Principal {
 func caller(c echo.Context) knowledge.Caller {
 	u := currentUser(c)
 	return knowledge.Caller{ID: u.ID, Username: u.Username}
-}
-
-// accessLog records each request at debug level (KB_LOG_LEVEL=debug): the
-// path without its query, which may hold file names, and never a header.
-func accessLog(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if !slog.Default().Enabled(c.Request().Context(), slog.LevelDebug) {
-			return next(c)
-		}
-		start := time.Now()
-		err := next(c)
-		status := c.Response().Status
-		if e, ok := apierr.As(err); ok {
-			status = e.Status
-		}
-		slog.Debug("request", "method", c.Request().Method, "path", c.Request().URL.Path, "status", status,
-			"user", currentUser(c).Username, "duration", time.Since(start).Round(time.Microsecond))
-		return err
-	}
 }

@@ -33,6 +33,9 @@ type Deps struct {
 	Chat *chat.Service
 	// Compile runs compile requests and the jobs API; nil answers 503.
 	Compile *compile.Service
+	// Workers is how many compile workers this replica is configured to
+	// run (0 on an API-only replica); /readyz waits for them.
+	Workers int
 	// Skills keeps compile skills; nil builds one on Store, Tree and
 	// Models. Pass the one Compile resolves skills with.
 	Skills *skill.Service
@@ -56,7 +59,7 @@ func New(d Deps) *echo.Echo {
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = errorHandler
 	e.Pre(securityHeaders)
-	e.Use(accessLog)
+	e.Use(requestLog)
 	e.Use(bodyDeadlines(d.Timeouts))
 
 	if d.Skills == nil {
@@ -64,6 +67,7 @@ func New(d Deps) *echo.Echo {
 	}
 	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser)}
 	e.GET("/healthz", h.health)
+	e.GET("/readyz", h.ready)
 
 	api := e.Group("/api/v1")
 	api.POST("/auth/login", h.login)
@@ -179,9 +183,9 @@ func errorHandler(err error, c echo.Context) {
 		}
 	}
 	if e.Status >= 500 {
-		slog.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "code", e.Code, "err", err)
+		slog.Error("request failed", "request_id", currentRequestID(c), "method", c.Request().Method, "route", c.Path(), "code", e.Code, "err", err)
 	} else if e.Cause != nil {
-		slog.Debug("request refused", "path", c.Request().URL.Path, "code", e.Code, "cause", e.Cause)
+		slog.Debug("request refused", "request_id", currentRequestID(c), "route", c.Path(), "code", e.Code, "cause", e.Cause)
 	}
 	if e.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds()+0.999)))

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // DefaultStreamsPerUser is limits.streams_per_user unless configured.
@@ -43,9 +44,13 @@ func (r *streamRegistry) enter(userID int64, cancel context.CancelFunc) (release
 	r.next++
 	key := r.next
 	mine[key] = cancel
+	observe.StreamOpened()
 	return func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
+		if _, ok := mine[key]; ok {
+			observe.StreamClosed()
+		}
 		delete(mine, key)
 		if len(mine) == 0 {
 			delete(r.open, userID)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -82,5 +83,7 @@ func (t *Tree) freeBlobs(ctx context.Context, hashes []string) {
 
 // SweepBlobs removes every unreferenced blob older than grace.
 func (t *Tree) SweepBlobs(ctx context.Context, grace time.Duration) (int, error) {
-	return t.blobs.Sweep(ctx, grace, t.FreeBlobs)
+	n, err := t.blobs.Sweep(ctx, grace, t.FreeBlobs)
+	observe.BlobSweep(n, err)
+	return n, err
 }

@@ -13,6 +13,8 @@ import (
 	"unicode"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // Default timeouts of a model call; see Timeouts.
@@ -73,6 +75,7 @@ func (m *Model) InputLimit() int { return m.cfg.ContextWindow - m.cfg.OutputRese
 // Stream starts a streaming call. Cancelling ctx (or calling Close) closes
 // the upstream connection at once. Errors are *Error.
 func (m *Model) Stream(ctx context.Context, req Request) (*Stream, error) {
+	start := time.Now()
 	creq, patch := m.buildRequest(req)
 	st := &callState{patch: patch}
 	st.touch()
@@ -84,9 +87,10 @@ func (m *Model) Stream(ctx context.Context, req Request) (*Stream, error) {
 		wd.stop()
 		e := m.openError(cctx, st, err)
 		cancel(context.Canceled)
+		observe.ModelCall(m.cfg.ID, outcomeOf(e), time.Since(start), 0, 0)
 		return nil, e
 	}
-	return &Stream{model: m, raw: raw, st: st, ctx: cctx, cancel: cancel, stopWD: wd.stop, open: -1}, nil
+	return &Stream{model: m, raw: raw, st: st, ctx: cctx, cancel: cancel, stopWD: wd.stop, open: -1, start: start}, nil
 }
 
 func (m *Model) buildRequest(req Request) (openai.ChatCompletionRequest, requestPatch) {

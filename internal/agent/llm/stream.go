@@ -7,6 +7,8 @@ import (
 	gojson "github.com/goccy/go-json"
 	"io"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -37,6 +39,9 @@ type Stream struct {
 
 	done bool  // ChunkFinish was queued
 	err  error // terminal error, returned after queued chunks
+
+	start    time.Time   // the call began, for the metrics
+	reported atomic.Bool // the call's end was counted
 }
 
 // callBuild accumulates the fragments of one tool call.
@@ -67,6 +72,7 @@ func (s *Stream) Recv() (Chunk, error) {
 
 // Close releases the upstream connection at once, also mid-stream.
 func (s *Stream) Close() error {
+	s.observed(string(KindCanceled)) // a no-op unless it ends the call early
 	s.cancel(context.Canceled)
 	s.stopWD()
 	return s.raw.Close()
@@ -74,6 +80,7 @@ func (s *Stream) Close() error {
 
 func (s *Stream) fail(err error) {
 	s.err = err
+	s.observed(outcomeOf(err))
 	s.release()
 }
 
@@ -246,6 +253,7 @@ func (s *Stream) end() {
 	}
 	s.emit(Chunk{Type: ChunkFinish, Finish: reason})
 	s.done = true
+	s.observed("ok")
 	s.release()
 }
 

@@ -1,0 +1,51 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+// readyTimeout bounds the database checks of one probe.
+const readyTimeout = 3 * time.Second
+
+type readyBody struct {
+	Status     string `json:"status"`
+	Database   string `json:"database"`
+	Migrations int64  `json:"migrations"`
+	Workers    int    `json:"workers"`
+}
+
+func notReady(format string, args ...any) *apierr.Error {
+	return apierr.New(http.StatusServiceUnavailable, "not_ready", format, args...)
+}
+
+// ready answers 200 only when this replica can do its work: the database
+// answers, its schema is at the version this binary embeds, and the
+// workers it is configured to run are running. /healthz stays liveness.
+func (h *handlers) ready(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), readyTimeout)
+	defer cancel()
+	if err := h.Store.Ping(ctx); err != nil {
+		return notReady("database: %s is not reachable", h.Store.Dialect()).WithCause(err)
+	}
+	current, latest, err := h.Store.MigrationVersions(ctx)
+	if err != nil {
+		return notReady("migrations: the schema version cannot be read").WithCause(err)
+	}
+	if current < latest {
+		return notReady("migrations: the database is at version %d, this server needs %d", current, latest)
+	}
+	running := 0
+	if h.Compile != nil {
+		running = h.Compile.WorkersRunning()
+	}
+	if running < h.Workers {
+		return notReady("workers: %d of %d compile workers are running", running, h.Workers)
+	}
+	return c.JSON(http.StatusOK, readyBody{Status: "ready", Database: h.Store.Dialect(), Migrations: current, Workers: running})
+}
