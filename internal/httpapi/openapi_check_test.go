@@ -16,6 +16,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	legacyrouter "github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/knowspace/knowspace/internal/httpapi/openapi"
 )
@@ -27,7 +28,7 @@ import (
 type apiSpec struct {
 	doc    *openapi3.T
 	router routers.Router
-	event  *openapi3.Schema // one parsed SSE event {event, data}
+	events map[string]*openapi3.Schema // the schema of each SSE event {event, data}, by name
 	errs   *openapi3.Schema // the Error shape
 }
 
@@ -50,9 +51,13 @@ var loadSpec = sync.OnceValues(func() (*apiSpec, error) {
 	}
 	// The export is Markdown text; kin-openapi decodes text/plain only.
 	openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
-	return &apiSpec{doc: doc, router: router,
-		event: doc.Components.Schemas["StreamEvent"].Value,
-		errs:  doc.Components.Schemas["Error"].Value}, nil
+	// Each event is checked against its own branch of the StreamEvent
+	// union, picked by the discriminator, so a mismatch names that branch.
+	events := map[string]*openapi3.Schema{}
+	for name, ref := range doc.Components.Schemas["StreamEvent"].Value.Discriminator.Mapping {
+		events[name] = doc.Components.Schemas[strings.TrimPrefix(ref.Ref, "#/components/schemas/")].Value
+	}
+	return &apiSpec{doc: doc, router: router, events: events, errs: doc.Components.Schemas["Error"].Value}, nil
 })
 
 // anyCredential accepts a missing or wrong token: tests send those on
@@ -65,9 +70,18 @@ func checkOptions() *openapi3filter.Options {
 	return o
 }
 
-// shortSchemaError names where and why, without the schema dump.
+// shortSchemaError names where and why, without the schema dump: the
+// JSON Schema validator's own detailed list when it has one.
 func shortSchemaError(e *openapi3.SchemaError) string {
-	return "at /" + strings.Join(e.JSONPointer(), "/") + ": " + e.Reason
+	msg := e.Reason
+	var verr *jsonschema.ValidationError
+	if errors.As(e, &verr) {
+		msg = fmt.Sprintf("%#v", verr)
+	}
+	if len(msg) > 800 {
+		msg = msg[:800] + "…"
+	}
+	return "at /" + strings.Join(e.JSONPointer(), "/") + ": " + msg
 }
 
 type skipRequestKey struct{}
@@ -147,7 +161,15 @@ func (c CheckingTransport) checkRequest(what string, in *openapi3filter.RequestV
 	copied := *in
 	copied.Request = check
 	if err := openapi3filter.ValidateRequest(check.Context(), &copied); err != nil {
-		c.T.Errorf("openapi: request %s does not match the document: %v", what, err)
+		// The body names the call: this runs below the test's helpers.
+		var sent []byte
+		if req.GetBody != nil {
+			if b, err := req.GetBody(); err == nil {
+				sent, _ = io.ReadAll(io.LimitReader(b, 200))
+			}
+		}
+		c.T.Errorf("openapi: request %s?%s does not match the document (if it is invalid on purpose, mark the call: SkipRequestCheck, env.invalid()): %v\nbody: %s",
+			what, req.URL.RawQuery, err, sent)
 	}
 }
 
@@ -181,7 +203,7 @@ func (c CheckingTransport) checkResponse(spec *apiSpec, what string, in *openapi
 		if err := openapi3filter.ValidateResponse(in.Request.Context(), out); err != nil {
 			c.T.Errorf("openapi: answer of %s does not match the document: %v", what, err)
 		}
-		res.Body = &sseChecker{ReadCloser: res.Body, t: c.T, what: what, schema: spec.event}
+		res.Body = &sseChecker{ReadCloser: res.Body, t: c.T, what: what, events: spec.events}
 		return
 	}
 	body := c.readAll(res)
@@ -216,7 +238,7 @@ type sseChecker struct {
 	io.ReadCloser
 	t      testing.TB
 	what   string
-	schema *openapi3.Schema
+	events map[string]*openapi3.Schema
 	line   []byte
 	name   string
 	data   []byte
@@ -263,8 +285,13 @@ func (s *sseChecker) checkEvent() {
 		s.t.Errorf("openapi: stream of %s: event %q has data that is not JSON: %v", s.what, s.name, err)
 		return
 	}
+	schema := s.events[s.name]
+	if schema == nil {
+		s.t.Errorf("openapi: stream of %s: event %q is not in the document", s.what, s.name)
+		return
+	}
 	ev := map[string]any{"event": s.name, "data": data}
-	if err := s.schema.VisitJSON(ev, openapi3.EnableJSONSchema2020(), openapi3.SetSchemaErrorMessageCustomizer(shortSchemaError)); err != nil {
+	if err := schema.VisitJSON(ev, openapi3.EnableJSONSchema2020(), openapi3.SetSchemaErrorMessageCustomizer(shortSchemaError)); err != nil {
 		s.t.Errorf("openapi: stream of %s: event %q does not match the document: %v\ndata: %.400s", s.what, s.name, errSummary(err), s.data)
 	}
 }

@@ -3,12 +3,14 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -104,5 +106,103 @@ func TestOpenAPIServed(t *testing.T) {
 	}
 	if got := doc.Components.Schemas["StreamEvent"].Value.Discriminator; got == nil || len(got.Mapping) != 8 {
 		t.Fatalf("StreamEvent discriminator = %+v", got)
+	}
+}
+
+// recordingT keeps what the checking transport reports instead of failing.
+type recordingT struct {
+	testing.TB
+	mu   sync.Mutex
+	errs []string
+}
+
+func (r *recordingT) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func (r *recordingT) take() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.errs
+	r.errs = nil
+	return out
+}
+
+// TestCheckingTransportCatchesMismatches: the validation the API tests
+// rely on reports a wrong answer, a wrong stream event and an invalid
+// request, and lets a right exchange and an opted-out request pass.
+func TestCheckingTransportCatchesMismatches(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v1/auth/me":
+			w.Header().Set("Content-Type", "application/json")
+			if r.URL.Query().Get("bad") != "" {
+				fmt.Fprint(w, `{"id":"seven","username":"bob","role":"user","disabled":false,"created_at":"2026-01-02T03:04:05Z"}`)
+				return
+			}
+			fmt.Fprint(w, `{"id":7,"username":"bob","role":"user","disabled":false,"created_at":"2026-01-02T03:04:05Z"}`)
+		case "/api/v1/knowledge-agent/stream":
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			fmt.Fprint(w, ": heartbeat\n\nevent: delta\ndata: {\"text\":\"hi\"}\n\nevent: delta\ndata: {\"txt\":\"hi\"}\n\nevent: surprise\ndata: {}\n\n")
+		case "/api/v1/auth/login":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"code":"invalid_json","message":"bad"}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	rec := &recordingT{TB: t}
+	client := CheckedClient(rec)
+	get := func(path string) {
+		res, err := client.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	login := func(skip bool) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/auth/login", strings.NewReader(`{"username":42}`))
+		req.Header.Set("Content-Type", "application/json")
+		if skip {
+			req = SkipRequestCheck(req)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+
+	get("/api/v1/auth/me")
+	if errs := rec.take(); len(errs) != 0 {
+		t.Fatalf("a right answer was reported: %v", errs)
+	}
+	get("/api/v1/auth/me?bad=1")
+	if errs := rec.take(); len(errs) != 1 || !strings.Contains(errs[0], "GET /api/v1/auth/me") || !strings.Contains(errs[0], "/id") {
+		t.Fatalf("a wrong answer: %v", errs)
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/knowledge-agent/stream", strings.NewReader(`{"uri":"kb://me/","model_id":"m","message":"hi"}`))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	errs := rec.take()
+	if len(errs) != 2 || !strings.Contains(errs[0], `event "delta"`) || !strings.Contains(errs[1], `event "surprise" is not in the document`) {
+		t.Fatalf("stream events: %v", errs)
+	}
+	login(false)
+	if errs := rec.take(); len(errs) != 1 || !strings.Contains(errs[0], "request POST /api/v1/auth/login") {
+		t.Fatalf("an invalid request: %v", errs)
+	}
+	login(true)
+	if errs := rec.take(); len(errs) != 0 {
+		t.Fatalf("an opted-out request was reported: %v", errs)
 	}
 }
