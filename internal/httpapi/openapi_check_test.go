@@ -29,7 +29,7 @@ type apiSpec struct {
 	doc    *openapi3.T
 	router routers.Router
 	events map[string]*openapi3.Schema // the schema of each SSE event {event, data}, by name
-	errs   *openapi3.Schema // the Error shape
+	errs   *openapi3.Schema            // the Error shape
 }
 
 var loadSpec = sync.OnceValues(func() (*apiSpec, error) {
