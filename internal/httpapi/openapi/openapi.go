@@ -1,7 +1,17 @@
 // Package openapi holds the OpenAPI 3.1 document of the HTTP API. It is
 // written as YAML files, one per area, that the loader merges into one
-// self-contained JSON document: base.yaml is the root, every other file
-// adds paths and components.
+// self-contained JSON document: base.yaml is the root (info, security, the
+// shared parameters and error answers), paths_*.yaml add paths and
+// schemas_*.yaml add components; a new file is picked up by its name alone.
+//
+// Adding a route: register it in httpapi.New, then add its path (Echo's
+// :id written {id}) and method under paths: in the paths_*.yaml of its
+// area, with operationId, tags, its parameters and requestBody, and its
+// answers; error answers $ref '#/components/responses/...' (all the Error
+// schema) and every operation ends with default: Error. Put new body
+// shapes under components: schemas: in the matching schemas_*.yaml.
+// TestOpenAPICoversEveryRoute fails until the route is documented, and
+// the API tests validate its traffic against what is written here.
 package openapi
 
 import (
