@@ -89,3 +89,17 @@ func TestNoLongLines(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestVersionFromTheBuild: a version set at build time is info.version.
+func TestVersionFromTheBuild(t *testing.T) {
+	old := openapi.Version
+	t.Cleanup(func() { openapi.Version = old })
+	openapi.Version = "1.2.3-test"
+	doc, err := openapi.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := doc["info"].(map[string]any)["version"]; v != "1.2.3-test" {
+		t.Fatalf("info.version = %v", v)
+	}
+}
