@@ -18,20 +18,27 @@ import (
 
 // scenario is one row of an API table: a request and what must come back.
 type scenario struct {
-	name   string
-	method string
-	path   string
-	body   any // nil, raw string/[]byte, or a value to JSON-encode
-	token  string
-	status int
-	code   string                     // expected error code; "" for a success
-	check  func(t *testing.T, r resp) // optional extra checks
+	// invalid: the request breaks the OpenAPI document on purpose; only
+	// the answer is checked against it.
+	invalid bool
+	name    string
+	method  string
+	path    string
+	body    any // nil, raw string/[]byte, or a value to JSON-encode
+	token   string
+	status  int
+	code    string                     // expected error code; "" for a success
+	check   func(t *testing.T, r resp) // optional extra checks
 }
 
 func runScenarios(t *testing.T, e *env, rows []scenario) {
 	t.Helper()
 	for _, sc := range rows {
-		r := e.do(sc.method, sc.path, sc.token, sc.body)
+		ex := e
+		if sc.invalid {
+			ex = e.invalid()
+		}
+		r := ex.do(sc.method, sc.path, sc.token, sc.body)
 		if sc.code != "" {
 			code, msg, ok := r.apiErr()
 			if !ok || r.Status != sc.status || code != sc.code || msg == "" {
@@ -150,16 +157,16 @@ func TestLoginAndTokens(t *testing.T) {
 						t.Errorf("unknown user message %q differs from wrong password message %q", msg, wrongPwMsg)
 					}
 				}},
-			{name: "missing password", method: "POST", path: login, body: `{"username":"bob"}`, status: 400, code: "invalid_request"},
-			{name: "malformed JSON", method: "POST", path: login, body: `{"username":"bob",`, status: 400, code: "invalid_json"},
-			{name: "not JSON at all", method: "POST", path: login, body: `username=bob&password=x`, status: 400, code: "invalid_json"},
-			{name: "unknown field", method: "POST", path: login, body: `{"username":"bob","password":"x","admin":true}`, status: 400, code: "invalid_json"},
-			{name: "wrong field type", method: "POST", path: login, body: `{"username":42,"password":"x"}`, status: 400, code: "invalid_json"},
-			{name: "JSON array", method: "POST", path: login, body: `[]`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "missing password", method: "POST", path: login, body: `{"username":"bob"}`, status: 400, code: "invalid_request"},
+			{invalid: true, name: "malformed JSON", method: "POST", path: login, body: `{"username":"bob",`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "not JSON at all", method: "POST", path: login, body: `username=bob&password=x`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "unknown field", method: "POST", path: login, body: `{"username":"bob","password":"x","admin":true}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "wrong field type", method: "POST", path: login, body: `{"username":42,"password":"x"}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "JSON array", method: "POST", path: login, body: `[]`, status: 400, code: "invalid_json"},
 			{name: "trailing object", method: "POST", path: login, body: `{"username":"bob","password":"x"}{}`, status: 400, code: "invalid_json"},
 			{name: "trailing garbage", method: "POST", path: login, body: `{"username":"bob","password":"x"} junk`, status: 400, code: "invalid_json"},
-			{name: "empty body", method: "POST", path: login, body: ``, status: 400, code: "invalid_json"},
-			{name: "no body", method: "POST", path: login, status: 400, code: "invalid_json"},
+			{invalid: true, name: "empty body", method: "POST", path: login, body: ``, status: 400, code: "invalid_json"},
+			{invalid: true, name: "no body", method: "POST", path: login, status: 400, code: "invalid_json"},
 			{name: "oversized body", method: "POST", path: login, body: huge, status: 413, code: "body_too_large"},
 
 			{name: "self-signed control token on bob's session works", method: "GET", path: me, token: valid, status: 200},
@@ -220,7 +227,7 @@ func TestLoginAndTokens(t *testing.T) {
 			{"PATCH", "/api/v1/resources"}, {"DELETE", "/api/v1/resources"}, {"GET", "/api/v1/resources/content"},
 			{"GET", "/api/v1/resources/raw"}, {"GET", "/api/v1/no-such-thing"},
 		} {
-			wantErr(t, e.do(rt[0], rt[1], "", nil), http.StatusUnauthorized, "missing_token")
+			wantErr(t, e.invalid().do(rt[0], rt[1], "", nil), http.StatusUnauthorized, "missing_token")
 		}
 	})
 }
@@ -325,9 +332,9 @@ func TestAPITokens(t *testing.T) {
 
 		runScenarios(t, e, []scenario{
 			{name: "empty name", method: "POST", path: tokens, token: bobSession, body: map[string]string{"name": "  "}, status: 400, code: "invalid_name"},
-			{name: "no name", method: "POST", path: tokens, token: bobSession, body: `{}`, status: 400, code: "invalid_name"},
-			{name: "long name", method: "POST", path: tokens, token: bobSession, body: map[string]string{"name": strings.Repeat("n", 101)}, status: 400, code: "invalid_name"},
-			{name: "unknown field", method: "POST", path: tokens, token: bobSession, body: `{"name":"x","scope":"all"}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "no name", method: "POST", path: tokens, token: bobSession, body: `{}`, status: 400, code: "invalid_name"},
+			{invalid: true, name: "long name", method: "POST", path: tokens, token: bobSession, body: map[string]string{"name": strings.Repeat("n", 101)}, status: 400, code: "invalid_name"},
+			{invalid: true, name: "unknown field", method: "POST", path: tokens, token: bobSession, body: `{"name":"x","scope":"all"}`, status: 400, code: "invalid_json"},
 			{name: "another user cannot see my tokens", method: "GET", path: tokens, token: carol, status: 200,
 				check: func(t *testing.T, r resp) {
 					if strings.Contains(string(r.Body), "backup script") {
@@ -336,8 +343,8 @@ func TestAPITokens(t *testing.T) {
 				}},
 			{name: "another user cannot revoke my token", method: "DELETE", path: fmt.Sprintf("%s/%d", tokens, created.ID), token: carol, status: 404, code: "token_not_found"},
 			{name: "admin cannot revoke my token either", method: "DELETE", path: fmt.Sprintf("%s/%d", tokens, created.ID), token: e.Admin, status: 404, code: "token_not_found"},
-			{name: "bad id", method: "DELETE", path: tokens + "/abc", token: bobSession, status: 400, code: "invalid_id"},
-			{name: "zero id", method: "DELETE", path: tokens + "/0", token: bobSession, status: 400, code: "invalid_id"},
+			{invalid: true, name: "bad id", method: "DELETE", path: tokens + "/abc", token: bobSession, status: 400, code: "invalid_id"},
+			{invalid: true, name: "zero id", method: "DELETE", path: tokens + "/0", token: bobSession, status: 400, code: "invalid_id"},
 			{name: "unknown id", method: "DELETE", path: tokens + "/999999", token: bobSession, status: 404, code: "token_not_found"},
 			{name: "token still works", method: "GET", path: "/api/v1/auth/me", token: created.Token, status: 200},
 			{name: "a token can revoke itself", method: "DELETE", path: fmt.Sprintf("%s/%d", tokens, created.ID), token: created.Token, status: 204},
@@ -477,12 +484,12 @@ func TestAdminUsers(t *testing.T) {
 			{name: "name with space", method: "POST", path: users, token: e.Admin, body: newUser("a b", userPassword, "user"), status: 400, code: "invalid_username"},
 			{name: "name too long", method: "POST", path: users, token: e.Admin, body: newUser(strings.Repeat("a", 65), userPassword, "user"), status: 400, code: "invalid_username"},
 			{name: "non-ASCII name", method: "POST", path: users, token: e.Admin, body: newUser("\u0430lice", userPassword, "user"), status: 400, code: "invalid_username"},
-			{name: "missing name", method: "POST", path: users, token: e.Admin, body: `{"password":"user-password-1"}`, status: 400, code: "invalid_request"},
-			{name: "missing password", method: "POST", path: users, token: e.Admin, body: `{"username":"gina"}`, status: 400, code: "invalid_request"},
+			{invalid: true, name: "missing name", method: "POST", path: users, token: e.Admin, body: `{"password":"user-password-1"}`, status: 400, code: "invalid_request"},
+			{invalid: true, name: "missing password", method: "POST", path: users, token: e.Admin, body: `{"username":"gina"}`, status: 400, code: "invalid_request"},
 			{name: "weak password", method: "POST", path: users, token: e.Admin, body: newUser("gina", "short", "user"), status: 400, code: "weak_password"},
 			{name: "password over 72 bytes", method: "POST", path: users, token: e.Admin, body: newUser("gina", strings.Repeat("p", 73), "user"), status: 400, code: "invalid_password"},
-			{name: "bad role", method: "POST", path: users, token: e.Admin, body: newUser("gina", userPassword, "root"), status: 400, code: "invalid_role"},
-			{name: "unknown field", method: "POST", path: users, token: e.Admin, body: `{"username":"gina","password":"user-password-1","is_admin":true}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "bad role", method: "POST", path: users, token: e.Admin, body: newUser("gina", userPassword, "root"), status: 400, code: "invalid_role"},
+			{invalid: true, name: "unknown field", method: "POST", path: users, token: e.Admin, body: `{"username":"gina","password":"user-password-1","is_admin":true}`, status: 400, code: "invalid_json"},
 
 			{name: "list", method: "GET", path: users, token: e.Admin, status: 200,
 				check: func(t *testing.T, r resp) {
@@ -503,12 +510,12 @@ func TestAdminUsers(t *testing.T) {
 					}
 				}},
 
-			{name: "patch nothing", method: "PATCH", path: bobPath, token: e.Admin, body: `{}`, status: 400, code: "invalid_request"},
+			{invalid: true, name: "patch nothing", method: "PATCH", path: bobPath, token: e.Admin, body: `{}`, status: 400, code: "invalid_request"},
 			{name: "patch weak password", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"password": "short"}, status: 400, code: "weak_password"},
-			{name: "patch bad role", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"role": "owner"}, status: 400, code: "invalid_role"},
-			{name: "patch unknown field", method: "PATCH", path: bobPath, token: e.Admin, body: `{"username":"robert"}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "patch bad role", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"role": "owner"}, status: 400, code: "invalid_role"},
+			{invalid: true, name: "patch unknown field", method: "PATCH", path: bobPath, token: e.Admin, body: `{"username":"robert"}`, status: 400, code: "invalid_json"},
 			{name: "patch unknown user", method: "PATCH", path: users + "/999999", token: e.Admin, body: map[string]bool{"disabled": true}, status: 404, code: "user_not_found"},
-			{name: "patch bad id", method: "PATCH", path: users + "/bob", token: e.Admin, body: map[string]bool{"disabled": true}, status: 400, code: "invalid_id"},
+			{invalid: true, name: "patch bad id", method: "PATCH", path: users + "/bob", token: e.Admin, body: map[string]bool{"disabled": true}, status: 400, code: "invalid_id"},
 			{name: "admin cannot disable self", method: "PATCH", path: adminPath, token: e.Admin, body: map[string]bool{"disabled": true}, status: 400, code: "cannot_modify_self"},
 			{name: "admin cannot demote self", method: "PATCH", path: adminPath, token: e.Admin, body: map[string]string{"role": "user"}, status: 400, code: "cannot_modify_self"},
 			{name: "admin still works", method: "GET", path: users, token: e.Admin, status: 200},

@@ -65,7 +65,7 @@ func (e *stEnv) call(t *testing.T, user, method, path, body string) (int, []byte
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := CheckedClient(t).Do(e.checked(req))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestConversationsCreateListSearchRenameDeleteExport(t *testing.T) {
 
 		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s%s/%d/export?format=md", env.srv.URL, convPath, made.ID), nil)
 		req.Header.Set("Authorization", "Bearer "+env.tokens["alice"])
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := CheckedClient(t).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestConversationsCreateListSearchRenameDeleteExport(t *testing.T) {
 				t.Fatalf("export lacks %q:\n%s", want, md)
 			}
 		}
-		st, raw = env.call(t, "alice", http.MethodGet, fmt.Sprintf("%s/%d/export?format=pdf", convPath, made.ID), "")
+		st, raw = env.invalid().call(t, "alice", http.MethodGet, fmt.Sprintf("%s/%d/export?format=pdf", convPath, made.ID), "")
 		wantCode(t, st, raw, 400, "invalid_format")
 
 		env.mustCall(t, "alice", http.MethodDelete, fmt.Sprintf("%s/%d", convPath, made.ID), "", 204, nil)

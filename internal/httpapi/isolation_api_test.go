@@ -256,7 +256,7 @@ func TestBadURIsEverywhere(t *testing.T) {
 			if a.endpoint == "list" || strings.HasSuffix(a.endpoint, "-child") {
 				continue
 			}
-			wantErr(t, a.send(e, bob, ""), http.StatusBadRequest, "invalid_uri")
+			wantErr(t, a.send(e.invalid(), bob, ""), http.StatusBadRequest, "invalid_uri")
 		}
 		// Invalid UTF-8 can only travel in a query string.
 		for _, path := range []string{"/api/v1/resources", "/api/v1/resources/content", "/api/v1/resources/raw"} {

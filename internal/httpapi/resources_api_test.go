@@ -91,9 +91,9 @@ func TestListPaging(t *testing.T) {
 		runScenarios(t, e, []scenario{
 			{name: "limit too big", method: "GET", path: q("/api/v1/resources", "kb://me/", "limit", "1001"), token: bob, status: 400, code: "invalid_limit"},
 			{name: "negative limit", method: "GET", path: q("/api/v1/resources", "kb://me/", "limit", "-1"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "limit not a number", method: "GET", path: q("/api/v1/resources", "kb://me/", "limit", "ten"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "negative offset", method: "GET", path: q("/api/v1/resources", "kb://me/", "offset", "-1"), token: bob, status: 400, code: "invalid_offset"},
-			{name: "offset not a number", method: "GET", path: q("/api/v1/resources", "kb://me/", "offset", "1e3"), token: bob, status: 400, code: "invalid_offset"},
+			{invalid: true, name: "limit not a number", method: "GET", path: q("/api/v1/resources", "kb://me/", "limit", "ten"), token: bob, status: 400, code: "invalid_limit"},
+			{invalid: true, name: "negative offset", method: "GET", path: q("/api/v1/resources", "kb://me/", "offset", "-1"), token: bob, status: 400, code: "invalid_offset"},
+			{invalid: true, name: "offset not a number", method: "GET", path: q("/api/v1/resources", "kb://me/", "offset", "1e3"), token: bob, status: 400, code: "invalid_offset"},
 			{name: "list a file", method: "GET", path: q("/api/v1/resources", "kb://me/Welcome.md"), token: bob, status: 400, code: "not_a_folder"},
 			{name: "list a missing folder", method: "GET", path: q("/api/v1/resources", "kb://me/nope/"), token: bob, status: 404, code: "not_found"},
 			{name: "users root alias", method: "GET", path: q("/api/v1/resources", "kb://users/"), token: bob, status: 200,
@@ -142,10 +142,10 @@ func TestFolders(t *testing.T) {
 			{name: "under a file", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/Welcome.md/x/"}, status: 409, code: "not_a_folder"},
 			{name: "deep under a file", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/Welcome.md/x/y/z/"}, status: 409, code: "not_a_folder"},
 			{name: "root", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/"}, status: 409, code: "already_exists"},
-			{name: "missing uri", method: "POST", path: folders, token: bob, body: `{}`, status: 400, code: "invalid_uri"},
-			{name: "unknown field", method: "POST", path: folders, token: bob, body: `{"uri":"kb://me/x/","mode":"0777"}`, status: 400, code: "invalid_json"},
-			{name: "malformed", method: "POST", path: folders, token: bob, body: `{"uri":`, status: 400, code: "invalid_json"},
-			{name: "uri not a string", method: "POST", path: folders, token: bob, body: `{"uri":["kb://me/x/"]}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "missing uri", method: "POST", path: folders, token: bob, body: `{}`, status: 400, code: "invalid_uri"},
+			{invalid: true, name: "unknown field", method: "POST", path: folders, token: bob, body: `{"uri":"kb://me/x/","mode":"0777"}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "malformed", method: "POST", path: folders, token: bob, body: `{"uri":`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "uri not a string", method: "POST", path: folders, token: bob, body: `{"uri":["kb://me/x/"]}`, status: 400, code: "invalid_json"},
 		})
 		sameSnapshot(t, "bob's tree", before, e.snapshot(bob))
 	})
@@ -211,14 +211,14 @@ func TestMoveAndDelete(t *testing.T) {
 			{name: "under a file", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/Welcome.md/data/"}, status: 400, code: "not_a_folder"},
 			{name: "missing parent", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/nope/data/"}, status: 404, code: "not_found"},
 			{name: "missing source", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/nope.md", "new_uri": "kb://me/yes.md"}, status: 404, code: "not_found"},
-			{name: "missing new_uri", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/"}, status: 400, code: "invalid_uri"},
-			{name: "unknown field", method: "PATCH", path: "/api/v1/resources", token: bob, body: `{"uri":"kb://me/data/","new_uri":"kb://me/d2/","force":true}`, status: 400, code: "invalid_json"},
+			{invalid: true, name: "missing new_uri", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/"}, status: 400, code: "invalid_uri"},
+			{invalid: true, name: "unknown field", method: "PATCH", path: "/api/v1/resources", token: bob, body: `{"uri":"kb://me/data/","new_uri":"kb://me/d2/","force":true}`, status: 400, code: "invalid_json"},
 			{name: "trailing data", method: "PATCH", path: "/api/v1/resources", token: bob, body: `{"uri":"kb://me/data/","new_uri":"kb://me/d2/"}[]`, status: 400, code: "invalid_json"},
-			{name: "empty body", method: "PATCH", path: "/api/v1/resources", token: bob, body: ``, status: 400, code: "invalid_json"},
+			{invalid: true, name: "empty body", method: "PATCH", path: "/api/v1/resources", token: bob, body: ``, status: 400, code: "invalid_json"},
 			{name: "delete root", method: "DELETE", path: q("/api/v1/resources", "kb://me/"), token: bob, status: 400, code: "invalid_delete"},
 			{name: "delete root alias", method: "DELETE", path: q("/api/v1/resources", "kb://users/"), token: bob, status: 400, code: "invalid_delete"},
 			{name: "delete missing", method: "DELETE", path: q("/api/v1/resources", "kb://me/nope"), token: bob, status: 404, code: "not_found"},
-			{name: "delete without uri", method: "DELETE", path: "/api/v1/resources", token: bob, status: 400, code: "invalid_uri"},
+			{invalid: true, name: "delete without uri", method: "DELETE", path: "/api/v1/resources", token: bob, status: 400, code: "invalid_uri"},
 		})
 		sameSnapshot(t, "bob's tree after refused moves", before, e.snapshot(bob))
 
@@ -291,7 +291,7 @@ func TestRawDownload(t *testing.T) {
 		}
 		wantErr(t, e.do("GET", q("/api/v1/resources/raw", "kb://me/notes/"), bob, nil), 400, "not_a_file")
 		wantErr(t, e.do("GET", q("/api/v1/resources/raw", "kb://me/nope.pdf"), bob, nil), 404, "not_found")
-		wantErr(t, e.do("GET", "/api/v1/resources/raw", bob, nil), 400, "invalid_uri")
+		wantErr(t, e.invalid().do("GET", "/api/v1/resources/raw", bob, nil), 400, "invalid_uri")
 
 		// A binary file has no text body yet; offset past 0 is out of range.
 		var p pageJSON
@@ -437,18 +437,18 @@ func TestContentPages(t *testing.T) {
 			t.Fatalf("empty file page %+v", p)
 		}
 		runScenarios(t, e, []scenario{
-			{name: "limit 6001", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "6001"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "limit 0", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "0"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "limit -1", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "-1"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "limit huge", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "99999999999999999999"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "limit not a number", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "1.5"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "offset negative", method: "GET", path: q(content, "kb://me/mixed.md", "offset", "-1"), token: bob, status: 400, code: "invalid_offset"},
-			{name: "offset not a number", method: "GET", path: q(content, "kb://me/mixed.md", "offset", "x"), token: bob, status: 400, code: "invalid_offset"},
+			{invalid: true, name: "limit 6001", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "6001"), token: bob, status: 400, code: "invalid_limit"},
+			{invalid: true, name: "limit 0", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "0"), token: bob, status: 400, code: "invalid_limit"},
+			{invalid: true, name: "limit -1", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "-1"), token: bob, status: 400, code: "invalid_limit"},
+			{invalid: true, name: "limit huge", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "99999999999999999999"), token: bob, status: 400, code: "invalid_limit"},
+			{invalid: true, name: "limit not a number", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "1.5"), token: bob, status: 400, code: "invalid_limit"},
+			{invalid: true, name: "offset negative", method: "GET", path: q(content, "kb://me/mixed.md", "offset", "-1"), token: bob, status: 400, code: "invalid_offset"},
+			{invalid: true, name: "offset not a number", method: "GET", path: q(content, "kb://me/mixed.md", "offset", "x"), token: bob, status: 400, code: "invalid_offset"},
 			{name: "offset past end", method: "GET", path: q(content, "kb://me/mixed.md", "offset", fmt.Sprint(total+1)), token: bob, status: 400, code: "offset_out_of_range"},
 			{name: "offset past end of empty file", method: "GET", path: q(content, "kb://me/empty.txt", "offset", "1"), token: bob, status: 400, code: "offset_out_of_range"},
 			{name: "a folder", method: "GET", path: q(content, "kb://me/notes/"), token: bob, status: 400, code: "not_a_file"},
 			{name: "missing file", method: "GET", path: q(content, "kb://me/nope.md"), token: bob, status: 404, code: "not_found"},
-			{name: "no uri", method: "GET", path: content, token: bob, status: 400, code: "invalid_uri"},
+			{invalid: true, name: "no uri", method: "GET", path: content, token: bob, status: 400, code: "invalid_uri"},
 			{name: "sample Chinese note", method: "GET", path: q(content, "kb://me/notes/会议纪要.md"), token: bob, status: 200,
 				check: func(t *testing.T, r resp) {
 					var p pageJSON

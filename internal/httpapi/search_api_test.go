@@ -124,7 +124,7 @@ func TestSearchAPI(t *testing.T) {
 			{[]string{"q", "x", "cursor", "nope"}, "invalid_arguments", "not a cursor"},
 			{[]string{"q", "a(b", "regex", "true"}, "invalid_arguments", "regex: missing closing )"},
 		} {
-			r := e.do(http.MethodGet, q("/api/v1/search", "kb://me/", bad.kv...), bob, nil)
+			r := e.invalid().do(http.MethodGet, q("/api/v1/search", "kb://me/", bad.kv...), bob, nil)
 			wantErr(t, r, http.StatusBadRequest, bad.code)
 			if _, msg, _ := r.apiErr(); !strings.Contains(msg, bad.in) {
 				t.Fatalf("%v: message %q does not say %q", bad.kv, msg, bad.in)

@@ -15,6 +15,7 @@ import (
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
+	"github.com/knowspace/knowspace/internal/httpapi/openapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
@@ -70,6 +71,7 @@ func New(d Deps) *echo.Echo {
 	e.GET("/readyz", h.ready)
 
 	api := e.Group("/api/v1")
+	api.GET("/openapi.json", serveOpenAPI)
 	api.POST("/auth/login", h.login)
 
 	authed := api.Group("", h.requireAuth)
@@ -158,6 +160,16 @@ func (h *handlers) health(c echo.Context) error {
 		return apierr.New(http.StatusServiceUnavailable, "database_unavailable", "the database is not reachable").WithCause(err)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "database": h.Store.Dialect()})
+}
+
+// serveOpenAPI answers the API's own description (internal/httpapi/openapi);
+// every route added above is documented there, or a test fails.
+func serveOpenAPI(c echo.Context) error {
+	doc, err := openapi.JSON()
+	if err != nil {
+		return apierr.Internal(err)
+	}
+	return c.JSONBlob(http.StatusOK, doc)
 }
 
 type errorBody struct {

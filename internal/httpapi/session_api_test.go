@@ -59,7 +59,7 @@ func TestChangePassword(t *testing.T) {
 		e.mustOK(e.do("POST", "/api/v1/auth/tokens", here, map[string]string{"name": "script"}), 201, &tok)
 		const pw, me = "/api/v1/auth/password", "/api/v1/auth/me"
 		runScenarios(t, e, []scenario{
-			{name: "missing fields", method: "POST", path: pw, token: here, body: map[string]string{"new_password": "x"}, status: 400, code: "invalid_request"},
+			{invalid: true, name: "missing fields", method: "POST", path: pw, token: here, body: map[string]string{"new_password": "x"}, status: 400, code: "invalid_request"},
 			{name: "wrong current password", method: "POST", path: pw, token: here, body: map[string]string{"current_password": "nope-nope", "new_password": "brand-new-password"}, status: 400, code: "wrong_password"},
 			{name: "weak new password", method: "POST", path: pw, token: here, body: map[string]string{"current_password": userPassword, "new_password": "short"}, status: 400, code: "weak_password"},
 			{name: "nothing changed yet", method: "GET", path: me, token: elsewhere, status: 200},
@@ -92,7 +92,7 @@ func TestTokenExpiryAndAdminTokens(t *testing.T) {
 			t.Fatalf("token without expiry has expires_at %v", forever.ExpiresAt)
 		}
 		for _, bad := range []any{-1, 3651, "7", 1.5} {
-			wantErr(t, e.do("POST", tokens, bob, map[string]any{"name": "x", "expires_in_days": bad}), 400, map[bool]string{true: "invalid_expiry", false: "invalid_json"}[fmt.Sprint(bad) == "-1" || fmt.Sprint(bad) == "3651"])
+			wantErr(t, e.invalid().do("POST", tokens, bob, map[string]any{"name": "x", "expires_in_days": bad}), 400, map[bool]string{true: "invalid_expiry", false: "invalid_json"}[fmt.Sprint(bad) == "-1" || fmt.Sprint(bad) == "3651"])
 		}
 		// last_used_at is recorded on use.
 		e.mustOK(e.do("GET", "/api/v1/auth/me", week.Token, nil), 200, nil)

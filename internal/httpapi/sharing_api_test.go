@@ -181,7 +181,7 @@ func TestShareWriteGrantee(t *testing.T) {
 		if changed.Role != "write" {
 			t.Fatalf("role change: %+v", changed)
 		}
-		wantErr(t, e.do(http.MethodPatch, fmt.Sprintf("/api/v1/resources/shares/%d", sh.ID), alice, map[string]string{"role": "admin"}), http.StatusBadRequest, "invalid_role")
+		wantErr(t, e.invalid().do(http.MethodPatch, fmt.Sprintf("/api/v1/resources/shares/%d", sh.ID), alice, map[string]string{"role": "admin"}), http.StatusBadRequest, "invalid_role")
 		if a := e.access(bob, "kb://users/alice/team/"); a != "write" {
 			t.Fatalf("access = %q", a)
 		}

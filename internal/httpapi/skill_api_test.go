@@ -95,13 +95,13 @@ func TestSkillAPI(t *testing.T) {
 			{map[string]any{"name": "n", "prompt": "p", "description": strings.Repeat("d", 501)}, "description"},
 			{map[string]any{"name": "n", "prompt": "p", "output_language": "in Chinese"}, "output_language"},
 		} {
-			code, b := e.do("POST", base, "alice", c.body)
+			code, b := e.invalid().do("POST", base, "alice", c.body)
 			got := cmpDecode[skillErrJSON](t, b).Error
 			if code != 400 || got.Code != "invalid_skill" || got.Field != c.field || !strings.Contains(got.Message, c.field) {
 				t.Errorf("%v: %d %s", c.body, code, b)
 			}
 		}
-		if code, b := e.do("POST", base, "alice", map[string]any{"name": "n", "prompt": "p", "tools": []string{"sh"}}); code != 400 || cmpErrCode(t, b) != "invalid_json" {
+		if code, b := e.invalid().do("POST", base, "alice", map[string]any{"name": "n", "prompt": "p", "tools": []string{"sh"}}); code != 400 || cmpErrCode(t, b) != "invalid_json" {
 			t.Errorf("a skill with tools: %d %s", code, b)
 		}
 		if n := len(e.list("alice")); n != 3 {
@@ -247,7 +247,11 @@ func TestSkillGenerateAndPreviewAPI(t *testing.T) {
 			if c.push != nil {
 				e.fake.Push(*c.push)
 			}
-			code, b := e.do("POST", gen, "alice", c.body)
+			ex := e.cmpEnv
+			if c.body["description"] == "" { // outside the document
+				ex = ex.invalid()
+			}
+			code, b := ex.do("POST", gen, "alice", c.body)
 			if code != c.status || (c.code != "" && cmpErrCode(t, b) != c.code) {
 				t.Errorf("%v: %d %s", c.body, code, b)
 			}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,6 +31,22 @@ type stEnv struct {
 	shutdown chan struct{}
 	tokens   map[string]string
 	stack    TestStack
+	skip     atomic.Bool // the next request is invalid on purpose
+}
+
+// invalid marks the next request as invalid on purpose: only its answer is
+// checked against the OpenAPI document.
+func (e *stEnv) invalid() *stEnv {
+	e.skip.Store(true)
+	return e
+}
+
+// checked prepares req for the validating client.
+func (e *stEnv) checked(req *http.Request) *http.Request {
+	if e.skip.Swap(false) {
+		return SkipRequestCheck(req)
+	}
+	return req
 }
 
 func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *stEnv {
@@ -67,7 +84,7 @@ func (e *stEnv) post(ctx context.Context, t *testing.T, user, path, body string)
 	if user != "" {
 		req.Header.Set("Authorization", "Bearer "+e.tokens[user])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := CheckedClient(t).Do(e.checked(req))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +155,15 @@ func TestStreamRefusesBeforeFirstByte(t *testing.T) {
 			{"malformed json", "alice", `{"uri":`, 400, "invalid_json"},
 			{"unknown field", "alice", `{"uri":"kb://me/","model_id":"fake","message":"hi","temperature":2}`, 400, "invalid_json"},
 		}
+		// These break the OpenAPI document on purpose.
+		outside := map[string]bool{"bad history role": true, "history too long": true, "history wrong type": true,
+			"malformed json": true, "unknown field": true}
 		for _, tc := range cases {
-			resp := env.post(context.Background(), t, tc.user, "/api/v1/knowledge-agent/stream", tc.body)
+			ex := env
+			if outside[tc.name] {
+				ex = env.invalid()
+			}
+			resp := ex.post(context.Background(), t, tc.user, "/api/v1/knowledge-agent/stream", tc.body)
 			var body errorBody
 			json.NewDecoder(resp.Body).Decode(&body)
 			resp.Body.Close()
@@ -217,7 +241,7 @@ func TestStreamOutlivesBodyDeadlines(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, env.srv.URL+"/api/v1/knowledge-agent/stream", pr)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+env.tokens["alice"])
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := CheckedClient(t).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +321,7 @@ func TestOptionsLeakNoSecrets(t *testing.T) {
 	env := stSetup(t, store.DialectSQLite)
 	req, _ := http.NewRequest(http.MethodGet, env.srv.URL+"/api/v1/knowledge-agent/options", nil)
 	req.Header.Set("Authorization", "Bearer "+env.tokens["alice"])
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := CheckedClient(t).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestStreamsPerUser(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+token)
-		res, err := http.DefaultClient.Do(req)
+		res, err := CheckedClient(t).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestStreamsPerUser(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/api/v1/admin/users/%d", srv.URL, alice.ID), strings.NewReader(`{"disabled":true}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+admin.Token)
-	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
+	if res, err := CheckedClient(t).Do(req); err != nil || res.StatusCode != 200 {
 		t.Fatalf("disable: %v %v", res, err)
 	}
 	for i, r := range open {

@@ -51,6 +51,7 @@ type env struct {
 	// bodyRead, when set before a request, counts the body bytes the server read.
 	bodyRead *atomic.Int64
 	client   *http.Client
+	skipNext atomic.Bool // the next request is invalid on purpose (invalid)
 }
 
 // newEnv builds the stack on a fresh store of the dialect, creates the first
@@ -69,7 +70,7 @@ func newEnvWith(t *testing.T, dialect string, d httpapi.Deps) *env {
 	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatalf("ensure admin: %v", err)
 	}
-	e := &env{t: t, DataDir: dir, Store: st, Tree: tree, Auth: svc, client: &http.Client{Timeout: 30 * time.Second}}
+	e := &env{t: t, DataDir: dir, Store: st, Tree: tree, Auth: svc, client: &http.Client{Timeout: 30 * time.Second, Transport: httpapi.CheckingTransport{T: t}}}
 	d.Store, d.Auth, d.Tree = st, svc, tree
 	h := httpapi.New(d)
 	srv := httptest.NewUnstartedServer(nil)
@@ -171,9 +172,20 @@ func (e *env) do(method, path, token string, body any) resp {
 	return e.send(req)
 }
 
+// invalid marks the next request (do, upload, send) as invalid on purpose
+// (bad JSON, a wrong type, a missing field): its answer is checked against
+// the OpenAPI document, the request itself is not.
+func (e *env) invalid() *env {
+	e.skipNext.Store(true)
+	return e
+}
+
 // send performs a prepared request and reads the whole answer.
 func (e *env) send(req *http.Request) resp {
 	e.t.Helper()
+	if e.skipNext.Swap(false) {
+		req = httpapi.SkipRequestCheck(req)
+	}
 	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", req.Method, req.URL, err)

@@ -73,7 +73,7 @@ func TestUploadConflictModes(t *testing.T) {
 				t.Fatal("a refused upload stored its other file")
 			}
 		}
-		wantErr(t, e.uploadMode(bob, "kb://me/", "merge", upFile{"r.md", []byte("x")}), http.StatusBadRequest, "invalid_on_conflict")
+		wantErr(t, e.invalid().uploadMode(bob, "kb://me/", "merge", upFile{"r.md", []byte("x")}), http.StatusBadRequest, "invalid_on_conflict")
 
 		// replace: a new version; the old content is a previous version.
 		e.mustOK(e.uploadMode(bob, "kb://me/", "replace", upFile{"r.md", []byte("two!")}), http.StatusCreated, nil)

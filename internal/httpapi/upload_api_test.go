@@ -112,9 +112,9 @@ func TestUploads(t *testing.T) {
 		nothingStored("a file as target")
 		wantErr(t, e.upload(bob, "kb://me/nope/", upFile{"x.txt", []byte("1")}), 404, "not_found")
 		nothingStored("a missing folder as target")
-		wantErr(t, e.upload(bob, "kb://me/"), 400, "no_files")
+		wantErr(t, e.invalid().upload(bob, "kb://me/"), 400, "no_files")
 		nothingStored("no parts")
-		wantErr(t, e.do("POST", q("/api/v1/resources/upload", "kb://me/"), bob, `{"file":"x"}`), 400, "invalid_upload")
+		wantErr(t, e.invalid().do("POST", q("/api/v1/resources/upload", "kb://me/"), bob, `{"file":"x"}`), 400, "invalid_upload")
 		nothingStored("not multipart")
 
 		var many []upFile
@@ -363,7 +363,7 @@ func TestKilledUpload(t *testing.T) {
 		req, _ = http.NewRequest("POST", e.URL+q("/api/v1/resources/upload", "kb://me/"), bytes.NewReader(body))
 		req.Header.Set("Content-Type", "multipart/form-data; boundary="+boundary)
 		req.Header.Set("Authorization", "Bearer "+bob)
-		r := e.send(req)
+		r := e.invalid().send(req)
 		if r.Status != 400 {
 			t.Fatalf("unterminated multipart: %s", r)
 		}
