@@ -1,16 +1,24 @@
 import { useEffect, useRef, useState } from "react";
-import { ChevronDown, LogOut, UserRound, UsersRound } from "lucide-react";
+import { ChevronDown, LogOut, Settings, ShieldCheck, UserRound, UsersRound } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
 import { GroupsDialog } from "../admin/GroupsDialog";
 import { useSession } from "../auth/session";
+import { navigate } from "./route";
 
-/** UserMenu shows who is signed in, with a menu holding sign-out (and, for admins, the Groups screen). */
+/** UserMenu shows who is signed in, with a menu holding Settings, sign-out and, for admins, the Admin page and Groups screen. */
 export function UserMenu({ user }: { user: User }) {
+  const { t } = useTranslation("settings");
   const { signOut } = useSession();
   const [open, setOpen] = useState(false);
   const [groups, setGroups] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const isAdmin = user.role === "admin";
+
+  const go = (path: string) => {
+    setOpen(false);
+    navigate(path);
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -47,11 +55,19 @@ export function UserMenu({ user }: { user: User }) {
         <ChevronDown size={14} aria-hidden />
       </button>
       {open && (
-        <div className="menu" role="menu" aria-label="Account">
+        <div className="menu" role="menu" aria-label={t("menu.label")}>
           <div className="menu-caption">
-            Signed in as <strong>{user.username}</strong>
+            {t("menu.signedInAs")} <strong>{user.username}</strong>
             {user.role ? <span className="badge">{user.role}</span> : null}
           </div>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => go("/settings")}>
+            <Settings size={15} aria-hidden /> {t("menu.settings")}
+          </button>
+          {isAdmin && (
+            <button type="button" role="menuitem" className="menu-item" onClick={() => go("/admin")}>
+              <ShieldCheck size={15} aria-hidden /> {t("menu.admin")}
+            </button>
+          )}
           {isAdmin && (
             <button
               type="button"
@@ -65,11 +81,11 @@ export function UserMenu({ user }: { user: User }) {
                 setGroups(true);
               }}
             >
-              <UsersRound size={15} aria-hidden /> Groups
+              <UsersRound size={15} aria-hidden /> {t("menu.groups")}
             </button>
           )}
           <button type="button" role="menuitem" className="menu-item" onClick={signOut}>
-            <LogOut size={15} aria-hidden /> Sign out
+            <LogOut size={15} aria-hidden /> {t("menu.signOut")}
           </button>
         </div>
       )}
