@@ -10,6 +10,7 @@ applyTheme(storedTheme());
 
 // Pages with their own URL load on first visit: the workspace bundle stays small.
 const SettingsPage = lazy(() => import("./settings/SettingsPage"));
+const AdminPage = lazy(() => import("./admin/AdminPage"));
 
 const under = (path: string, base: string) => path === base || path.startsWith(base + "/");
 
@@ -21,6 +22,13 @@ export function App() {
     return (
       <Suspense fallback={null}>
         <SettingsPage user={user} />
+      </Suspense>
+    );
+  }
+  if (under(path, "/admin")) {
+    return (
+      <Suspense fallback={null}>
+        <AdminPage user={user} />
       </Suspense>
     );
   }
