@@ -1,6 +1,6 @@
 // Every user's compile jobs, filtered by state and user, with cancel.
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { listUsers } from "../api/groups";
@@ -17,6 +17,8 @@ export function AdminJobsSection() {
   const [userID, setUserID] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const stateID = useId();
+  const userSelectID = useId();
   const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal) });
   const key = ["admin-jobs", state, userID] as const;
   const jobs = useQuery({ queryKey: key, queryFn: ({ signal }) => listAllJobs({ state, user_id: userID }, signal), refetchOnMount: "always" });
@@ -38,9 +40,9 @@ export function AdminJobsSection() {
     <section className="page-section" aria-labelledby="ajobs-h">
       <h2 id="ajobs-h">{t("jobs.heading")}</h2>
       <div className="page-form inline">
-        <label className="field">
-          <span>{t("jobs.state")}</span>
-          <select value={state} onChange={(e) => setState(e.target.value)}>
+        <div className="field">
+          <label htmlFor={stateID}>{t("jobs.state")}</label>
+          <select id={stateID} value={state} onChange={(e) => setState(e.target.value)}>
             <option value="">{t("jobs.anyState")}</option>
             {states.map((s) => (
               <option key={s} value={s}>
@@ -48,10 +50,10 @@ export function AdminJobsSection() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          <span>{t("jobs.user")}</span>
-          <select value={userID} onChange={(e) => setUserID(Number(e.target.value))}>
+        </div>
+        <div className="field">
+          <label htmlFor={userSelectID}>{t("jobs.user")}</label>
+          <select id={userSelectID} value={userID} onChange={(e) => setUserID(Number(e.target.value))}>
             <option value={0}>{t("jobs.anyUser")}</option>
             {(users.data ?? []).map((u) => (
               <option key={u.id} value={u.id}>
@@ -59,7 +61,7 @@ export function AdminJobsSection() {
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="button" className="btn" onClick={() => void jobs.refetch()}>
           {t("jobs.refresh")}
         </button>
