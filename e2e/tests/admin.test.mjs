@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { apiUpload } from "../lib/agent.mjs";
+import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure } from "../lib/browser.mjs";
 import { apiLogin, startServer } from "../lib/server.mjs";
 
@@ -117,7 +118,7 @@ describe("admin", { timeout: 180_000 }, () => {
       await erin.getByText("Active").waitFor();
       assert.ok(await canLogin("erin", "erin-Password-1"));
 
-      await erin.getByRole("button", { name: "Reset the password of erin" }).click();
+      await erin.getByRole("button", { name: "Reset password for erin" }).click();
       const dialog = page.getByRole("dialog", { name: "Reset the password of erin" });
       await dialog.getByLabel("New password").fill("erin-Password-2");
       await dialog.getByRole("button", { name: "Reset password" }).click();
@@ -213,6 +214,23 @@ describe("admin", { timeout: 180_000 }, () => {
       await page.locator('[data-group="team"]').waitFor();
       await page.getByRole("status").getByText("Created group team.").waitFor();
       assert.equal(new URL(page.url()).pathname, "/admin/groups");
+    }),
+  );
+
+  it(
+    "every admin section passes axe in light and dark",
+    shotOnFailure(() => page, async () => {
+      for (const section of ["users", "tokens", "jobs", "groups", "overview"]) {
+        await page.goto(`/admin/${section}`);
+        await page.getByRole("heading", { level: 2 }).waitFor();
+        await page.waitForFunction(() => !document.body.textContent.includes("Loading…"));
+        for (const colorScheme of ["light", "dark"]) {
+          await page.emulateMedia({ colorScheme });
+          const bad = blocking(await axeViolations(page));
+          assert.equal(bad.length, 0, `admin/${section} (${colorScheme}):\n${formatViolations(bad)}`);
+        }
+      }
+      await page.emulateMedia({ colorScheme: "light" });
     }),
   );
 });

@@ -10,6 +10,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure } from "../lib/browser.mjs";
 import { apiLogin, startServer } from "../lib/server.mjs";
 
@@ -222,6 +223,24 @@ cli_profiles:
       await page.getByRole("radio", { name: "System" }).nth(1).check();
       assert.equal(await page.evaluate(() => document.documentElement.hasAttribute("data-theme")), false);
       assert.equal(await bg(), LIGHT);
+    }),
+  );
+
+  it(
+    "every section passes axe in light and dark, with the System, Light and Dark themes",
+    shotOnFailure(() => page, async () => {
+      for (const section of ["account", "tokens", "models", "appearance"]) {
+        await page.goto(`/settings/${section}`);
+        await page.getByRole("heading", { level: 2 }).waitFor();
+        for (const [colorScheme, theme] of [["light", null], ["dark", null], ["dark", "light"], ["light", "dark"]]) {
+          await page.emulateMedia({ colorScheme });
+          await page.evaluate((t) => (t ? document.documentElement.setAttribute("data-theme", t) : document.documentElement.removeAttribute("data-theme")), theme);
+          const bad = blocking(await axeViolations(page));
+          assert.equal(bad.length, 0, `settings/${section} (${colorScheme}, theme ${theme ?? "system"}):\n${formatViolations(bad)}`);
+        }
+      }
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
     }),
   );
 
