@@ -330,7 +330,7 @@ func TestModelCheckAPI(t *testing.T) {
 			t.Fatalf("sixth: %d %s", code, b)
 		}
 		code, b = e.do("POST", models+"fake/check", "alice", nil)
-		if code != 429 || cmpErrCode(t, b) != "too_many_checks" {
+		if code != 429 || cmpErrCode(t, b) != "too_many_checks" || !strings.Contains(string(b), "at most 6 checks a minute") {
 			t.Fatalf("seventh: %d %s", code, b)
 		}
 		req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1"+models+"fake/check", nil)

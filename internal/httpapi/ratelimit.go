@@ -13,12 +13,13 @@ type rateLimiter struct {
 	mu     sync.Mutex
 	max    int
 	window time.Duration
+	per    string // the window in words, for the message
 	now    func() time.Time
 	events map[int64][]time.Time
 }
 
-func newRateLimiter(max int, window time.Duration) *rateLimiter {
-	return &rateLimiter{max: max, window: window, now: time.Now, events: map[int64][]time.Time{}}
+func newRateLimiter(max int, window time.Duration, per string) *rateLimiter {
+	return &rateLimiter{max: max, window: window, per: per, now: time.Now, events: map[int64][]time.Time{}}
 }
 
 // allow records one event of key, or answers 429 code with Retry-After set
@@ -35,7 +36,7 @@ func (l *rateLimiter) allow(key int64, code, what string) error {
 	}
 	if len(kept) >= l.max {
 		l.events[key] = kept
-		e := apierr.TooMany(code, "at most %d %s per %s; try again shortly", l.max, what, l.window)
+		e := apierr.TooMany(code, "at most %d %s %s; try again shortly", l.max, what, l.per)
 		e.RetryAfter = kept[0].Add(l.window).Sub(now)
 		return e
 	}

@@ -64,7 +64,7 @@ func New(d Deps) *echo.Echo {
 		d.Skills = &skill.Service{Store: d.Store, Tree: d.Tree, Models: d.Models}
 	}
 	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser),
-		checks: newRateLimiter(checksPerMinute, time.Minute)}
+		checks: newRateLimiter(checksPerMinute, time.Minute, "a minute")}
 	e.GET("/healthz", h.health)
 
 	api := e.Group("/api/v1")

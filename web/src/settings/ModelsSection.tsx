@@ -5,10 +5,15 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { fetchAgentOptions } from "../api/agent";
+import { ApiError } from "../api/client";
 import { messageOf } from "../ui/errors";
 import { formatNumber } from "../ui/format";
 import { checkCLIProfile, checkModel } from "./api";
 import type { CheckResult } from "./api";
+
+// The codes a check classifies into, said in the UI's language; others show the server's message.
+const knownCodes = new Set(["llm_auth", "llm_connect_error", "llm_model_not_found", "llm_rate_limited", "llm_timeout", "llm_server_error",
+  "cli_not_installed", "cli_failed", "cli_timeout"]);
 
 type State = { busy: true } | { busy: false; result?: CheckResult; error?: string };
 
@@ -20,7 +25,8 @@ function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; det
     try {
       setState({ busy: false, result: await props.run() });
     } catch (err) {
-      setState({ busy: false, error: messageOf(err) });
+      const tooMany = err instanceof ApiError && err.code === "too_many_checks";
+      setState({ busy: false, error: tooMany ? t("models.tooMany") : messageOf(err) });
     }
   }
   const r = !state.busy ? state.result : undefined;
@@ -40,7 +46,8 @@ function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; det
         {r?.ok && <span className="check-result ok">{t("models.ok", { ms: formatNumber(r.latency_ms) })}</span>}
         {r && !r.ok && (
           <span className="check-result bad">
-            {t("models.failed", { ms: formatNumber(r.latency_ms) })} <code>{r.error?.code}</code> {r.error?.message}
+            {t("models.failed", { ms: formatNumber(r.latency_ms) })} <code>{r.error?.code}</code>{" "}
+            {r.error && knownCodes.has(r.error.code) ? t(`models.errors.${r.error.code}`) : r.error?.message}
           </span>
         )}
         {!state.busy && state.error && <span className="check-result bad">{state.error}</span>}
