@@ -366,3 +366,54 @@ func TestModelCheckAPI(t *testing.T) {
 		}
 	})
 }
+
+// TestTokenLastUsedIsWrittenOncePerMinute: the list gives created, last
+// used and expiry; a second use within the minute does not rewrite it.
+func TestTokenLastUsedIsWrittenOncePerMinute(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := opsNewEnv(t, dialect)
+		code, b := e.do("POST", "/auth/tokens", "alice", map[string]any{"name": "cron", "expires_in_days": 7})
+		if code != 201 {
+			t.Fatalf("create: %d %s", code, b)
+		}
+		tok := cmpDecode[struct {
+			Token string `json:"token"`
+		}](t, b).Token
+		type item struct {
+			Name       string     `json:"name"`
+			CreatedAt  time.Time  `json:"created_at"`
+			LastUsedAt *time.Time `json:"last_used_at"`
+			ExpiresAt  *time.Time `json:"expires_at"`
+		}
+		list := func() item {
+			t.Helper()
+			code, b := e.do("GET", "/auth/tokens", "alice", nil)
+			items := cmpDecode[struct{ Items []item }](t, b).Items
+			if code != 200 || len(items) != 1 {
+				t.Fatalf("list: %d %s", code, b)
+			}
+			return items[0]
+		}
+		if it := list(); it.LastUsedAt != nil || it.CreatedAt.IsZero() || it.ExpiresAt == nil ||
+			it.ExpiresAt.Sub(it.CreatedAt).Round(time.Hour) != 7*24*time.Hour {
+			t.Fatalf("before use: %+v", it)
+		}
+		use := func() {
+			t.Helper()
+			e.tokens["cron"] = tok
+			if code, b := e.do("GET", "/auth/me", "cron", nil); code != 200 {
+				t.Fatalf("use: %d %s", code, b)
+			}
+		}
+		use()
+		first := list().LastUsedAt
+		if first == nil {
+			t.Fatal("last_used_at not set by a use")
+		}
+		time.Sleep(1100 * time.Millisecond) // past the store's second precision
+		use()
+		if again := list().LastUsedAt; again == nil || !again.Equal(*first) {
+			t.Fatalf("a second use within the minute rewrote last_used_at: %v then %v", first, again)
+		}
+	})
+}
