@@ -8,7 +8,7 @@ import { sectionOf, usePath } from "../layout/route";
 import { PageShell } from "../settings/PageShell";
 import { AdminJobsSection } from "./AdminJobsSection";
 import { AdminTokensSection } from "./AdminTokensSection";
-import { GroupsPanel } from "./GroupsDialog";
+import { GroupsPanel } from "./GroupsPanel";
 import { OverviewSection } from "./OverviewSection";
 import { UsersSection } from "./UsersSection";
 

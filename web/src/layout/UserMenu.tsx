@@ -1,17 +1,15 @@
 import { useEffect, useRef, useState } from "react";
-import { ChevronDown, LogOut, Settings, ShieldCheck, UserRound, UsersRound } from "lucide-react";
+import { ChevronDown, LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
-import { GroupsDialog } from "../admin/GroupsDialog";
 import { useSession } from "../auth/session";
 import { navigate } from "./route";
 
-/** UserMenu shows who is signed in, with a menu holding Settings, sign-out and, for admins, the Admin page and Groups screen. */
+/** UserMenu shows who is signed in, with a menu holding Settings, sign-out and, for admins, the Admin page. */
 export function UserMenu({ user }: { user: User }) {
   const { t } = useTranslation("settings");
   const { signOut } = useSession();
   const [open, setOpen] = useState(false);
-  const [groups, setGroups] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const isAdmin = user.role === "admin";
 
@@ -68,28 +66,11 @@ export function UserMenu({ user }: { user: User }) {
               <ShieldCheck size={15} aria-hidden /> {t("menu.admin")}
             </button>
           )}
-          {isAdmin && (
-            <button
-              type="button"
-              role="menuitem"
-              className="menu-item"
-              onClick={() => {
-                // The menu closes with this item in it: focus the menu button
-                // first, so the dialog gives focus back there.
-                ref.current?.querySelector<HTMLButtonElement>("button")?.focus();
-                setOpen(false);
-                setGroups(true);
-              }}
-            >
-              <UsersRound size={15} aria-hidden /> {t("menu.groups")}
-            </button>
-          )}
           <button type="button" role="menuitem" className="menu-item" onClick={signOut}>
             <LogOut size={15} aria-hidden /> {t("menu.signOut")}
           </button>
         </div>
       )}
-      {groups && <GroupsDialog onClose={() => setGroups(false)} />}
     </div>
   );
 }

@@ -1,7 +1,6 @@
 // The admin's Groups screen: every group with its members; create, rename,
-// delete, and add or remove members picked from the user list. GroupsPanel
-// is the screen itself (the Admin page's Groups section); GroupsDialog shows
-// it in a dialog.
+// delete, and add or remove members picked from the user list. It is the
+// Admin page's Groups section.
 
 import { useRef, useState } from "react";
 import type { FormEvent } from "react";
@@ -10,8 +9,6 @@ import { useTranslation } from "react-i18next";
 import { addMember, createGroup, deleteGroup, listGroups, listUsers, removeMember, renameGroup } from "../api/groups";
 import type { Group } from "../api/types";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { Dialog } from "../ui/Dialog";
-import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
 import { NameDialog } from "../ui/NameDialog";
 import { GroupCard } from "./GroupCard";
@@ -22,17 +19,7 @@ export const GROUPS_KEY = ["admin-groups"] as const;
 
 type Sub = { kind: "rename"; group: Group } | { kind: "delete"; group: Group } | null;
 
-export function GroupsDialog(props: { onClose: () => void }) {
-  const { t } = useTranslation("admin");
-  return (
-    <Dialog title={t("groups.title")} onClose={props.onClose} className="wide groups-dialog">
-      <GroupsPanel onClose={props.onClose} />
-    </Dialog>
-  );
-}
-
-/** GroupsPanel is the Groups screen; with onClose it ends in a Close button (the dialog's). */
-export function GroupsPanel(props: { onClose?: () => void }) {
+export function GroupsPanel() {
   const { t } = useTranslation("admin");
   const qc = useQueryClient();
   const groups = useQuery({ queryKey: GROUPS_KEY, queryFn: ({ signal }) => listGroups(signal), refetchOnMount: "always" });
@@ -130,20 +117,14 @@ export function GroupsPanel(props: { onClose?: () => void }) {
           ))}
         </ul>
       )}
-      {props.onClose ? (
-        <DialogFooter error={error} notice={notice} closeLabel={t("close")} onClose={props.onClose} />
-      ) : (
-        <>
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
-          <p className="muted small share-notice" role="status">
-            {notice}
-          </p>
-        </>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
       )}
+      <p className="muted small share-notice" role="status">
+        {notice}
+      </p>
       {sub?.kind === "rename" && (
         <NameDialog
           title={t("groups.renameTitle", { name: sub.group.name })}
