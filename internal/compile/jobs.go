@@ -74,11 +74,8 @@ var jobStates = map[string]bool{store.JobQueued: true, store.JobRunning: true, s
 // Jobs lists the caller's jobs, newest first; URI narrows to a file or to
 // every file below a folder.
 func (s *Service) Jobs(ctx context.Context, c knowledge.Caller, f ListFilter) ([]JobView, error) {
-	if f.State != "" && !jobStates[f.State] {
-		return nil, apierr.BadRequest("invalid_state", "state must be one of queued, running, succeeded, failed, cancelled")
-	}
-	if f.Limit < 0 || f.Limit > 500 {
-		return nil, apierr.BadRequest("invalid_limit", "limit must be between 1 and 500")
+	if err := checkListFilter(f.State, f.Limit); err != nil {
+		return nil, err
 	}
 	q := store.JobFilter{State: f.State, Limit: f.Limit}
 	if f.URI != "" {
@@ -105,6 +102,17 @@ func (s *Service) Jobs(ctx context.Context, c knowledge.Caller, f ListFilter) ([
 		return nil, apierr.Internal(err)
 	}
 	return s.views(ctx, c, js...)
+}
+
+// checkListFilter checks what every job listing accepts.
+func checkListFilter(state string, limit int) error {
+	if state != "" && !jobStates[state] {
+		return apierr.BadRequest("invalid_state", "state must be one of queued, running, succeeded, failed, cancelled")
+	}
+	if limit < 0 || limit > 500 {
+		return apierr.BadRequest("invalid_limit", "limit must be between 1 and 500")
+	}
+	return nil
 }
 
 // views spells jobs for their user, naming the owners of shared sources.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -66,7 +67,8 @@ func New(d Deps) *echo.Echo {
 	if d.Skills == nil {
 		d.Skills = &skill.Service{Store: d.Store, Tree: d.Tree, Models: d.Models}
 	}
-	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser)}
+	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser),
+		checks: newRateLimiter(checksPerMinute, time.Minute, "a minute")}
 	e.GET("/healthz", h.health)
 	e.GET("/readyz", h.ready)
 
@@ -97,6 +99,9 @@ func New(d Deps) *echo.Echo {
 	admin.DELETE("/groups/:id/members/:user_id", h.removeMember)
 	admin.GET("/tokens", h.listAllTokens)
 	admin.DELETE("/tokens/:id", h.revokeAnyToken)
+	admin.GET("/jobs", h.listAllJobs)
+	admin.POST("/jobs/:id/cancel", h.cancelAnyJob)
+	admin.GET("/overview", h.overview)
 
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)
@@ -119,6 +124,8 @@ func New(d Deps) *echo.Echo {
 	authed.POST("/knowledge-agent/command", h.runCommand)
 
 	authed.GET("/knowledge-agent/options", h.options)
+	authed.POST("/knowledge-agent/models/:id/check", h.checkModel)
+	authed.POST("/knowledge-agent/cli-profiles/:name/check", h.checkCLIProfile)
 	authed.POST("/knowledge-agent/stream", h.stream)
 	authed.POST("/knowledge-agent/conversations", h.createConversation)
 	authed.GET("/knowledge-agent/conversations", h.listConversations)
@@ -153,6 +160,7 @@ func New(d Deps) *echo.Echo {
 type handlers struct {
 	Deps
 	streams *streamRegistry
+	checks  *rateLimiter // model and CLI profile checks, per user
 }
 
 func (h *handlers) health(c echo.Context) error {

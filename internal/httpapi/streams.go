@@ -66,3 +66,14 @@ func (r *streamRegistry) endUser(userID int64) {
 		cancel()
 	}
 }
+
+// count is the number of streams open on this replica.
+func (r *streamRegistry) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, mine := range r.open {
+		n += len(mine)
+	}
+	return n
+}

@@ -409,11 +409,46 @@ func (s *Store) ListJobs(ctx context.Context, userID int64, f JobFilter) ([]Job,
 		// range as in WalkFiles.
 		q = q.Where("(path = ? OR (path > ? AND path < ?))", f.Path, f.Path+"/", f.Path+"0")
 	}
-	if f.Limit <= 0 {
-		f.Limit = 100
+	return jobPage(q, f.Limit)
+}
+
+// AllJobsFilter narrows ListAllJobs; zero fields match every job.
+type AllJobsFilter struct {
+	State  string
+	Kind   string
+	UserID int64
+	Limit  int
+}
+
+// ListAllJobs returns every user's jobs, newest first (admin view).
+func (s *Store) ListAllJobs(ctx context.Context, f AllJobsFilter) ([]Job, error) {
+	q := s.db.WithContext(ctx)
+	if f.UserID != 0 {
+		q = q.Where("user_id = ?", f.UserID)
+	}
+	if f.State != "" {
+		q = q.Where("state = ?", f.State)
+	}
+	if f.Kind != "" {
+		q = q.Where("kind = ?", f.Kind)
+	}
+	return jobPage(q, f.Limit)
+}
+
+// JobByAnyID returns a job whoever owns it (admin).
+func (s *Store) JobByAnyID(ctx context.Context, id int64) (Job, error) {
+	var j Job
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&j).Error
+	return j, translate(err)
+}
+
+// jobPage is the shared order and cap of the job listings.
+func jobPage(q *gorm.DB, limit int) ([]Job, error) {
+	if limit <= 0 {
+		limit = 100
 	}
 	var js []Job
-	err := q.Order("updated_at DESC, id DESC").Limit(f.Limit).Find(&js).Error
+	err := q.Order("updated_at DESC, id DESC").Limit(limit).Find(&js).Error
 	return js, translate(err)
 }
 

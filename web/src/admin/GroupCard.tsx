@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { Pencil, Trash, UserPlus, X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import type { AdminUser, Group } from "../api/types";
 import { memberCandidates } from "./groupModel";
 
@@ -14,6 +15,7 @@ export function GroupCard(props: {
   onAdd: (userID: number) => Promise<void>;
   onRemove: (userID: number, username: string) => Promise<void>;
 }) {
+  const { t } = useTranslation("admin");
   const { group } = props;
   const choices = memberCandidates(props.users, group);
   const [choice, setChoice] = useState("");
@@ -35,25 +37,25 @@ export function GroupCard(props: {
           {group.name}
         </h3>
         <span className="muted small">
-          {group.members.length} {group.members.length === 1 ? "member" : "members"}
+          {t("groups.members", { count: group.members.length })}
         </span>
-        <button type="button" className="icon-btn" title="Rename" aria-label={`Rename group ${group.name}`} disabled={props.busy} onClick={props.onRename}>
+        <button type="button" className="icon-btn" title={t("groups.rename")} aria-label={t("groups.renameTitle", { name: group.name })} disabled={props.busy} onClick={props.onRename}>
           <Pencil size={14} aria-hidden />
         </button>
-        <button type="button" className="icon-btn" title="Delete" aria-label={`Delete group ${group.name}`} disabled={props.busy} onClick={props.onDelete}>
+        <button type="button" className="icon-btn" title={t("groups.delete")} aria-label={t("groups.deleteNamed", { name: group.name })} disabled={props.busy} onClick={props.onDelete}>
           <Trash size={14} aria-hidden />
         </button>
       </div>
       {group.members.length > 0 ? (
-        <ul className="member-list" aria-label={`Members of ${group.name}`}>
+        <ul className="member-list" aria-label={t("groups.membersOf", { name: group.name })}>
           {group.members.map((m) => (
             <li key={m.id} className="member" data-member={m.username}>
               {m.username}
               <button
                 type="button"
                 className="icon-btn"
-                title={`Remove ${m.username}`}
-                aria-label={`Remove ${m.username} from ${group.name}`}
+                title={t("groups.remove", { name: m.username })}
+                aria-label={t("groups.removeFrom", { name: m.username, group: group.name })}
                 disabled={props.busy}
                 onClick={async () => {
                   await props.onRemove(m.id, m.username);
@@ -66,18 +68,18 @@ export function GroupCard(props: {
           ))}
         </ul>
       ) : (
-        <p className="muted small">No members yet.</p>
+        <p className="muted small">{t("groups.noMembers")}</p>
       )}
       <div className="member-add">
         <select
           ref={picker}
           className="select"
-          aria-label={`Add a member to ${group.name}`}
+          aria-label={t("groups.addMember", { name: group.name })}
           value={chosen}
           disabled={props.busy || choices.length === 0}
           onChange={(e) => setChoice(e.target.value)}
         >
-          <option value="">{choices.length === 0 ? "Everyone is a member" : "Choose a user…"}</option>
+          <option value="">{choices.length === 0 ? t("groups.everyone") : t("groups.choose")}</option>
           {choices.map((u) => (
             <option key={u.id} value={u.id}>
               {u.username}
@@ -88,13 +90,13 @@ export function GroupCard(props: {
           type="button"
           className="btn small"
           disabled={props.busy || chosen === ""}
-          aria-label={`Add to ${group.name}`}
+          aria-label={t("groups.addTo", { name: group.name })}
           onClick={async () => {
             await props.onAdd(Number(chosen));
             setChoice("");
           }}
         >
-          <UserPlus size={13} aria-hidden /> Add
+          <UserPlus size={13} aria-hidden /> {t("groups.add")}
         </button>
       </div>
     </li>

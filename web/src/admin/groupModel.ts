@@ -1,17 +1,18 @@
 // The Groups screen's rules as plain functions.
 
 import type { AdminUser, Group } from "../api/types";
+import i18n from "../i18n";
 
 /** GROUP_NAME is the server's rule for group names, the same as for usernames. */
 const GROUP_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 /** validateGroupName explains what is wrong with a group name, or returns null when the server will take it. */
 export function validateGroupName(name: string): string | null {
-  if (name.trim() === "") return "Name is empty.";
-  if (name.length > 64) return "Name is longer than 64 characters.";
-  if (/[A-Z]/.test(name) && GROUP_NAME.test(name.toLowerCase())) return "Use lower-case letters only.";
-  if (!/^[a-z0-9]/.test(name)) return "Name must start with a lower-case letter or a digit.";
-  if (!GROUP_NAME.test(name)) return "Use only lower-case letters, digits, dots, dashes and underscores.";
+  if (name.trim() === "") return i18n.t("admin:groups.nameEmpty");
+  if (name.length > 64) return i18n.t("admin:groups.nameLong");
+  if (/[A-Z]/.test(name) && GROUP_NAME.test(name.toLowerCase())) return i18n.t("admin:groups.nameUpper");
+  if (!/^[a-z0-9]/.test(name)) return i18n.t("admin:groups.nameStart");
+  if (!GROUP_NAME.test(name)) return i18n.t("admin:groups.nameChars");
   return null;
 }
 

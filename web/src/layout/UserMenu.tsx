@@ -1,16 +1,22 @@
 import { useEffect, useRef, useState } from "react";
-import { ChevronDown, LogOut, UserRound, UsersRound } from "lucide-react";
+import { ChevronDown, LogOut, Settings, ShieldCheck, UserRound } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
-import { GroupsDialog } from "../admin/GroupsDialog";
 import { useSession } from "../auth/session";
+import { navigate } from "./route";
 
-/** UserMenu shows who is signed in, with a menu holding sign-out (and, for admins, the Groups screen). */
+/** UserMenu shows who is signed in, with a menu holding Settings, sign-out and, for admins, the Admin page. */
 export function UserMenu({ user }: { user: User }) {
+  const { t } = useTranslation("settings");
   const { signOut } = useSession();
   const [open, setOpen] = useState(false);
-  const [groups, setGroups] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const isAdmin = user.role === "admin";
+
+  const go = (path: string) => {
+    setOpen(false);
+    navigate(path);
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -47,33 +53,24 @@ export function UserMenu({ user }: { user: User }) {
         <ChevronDown size={14} aria-hidden />
       </button>
       {open && (
-        <div className="menu" role="menu" aria-label="Account">
+        <div className="menu" role="menu" aria-label={t("menu.label")}>
           <div className="menu-caption">
-            Signed in as <strong>{user.username}</strong>
+            {t("menu.signedInAs")} <strong>{user.username}</strong>
             {user.role ? <span className="badge">{user.role}</span> : null}
           </div>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => go("/settings")}>
+            <Settings size={15} aria-hidden /> {t("menu.settings")}
+          </button>
           {isAdmin && (
-            <button
-              type="button"
-              role="menuitem"
-              className="menu-item"
-              onClick={() => {
-                // The menu closes with this item in it: focus the menu button
-                // first, so the dialog gives focus back there.
-                ref.current?.querySelector<HTMLButtonElement>("button")?.focus();
-                setOpen(false);
-                setGroups(true);
-              }}
-            >
-              <UsersRound size={15} aria-hidden /> Groups
+            <button type="button" role="menuitem" className="menu-item" onClick={() => go("/admin")}>
+              <ShieldCheck size={15} aria-hidden /> {t("menu.admin")}
             </button>
           )}
           <button type="button" role="menuitem" className="menu-item" onClick={signOut}>
-            <LogOut size={15} aria-hidden /> Sign out
+            <LogOut size={15} aria-hidden /> {t("menu.signOut")}
           </button>
         </div>
       )}
-      {groups && <GroupsDialog onClose={() => setGroups(false)} />}
     </div>
   );
 }

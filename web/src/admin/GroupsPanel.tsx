@@ -1,25 +1,26 @@
 // The admin's Groups screen: every group with its members; create, rename,
-// delete, and add or remove members picked from the user list.
+// delete, and add or remove members picked from the user list. It is the
+// Admin page's Groups section.
 
 import { useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
 import { addMember, createGroup, deleteGroup, listGroups, listUsers, removeMember, renameGroup } from "../api/groups";
 import type { Group } from "../api/types";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { Dialog } from "../ui/Dialog";
-import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
 import { NameDialog } from "../ui/NameDialog";
 import { GroupCard } from "./GroupCard";
 import { sortGroups, validateGroupName } from "./groupModel";
+import { USERS_KEY } from "./api";
 
 export const GROUPS_KEY = ["admin-groups"] as const;
-const USERS_KEY = ["admin-users"] as const;
 
 type Sub = { kind: "rename"; group: Group } | { kind: "delete"; group: Group } | null;
 
-export function GroupsDialog(props: { onClose: () => void }) {
+export function GroupsPanel() {
+  const { t } = useTranslation("admin");
   const qc = useQueryClient();
   const groups = useQuery({ queryKey: GROUPS_KEY, queryFn: ({ signal }) => listGroups(signal), refetchOnMount: "always" });
   const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal), refetchOnMount: "always" });
@@ -60,30 +61,30 @@ export function GroupsDialog(props: { onClose: () => void }) {
       nameInput.current?.focus();
       return;
     }
-    if (await run(() => createGroup(name), `Created group ${name}.`)) setName("");
+    if (await run(() => createGroup(name), t("groups.created", { name }))) setName("");
     nameInput.current?.focus();
   }
 
   return (
-    <Dialog title="Groups" onClose={props.onClose} className="wide groups-dialog">
+    <>
       <form className="group-create" onSubmit={create}>
         <label className="field">
-          <span>New group</span>
+          <span>{t("groups.newGroup")}</span>
           <input
             ref={nameInput}
             className="text-input"
             value={name}
-            placeholder="e.g. research"
+            placeholder={t("groups.placeholder")}
             autoFocus
             autoComplete="off"
             onChange={(e) => setName(e.target.value)}
           />
         </label>
         <button type="submit" className="btn primary" disabled={busy}>
-          Create
+          {t("groups.create")}
         </button>
       </form>
-      {(groups.isPending || users.isPending) && <p className="muted">Loading…</p>}
+      {(groups.isPending || users.isPending) && <p className="muted">{t("loading")}</p>}
       {groups.isError && (
         <p className="error" role="alert">
           {messageOf(groups.error)}
@@ -91,12 +92,12 @@ export function GroupsDialog(props: { onClose: () => void }) {
       )}
       {users.isError && (
         <p className="error" role="alert">
-          Cannot load the users to add: {messageOf(users.error)}
+          {t("groups.usersFailed", { message: messageOf(users.error) })}
         </p>
       )}
-      {groups.isSuccess && list.length === 0 && <p className="muted">No groups yet. A group lets you share a folder with several people at once.</p>}
+      {groups.isSuccess && list.length === 0 && <p className="muted">{t("groups.none")}</p>}
       {list.length > 0 && (
-        <ul className="group-list" aria-label="Groups">
+        <ul className="group-list" aria-label={t("groups.title")}>
           {list.map((g) => (
             <GroupCard
               key={g.id}
@@ -106,29 +107,36 @@ export function GroupsDialog(props: { onClose: () => void }) {
               onRename={() => setSub({ kind: "rename", group: g })}
               onDelete={() => setSub({ kind: "delete", group: g })}
               onAdd={async (userID) => {
-                const who = users.data?.find((u) => u.id === userID)?.username ?? "The user";
-                await run(() => addMember(g.id, userID), `${who} is now in ${g.name}.`);
+                const who = users.data?.find((u) => u.id === userID)?.username ?? t("groups.theUser");
+                await run(() => addMember(g.id, userID), t("groups.added", { name: who, group: g.name }));
               }}
               onRemove={async (userID, username) => {
-                await run(() => removeMember(g.id, userID), `${username} is no longer in ${g.name}.`);
+                await run(() => removeMember(g.id, userID), t("groups.removed", { name: username, group: g.name }));
               }}
             />
           ))}
         </ul>
       )}
-      <DialogFooter error={error} notice={notice} closeLabel="Close" onClose={props.onClose} />
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <p className="muted small share-notice" role="status">
+        {notice}
+      </p>
       {sub?.kind === "rename" && (
         <NameDialog
-          title={`Rename group ${sub.group.name}`}
-          label="New name"
+          title={t("groups.renameTitle", { name: sub.group.name })}
+          label={t("groups.newName")}
           initial={sub.group.name}
-          submitLabel="Rename"
+          submitLabel={t("groups.rename")}
           validate={validateGroupName}
           onSubmit={async (next) => {
             if (next === sub.group.name) return;
             await renameGroup(sub.group.id, next);
             setError(null);
-            setNotice(`Renamed ${sub.group.name} to ${next}.`);
+            setNotice(t("groups.renamed", { from: sub.group.name, to: next }));
             await reload();
           }}
           onClose={() => setSub(null)}
@@ -136,21 +144,21 @@ export function GroupsDialog(props: { onClose: () => void }) {
       )}
       {sub?.kind === "delete" && (
         <ConfirmDialog
-          title="Delete group"
-          confirmLabel="Delete group"
+          title={t("groups.deleteTitle")}
+          confirmLabel={t("groups.deleteTitle")}
           onConfirm={async () => {
             await deleteGroup(sub.group.id);
             setError(null);
-            setNotice(`Deleted group ${sub.group.name}.`);
+            setNotice(t("groups.deleted", { name: sub.group.name }));
             await reload();
             // Its card (and the Delete button that opened this) is gone.
             nameInput.current?.focus();
           }}
           onClose={() => setSub(null)}
         >
-          Delete the group <strong>{sub.group.name}</strong>? Everything shared with it stops being shared with its members.
+          {t("groups.deleteText", { name: sub.group.name })}
         </ConfirmDialog>
       )}
-    </Dialog>
+    </>
   );
 }

@@ -1,0 +1,278 @@
+// Settings (issue 17): an API token created in the page works against the
+// REST API until it is revoked; the password changes; the Check button
+// shows the fake model's latency and a broken model's classified error;
+// the language and theme switch and survive a reload; back and forward
+// move between the sections.
+
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure } from "../lib/browser.mjs";
+import { apiLogin, startServer } from "../lib/server.mjs";
+
+const USER = "carol";
+const PASSWORD = "carol-Password-1";
+const NEW_PASSWORD = "carol-Password-2";
+
+/** a provider that refuses every key */
+function startDenyingProvider() {
+  const srv = createServer((req, res) => {
+    req.resume();
+    res.writeHead(401, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }));
+  });
+  return new Promise((resolve) => srv.listen(0, "127.0.0.1", () => resolve(srv)));
+}
+
+/** a loopback port nothing listens on */
+function deadPort() {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe("settings", { timeout: 180_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  let denying;
+  before(async () => {
+    denying = await startDenyingProvider();
+    const dead = await deadPort();
+    const config = path.join(tmpdir(), `knowspace-settings-${process.pid}.yaml`);
+    await writeFile(
+      config,
+      `models:
+  - id: denied
+    name: Denied provider
+    profile: openai-compatible
+    base_url: http://127.0.0.1:${denying.address().port}/v1
+    api_key: sk-e2e-not-a-key
+    context_window: 32768
+    output_reserve: 2048
+  - id: dead
+    name: Dead provider
+    profile: openai-compatible
+    base_url: http://127.0.0.1:${dead}/v1
+    api_key: sk-e2e-not-a-key
+    context_window: 32768
+    output_reserve: 2048
+cli_profiles:
+  - name: truthy
+    argv: ["true"]
+    env: [PATH]
+`,
+    );
+    server = await startServer({ KB_FAKE_LLM: "1", KB_CONFIG: config });
+    browser = await launchBrowser();
+    const admin = await apiLogin(server.baseURL);
+    const res = await fetch(`${server.baseURL}/api/v1/admin/users`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ username: USER, password: PASSWORD, role: "user" }),
+    });
+    assert.equal(res.status, 201, await res.text());
+    page = await newPage(browser, server.baseURL);
+    await loginThroughUI(page, USER, PASSWORD);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    denying?.close();
+  });
+
+  const api = (p, token, init = {}) =>
+    fetch(`${server.baseURL}/api/v1${p}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+  const nav = () => page.getByRole("navigation", { name: "Settings sections" });
+
+  it(
+    "the user menu opens Settings; sections have their own URL and back/forward move between them",
+    shotOnFailure(() => page, async () => {
+      await page.getByTestId("user-menu-button").click();
+      await page.getByRole("menuitem", { name: "Settings" }).click();
+      await page.getByRole("heading", { level: 2, name: "Account" }).waitFor();
+      assert.equal(new URL(page.url()).pathname, "/settings");
+      assert.equal(await nav().getByRole("link", { name: "Account" }).getAttribute("aria-current"), "page");
+      await nav().getByRole("link", { name: "API tokens" }).click();
+      await page.getByRole("heading", { level: 2, name: "API tokens" }).waitFor();
+      assert.equal(new URL(page.url()).pathname, "/settings/tokens");
+      assert.equal(await nav().getByRole("link", { name: "API tokens" }).getAttribute("aria-current"), "page");
+      assert.equal(await nav().getByRole("link", { name: "Account" }).getAttribute("aria-current"), null);
+      await page.goBack();
+      await page.getByRole("heading", { level: 2, name: "Account" }).waitFor();
+      await page.goForward();
+      await page.getByRole("heading", { level: 2, name: "API tokens" }).waitFor();
+      // A section URL loads straight from the server (the SPA fallback).
+      await page.goto("/settings/models");
+      await page.getByRole("heading", { level: 2, name: "Models" }).waitFor();
+      // And back to the files.
+      await nav().getByRole("link", { name: "Back to files" }).click();
+      await page.getByRole("tree", { name: "Files" }).waitFor();
+    }),
+  );
+
+  it(
+    "a token created in Settings works with the REST API until it is revoked, then answers 401",
+    shotOnFailure(() => page, async () => {
+      await page.goto("/settings/tokens");
+      await page.getByLabel("Name").fill("ci script");
+      await page.getByLabel("Expires").selectOption({ label: "In 30 days" });
+      await page.getByRole("button", { name: "Create token" }).click();
+      const secret = (await page.getByTestId("token-secret").textContent()).trim();
+      assert.match(secret, /^ks_/);
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByTestId("new-token").getByRole("button", { name: "Copy" }).click();
+      await page.getByTestId("new-token").getByRole("button", { name: "Copied" }).waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+
+      const row = page.locator('tr[data-token="ci script"]');
+      await row.waitFor();
+      assert.match(await row.textContent(), /Never used/);
+      const me = await api("/auth/me", secret);
+      assert.equal(me.status, 200);
+      assert.equal((await me.json()).username, USER);
+      // The list shows the use once it is read again.
+      await nav().getByRole("link", { name: "Account" }).click();
+      await nav().getByRole("link", { name: "API tokens" }).click();
+      await row.waitFor();
+      await page.waitForFunction(() => !document.querySelector('tr[data-token="ci script"]')?.textContent?.includes("Never used"));
+      const cells = await row.locator("td").allTextContents();
+      assert.equal(cells.length, 5);
+      assert.notEqual(cells[1], "");
+      assert.notEqual(cells[3], "Never", "a 30-day token shows its expiry date");
+      await screenshot(page, "settings-tokens");
+
+      await row.getByRole("button", { name: "Revoke token ci script" }).click();
+      const confirm = page.getByRole("dialog", { name: "Revoke token" });
+      await confirm.getByRole("button", { name: "Revoke" }).click();
+      await row.waitFor({ state: "detached" });
+      await page.getByText("No API tokens yet.").waitFor();
+      const after = await api("/auth/me", secret);
+      assert.equal(after.status, 401);
+    }),
+  );
+
+  it(
+    "Check shows the fake model's latency and the broken models' classified errors",
+    shotOnFailure(() => page, async () => {
+      await page.goto("/settings/models");
+      const row = (id) => page.locator(`tr[data-check="${id}"]`);
+      await row("model:fake").waitFor();
+      for (const [id, want] of [
+        ["model:fake", /Works · \d+ ms/],
+        ["model:denied", /Failed after \d+ ms:\s*llm_auth\s+the provider rejected the API key/],
+        ["model:dead", /Failed after \d+ ms:\s*llm_connect_error\s+cannot reach the provider/],
+        ["cli:truthy", /Works · \d+ ms/],
+      ]) {
+        await row(id).getByRole("button", { name: /^Check / }).click();
+        await row(id).locator(".check-result").waitFor({ timeout: 25_000 });
+        const text = (await row(id).locator(".check-cell").textContent()).trim();
+        assert.match(text, want, `${id}: ${text}`);
+        assert.doesNotMatch(text, /sk-e2e|127\.0\.0\.1/, `${id} leaks configuration: ${text}`);
+      }
+      await screenshot(page, "settings-models");
+    }),
+  );
+
+  it(
+    "switching the language to 简体中文 changes the page's strings and survives a reload",
+    shotOnFailure(() => page, async () => {
+      await page.goto("/settings/appearance");
+      await page.getByRole("radio", { name: "简体中文" }).check();
+      await page.getByRole("heading", { level: 2, name: "外观" }).waitFor();
+      await page.getByRole("navigation", { name: "设置分区" }).getByRole("link", { name: "API 令牌" }).waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+      await page.reload();
+      await page.getByRole("heading", { level: 2, name: "外观" }).waitFor();
+      await page.getByRole("heading", { level: 1, name: "设置" }).waitFor();
+      assert.ok(await page.getByRole("radio", { name: "简体中文" }).isChecked());
+      await screenshot(page, "settings-appearance-zh");
+      await page.getByRole("radio", { name: "English" }).check();
+      await page.getByRole("heading", { level: 2, name: "Appearance" }).waitFor();
+    }),
+  );
+
+  it(
+    "the theme follows the system, or a remembered Light or Dark that wins over it",
+    shotOnFailure(() => page, async () => {
+      const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const DARK = "rgb(22, 24, 28)";
+      const LIGHT = "rgb(255, 255, 255)";
+      await page.goto("/settings/appearance");
+      await page.emulateMedia({ colorScheme: "dark" });
+      assert.ok(await page.getByRole("radio", { name: "System" }).nth(1).isChecked());
+      assert.equal(await bg(), DARK, "System follows a dark OS");
+      await page.getByRole("radio", { name: "Light" }).check();
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light");
+      assert.equal(await bg(), LIGHT, "Light wins over a dark OS");
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.getByRole("radio", { name: "Dark" }).check();
+      assert.equal(await bg(), DARK, "Dark wins over a light OS");
+      await page.reload();
+      await page.getByRole("heading", { level: 2, name: "Appearance" }).waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+      assert.equal(await bg(), DARK, "Dark is remembered");
+      await page.getByRole("radio", { name: "System" }).nth(1).check();
+      assert.equal(await page.evaluate(() => document.documentElement.hasAttribute("data-theme")), false);
+      assert.equal(await bg(), LIGHT);
+    }),
+  );
+
+  it(
+    "every section passes axe in light and dark, with the System, Light and Dark themes",
+    shotOnFailure(() => page, async () => {
+      for (const section of ["account", "tokens", "models", "appearance"]) {
+        await page.goto(`/settings/${section}`);
+        await page.getByRole("heading", { level: 2 }).waitFor();
+        for (const [colorScheme, theme] of [["light", null], ["dark", null], ["dark", "light"], ["light", "dark"]]) {
+          await page.emulateMedia({ colorScheme });
+          await page.evaluate((t) => (t ? document.documentElement.setAttribute("data-theme", t) : document.documentElement.removeAttribute("data-theme")), theme);
+          const bad = blocking(await axeViolations(page));
+          assert.equal(bad.length, 0, `settings/${section} (${colorScheme}, theme ${theme ?? "system"}):\n${formatViolations(bad)}`);
+        }
+      }
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
+    }),
+  );
+
+  it(
+    "the password changes with clear errors, and only the new one signs in",
+    shotOnFailure(() => page, async () => {
+      await page.goto("/settings/account");
+      const form = page.locator("form");
+      await form.getByLabel("Current password").fill(PASSWORD);
+      await form.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+      await form.getByLabel("Confirm new password").fill(NEW_PASSWORD + "x");
+      await form.getByRole("button", { name: "Change password" }).click();
+      await page.getByRole("alert").getByText("The new password and its confirmation differ.").waitFor();
+      await form.getByLabel("Current password").fill("not-my-password");
+      await form.getByLabel("Confirm new password").fill(NEW_PASSWORD);
+      await form.getByRole("button", { name: "Change password" }).click();
+      const wrong = page.getByRole("alert");
+      await page.waitForFunction(() => !document.querySelector('[role="alert"]')?.textContent?.includes("differ"));
+      assert.notEqual((await wrong.textContent()).trim(), "");
+      await form.getByLabel("Current password").fill(PASSWORD);
+      await form.getByRole("button", { name: "Change password" }).click();
+      await page.getByRole("status").getByText(/Password changed/).waitFor();
+      assert.equal(await page.getByRole("alert").count(), 0);
+      await assert.rejects(apiLogin(server.baseURL, USER, PASSWORD), /401/);
+      const fresh = await apiLogin(server.baseURL, USER, NEW_PASSWORD);
+      assert.equal((await api("/auth/me", fresh)).status, 200);
+
+      // Sign out everywhere ends this page's session and the other one.
+      await page.getByRole("button", { name: "Sign out everywhere" }).click();
+      await page.getByRole("button", { name: "Sign in" }).waitFor();
+      assert.equal((await api("/auth/me", fresh)).status, 401);
+      await loginThroughUI(page, USER, NEW_PASSWORD);
+    }),
+  );
+});

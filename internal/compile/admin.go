@@ -1,0 +1,81 @@
+package compile
+
+import (
+	"context"
+	"errors"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// AdminJobView is a job in the admin listing: the view its owner gets,
+// plus who that owner is.
+type AdminJobView struct {
+	JobView
+	UserID   int64  `json:"user_id"`
+	Username string `json:"username"`
+}
+
+// AdminFilter is the query of GET /admin/jobs; zero fields match all.
+type AdminFilter struct {
+	State  string
+	Kind   string
+	UserID int64
+	Limit  int
+}
+
+// AllJobs lists every user's jobs, newest first (admin view).
+func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, error) {
+	if err := checkListFilter(f.State, f.Limit); err != nil {
+		return nil, err
+	}
+	if f.UserID < 0 {
+		return nil, apierr.BadRequest("invalid_user_id", "user_id must be a positive integer")
+	}
+	js, err := s.st.ListAllJobs(ctx, store.AllJobsFilter{State: f.State, Kind: f.Kind, UserID: f.UserID, Limit: f.Limit})
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	ids := make([]int64, 0, 2*len(js))
+	for _, j := range js {
+		ids = append(ids, j.UserID)
+		if j.SourceUserID != nil {
+			ids = append(ids, *j.SourceUserID)
+		}
+	}
+	names, err := s.st.Usernames(ctx, ids)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	out := make([]AdminJobView, 0, len(js))
+	for _, j := range js {
+		// Spelled as its owner sees it, so the URIs are the owner's.
+		owner, src := names[j.UserID], names[j.UserID]
+		if j.SourceUserID != nil {
+			src = names[*j.SourceUserID]
+		}
+		out = append(out, AdminJobView{JobView: viewOf(owner, src, j), UserID: j.UserID, Username: owner})
+	}
+	return out, nil
+}
+
+// CancelAny cancels any user's job (admin), exactly as its owner would.
+func (s *Service) CancelAny(ctx context.Context, id int64) (AdminJobView, error) {
+	j, err := s.st.JobByAnyID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return AdminJobView{}, jobNotFound(id)
+	}
+	if err != nil {
+		return AdminJobView{}, apierr.Internal(err)
+	}
+	owner, err := s.st.UserByID(ctx, j.UserID)
+	if err != nil {
+		return AdminJobView{}, apierr.Internal(err)
+	}
+	v, err := s.Cancel(ctx, knowledge.Caller{ID: owner.ID, Username: owner.Username}, id)
+	if err != nil {
+		return AdminJobView{}, err
+	}
+	return AdminJobView{JobView: v, UserID: owner.ID, Username: owner.Username}, nil
+}

@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/compile"
+)
+
+// listAllJobs is GET /admin/jobs: every user's jobs, filtered by state,
+// user_id and kind, capped by limit as GET /jobs is.
+func (h *handlers) listAllJobs(c echo.Context) error {
+	svc, err := h.compileService()
+	if err != nil {
+		return err
+	}
+	limit, err := queryInt(c, "limit")
+	if err != nil {
+		return err
+	}
+	userID, err := queryInt(c, "user_id")
+	if err != nil {
+		return err
+	}
+	jobs, err := svc.AllJobs(c.Request().Context(), compile.AdminFilter{State: c.QueryParam("state"),
+		Kind: c.QueryParam("kind"), UserID: userID, Limit: int(limit)})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"jobs": jobs})
+}
+
+// cancelAnyJob is POST /admin/jobs/:id/cancel.
+func (h *handlers) cancelAnyJob(c echo.Context) error {
+	svc, err := h.compileService()
+	if err != nil {
+		return err
+	}
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	j, err := svc.CancelAny(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, j)
+}
+
+// overviewJSON is GET /admin/overview.
+type overviewJSON struct {
+	Users struct {
+		Total    int64 `json:"total"`
+		Disabled int64 `json:"disabled"`
+		Admins   int64 `json:"admins"`
+	} `json:"users"`
+	Files int64            `json:"files"`
+	Bytes int64            `json:"bytes"`
+	Jobs  map[string]int64 `json:"jobs"`
+	// ActiveStreams counts the chat answers streaming on the replica that
+	// answers this request only: streams are not in the database.
+	ActiveStreams int `json:"active_streams"`
+}
+
+func (h *handlers) overview(c echo.Context) error {
+	o, err := h.Store.Overview(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	var out overviewJSON
+	out.Users.Total, out.Users.Disabled, out.Users.Admins = o.Users, o.DisabledUsers, o.Admins
+	out.Files, out.Bytes, out.Jobs, out.ActiveStreams = o.Files, o.Bytes, o.Jobs, h.streams.count()
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,121 @@
+// Every user's compile jobs, filtered by state and user, with cancel.
+
+import { useId, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { listUsers } from "../api/groups";
+import { messageOf } from "../ui/errors";
+import { formatDate } from "../ui/format";
+import { USERS_KEY, cancelAnyJob, listAllJobs } from "./api";
+
+const states = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+
+export function AdminJobsSection() {
+  const { t } = useTranslation("admin");
+  const qc = useQueryClient();
+  const [state, setState] = useState("");
+  const [userID, setUserID] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const stateID = useId();
+  const userSelectID = useId();
+  const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal) });
+  const key = ["admin-jobs", state, userID] as const;
+  const jobs = useQuery({ queryKey: key, queryFn: ({ signal }) => listAllJobs({ state, user_id: userID }, signal), refetchOnMount: "always" });
+  const stateLabel = (s: string) => ((states as readonly string[]).includes(s) ? t(`jobs.states.${s}`) : s);
+
+  async function cancel(id: number) {
+    setError(null);
+    setNotice(null);
+    try {
+      await cancelAnyJob(id);
+      setNotice(t("jobs.cancelled", { id }));
+    } catch (err) {
+      setError(messageOf(err));
+    }
+    await qc.invalidateQueries({ queryKey: ["admin-jobs"] });
+  }
+
+  return (
+    <section className="page-section" aria-labelledby="ajobs-h">
+      <h2 id="ajobs-h">{t("jobs.heading")}</h2>
+      <div className="page-form inline">
+        <div className="field">
+          <label htmlFor={stateID}>{t("jobs.state")}</label>
+          <select id={stateID} value={state} onChange={(e) => setState(e.target.value)}>
+            <option value="">{t("jobs.anyState")}</option>
+            {states.map((s) => (
+              <option key={s} value={s}>
+                {stateLabel(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={userSelectID}>{t("jobs.user")}</label>
+          <select id={userSelectID} value={userID} onChange={(e) => setUserID(Number(e.target.value))}>
+            <option value={0}>{t("jobs.anyUser")}</option>
+            {(users.data ?? []).map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.username}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" className="btn" onClick={() => void jobs.refetch()}>
+          {t("jobs.refresh")}
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <p className="muted small" role="status">
+        {notice}
+      </p>
+      {jobs.isPending && <p className="muted">{t("loading")}</p>}
+      {jobs.isError && (
+        <p className="error" role="alert">
+          {messageOf(jobs.error)}
+        </p>
+      )}
+      {jobs.isSuccess && jobs.data.length === 0 && <p className="muted">{t("jobs.none")}</p>}
+      {jobs.isSuccess && jobs.data.length > 0 && (
+        <table className="page-table" aria-labelledby="ajobs-h">
+          <thead>
+            <tr>
+              <th scope="col">{t("jobs.id")}</th>
+              <th scope="col">{t("jobs.user")}</th>
+              <th scope="col">{t("jobs.file")}</th>
+              <th scope="col">{t("jobs.state")}</th>
+              <th scope="col">{t("jobs.updated")}</th>
+              <th scope="col">{t("actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {jobs.data.map((j) => (
+              <tr key={j.id} data-job={j.id} data-state={j.state}>
+                <td>{j.id}</td>
+                <td>{j.username}</td>
+                <td className="ellipsis">{j.uri}</td>
+                <td>
+                  {stateLabel(j.state)}
+                  {j.error && <span className="muted small"> · {j.error.message}</span>}
+                </td>
+                <td>{formatDate(j.updated_at)}</td>
+                <td>
+                  {(j.state === "queued" || j.state === "running") && (
+                    <button type="button" className="btn small" aria-label={t("jobs.cancelNamed", { id: j.id, name: j.username })} onClick={() => void cancel(j.id)}>
+                      {t("jobs.cancel")}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+// Every user's API tokens, with revoke.
+
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import type { APIToken } from "../settings/api";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { messageOf } from "../ui/errors";
+import { formatDate } from "../ui/format";
+import { listAllTokens, revokeAnyToken } from "./api";
+
+const KEY = ["admin-tokens"] as const;
+
+export function AdminTokensSection() {
+  const { t } = useTranslation("admin");
+  const qc = useQueryClient();
+  const tokens = useQuery({ queryKey: KEY, queryFn: ({ signal }) => listAllTokens(signal), refetchOnMount: "always" });
+  const [revoking, setRevoking] = useState<APIToken | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  return (
+    <section className="page-section" aria-labelledby="atokens-h">
+      <h2 id="atokens-h">{t("tokens.heading")}</h2>
+      <p className="muted small" role="status">
+        {notice}
+      </p>
+      {tokens.isPending && <p className="muted">{t("loading")}</p>}
+      {tokens.isError && (
+        <p className="error" role="alert">
+          {messageOf(tokens.error)}
+        </p>
+      )}
+      {tokens.isSuccess && tokens.data.length === 0 && <p className="muted">{t("tokens.none")}</p>}
+      {tokens.isSuccess && tokens.data.length > 0 && (
+        <table className="page-table" aria-labelledby="atokens-h">
+          <thead>
+            <tr>
+              <th scope="col">{t("tokens.owner")}</th>
+              <th scope="col">{t("tokens.name")}</th>
+              <th scope="col">{t("tokens.created")}</th>
+              <th scope="col">{t("tokens.lastUsed")}</th>
+              <th scope="col">{t("tokens.expires")}</th>
+              <th scope="col">{t("actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.data.map((tk) => (
+              <tr key={tk.id} data-token={tk.name}>
+                <td>{tk.username}</td>
+                <td>
+                  {tk.name} <code className="muted small">{tk.prefix}…</code>
+                </td>
+                <td>{formatDate(tk.created_at)}</td>
+                <td>{tk.last_used_at ? formatDate(tk.last_used_at) : t("tokens.neverUsed")}</td>
+                <td>{tk.expires_at ? formatDate(tk.expires_at) : t("tokens.never")}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn small"
+                    aria-label={t("tokens.revokeNamed", { name: tk.name, owner: tk.username })}
+                    onClick={() => setRevoking(tk)}
+                  >
+                    {t("tokens.revoke")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title={t("tokens.revokeTitle")}
+          confirmLabel={t("tokens.revoke")}
+          onConfirm={async () => {
+            await revokeAnyToken(revoking.id);
+            setNotice(t("tokens.revoked", { name: revoking.name, owner: revoking.username }));
+            await qc.invalidateQueries({ queryKey: KEY });
+          }}
+          onClose={() => setRevoking(null)}
+        >
+          {t("tokens.revokeText", { name: revoking.name, owner: revoking.username })}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

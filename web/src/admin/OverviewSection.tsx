@@ -1,0 +1,56 @@
+// The numbers: users, files, bytes, jobs by state, streams on this server.
+
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { messageOf } from "../ui/errors";
+import { formatBytes, formatNumber } from "../ui/format";
+import { fetchOverview } from "./api";
+
+export function OverviewSection() {
+  const { t } = useTranslation("admin");
+  const o = useQuery({ queryKey: ["admin-overview"], queryFn: ({ signal }) => fetchOverview(signal), refetchOnMount: "always" });
+  const stats: [string, string, string][] = o.data
+    ? [
+        ["users", t("overview.users"), formatNumber(o.data.users.total)],
+        ["admins", t("overview.admins"), formatNumber(o.data.users.admins)],
+        ["disabled", t("overview.disabled"), formatNumber(o.data.users.disabled)],
+        ["files", t("overview.files"), formatNumber(o.data.files)],
+        ["bytes", t("overview.bytes"), formatBytes(o.data.bytes)],
+        ["streams", t("overview.streams"), formatNumber(o.data.active_streams)],
+      ]
+    : [];
+  const jobStates = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+  return (
+    <section className="page-section" aria-labelledby="overview-h">
+      <h2 id="overview-h">{t("overview.heading")}</h2>
+      {o.isPending && <p className="muted">{t("loading")}</p>}
+      {o.isError && (
+        <p className="error" role="alert">
+          {messageOf(o.error)}
+        </p>
+      )}
+      {o.data && (
+        <>
+          <dl className="stat-grid">
+            {stats.map(([id, label, value]) => (
+              <div key={id} className="stat" data-stat={id}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <h3>{t("overview.jobs")}</h3>
+          <dl className="stat-grid">
+            {jobStates.map((s) => (
+              <div key={s} className="stat" data-stat={`jobs-${s}`}>
+                <dt>{t(`jobs.states.${s}`)}</dt>
+                <dd>{formatNumber(o.data.jobs[s] ?? 0)}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="muted small">{t("overview.streamsNote")}</p>
+        </>
+      )}
+    </section>
+  );
+}

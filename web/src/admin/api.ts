@@ -1,0 +1,53 @@
+// The admin endpoints the Admin page calls (users, tokens, jobs, overview).
+
+import { request, requestJSON } from "../api/client";
+import type { Job } from "../api/agent";
+import type { AdminUser, Role } from "../api/types";
+import type { APIToken } from "../settings/api";
+
+/** USERS_KEY caches the user list the Users, Jobs and Groups sections share. */
+export const USERS_KEY = ["admin-users"] as const;
+
+export function createUser(username: string, password: string, role: Role): Promise<AdminUser> {
+  return requestJSON("/admin/users", { method: "POST", json: { username, password, role } });
+}
+
+/** updateUser changes any of password, role and disabled. */
+export function updateUser(id: number, change: { password?: string; role?: Role; disabled?: boolean }): Promise<AdminUser> {
+  return requestJSON(`/admin/users/${id}`, { method: "PATCH", json: change });
+}
+
+export async function listAllTokens(signal?: AbortSignal): Promise<APIToken[]> {
+  return (await requestJSON<{ items: APIToken[] | null }>("/admin/tokens", { signal })).items ?? [];
+}
+
+export async function revokeAnyToken(id: number): Promise<void> {
+  await request(`/admin/tokens/${id}`, { method: "DELETE" });
+}
+
+export interface AdminJob extends Job {
+  user_id: number;
+  username: string;
+}
+
+export async function listAllJobs(filter: { state?: string; user_id?: number }, signal?: AbortSignal): Promise<AdminJob[]> {
+  const query = { state: filter.state || undefined, user_id: filter.user_id || undefined, limit: 200 };
+  return (await requestJSON<{ jobs: AdminJob[] | null }>("/admin/jobs", { query, signal })).jobs ?? [];
+}
+
+export function cancelAnyJob(id: number): Promise<AdminJob> {
+  return requestJSON(`/admin/jobs/${id}/cancel`, { method: "POST" });
+}
+
+export interface Overview {
+  users: { total: number; disabled: number; admins: number };
+  files: number;
+  bytes: number;
+  jobs: Record<string, number>;
+  /** streams open on the replica that answered */
+  active_streams: number;
+}
+
+export function fetchOverview(signal?: AbortSignal): Promise<Overview> {
+  return requestJSON("/admin/overview", { signal });
+}

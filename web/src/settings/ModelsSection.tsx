@@ -1,0 +1,132 @@
+// The models and CLI profiles the server offers, each with a Check button
+// that makes one tiny call and shows its latency or its classified error.
+
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { fetchAgentOptions } from "../api/agent";
+import { ApiError } from "../api/client";
+import { messageOf } from "../ui/errors";
+import { formatNumber } from "../ui/format";
+import { checkCLIProfile, checkModel } from "./api";
+import type { CheckResult } from "./api";
+
+// The codes a check classifies into, said in the UI's language; others show the server's message.
+const knownCodes = new Set(["llm_auth", "llm_connect_error", "llm_model_not_found", "llm_rate_limited", "llm_timeout", "llm_server_error",
+  "cli_not_installed", "cli_failed", "cli_timeout"]);
+
+type State = { busy: true } | { busy: false; result?: CheckResult; error?: string };
+
+function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; detail: string; run: () => Promise<CheckResult> }) {
+  const { t } = useTranslation("settings");
+  const [state, setState] = useState<State>({ busy: false });
+  async function check() {
+    setState({ busy: true });
+    try {
+      setState({ busy: false, result: await props.run() });
+    } catch (err) {
+      const tooMany = err instanceof ApiError && err.code === "too_many_checks";
+      setState({ busy: false, error: tooMany ? t("models.tooMany") : messageOf(err) });
+    }
+  }
+  const r = !state.busy ? state.result : undefined;
+  return (
+    <tr data-check={`${props.kind}:${props.id}`}>
+      <td>
+        {props.label}
+        {props.label !== props.id && <code className="muted small"> {props.id}</code>}
+      </td>
+      <td className="muted small">{props.detail}</td>
+      <td>
+        <button type="button" className="btn small" disabled={state.busy} aria-label={t("models.checkNamed", { name: props.label })} onClick={check}>
+          {state.busy ? t("models.checking") : t("models.check")}
+        </button>
+      </td>
+      <td aria-live="polite" className="check-cell">
+        {r?.ok && <span className="check-result ok">{t("models.ok", { ms: formatNumber(r.latency_ms) })}</span>}
+        {r && !r.ok && (
+          <span className="check-result bad">
+            {t("models.failed", { ms: formatNumber(r.latency_ms) })} <code>{r.error?.code}</code>{" "}
+            {r.error && knownCodes.has(r.error.code) ? t(`models.errors.${r.error.code}`) : r.error?.message}
+          </span>
+        )}
+        {!state.busy && state.error && <span className="check-result bad">{state.error}</span>}
+      </td>
+    </tr>
+  );
+}
+
+export function ModelsSection() {
+  const { t } = useTranslation("settings");
+  const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal) });
+  const models = options.data?.models ?? [];
+  const profiles = options.data?.cli_profiles ?? [];
+  const head = (
+    <thead>
+      <tr>
+        <th scope="col">{t("models.name")}</th>
+        <th scope="col">{t("models.details")}</th>
+        <th scope="col">
+          <span className="sr-only">{t("models.check")}</span>
+        </th>
+        <th scope="col">{t("models.result")}</th>
+      </tr>
+    </thead>
+  );
+  return (
+    <section className="page-section" aria-labelledby="models-h">
+      <h2 id="models-h">{t("models.heading")}</h2>
+      <p className="muted">{t("models.intro")}</p>
+      {options.isPending && <p className="muted">{t("loading")}</p>}
+      {options.isError && (
+        <p className="error" role="alert">
+          {messageOf(options.error)}
+        </p>
+      )}
+      {options.isSuccess && (
+        <>
+          <h3 id="models-list-h">{t("models.modelsHeading")}</h3>
+          {models.length === 0 ? (
+            <p className="muted">{t("models.noModels")}</p>
+          ) : (
+            <table className="page-table" aria-labelledby="models-list-h">
+              {head}
+              <tbody>
+                {models.map((m) => (
+                  <CheckRow
+                    key={m.id}
+                    kind="model"
+                    id={m.id}
+                    label={m.name || m.id}
+                    detail={t("models.modelDetail", { profile: m.profile, context: formatNumber(m.context_window) })}
+                    run={() => checkModel(m.id)}
+                  />
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h3 id="cli-list-h">{t("models.cliHeading")}</h3>
+          {profiles.length === 0 ? (
+            <p className="muted">{t("models.noProfiles")}</p>
+          ) : (
+            <table className="page-table" aria-labelledby="cli-list-h">
+              {head}
+              <tbody>
+                {profiles.map((p) => (
+                  <CheckRow
+                    key={p.name}
+                    kind="cli"
+                    id={p.name}
+                    label={p.name}
+                    detail={p.models.length ? p.models.join(", ") : t("models.cliDetail")}
+                    run={() => checkCLIProfile(p.name)}
+                  />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+// Settings: the signed-in user's account, API tokens, models and appearance,
+// each section at its own URL (/settings/<section>).
+
+import { useTranslation } from "react-i18next";
+import type { User } from "../api/types";
+import { sectionOf, usePath } from "../layout/route";
+import { AccountSection } from "./AccountSection";
+import { AppearanceSection } from "./AppearanceSection";
+import { ModelsSection } from "./ModelsSection";
+import { PageShell } from "./PageShell";
+import { TokensSection } from "./TokensSection";
+
+const sections = ["account", "tokens", "models", "appearance"] as const;
+
+export default function SettingsPage({ user }: { user: User }) {
+  const { t } = useTranslation("settings");
+  const section = sectionOf(usePath(), "/settings", sections);
+  const labels = {
+    account: t("nav.account"),
+    tokens: t("nav.tokens"),
+    models: t("nav.models"),
+    appearance: t("nav.appearance"),
+  };
+  return (
+    <PageShell
+      user={user}
+      title={t("title")}
+      navLabel={t("nav.label")}
+      active={section}
+      items={sections.map((id) => ({ id, label: labels[id], href: `/settings/${id}` }))}
+    >
+      {section === "account" && <AccountSection />}
+      {section === "tokens" && <TokensSection />}
+      {section === "models" && <ModelsSection />}
+      {section === "appearance" && <AppearanceSection />}
+    </PageShell>
+  );
+}

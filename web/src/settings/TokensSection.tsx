@@ -1,0 +1,153 @@
+// Personal API tokens: create (the secret is shown once), list, revoke.
+
+import { useState } from "react";
+import type { FormEvent } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { messageOf } from "../ui/errors";
+import { formatDate } from "../ui/format";
+import { createToken, listTokens, revokeToken } from "./api";
+import type { APIToken } from "./api";
+
+const TOKENS_KEY = ["my-tokens"] as const;
+const expiries = [30, 90, 365, 0] as const;
+
+export function TokensSection() {
+  const { t } = useTranslation("settings");
+  const qc = useQueryClient();
+  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: ({ signal }) => listTokens(signal), refetchOnMount: "always" });
+  const [name, setName] = useState("");
+  const [days, setDays] = useState<number>(90);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<APIToken | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [revoking, setRevoking] = useState<APIToken | null>(null);
+
+  async function create(e: FormEvent) {
+    e.preventDefault();
+    if (!name.trim()) return setError(t("tokens.nameMissing"));
+    setBusy(true);
+    setError(null);
+    try {
+      setCreated(await createToken(name.trim(), days));
+      setCopied(false);
+      setName("");
+      await qc.invalidateQueries({ queryKey: TOKENS_KEY });
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copy() {
+    if (!created?.token) return;
+    try {
+      await navigator.clipboard.writeText(created.token);
+      setCopied(true);
+    } catch {
+      setError(t("tokens.copyFailed"));
+    }
+  }
+
+  const when = (iso: string | null, none: string) => (iso ? formatDate(iso) : none);
+  const expiryLabel = (d: number) => (d === 0 ? t("tokens.never") : t("tokens.days", { count: d }));
+
+  return (
+    <section className="page-section" aria-labelledby="tokens-h">
+      <h2 id="tokens-h">{t("tokens.heading")}</h2>
+      <p className="muted">{t("tokens.intro")}</p>
+      <form className="page-form inline" onSubmit={create} noValidate>
+        <label className="field">
+          <span>{t("tokens.name")}</span>
+          <input value={name} autoComplete="off" maxLength={100} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t("tokens.expiry")}</span>
+          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+            {expiries.map((d) => (
+              <option key={d} value={d}>
+                {expiryLabel(d)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="btn primary" disabled={busy}>
+          {t("tokens.create")}
+        </button>
+      </form>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {created?.token && (
+        <div className="secret-box" role="status" data-testid="new-token">
+          <span>{t("tokens.shownOnce", { name: created.name })}</span>
+          <code data-testid="token-secret">{created.token}</code>
+          <button type="button" className="btn small" onClick={copy}>
+            {copied ? t("tokens.copied") : t("tokens.copy")}
+          </button>
+          <button type="button" className="btn small ghost" onClick={() => setCreated(null)}>
+            {t("tokens.dismiss")}
+          </button>
+        </div>
+      )}
+      {tokens.isPending && <p className="muted">{t("loading")}</p>}
+      {tokens.isError && (
+        <p className="error" role="alert">
+          {messageOf(tokens.error)}
+        </p>
+      )}
+      {tokens.isSuccess && tokens.data.length === 0 && <p className="muted">{t("tokens.none")}</p>}
+      {tokens.isSuccess && tokens.data.length > 0 && (
+        <table className="page-table" aria-labelledby="tokens-h">
+          <thead>
+            <tr>
+              <th scope="col">{t("tokens.name")}</th>
+              <th scope="col">{t("tokens.created")}</th>
+              <th scope="col">{t("tokens.lastUsed")}</th>
+              <th scope="col">{t("tokens.expires")}</th>
+              <th scope="col">
+                <span className="sr-only">{t("tokens.actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.data.map((tk) => (
+              <tr key={tk.id} data-token={tk.name}>
+                <td>
+                  {tk.name} <code className="muted small">{tk.prefix}…</code>
+                </td>
+                <td>{formatDate(tk.created_at)}</td>
+                <td>{when(tk.last_used_at, t("tokens.neverUsed"))}</td>
+                <td>{when(tk.expires_at, t("tokens.never"))}</td>
+                <td>
+                  <button type="button" className="btn small" aria-label={t("tokens.revokeNamed", { name: tk.name })} onClick={() => setRevoking(tk)}>
+                    {t("tokens.revoke")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title={t("tokens.revokeTitle")}
+          confirmLabel={t("tokens.revoke")}
+          onConfirm={async () => {
+            await revokeToken(revoking.id);
+            if (created?.id === revoking.id) setCreated(null);
+            await qc.invalidateQueries({ queryKey: TOKENS_KEY });
+          }}
+          onClose={() => setRevoking(null)}
+        >
+          {t("tokens.revokeText", { name: revoking.name })}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
