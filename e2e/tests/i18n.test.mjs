@@ -115,6 +115,9 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await page.getByLabel(zh.get("auth:password")).fill(ADMIN_PASSWORD);
       await page.getByRole("button", { name: zh.get("auth:signIn") }).click();
       await page.getByRole("tree", { name: zh.get("tree:files") }).waitFor();
+      // Wait for what loads after sign-in: the tree's first folder and the models.
+      await treeItem(page, `${ROOT}notes/`).waitFor();
+      await page.getByText(zh.get("agent:welcome.ask")).waitFor();
       await assertChinese(page, "workspace", ["tree:files", "preview:selectFile", "agent:welcome.ask"]);
       await treeItem(page, `${ROOT}notes/`).click();
       await treeItem(page, `${ROOT}notes/research-plan.md`).click();
@@ -163,8 +166,38 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await tasks.getByText(zh.get("agent:tasks.none")).waitFor();
       await assertChinese(page, "task center", ["agent:taskCenter", "agent:tasks.none", "common:close"]);
       await screenshot(page, "i18n-tasks-zh");
+      await tasks.getByRole("button", { name: zh.get("common:close") }).click();
+      await tasks.waitFor({ state: "detached" });
       // The one failed request is the wrong password of the first test.
       assert.deepEqual(page.consoleErrors.filter((e) => !/status of 401/.test(e)), []);
+    }),
+  );
+
+  it(
+    "tree search, the share dialog and the trash",
+    shotOnFailure(() => page, async () => {
+      await treeItem(page, `${ROOT}notes/`).click();
+      const search = page.getByRole("combobox", { name: /^搜索 / });
+      await search.fill("research");
+      await page.getByTestId("tree-search-count").filter({ hasText: /名称|结果|匹配/ }).waitFor();
+      await assertChinese(page, "search", ["search:names"]);
+      await search.press("Escape");
+      await search.fill("");
+
+      await treeItem(page, `${ROOT}notes/`).click();
+      await page.getByRole("button", { name: zh.get("tree:toolbar.share") }).click();
+      const share = page.getByRole("dialog");
+      await share.getByText(zh.get("share:whoHasAccess"), { exact: true }).first().waitFor();
+      await assertChinese(page, "share", ["share:whoHasAccess", "share:owner", "share:onlyYou", "share:done"]);
+      await share.getByRole("button", { name: zh.get("share:done") }).click();
+      await share.waitFor({ state: "detached" });
+
+      await page.getByRole("button", { name: zh.get("tree:toolbar.trash") }).click();
+      const trash = page.getByRole("dialog", { name: zh.get("trash:title") });
+      await trash.getByText(zh.get("trash:intro")).waitFor();
+      await assertChinese(page, "trash", ["trash:intro", "trash:emptyTrash"]);
+      await screenshot(page, "i18n-trash-zh");
+      await trash.getByRole("button", { name: zh.get("common:close") }).click();
     }),
   );
 });
