@@ -33,9 +33,19 @@ export const NARROW = { width: 390, height: 844 };
 /** a smaller phone, checked where layout is tight */
 export const NARROW_SMALL = { width: 375, height: 812 };
 
-/** newPage opens a fresh context (own localStorage) at the app's base URL. */
-export async function newPage(browser, baseURL, viewport = WIDE) {
-  const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+/**
+ * newPage opens a fresh context (own localStorage) at the app's base URL. The
+ * tests select by English text, so the browser's language is English unless
+ * a test asks for another (locale "zh-CN" for the Chinese UI).
+ */
+export async function newPage(browser, baseURL, viewport = WIDE, { locale = "en-US" } = {}) {
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    acceptDownloads: true,
+    locale,
+    extraHTTPHeaders: { "Accept-Language": locale },
+  });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const consoleErrors = [];

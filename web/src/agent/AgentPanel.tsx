@@ -1,5 +1,6 @@
 // The KnowAgent panel: model picker, conversation, context meter, input.
 
+import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Bot, History, ListChecks, LoaderCircle, MessageSquarePlus } from "lucide-react";
@@ -59,6 +60,7 @@ interface Props {
 }
 
 export function AgentPanel({ scope, root, chat, stored = false, onOpenConversation, onOpenPreview }: Props) {
+  const { t } = useTranslation("agent");
   const [showList, setShowList] = useState(false);
   const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
   const models = useMemo(() => options.data?.models ?? [], [options.data]);
@@ -115,7 +117,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
         runCommand(parsed.command);
         return true;
       case "unknown_command":
-        setNotice(`Unknown command ${parsed.text}. Type / to see the commands.`);
+        setNotice(t("unknownCommand", { command: parsed.text }));
         return false;
       case "message":
         if (!modelId || chat.streaming) return false;
@@ -161,18 +163,18 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
       <div className="agent">
         <div className="panel-header agent-header">
           <h2 className="panel-title">
-            <Bot size={16} aria-hidden /> KnowAgent
+            <Bot size={16} aria-hidden /> {t("title")}
           </h2>
           <div className="panel-actions">
-            <button type="button" className="icon-btn" title="Tasks" aria-label="Task center" onClick={() => setDialog({ kind: "tasks" })}>
+            <button type="button" className="icon-btn" title={t("tasks.title")} aria-label={t("taskCenter")} onClick={() => setDialog({ kind: "tasks" })}>
               <ListChecks size={15} aria-hidden />
             </button>
             {stored && (
             <button
               type="button"
               className="icon-btn"
-              title="Conversations"
-              aria-label="Conversations"
+              title={t("conversations")}
+              aria-label={t("conversations")}
               aria-expanded={showList}
               aria-controls="conversation-list"
               onClick={() => setShowList((v) => !v)}
@@ -180,7 +182,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
               <History size={15} aria-hidden />
             </button>
           )}
-          <button type="button" className="icon-btn" title="New conversation" aria-label="New conversation" onClick={chat.reset}>
+          <button type="button" className="icon-btn" title={t("newConversation")} aria-label={t("newConversation")} onClick={chat.reset}>
               <MessageSquarePlus size={15} aria-hidden />
             </button>
           </div>
@@ -189,14 +191,14 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
           <div className="agent-toolbar">
             <ModelPicker models={models} value={modelId} onChange={chooseModel} disabled={chat.streaming} />
             {stored && (
-              <label className="small temporary-toggle" title="A temporary chat is not stored">
+              <label className="small temporary-toggle" title={t("temporaryHint")}>
                 <input
                   type="checkbox"
                   checked={chat.temporary}
                   disabled={chat.streaming || chat.conversation.turns.length > 0}
                   onChange={(e) => chat.setTemporary(e.target.checked)}
                 />{" "}
-                Temporary chat
+                {t("temporary")}
               </label>
             )}
           </div>
@@ -209,7 +211,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
               display={display}
               onOpen={(c) => {
                 setNotice(null);
-                void onOpenConversation?.(c.id).catch((err: unknown) => setNotice(`Cannot open “${c.title}”: ${messageOf(err)}`));
+                void onOpenConversation?.(c.id).catch((err: unknown) => setNotice(t("cannotOpenConversation", { title: c.title, error: messageOf(err) })));
               }}
               onDeleted={() => chat.reset()}
             />
@@ -226,11 +228,11 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
         >
           {options.isPending ? (
             <p className="muted small pad">
-              <LoaderCircle size={12} className="spin" aria-hidden /> Loading models…
+              <LoaderCircle size={12} className="spin" aria-hidden /> {t("loadingModels")}
             </p>
           ) : options.isError ? (
             <p className="error pad" role="alert">
-              Cannot load the models: {messageOf(options.error)}
+              {t("cannotLoadModels", { error: messageOf(options.error) })}
             </p>
           ) : noModels ? (
             <NoModels onFolder={() => setDialog({ kind: "folder" })} />
@@ -242,7 +244,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
               onPick={(q) => input.current?.setText(q)}
             />
           ) : (
-            <div className="messages" role="log" aria-label="Conversation" aria-live="polite">
+            <div className="messages" role="log" aria-label={t("conversation")} aria-live="polite">
               {turns.map((t) => (
                 <TurnView
                   key={t.id}
@@ -259,7 +261,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
         {ctx && <ContextMeter context={ctx.context} turn={ctx.turn} />}
         {editing && (
           <p className="notice small agent-notice" role="status">
-            Editing your last message: sending replaces it and its answer.{" "}
+            {t("editing")}{" "}
             <button
               type="button"
               className="link-btn"
@@ -268,7 +270,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
                 input.current?.setText("");
               }}
             >
-              Cancel edit
+              {t("cancelEdit")}
             </button>
           </p>
         )}
@@ -312,26 +314,27 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
 }
 
 function NoModels({ onFolder }: { onFolder: () => void }) {
+  const { t } = useTranslation("agent");
   return (
     <div className="empty-state no-models" data-testid="no-models">
       <Bot size={26} aria-hidden />
-      <p>No model is configured, so KnowAgent cannot answer questions yet.</p>
+      <p>{t("noModels.title")}</p>
       <div className="muted small no-models-help">
-        <p>To add one, an administrator either:</p>
+        <p>{t("noModels.intro")}</p>
         <ul>
           <li>
-            sets a provider key in the server&apos;s environment (<code>OPENAI_API_KEY</code>, <code>DEEPSEEK_API_KEY</code>,{" "}
-            <code>DASHSCOPE_API_KEY</code> or <code>GEMINI_API_KEY</code>), or runs a local Ollama, or
+            {t("noModels.keys")} (<code>OPENAI_API_KEY</code>, <code>DEEPSEEK_API_KEY</code>,{" "}
+            <code>DASHSCOPE_API_KEY</code>, <code>GEMINI_API_KEY</code>){t("noModels.ollama")}
           </li>
           <li>
-            lists models under <code>models:</code> in the config file (<code>--config</code> / <code>KB_CONFIG</code>):
+            {t("noModels.config")} <code>models:</code> (<code>--config</code> / <code>KB_CONFIG</code>):
             id, name, profile, base_url, api_key_env, model, context_window, native_tools
           </li>
         </ul>
-        <p>and restarts the server. Browsing, reading and searching this folder work without a model.</p>
+        <p>{t("noModels.restart")}</p>
       </div>
       <button type="button" className="btn small" onClick={onFolder}>
-        Open folder commands
+        {t("noModels.openFolder")}
       </button>
     </div>
   );

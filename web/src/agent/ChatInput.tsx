@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
 import type { KeyboardEvent } from "react";
 import { FolderOpen, SendHorizontal, Square } from "lucide-react";
@@ -31,6 +32,7 @@ const MAX_ROWS_PX = 180;
  * line, "/" opens the command menu, the scope prefix opens the folder dialog.
  */
 export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(props, ref) {
+  const { t } = useTranslation("agent");
   const [text, setText] = useState(() => loadDraft(props.draftKey));
   // The text belongs to one conversation: another one brings back its own draft.
   const [textKey, setTextKey] = useState(props.draftKey);
@@ -46,8 +48,8 @@ export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(p
   const area = useRef<HTMLTextAreaElement>(null);
 
   useImperativeHandle(ref, () => ({
-    setText: (t) => {
-      setText(t);
+    setText: (s) => {
+      setText(s);
       area.current?.focus();
     },
     focus: () => area.current?.focus(),
@@ -107,7 +109,7 @@ export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(p
   return (
     <div className="chat-input">
       {menuOpen && matches && (
-        <ul className="command-menu" role="listbox" aria-label="Commands">
+        <ul className="command-menu" role="listbox" aria-label={t("commands.menu")}>
           {matches.map((c, i) => (
             <li
               key={c.name}
@@ -119,21 +121,21 @@ export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(p
                 pick(c);
               }}
             >
-              <code>{c.label}</code> <span className="muted small">{c.hint}</span>
+              <code>{c.label}</code> <span className="muted small">{t(c.hint)}</span>
             </li>
           ))}
         </ul>
       )}
       <div className="input-box">
-        <button type="button" className="scope-prefix" title={`${props.prefixTitle} — open the folder commands`} onClick={props.onPrefix}>
+        <button type="button" className="scope-prefix" title={t("input.prefixTitle", { scope: props.prefixTitle })} onClick={props.onPrefix}>
           <FolderOpen size={12} aria-hidden />
           <span className="ellipsis">{props.prefix}</span>
         </button>
         <textarea
           ref={area}
           className="chat-textarea"
-          aria-label="Message KnowAgent"
-          placeholder={props.disabled ? "Choose a model first" : "Ask about this folder — Enter sends, Shift+Enter for a new line, / for commands"}
+          aria-label={t("input.label")}
+          placeholder={props.disabled ? t("input.chooseModel") : t("input.placeholder")}
           rows={2}
           value={text}
           disabled={props.disabled}
@@ -147,11 +149,11 @@ export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(p
         <div className="input-actions">
           {props.streaming ? (
             <button type="button" className="btn danger small" onClick={props.onStop}>
-              <Square size={12} aria-hidden /> Stop
+              <Square size={12} aria-hidden /> {t("input.stop")}
             </button>
           ) : (
             <button type="button" className="btn primary small" onClick={submit} disabled={props.disabled || !text.trim()}>
-              <SendHorizontal size={12} aria-hidden /> Send
+              <SendHorizontal size={12} aria-hidden /> {t("input.send")}
             </button>
           )}
         </div>

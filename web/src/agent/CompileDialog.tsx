@@ -3,6 +3,7 @@
 // shows the jobs created and why any file was not enqueued. The skill picker
 // opens the skill dialogs (issue 16) on top, so the form keeps its choices.
 
+import { useTranslation } from "react-i18next";
 import { useMemo, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -34,6 +35,7 @@ interface Props {
 }
 
 export function CompileDialog({ scope, display, options, onClose, onTasks }: Props) {
+  const { t } = useTranslation("agent");
   const defaults = options?.compile_defaults ?? {};
   const maxFiles = defaults.max_files ?? 32;
   const models = options?.models ?? [];
@@ -134,21 +136,22 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
 
   if (result) {
     return (
-      <Dialog title="Compile — submitted" onClose={onClose} className="wide compile-dialog">
+      <Dialog title={t("compile.submittedTitle")} onClose={onClose} className="wide compile-dialog">
         <div className="compile-result" data-testid="compile-result">
           <p>
-            {result.jobs.length} job{result.jobs.length === 1 ? "" : "s"} queued
-            {result.rejected.length ? `, ${result.rejected.length} not enqueued` : ""}.
+            {result.rejected.length
+              ? t("compile.queuedRejected", { count: result.jobs.length, rejected: result.rejected.length })
+              : t("compile.queued", { count: result.jobs.length })}
           </p>
           <ul className="job-lines">
             {result.jobs.map((j) => (
               <li key={j.id}>
-                <code>{display(j.uri)}</code> <span className={`badge state-${j.state}`}>{j.state}</span>
+                <code>{display(j.uri)}</code> <span className={`badge state-${j.state}`}>{t(`common:jobState.${j.state}`, { defaultValue: j.state })}</span>
               </li>
             ))}
           </ul>
           {result.rejected.length > 0 && (
-            <ul className="job-lines rejected" aria-label="Not enqueued">
+            <ul className="job-lines rejected" aria-label={t("compile.notEnqueued")}>
               {result.rejected.map((r) => (
                 <li key={r.uri}>
                   <code>{display(r.uri)}</code> <span className="error small">{r.message}</span>
@@ -159,10 +162,10 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
         </div>
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={onClose}>
-            Close
+            {t("common:close")}
           </button>
           <button type="button" className="btn primary" onClick={onTasks}>
-            Open task center
+            {t("compile.openTasks")}
           </button>
         </div>
       </Dialog>
@@ -170,27 +173,27 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
   }
 
   return (
-    <Dialog title={`Compile — ${display(scope)}`} onClose={onClose} className="wide compile-dialog">
+    <Dialog title={t("compile.title", { folder: display(scope) })} onClose={onClose} className="wide compile-dialog">
       <form className="dialog-form compile-form" onSubmit={submit}>
         <fieldset className="file-pick">
           <legend>
-            Files ({picked.size} of at most {maxFiles} selected; generated files are hidden)
+            {t("compile.files", { count: picked.size, max: maxFiles })}
           </legend>
           {files.isPending && (
             <p className="muted small">
-              <LoaderCircle size={12} className="spin" aria-hidden /> Loading files…
+              <LoaderCircle size={12} className="spin" aria-hidden /> {t("compile.loadingFiles")}
             </p>
           )}
           {files.isError && <p className="error small">{messageOf(files.error)}</p>}
-          {files.isSuccess && raw.length === 0 && <p className="muted small">This folder has no raw files to compile.</p>}
+          {files.isSuccess && raw.length === 0 && <p className="muted small">{t("compile.noRawFiles")}</p>}
           {raw.length > 0 && (
             <>
               <div className="pick-actions">
                 <button type="button" className="link-btn small" onClick={() => setPicked(new Set(raw.slice(0, maxFiles).map((n) => n.uri)))}>
-                  Select {raw.length > maxFiles ? `first ${maxFiles}` : "all"}
+                  {raw.length > maxFiles ? t("compile.selectFirst", { count: maxFiles }) : t("compile.selectAll")}
                 </button>
                 <button type="button" className="link-btn small" onClick={() => setPicked(new Set())}>
-                  Clear
+                  {t("compile.clear")}
                 </button>
               </div>
               <ul className="pick-list">
@@ -214,19 +217,19 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
         </fieldset>
         <div className="form-grid">
           <label className="field">
-            Executor
-            <select className="select" aria-label="Executor" value={executor} onChange={(e) => setExecutor(e.target.value as "llm" | "cli")}>
-              <option value="llm">LLM API model</option>
+            {t("compile.executor")}
+            <select className="select" aria-label={t("compile.executor")} value={executor} onChange={(e) => setExecutor(e.target.value as "llm" | "cli")}>
+              <option value="llm">{t("compile.llm")}</option>
               <option value="cli" disabled={profiles.length === 0}>
-                CLI profile{profiles.length === 0 ? " (none configured)" : ""}
+                {profiles.length === 0 ? t("compile.cliNone") : t("compile.cliProfile")}
               </option>
             </select>
           </label>
           {executor === "llm" ? (
             <label className="field">
-              Model
-              <select className="select" aria-label="Compile model" value={modelId} onChange={(e) => setModelId(e.target.value)}>
-                {models.length === 0 && <option value="">{options ? "No model configured" : "Loading models…"}</option>}
+              {t("compile.model")}
+              <select className="select" aria-label={t("compile.modelAria")} value={modelId} onChange={(e) => setModelId(e.target.value)}>
+                {models.length === 0 && <option value="">{options ? t("compile.noModel") : t("loadingModels")}</option>}
                 {models.map((m) => (
                   <option key={m.id} value={m.id}>
                     {m.name}
@@ -237,10 +240,10 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
           ) : (
             <>
               <label className="field">
-                CLI profile
+                {t("compile.cliProfile")}
                 <select
                   className="select"
-                  aria-label="CLI profile"
+                  aria-label={t("compile.cliProfile")}
                   value={profile}
                   onChange={(e) => {
                     setProfile(e.target.value);
@@ -255,8 +258,8 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
                 </select>
               </label>
               <label className="field">
-                CLI model
-                <select className="select" aria-label="CLI model" value={cliModel} onChange={(e) => setCliModel(e.target.value)}>
+                {t("compile.cliModel")}
+                <select className="select" aria-label={t("compile.cliModel")} value={cliModel} onChange={(e) => setCliModel(e.target.value)}>
                   {(prof?.models ?? []).map((m) => (
                     <option key={m} value={m}>
                       {m}
@@ -267,17 +270,17 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
             </>
           )}
           <label className="field">
-            Reasoning effort
-            <select className="select" aria-label="Reasoning effort" value={effort} onChange={(e) => setEffort(e.target.value)}>
+            {t("compile.effort")}
+            <select className="select" aria-label={t("compile.effort")} value={effort} onChange={(e) => setEffort(e.target.value)}>
               {(executor === "cli" && prof?.efforts.length ? prof.efforts : EFFORTS).map((x) => (
                 <option key={x} value={x}>
-                  {x}
+                  {t(`compile.efforts.${x}`, { defaultValue: x })}
                 </option>
               ))}
             </select>
           </label>
           <label className="field">
-            Call budget
+            {t("compile.budget")}
             <input
               className="text-input"
               type="number"
@@ -288,7 +291,7 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
             />
           </label>
           <label className="field">
-            Timeout (s)
+            {t("compile.timeout")}
             <input
               className="text-input"
               type="number"
@@ -299,53 +302,53 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
             />
           </label>
           <div className="field wide-field">
-            <label htmlFor="compile-skill">Skill</label>
+            <label htmlFor="compile-skill">{t("compile.skill")}</label>
             <div className="skill-picker">
               <select id="compile-skill" className="select" value={skill} onChange={(e) => setSkill(e.target.value)}>
                 {skills.map((s) => (
                   <option key={s.id} value={s.id} title={s.description}>
                     {s.title || s.name}
-                    {s.builtin ? " (built-in)" : ""}
+                    {s.builtin ? t("compile.builtinSuffix") : ""}
                   </option>
                 ))}
-                {skills.length === 0 && <option value="">Default</option>}
+                {skills.length === 0 && <option value="">{t("compile.defaultSkill")}</option>}
               </select>
               <button type="button" className="btn small" onClick={() => setSkillFlow({ kind: "new" })}>
-                New…
+                {t("compile.new")}
               </button>
               {selectedSkill?.builtin ? (
                 <button
                   type="button"
                   className="btn small"
-                  title="Built-in skills are read-only; edit a copy"
+                  title={t("compile.builtinCopy")}
                   onClick={() => setSkillFlow({ kind: "duplicate", id: selectedSkill.id })}
                 >
-                  Duplicate…
+                  {t("compile.duplicate")}
                 </button>
               ) : null}
               <button
                 type="button"
                 className="btn small"
                 disabled={!selectedSkill || selectedSkill.builtin}
-                title={selectedSkill?.builtin ? "Built-in skills are read-only" : undefined}
+                title={selectedSkill?.builtin ? t("compile.builtinReadOnly") : undefined}
                 onClick={() => selectedSkill && setSkillFlow({ kind: "edit", id: selectedSkill.id })}
               >
-                Edit…
+                {t("compile.edit")}
               </button>
               <button type="button" className="btn small" onClick={() => setSkillFlow({ kind: "generate" })}>
-                Generate…
+                {t("compile.generate")}
               </button>
               <button type="button" className="btn small" onClick={() => setSkillList(true)}>
-                Skills…
+                {t("compile.skills")}
               </button>
             </div>
             {selectedSkill?.description && <span className="muted small">{selectedSkill.description}</span>}
           </div>
           <label className="field wide-field">
-            Output parent folder (optional)
+            {t("compile.outputParent")}
             <input
               className="text-input"
-              placeholder="default: your wiki folder"
+              placeholder={t("compile.outputPlaceholder")}
               value={outputParent}
               onChange={(e) => setOutputParent(e.target.value)}
             />
@@ -358,10 +361,10 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
         )}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
           <button type="submit" className="btn primary" disabled={busy || picked.size === 0 || (executor === "llm" && !modelId)}>
-            {busy ? "Submitting…" : `Compile ${picked.size} file${picked.size === 1 ? "" : "s"}`}
+            {busy ? t("compile.submitting") : t("compile.submit", { count: picked.size })}
           </button>
         </div>
       </form>

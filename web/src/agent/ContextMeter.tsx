@@ -1,7 +1,9 @@
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { Gauge } from "lucide-react";
 import type { ContextEvent } from "../sse/events";
 import type { Turn } from "./conversation";
+import { formatNumber } from "../ui/format";
 
 function compact(n: number): string {
   if (n < 1000) return String(n);
@@ -24,6 +26,7 @@ function approxTokens(n: number): string {
  * the context event came from) and that turn completed.
  */
 export function ContextMeter({ context, turn }: { context: ContextEvent; turn: Turn }) {
+  const { t } = useTranslation("agent");
   const done = turn.status === "done" ? turn.done : undefined;
   const [open, setOpen] = useState(false);
   const ratio = context.input_limit > 0 ? Math.min(1, context.estimate / context.input_limit) : 0;
@@ -36,62 +39,69 @@ export function ContextMeter({ context, turn }: { context: ContextEvent; turn: T
         className="context-summary"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
-        title="Context use in tokens: an upper-bound estimate (UTF-8 bytes of the input)"
+        title={t("context.title")}
       >
         <Gauge size={13} aria-hidden />
         <span className="context-bar" aria-hidden>
           <span className={`context-fill ${level}`} style={{ width: `${(ratio * 100).toFixed(1)}%` }} />
         </span>
         <span className="context-nums">
-          {approxTokens(context.estimate)} / {compact(context.input_limit)} tokens <span className="muted">est.</span>
+          {t("context.summary", { estimate: approxTokens(context.estimate), limit: compact(context.input_limit) })} <span className="muted">{t("context.est")}</span>
         </span>
-        {done?.usage && <span className="muted context-usage">· provider {compact(done.usage.input_tokens)} tokens</span>}
-        {context.compactions > 0 && <span className="muted">· {context.compactions}× compacted</span>}
+        {done?.usage && <span className="muted context-usage">· {t("context.provider", { tokens: compact(done.usage.input_tokens) })}</span>}
+        {context.compactions > 0 && <span className="muted">· {t("context.compacted", { count: context.compactions })}</span>}
       </button>
       {open && (
-        <dl className="context-detail" aria-label="Context details">
-          <dt>Estimate</dt>
+        <dl className="context-detail" aria-label={t("context.details")}>
+          <dt>{t("context.estimate")}</dt>
           <dd>
-            ≈{context.estimate.toLocaleString()} tokens{" "}
-            <span className="muted">(basis: UTF-8 bytes of the input, one token per byte — an upper bound, not a count)</span>
+            {t("context.approxTokens", { n: formatNumber(context.estimate) })} <span className="muted">{t("context.basis")}</span>
           </dd>
-          <dt>Input limit</dt>
+          <dt>{t("context.inputLimit")}</dt>
           <dd>
-            {context.input_limit.toLocaleString()} tokens <span className="muted">= window − output reserve − protocol reserve</span>
+            {t("context.tokens", { n: formatNumber(context.input_limit) })} <span className="muted">{t("context.limitFormula")}</span>
           </dd>
-          <dt>Window</dt>
-          <dd>{context.window.toLocaleString()} tokens</dd>
-          <dt>Reserves</dt>
+          <dt>{t("context.window")}</dt>
+          <dd>{t("context.tokens", { n: formatNumber(context.window) })}</dd>
+          <dt>{t("context.reserves")}</dt>
+          <dd>{t("context.reservesValue", { output: formatNumber(context.output_reserve), protocol: formatNumber(context.protocol_reserve) })}</dd>
+          <dt>{t("context.breakdown")}</dt>
           <dd>
-            output {context.output_reserve.toLocaleString()} · protocol {context.protocol_reserve.toLocaleString()} tokens
+            {t("context.breakdownValue", {
+              system: formatNumber(b.system),
+              tools: formatNumber(b.tools),
+              history: formatNumber(b.history),
+              observations: formatNumber(b.observations),
+            })}
           </dd>
-          <dt>Breakdown</dt>
+          <dt>{t("context.compactions")}</dt>
           <dd>
-            system ≈{b.system.toLocaleString()} · tools ≈{b.tools.toLocaleString()} · history ≈{b.history.toLocaleString()} ·
-            observations ≈{b.observations.toLocaleString()} tokens
-          </dd>
-          <dt>Compactions</dt>
-          <dd>
-            {context.compactions}
+            {formatNumber(context.compactions)}
             {context.last_compaction &&
-              ` · last ≈${context.last_compaction.before.toLocaleString()} → ≈${context.last_compaction.after.toLocaleString()} tokens (ratio ${context.last_compaction.ratio.toFixed(2)})`}
+              t("context.lastCompaction", {
+                before: formatNumber(context.last_compaction.before),
+                after: formatNumber(context.last_compaction.after),
+                ratio: context.last_compaction.ratio.toFixed(2),
+              })}
           </dd>
-          <dt>Provider usage</dt>
+          <dt>{t("context.providerUsage")}</dt>
           <dd>
             {done?.usage ? (
               <>
-                {done.usage.input_tokens.toLocaleString()} input · {done.usage.output_tokens.toLocaleString()} output tokens
-                {done.usage.cached_tokens ? ` · ${done.usage.cached_tokens.toLocaleString()} cached` : ""}
-                {done.usage.reasoning_tokens ? ` · ${done.usage.reasoning_tokens.toLocaleString()} reasoning` : ""}
-                <span className="muted"> (counted by the provider for this turn, summed over its model calls)</span>
+                {t("context.usageValue", { input: formatNumber(done.usage.input_tokens), output: formatNumber(done.usage.output_tokens) })}
+                {done.usage.cached_tokens ? t("context.cached", { n: formatNumber(done.usage.cached_tokens) }) : ""}
+                {done.usage.reasoning_tokens ? t("context.reasoning", { n: formatNumber(done.usage.reasoning_tokens) }) : ""}
+                <span className="muted"> {t("context.usageNote")}</span>
               </>
             ) : (
               <span className="muted">
                 {turn.status === "streaming"
-                  ? "not reported yet (the turn is still running)"
+                  ? t("context.notYet")
                   : turn.status === "done"
-                    ? "not reported by the provider"
-                    : `none (the turn ${turn.status === "stopped" ? "was stopped" : "did not complete"})`}
+                    ? t("context.notReported")
+                    : turn.status === "stopped"
+                      ? t("context.noneStopped")
+                      : t("context.noneIncomplete")}
               </span>
             )}
           </dd>

@@ -1,6 +1,7 @@
 // The folder command dialog: browse, read and search the current folder with
 // /knowledge-agent/command — the same tools the model uses, no model involved.
 
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import type { FormEvent } from "react";
 import { ChevronLeft, ChevronRight, ExternalLink, File, Folder, LoaderCircle } from "lucide-react";
@@ -8,7 +9,7 @@ import { runLs, runRead, runSearch } from "../api/agent";
 import type { LsResult, ReadResult, SearchResult } from "../api/agent";
 import { isWithin, nameOf } from "../api/uri";
 import { Dialog } from "../ui/Dialog";
-import { formatBytes } from "../ui/format";
+import { formatBytes, formatNumber } from "../ui/format";
 import type { OpenPreview } from "./types";
 import { useCommand } from "./useCommand";
 
@@ -26,6 +27,7 @@ interface Props {
 }
 
 export function FolderCommandDialog(props: Props) {
+  const { t } = useTranslation("agent");
   const [tab, setTab] = useState<Tab>(props.initialTab ?? "browse");
   const [readAt, setReadAt] = useState<{ uri: string; offset: number } | null>(null);
   const openRead = (uri: string, offset: number) => {
@@ -33,18 +35,18 @@ export function FolderCommandDialog(props: Props) {
     setTab("read");
   };
   return (
-    <Dialog title={`Folder commands — ${props.display(props.scope)}`} onClose={props.onClose} className="wide folder-dialog">
-      <div className="tabs" role="tablist" aria-label="Command">
-        {(["browse", "read", "search"] as const).map((t) => (
+    <Dialog title={t("folder.title", { folder: props.display(props.scope) })} onClose={props.onClose} className="wide folder-dialog">
+      <div className="tabs" role="tablist" aria-label={t("folder.command")}>
+        {(["browse", "read", "search"] as const).map((name) => (
           <button
-            key={t}
+            key={name}
             type="button"
             role="tab"
-            aria-selected={tab === t}
-            className={`tab-btn ${tab === t ? "active" : ""}`}
-            onClick={() => setTab(t)}
+            aria-selected={tab === name}
+            className={`tab-btn ${tab === name ? "active" : ""}`}
+            onClick={() => setTab(name)}
           >
-            {t === "browse" ? "ls" : t}
+            {name === "browse" ? "ls" : name}
           </button>
         ))}
       </div>
@@ -55,7 +57,7 @@ export function FolderCommandDialog(props: Props) {
       </div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={props.onClose}>
-          Close
+          {t("common:close")}
         </button>
       </div>
     </Dialog>
@@ -63,14 +65,16 @@ export function FolderCommandDialog(props: Props) {
 }
 
 function Loading() {
+  const { t } = useTranslation("agent");
   return (
     <p className="muted small">
-      <LoaderCircle size={12} className="spin" aria-hidden /> Loading…
+      <LoaderCircle size={12} className="spin" aria-hidden /> {t("common:loading")}
     </p>
   );
 }
 
 function BrowsePane(props: { scope: string; display: (u: string) => string; onRead: (uri: string, offset: number) => void }) {
+  const { t } = useTranslation("agent");
   const [folder, setFolder] = useState(props.scope);
   const [offsets, setOffsets] = useState<number[]>([0]);
   const offset = offsets[offsets.length - 1] ?? 0;
@@ -94,7 +98,7 @@ function BrowsePane(props: { scope: string; display: (u: string) => string; onRe
         <code className="scope ellipsis">{props.display(folder)}</code>
         {up && (
           <button type="button" className="btn small" onClick={() => go(up)}>
-            Up
+            {t("folder.up")}
           </button>
         )}
       </div>
@@ -102,26 +106,26 @@ function BrowsePane(props: { scope: string; display: (u: string) => string; onRe
       {q.loading && !data && <Loading />}
       {shown && data && (
         <>
-          <ul className="ls-list" aria-label="Folder contents" aria-busy={q.loading}>
-            {data.items.length === 0 && <li className="muted small">This folder is empty.</li>}
+          <ul className="ls-list" aria-label={t("folder.contents")} aria-busy={q.loading}>
+            {data.items.length === 0 && <li className="muted small">{t("folder.empty")}</li>}
             {data.items.map((it) => (
               <li key={it.uri}>
                 <button
                   type="button"
                   className="ls-item"
                   onClick={() => (it.kind === "dir" ? go(it.uri) : props.onRead(it.uri, 0))}
-                  title={it.kind === "dir" ? "Open folder" : "Read this file"}
+                  title={it.kind === "dir" ? t("folder.openFolder") : t("folder.readFile")}
                 >
                   {it.kind === "dir" ? <Folder size={13} aria-hidden /> : <File size={13} aria-hidden />}
                   <span className="ellipsis">{it.name}</span>
-                  {it.generated && <span className="badge generated">generated</span>}
+                  {it.generated && <span className="badge generated">{t("common:generated")}</span>}
                   {it.kind === "file" && <span className="muted small">{formatBytes(it.size)}</span>}
                 </button>
               </li>
             ))}
           </ul>
           <Pager
-            label={`Items ${shown.req.offset + 1}–${shown.req.offset + data.items.length}`}
+            label={t("folder.items", { from: formatNumber(shown.req.offset + 1), to: formatNumber(shown.req.offset + data.items.length) })}
             hasPrev={!q.loading && offsets.length > 1}
             hasNext={!q.loading && data.next_offset !== null}
             onPrev={() => setOffsets((o) => o.slice(0, -1))}
@@ -134,34 +138,36 @@ function BrowsePane(props: { scope: string; display: (u: string) => string; onRe
 }
 
 function Pager(props: { label: string; hasPrev: boolean; hasNext: boolean; onPrev: () => void; onNext: () => void }) {
+  const { t } = useTranslation("agent");
   return (
     <div className="pane-pager">
       <button type="button" className="btn small" disabled={!props.hasPrev} onClick={props.onPrev}>
-        <ChevronLeft size={12} aria-hidden /> Previous
+        <ChevronLeft size={12} aria-hidden /> {t("folder.previous")}
       </button>
       <span className="muted small">{props.label}</span>
       <button type="button" className="btn small" disabled={!props.hasNext} onClick={props.onNext}>
-        Next <ChevronRight size={12} aria-hidden />
+        {t("folder.next")} <ChevronRight size={12} aria-hidden />
       </button>
     </div>
   );
 }
 
 function ReadPane(props: { target: { uri: string; offset: number } | null; display: (u: string) => string; onOpenPreview: OpenPreview }) {
+  const { t } = useTranslation("agent");
   const [at, setAt] = useState(props.target);
   const q = useCommand<{ uri: string; offset: number }, ReadResult>(
     at,
     (r) => `${r.offset}:${r.uri}`,
     (r, s) => runRead(r.uri, r.offset, s),
   );
-  if (!at) return <p className="muted">Pick a file under ls or a search hit to read it here.</p>;
+  if (!at) return <p className="muted">{t("folder.pickToRead")}</p>;
   const page = q.last?.req.uri === at.uri ? q.last.data : undefined;
   return (
     <div className="read-pane" data-testid="read-pane">
       <div className="pane-bar">
         <code className="scope ellipsis">{props.display(at.uri)}</code>
         <button type="button" className="btn small" onClick={() => props.onOpenPreview(at.uri, at.offset)}>
-          <ExternalLink size={12} aria-hidden /> Open in preview
+          <ExternalLink size={12} aria-hidden /> {t("folder.openInPreview")}
         </button>
       </div>
       {q.current?.error && <p className="error small" role="alert">{q.current.error}</p>}
@@ -169,12 +175,16 @@ function ReadPane(props: { target: { uri: string; offset: number } | null; displ
       {page && (
         <>
           {page.body === "none" ? (
-            <p className="muted">{nameOf(at.uri)} has no text body yet (it has not been parsed).</p>
+            <p className="muted">{t("folder.noBody", { name: nameOf(at.uri) })}</p>
           ) : (
             <pre className="read-text">{page.text}</pre>
           )}
           <Pager
-            label={page.total ? `Characters ${page.offset + 1}–${page.offset + [...page.text].length} of ${page.total}` : "Empty"}
+            label={
+              page.total
+                ? t("folder.chars", { from: formatNumber(page.offset + 1), to: formatNumber(page.offset + [...page.text].length), total: formatNumber(page.total) })
+                : t("folder.emptyText")
+            }
             hasPrev={!q.loading && page.prev_offset !== null}
             hasNext={!q.loading && page.next_offset !== null}
             onPrev={() => page.prev_offset !== null && setAt({ uri: at.uri, offset: page.prev_offset })}
@@ -187,6 +197,7 @@ function ReadPane(props: { target: { uri: string; offset: number } | null; displ
 }
 
 function SearchPane(props: { scope: string; display: (u: string) => string; onRead: (uri: string, offset: number) => void }) {
+  const { t } = useTranslation("agent");
   const [draft, setDraft] = useState("");
   const [search, setSearch] = useState<{ query: string; cursors: (string | undefined)[]; n: number } | null>(null);
   const q = useCommand<NonNullable<typeof search>, SearchResult>(
@@ -207,13 +218,13 @@ function SearchPane(props: { scope: string; display: (u: string) => string; onRe
       <form className="search-form" onSubmit={onSubmit}>
         <input
           className="text-input"
-          aria-label="Search text"
-          placeholder="Text to find in this folder"
+          aria-label={t("folder.searchText")}
+          placeholder={t("folder.searchPlaceholder")}
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
         />
         <button type="submit" className="btn primary small" disabled={!draft.trim()}>
-          Search
+          {t("folder.search")}
         </button>
       </form>
       {q.current?.error && <p className="error small" role="alert">{q.current.error}</p>}
@@ -221,13 +232,12 @@ function SearchPane(props: { scope: string; display: (u: string) => string; onRe
       {res && asked && (
         <>
           <p className="search-status small" data-testid="search-status">
-            Scanned {res.scanned} file{res.scanned === 1 ? "" : "s"}
-            {res.complete ? " — search complete" : ", more available"} · {res.hits.length} hit
-            {res.hits.length === 1 ? "" : "s"} on page {asked.cursors.length}
+            {t("folder.scanned", { count: res.scanned })}
+            {res.complete ? t("folder.complete") : t("folder.moreAvailable")} · {t("folder.hitsOnPage", { count: res.hits.length, page: asked.cursors.length })}
           </p>
           {res.note && <p className="muted small">{res.note}</p>}
-          <ul className="hit-list" aria-label="Search hits">
-            {res.hits.length === 0 && <li className="muted small">No hits on this page.</li>}
+          <ul className="hit-list" aria-label={t("folder.hits")}>
+            {res.hits.length === 0 && <li className="muted small">{t("folder.noHits")}</li>}
             {res.hits.map((h, i) => (
               <li key={`${h.uri}:${h.offset}:${i}`}>
                 <button type="button" className="hit" onClick={() => props.onRead(h.uri, h.offset)}>
@@ -240,7 +250,7 @@ function SearchPane(props: { scope: string; display: (u: string) => string; onRe
             ))}
           </ul>
           <Pager
-            label={res.complete ? "All files visited" : "More files to scan"}
+            label={res.complete ? t("folder.allVisited") : t("folder.moreToScan")}
             hasPrev={asked.cursors.length > 1}
             hasNext={res.next_offset !== null}
             onPrev={() => setSearch({ ...asked, cursors: asked.cursors.slice(0, -1) })}

@@ -1,4 +1,6 @@
+import { useTranslation } from "react-i18next";
 import type { ModelInfo } from "../api/agent";
+import i18n from "../i18n";
 
 function k(n: number): string {
   return n >= 1000 ? `${Math.round(n / 1024)}k` : String(n);
@@ -6,18 +8,24 @@ function k(n: number): string {
 
 /** capabilityText lists what a model can do, for the picker. */
 export function capabilityText(m: ModelInfo): string {
-  const bits = [m.native_tools ? "tools" : "text only", `${k(m.context_window)} window`, `${k(m.max_output)} max output`];
-  if (m.reasoning) bits.push("reasoning");
+  const t = i18n.t;
+  const bits = [
+    m.native_tools ? t("agent:model.tools") : t("agent:model.textOnly"),
+    t("agent:model.window", { n: k(m.context_window) }),
+    t("agent:model.maxOutput", { n: k(m.max_output) }),
+  ];
+  if (m.reasoning) bits.push(t("agent:model.reasoning"));
   return bits.join(" · ");
 }
 
 /** ModelPicker chooses the model for the next question; text-only models are marked. */
 export function ModelPicker(props: { models: ModelInfo[]; value: string; onChange: (id: string) => void; disabled?: boolean }) {
+  const { t } = useTranslation("agent");
   const current = props.models.find((m) => m.id === props.value);
   return (
     <div className="model-picker">
       <label className="sr-only" htmlFor="agent-model">
-        Model
+        {t("model.label")}
       </label>
       <select
         id="agent-model"
@@ -30,7 +38,7 @@ export function ModelPicker(props: { models: ModelInfo[]; value: string; onChang
         {props.models.map((m) => (
           <option key={m.id} value={m.id}>
             {m.name}
-            {m.native_tools ? "" : " — text only"}
+            {m.native_tools ? "" : t("model.textOnlySuffix")}
           </option>
         ))}
       </select>

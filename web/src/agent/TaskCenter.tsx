@@ -1,6 +1,7 @@
 // The task center: compile jobs with state, stage, progress, failure reason,
 // cancel and retry, refreshed while any job is active.
 
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, RotateCcw, X } from "lucide-react";
@@ -11,11 +12,13 @@ import { isActiveJob } from "../tree/badges";
 import { anyActive } from "../tree/jobRefresh";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
+import { ApiError } from "../api/client";
 
 /** how often the open task center polls while no job is active */
 const IDLE_POLL_MS = 5000;
 
 export function TaskCenter(props: { display: (uri: string) => string; onClose: () => void }) {
+  const { t } = useTranslation("agent");
   const qc = useQueryClient();
   const jobs = useQuery({
     queryKey: JOBS_KEY,
@@ -36,10 +39,10 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
   }
   const list = jobs.data?.jobs ?? [];
   return (
-    <Dialog title="Task center" onClose={props.onClose} className="wide task-center">
+    <Dialog title={t("taskCenter")} onClose={props.onClose} className="wide task-center">
       {jobs.isPending && (
         <p className="muted small">
-          <LoaderCircle size={12} className="spin" aria-hidden /> Loading jobs…
+          <LoaderCircle size={12} className="spin" aria-hidden /> {t("tasks.loading")}
         </p>
       )}
       {jobs.isError && <p className="error small">{messageOf(jobs.error)}</p>}
@@ -48,42 +51,41 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
           {error}
         </p>
       )}
-      {jobs.isSuccess && list.length === 0 && <p className="muted">No compile jobs yet. Type compile in the chat to start one.</p>}
+      {jobs.isSuccess && list.length === 0 && <p className="muted">{t("tasks.none")}</p>}
       {list.length > 0 && (
-        <ul className="job-list" aria-label="Jobs">
+        <ul className="job-list" aria-label={t("tasks.jobs")}>
           {list.map((j) => (
             <li key={j.id} className={`job state-${j.state}`} data-job-state={j.state}>
               <div className="job-head">
                 <code className="ellipsis" title={j.uri}>
                   {props.display(j.uri)}
                 </code>
-                <span className={`badge state-${j.state}`}>{j.state}</span>
+                <span className={`badge state-${j.state}`}>{t(`common:jobState.${j.state}`, { defaultValue: j.state })}</span>
               </div>
               <div className="job-meta small muted">
-                {j.stage && <span>stage {j.stage}</span>}
+                {j.stage && <span>{t("tasks.stage", { stage: j.stage })}</span>}
                 <span>
-                  attempt {j.attempts}
-                  {j.max_attempts ? `/${j.max_attempts}` : ""}
+                  {j.max_attempts ? t("tasks.attemptOf", { n: j.attempts, max: j.max_attempts }) : t("tasks.attempt", { n: j.attempts })}
                 </span>
-                {j.output_uri && <span>output {props.display(j.output_uri)}</span>}
+                {j.output_uri && <span>{t("tasks.output", { uri: props.display(j.output_uri) })}</span>}
               </div>
               {isActiveJob(j.state) && (
-                <progress max={1} value={j.progress || 0} aria-label={`Progress of ${j.uri}`} />
+                <progress max={1} value={j.progress || 0} aria-label={t("tasks.progress", { uri: j.uri })} />
               )}
               {j.error && j.state !== "succeeded" && (
                 <p className="error small">
-                  {j.error.message} ({j.error.code})
+                  {messageOf(new ApiError(0, j.error.code, j.error.message))} ({j.error.code})
                 </p>
               )}
               <div className="job-actions">
                 {isActiveJob(j.state) && (
                   <button type="button" className="btn small" onClick={() => act(() => cancelJob(j.id))}>
-                    <X size={12} aria-hidden /> Cancel
+                    <X size={12} aria-hidden /> {t("common:cancel")}
                   </button>
                 )}
                 {(j.state === "failed" || j.state === "cancelled") && (
                   <button type="button" className="btn small" onClick={() => act(() => retryJob(j.id))}>
-                    <RotateCcw size={12} aria-hidden /> Retry
+                    <RotateCcw size={12} aria-hidden /> {t("common:retry")}
                   </button>
                 )}
               </div>
@@ -93,7 +95,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
       )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={props.onClose}>
-          Close
+          {t("common:close")}
         </button>
       </div>
     </Dialog>

@@ -1,6 +1,7 @@
+import { useTranslation } from "react-i18next";
 import { memo } from "react";
 import { CircleAlert, CircleCheck, ExternalLink, LoaderCircle, Wrench } from "lucide-react";
-import { formatBytes } from "../ui/format";
+import { formatBytes, formatNumber } from "../ui/format";
 import type { ToolCard as ToolCardData } from "./conversation";
 import type { OpenPreview } from "./types";
 
@@ -58,6 +59,7 @@ function searchHits(result: unknown): Hit[] {
 
 /** ToolCard shows one tool call: name, arguments, result summary or error, and where it landed. */
 export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }: Props) {
+  const { t } = useTranslation("agent");
   const { call, result } = card;
   const pending = !result;
   const failed = result ? !result.ok : !running;
@@ -85,18 +87,18 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
         <span className="tool-name">{call.name}</span>
         {target && <code className="tool-target ellipsis">{target}</code>}
         <span className="tool-summary ellipsis">
-          {pending ? (running ? "running…" : "did not finish") : result.ok ? result.summary : err || result.summary}
+          {pending ? (running ? t("tool.running") : t("tool.unfinished")) : result.ok ? result.summary : err || result.summary}
         </span>
       </summary>
       <div className="tool-body">
         <div className="tool-section">
-          <div className="tool-label">Arguments</div>
-          <pre className="tool-pre">{prettyJSON(call.arguments) || "(none)"}</pre>
+          <div className="tool-label">{t("tool.arguments")}</div>
+          <pre className="tool-pre">{prettyJSON(call.arguments) || t("tool.none")}</pre>
         </div>
         {result && (
           <div className="tool-section">
             <div className="tool-label">
-              Result {result.ok ? "" : "(error)"} · {formatBytes(result.bytes)}
+              {result.ok ? t("tool.result") : t("tool.resultError")} · {formatBytes(result.bytes)}
             </div>
             <p className="tool-result-summary">{result.summary}</p>
             {err && <p className="error small">{err}</p>}
@@ -104,8 +106,9 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
         )}
         {landing && landing.uri && (
           <button type="button" className="link-btn tool-open" onClick={() => onOpenPreview(landing.uri as string, landingOffset)}>
-            <ExternalLink size={12} aria-hidden /> Open {call.name === "search" ? "search start" : "page"} in preview
-            {landingOffset ? ` at offset ${landingOffset}` : ""}
+            <ExternalLink size={12} aria-hidden />{" "}
+            {t(call.name === "search" ? "tool.openSearch" : "tool.openPage")}
+            {landingOffset ? t("tool.atOffset", { offset: formatNumber(landingOffset) }) : ""}
           </button>
         )}
         {hits.length > 0 && (

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useEffect, useState } from "react";
 import { Check, Copy, RotateCcw } from "lucide-react";
 import type { Turn } from "./conversation";
@@ -15,11 +16,12 @@ interface Props {
  * stopped or failed turn.
  */
 export function TurnActions({ turn, onRetry }: Props) {
+  const { t } = useTranslation("agent");
   const [copied, setCopied] = useState<"ok" | "failed" | null>(null);
   useEffect(() => {
     if (!copied) return;
-    const t = setTimeout(() => setCopied(null), 2000);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setCopied(null), 2000);
+    return () => clearTimeout(timer);
   }, [copied]);
   const text = answerText(turn);
   const broken = turn.status !== "done";
@@ -32,24 +34,24 @@ export function TurnActions({ turn, onRetry }: Props) {
     );
   };
   return (
-    <div className="turn-actions" role="group" aria-label="Answer actions">
+    <div className="turn-actions" role="group" aria-label={t("actions.group")}>
       {onRetry && broken && (
         <button type="button" className="btn small primary turn-retry" onClick={onRetry}>
-          <RotateCcw size={12} aria-hidden /> Retry
+          <RotateCcw size={12} aria-hidden /> {t("common:retry")}
         </button>
       )}
       {text && (
-        <button type="button" className="icon-btn" title="Copy (Markdown)" aria-label="Copy answer as Markdown" onClick={copy}>
+        <button type="button" className="icon-btn" title={t("actions.copy")} aria-label={t("actions.copyAria")} onClick={copy}>
           {copied === "ok" ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
         </button>
       )}
       {onRetry && !broken && (
-        <button type="button" className="icon-btn turn-retry" title="Retry" aria-label="Retry" onClick={onRetry}>
+        <button type="button" className="icon-btn turn-retry" title={t("common:retry")} aria-label={t("common:retry")} onClick={onRetry}>
           <RotateCcw size={14} aria-hidden />
         </button>
       )}
       <span className="muted small" role="status">
-        {copied === "ok" ? "Copied" : copied === "failed" ? "Cannot use the clipboard here" : ""}
+        {copied === "ok" ? t("actions.copied") : copied === "failed" ? t("actions.noClipboard") : ""}
       </span>
     </div>
   );

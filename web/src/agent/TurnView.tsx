@@ -1,7 +1,12 @@
+import { useTranslation } from "react-i18next";
 import { memo, useMemo, useState } from "react";
 import type { ReactNode } from "react";
 import { ChevronLeft, ChevronRight, CircleAlert, CircleCheck, CircleStop, LoaderCircle, Pencil } from "lucide-react";
+import type { TFunction } from "i18next";
 import type { Turn } from "./conversation";
+import { ApiError } from "../api/client";
+import { formatNumber } from "../ui/format";
+import { messageOf } from "../ui/errors";
 import { SourcesList } from "../citations/SourcesList";
 import { sourcesOf } from "../citations/sources";
 import { ChatMarkdown } from "./ChatMarkdown";
@@ -11,24 +16,27 @@ import { TurnActions } from "./TurnActions";
 import type { OpenPreview } from "./types";
 import { shownVersion } from "./versions";
 
-function statusLine(t: Turn): { icon: ReactNode; text: string } {
+function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
   switch (t.status) {
     case "streaming":
-      return { icon: <LoaderCircle size={12} className="spin" aria-hidden />, text: "Answering…" };
+      return { icon: <LoaderCircle size={12} className="spin" aria-hidden />, text: tr("status.answering") };
     case "done": {
       const d = t.done;
-      const bits = ["Complete"];
-      if (d && d.tool_calls) bits.push(`${d.tool_calls} tool call${d.tool_calls === 1 ? "" : "s"}`);
-      if (d?.usage) bits.push(`provider usage ${d.usage.input_tokens} in / ${d.usage.output_tokens} out tokens`);
+      const bits = [tr("status.complete")];
+      if (d && d.tool_calls) bits.push(tr("status.toolCalls", { count: d.tool_calls }));
+      if (d?.usage) bits.push(tr("status.usage", { input: formatNumber(d.usage.input_tokens), output: formatNumber(d.usage.output_tokens) }));
       return { icon: <CircleCheck size={12} aria-hidden />, text: bits.join(" · ") };
     }
     case "stopped":
-      return { icon: <CircleStop size={12} aria-hidden />, text: "Stopped — this answer is incomplete." };
+      return { icon: <CircleStop size={12} aria-hidden />, text: tr("status.stopped") };
     case "incomplete":
     case "error":
       return {
         icon: <CircleAlert size={12} aria-hidden />,
-        text: `Failed — ${t.error?.message ?? "the answer did not finish"}${t.error?.code ? ` (${t.error.code})` : ""}`,
+        text: tr("status.failed", {
+          message: t.error ? messageOf(new ApiError(0, t.error.code, t.error.message)) : tr("status.didNotFinish"),
+          code: t.error?.code ? ` (${t.error.code})` : "",
+        }),
       };
   }
 }
@@ -48,6 +56,7 @@ export const TurnView = memo(function TurnView({
   onRetry?: (turn: Turn) => void;
   onEdit?: (turn: Turn) => void;
 }) {
+  const { t } = useTranslation("agent");
   // The pager shows an earlier answer in place; the current one is the default.
   const [picked, setPicked] = useState<number | null>(null);
   const version = shownVersion(current, picked);
@@ -55,7 +64,7 @@ export const TurnView = memo(function TurnView({
   const latest = version.index === version.count - 1;
   const live = turn.status === "streaming";
   const sources = useMemo(() => sourcesOf(turn), [turn]);
-  const status = statusLine(turn);
+  const status = statusLine(t, turn);
   const empty = turn.parts.length === 0;
   return (
     <>
@@ -64,7 +73,7 @@ export const TurnView = memo(function TurnView({
           <ChatMarkdown text={turn.question} />
         </div>
         {onEdit && (
-          <button type="button" className="icon-btn msg-edit" title="Edit" aria-label="Edit your last message" onClick={() => onEdit(turn)}>
+          <button type="button" className="icon-btn msg-edit" title={t("edit")} aria-label={t("editLast")} onClick={() => onEdit(turn)}>
             <Pencil size={13} aria-hidden />
           </button>
         )}
@@ -77,23 +86,23 @@ export const TurnView = memo(function TurnView({
         aria-busy={live}
       >
         {version.count > 1 && (
-          <div className="version-pager small muted" role="group" aria-label="Answer versions">
+          <div className="version-pager small muted" role="group" aria-label={t("versions.group")}>
             <button
               type="button"
               className="icon-btn"
-              aria-label="Previous version"
+              aria-label={t("versions.previous")}
               disabled={version.index === 0}
               onClick={() => setPicked(version.index - 1)}
             >
               <ChevronLeft size={13} aria-hidden />
             </button>
-            <span role="status" aria-label={`Version ${version.index + 1} of ${version.count}`}>
+            <span role="status" aria-label={t("versions.of", { n: version.index + 1, count: version.count })}>
               {version.index + 1} / {version.count}
             </span>
             <button
               type="button"
               className="icon-btn"
-              aria-label="Next version"
+              aria-label={t("versions.next")}
               disabled={latest}
               onClick={() => setPicked(version.index + 1 === version.count - 1 ? null : version.index + 1)}
             >
@@ -101,7 +110,7 @@ export const TurnView = memo(function TurnView({
             </button>
           </div>
         )}
-        {turn.start?.mode === "text_only" && <p className="muted small mode-note">Text-only model: no tools in this answer.</p>}
+        {turn.start?.mode === "text_only" && <p className="muted small mode-note">{t("textOnlyNote")}</p>}
         {turn.parts.map((p, i) =>
           p.kind === "text" ? (
             <div className="answer" key={i}>
@@ -113,7 +122,7 @@ export const TurnView = memo(function TurnView({
             <ToolCard key={p.id} card={turn.tools[p.id]!} running={live} onOpenPreview={onOpenPreview} />
           ) : null,
         )}
-        {empty && live && <p className="muted small">Waiting for the model…</p>}
+        {empty && live && <p className="muted small">{t("waiting")}</p>}
         {!live && <SourcesList sources={sources} display={display} onOpenPreview={onOpenPreview} />}
         <p className={`turn-status ${turn.status}`} role={turn.status === "error" || turn.status === "incomplete" ? "alert" : undefined}>
           {status.icon} <span>{status.text}</span>

@@ -8,15 +8,16 @@ export interface CommandInfo {
   /** what the user types after "/" */
   slash: string;
   label: string;
-  hint: string;
+  /** the key, in the agent namespace, of what the command does */
+  hint: "commands.ls" | "commands.compile" | "commands.status" | "commands.new";
 }
 
 /** COMMANDS are the entries of the "/" menu. */
 export const COMMANDS: readonly CommandInfo[] = [
-  { name: "ls", slash: "ls", label: "/ls", hint: "Browse, read and search this folder" },
-  { name: "compile", slash: "compile", label: "/compile", hint: "Compile files of this folder (also: compiler, parse)" },
-  { name: "status", slash: "status", label: "/status", hint: "Latest jobs of this folder" },
-  { name: "new", slash: "new", label: "/new", hint: "Start a new conversation" },
+  { name: "ls", slash: "ls", label: "/ls", hint: "commands.ls" },
+  { name: "compile", slash: "compile", label: "/compile", hint: "commands.compile" },
+  { name: "status", slash: "status", label: "/status", hint: "commands.status" },
+  { name: "new", slash: "new", label: "/new", hint: "commands.new" },
 ];
 
 /** QUICK_COMMANDS are words that, typed alone, run a command instead of asking the model. */

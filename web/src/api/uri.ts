@@ -1,5 +1,7 @@
 // Helpers for kb:// URIs (SPEC §3). Folders end with "/"; a URI is never a disk path.
 
+import i18n from "../i18n";
+
 const SCHEME = "kb://";
 /** MAX_NAME_LENGTH mirrors the server's limit on one path segment, in code points. */
 export const MAX_NAME_LENGTH = 255;
@@ -141,15 +143,15 @@ export function extensionOf(name: string): string {
  * returning a message that explains the problem, or null when it is fine.
  */
 export function validateName(name: string): string | null {
-  if (name.trim() === "") return "Name is empty.";
-  if (name !== name.trim()) return "Name cannot start or end with spaces.";
-  if (name === "." || name === "..") return `"${name}" is not a valid name.`;
-  if (name.includes("/") || name.includes("\\")) return "Name cannot contain / or \\.";
+  if (name.trim() === "") return i18n.t("common:name.empty");
+  if (name !== name.trim()) return i18n.t("common:name.spaces");
+  if (name === "." || name === "..") return i18n.t("common:name.dots", { name });
+  if (name.includes("/") || name.includes("\\")) return i18n.t("common:name.separator");
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return "Name cannot contain control characters.";
+  if (/[\u0000-\u001f\u007f]/.test(name)) return i18n.t("common:name.control");
   if (/[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u2060\uFEFF\u061C\u180E]/.test(name))
-    return "Name cannot contain invisible or direction-changing characters.";
-  if (/%2f|%5c/i.test(name)) return "Name cannot contain encoded separators.";
-  if ([...name].length > MAX_NAME_LENGTH) return `Name is longer than ${MAX_NAME_LENGTH} characters.`;
+    return i18n.t("common:name.invisible");
+  if (/%2f|%5c/i.test(name)) return i18n.t("common:name.encoded");
+  if ([...name].length > MAX_NAME_LENGTH) return i18n.t("common:name.long", { max: MAX_NAME_LENGTH });
   return null;
 }

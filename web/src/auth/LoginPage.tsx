@@ -1,10 +1,12 @@
 import { useState } from "react";
 import type { FormEvent } from "react";
 import { BookOpen } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { useSession } from "./session";
 import { messageOf } from "../ui/errors";
 
 export function LoginPage() {
+  const { t } = useTranslation("auth");
   const { signIn, notice } = useSession();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -35,7 +37,7 @@ export function LoginPage() {
           </p>
         )}
         <label className="field">
-          <span>Username</span>
+          <span>{t("username")}</span>
           <input
             name="username"
             autoComplete="username"
@@ -46,7 +48,7 @@ export function LoginPage() {
           />
         </label>
         <label className="field">
-          <span>Password</span>
+          <span>{t("password")}</span>
           <input
             name="password"
             type="password"
@@ -62,7 +64,7 @@ export function LoginPage() {
           </p>
         )}
         <button className="btn primary" type="submit" disabled={busy}>
-          {busy ? "Signing in…" : "Sign in"}
+          {busy ? t("signingIn") : t("signIn")}
         </button>
       </form>
     </main>

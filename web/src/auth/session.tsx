@@ -4,6 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState } 
 import type { ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { onUnauthorized } from "../api/client";
+import i18n from "../i18n";
 import { login as apiLogin, logout as apiLogout } from "../api/auth";
 import { clearSession, loadSession, saveSession } from "../api/token";
 import type { User } from "../api/types";
@@ -34,7 +35,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   useEffect(() => {
-    onUnauthorized(() => endSession("Your session has ended. Please sign in again."));
+    onUnauthorized(() => endSession(i18n.t("auth:sessionEnded")));
     return () => onUnauthorized(null);
   }, [endSession]);
 

@@ -1,10 +1,13 @@
+import { useTranslation } from "react-i18next";
 import type { ReactNode } from "react";
+import type { TFunction } from "i18next";
 import { followable, parseCitation } from "./citation";
 import { useCitations } from "./CitationContext";
 
-function lineLabel(line?: number, endLine?: number): string {
-  if (!line) return "";
-  return endLine && endLine !== line ? ` at lines ${line}–${endLine}` : ` at line ${line}`;
+function openTitle(t: TFunction, uri: string, line?: number, endLine?: number): string {
+  if (!line) return t("openInPreview", { uri });
+  if (endLine && endLine !== line) return t("openLinesInPreview", { uri, line, endLine });
+  return t("openLineInPreview", { uri, line });
 }
 
 /**
@@ -13,6 +16,7 @@ function lineLabel(line?: number, endLine?: number): string {
  * is plain text; other links open in a new tab.
  */
 export function CitationLink({ href, children }: { href?: string; children?: ReactNode }) {
+  const { t } = useTranslation("citations");
   const ctx = useCitations();
   if (!href) return <>{children}</>;
   if (!href.startsWith("kb://")) {
@@ -32,7 +36,7 @@ export function CitationLink({ href, children }: { href?: string; children?: Rea
       href={`?open=${encodeURIComponent(c.uri)}`}
       data-kb-uri={c.uri}
       data-kb-line={c.line}
-      title={`Open ${c.uri}${lineLabel(c.line, c.endLine)} in the preview`}
+      title={openTitle(t, c.uri, c.line, c.endLine)}
       onClick={(e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
         e.preventDefault();

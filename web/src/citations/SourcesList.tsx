@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { FileText } from "lucide-react";
 import { nameOf } from "../api/uri";
 import type { OpenPreview } from "../agent/types";
@@ -5,11 +6,12 @@ import type { Source } from "./sources";
 
 /** SourcesList is the collapsed list, under an answer, of the files its tools read. */
 export function SourcesList({ sources, display, onOpenPreview }: { sources: Source[]; display: (uri: string) => string; onOpenPreview: OpenPreview }) {
+  const { t } = useTranslation("citations");
   if (sources.length === 0) return null;
   return (
     <details className="sources" data-testid="sources">
       <summary>
-        Sources <span className="muted">({sources.length})</span>
+        {t("sources")} <span className="muted">({sources.length})</span>
       </summary>
       <ul>
         {sources.map((s) => (

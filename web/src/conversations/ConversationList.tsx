@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, MessageSquare, Pencil, Trash2 } from "lucide-react";
@@ -5,6 +6,7 @@ import { deleteConversation, exportConversation, listConversations, renameConver
 import type { StoredConversation } from "../api/conversations";
 import { NameDialog } from "../ui/NameDialog";
 import { messageOf } from "../ui/errors";
+import i18n from "../i18n";
 
 /** UNDO_MS is how long a deleted conversation can be brought back before the server forgets it. */
 const UNDO_MS = 6000;
@@ -21,8 +23,8 @@ interface Props {
 }
 
 function validateTitle(t: string): string | null {
-  if (!t.trim()) return "A title cannot be empty.";
-  if ([...t].length > 200) return "A title has at most 200 characters.";
+  if (!t.trim()) return i18n.t("conversations:titleEmpty");
+  if ([...t].length > 200) return i18n.t("conversations:titleTooLong", { max: 200 });
   return null;
 }
 
@@ -31,6 +33,7 @@ function validateTitle(t: string): string | null {
  * folders), newest first, with search, rename, export and delete with undo.
  */
 export function ConversationList({ scope, openId, onOpen, onDeleted, display }: Props) {
+  const { t } = useTranslation("conversations");
   const [all, setAll] = useState(false);
   const [q, setQ] = useState("");
   const [query, setQuery] = useState("");
@@ -55,7 +58,7 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
     try {
       await deleteConversation(c.id);
     } catch (err) {
-      setError(`Cannot delete “${c.title}”: ${messageOf(err)}`);
+      setError(t("cannotDelete", { title: c.title, error: messageOf(err) }));
     }
     setPending((p) => (p?.id === c.id ? null : p));
     void client.invalidateQueries({ queryKey: conversationsKey });
@@ -92,31 +95,31 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     } catch (err) {
-      setError(`Cannot export “${c.title}”: ${messageOf(err)}`);
+      setError(t("cannotExport", { title: c.title, error: messageOf(err) }));
     }
   };
 
   const items = (list.data?.items ?? []).filter((c) => c.id !== pending?.id);
   return (
-    <section className="conversation-list" aria-label="Conversations">
+    <section className="conversation-list" aria-label={t("conversations")}>
       <div className="conversation-tools">
         <input
           type="search"
           className="input small"
-          placeholder="Search conversations"
-          aria-label="Search conversations"
+          placeholder={t("search")}
+          aria-label={t("search")}
           value={q}
           onChange={(e) => setQ(e.target.value)}
         />
         <label className="small">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> All folders
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> {t("allFolders")}
         </label>
       </div>
       {pending && (
         <p className="notice small" role="status">
-          Deleted “{pending.title}”.{" "}
+          {t("deleted", { title: pending.title })}{" "}
           <button type="button" className="link-btn" onClick={undo}>
-            Undo
+            {t("undo")}
           </button>
         </p>
       )}
@@ -127,12 +130,12 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
       )}
       {list.isError ? (
         <p className="error small" role="alert">
-          Cannot load the conversations: {messageOf(list.error)}
+          {t("cannotLoad", { error: messageOf(list.error) })}
         </p>
       ) : list.isPending ? (
-        <p className="muted small">Loading conversations…</p>
+        <p className="muted small">{t("loading")}</p>
       ) : items.length === 0 ? (
-        <p className="muted small">{query ? "No conversation matches." : "No stored conversation yet."}</p>
+        <p className="muted small">{query ? t("noMatch") : t("none")}</p>
       ) : (
         <ul className="conversation-items">
           {items.map((c) => (
@@ -144,16 +147,16 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
                 title={all ? display(c.uri) : undefined}
                 onClick={() => onOpen(c)}
               >
-                <MessageSquare size={12} aria-hidden /> {c.title || "Untitled"}
+                <MessageSquare size={12} aria-hidden /> {c.title || t("untitled")}
               </button>
               {all && <code className="muted small ellipsis">{display(c.uri)}</code>}
-              <button type="button" className="icon-btn" aria-label={`Rename ${c.title}`} title="Rename" onClick={() => setRenaming(c)}>
+              <button type="button" className="icon-btn" aria-label={t("renameOne", { title: c.title })} title={t("rename")} onClick={() => setRenaming(c)}>
                 <Pencil size={12} aria-hidden />
               </button>
-              <button type="button" className="icon-btn" aria-label={`Export ${c.title} as Markdown`} title="Export (Markdown)" onClick={() => void download(c)}>
+              <button type="button" className="icon-btn" aria-label={t("exportOne", { title: c.title })} title={t("export")} onClick={() => void download(c)}>
                 <Download size={12} aria-hidden />
               </button>
-              <button type="button" className="icon-btn" aria-label={`Delete ${c.title}`} title="Delete" onClick={() => remove(c)}>
+              <button type="button" className="icon-btn" aria-label={t("deleteOne", { title: c.title })} title={t("delete")} onClick={() => remove(c)}>
                 <Trash2 size={12} aria-hidden />
               </button>
             </li>
@@ -162,10 +165,10 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
       )}
       {renaming && (
         <NameDialog
-          title="Rename conversation"
-          label="Title"
+          title={t("renameTitle")}
+          label={t("titleLabel")}
           initial={renaming.title}
-          submitLabel="Rename"
+          submitLabel={t("rename")}
           validate={validateTitle}
           onSubmit={async (title) => {
             await renameConversation(renaming.id, title.trim());

@@ -1,6 +1,7 @@
 // A stored conversation shown again: its messages become turns with their
 // tool cards (name, arguments, summary; the full output is not stored).
 
+import i18n from "../i18n";
 import type { StoredMessage } from "../api/conversations";
 import type { Conversation, Turn, TurnPart, TurnStatus } from "../agent/conversation";
 
@@ -36,7 +37,7 @@ function answerTurn(user: StoredMessage, answer: StoredMessage | undefined, scop
   const earlier = (answer?.earlier ?? []).map((e) => answerTurn(user, { ...e, earlier: undefined }, scope));
   if (earlier.length) t.earlier = earlier;
   if (answer?.error) t.error = answer.error;
-  else if (!answer) t.error = { code: "interrupted", message: "the answer was not stored" };
+  else if (!answer) t.error = { code: "interrupted", message: i18n.t("conversations:notStored") };
   if (answer && t.status === "done") {
     const calls = answer.tool_calls?.length ?? 0;
     t.done = { finish_reason: "stop", steps: calls + 1, tool_calls: calls, model_calls: calls + 1, estimate: 0, usage: answer.usage };

@@ -1,16 +1,18 @@
+import { useTranslation } from "react-i18next";
 import { Bot, FileText, FolderTree } from "lucide-react";
 import type { KeyboardEvent } from "react";
 
 export type PanelName = "tree" | "preview" | "agent";
 
-const TABS: { name: PanelName; label: string; Icon: typeof Bot }[] = [
-  { name: "tree", label: "Files", Icon: FolderTree },
-  { name: "preview", label: "Preview", Icon: FileText },
-  { name: "agent", label: "KnowAgent", Icon: Bot },
+const TABS: { name: PanelName; label: "files" | "preview" | "agent"; Icon: typeof Bot }[] = [
+  { name: "tree", label: "files", Icon: FolderTree },
+  { name: "preview", label: "preview", Icon: FileText },
+  { name: "agent", label: "agent", Icon: Bot },
 ];
 
 /** PanelTabs is the bottom tab bar that switches panels on narrow screens. */
 export function PanelTabs({ active, onChange }: { active: PanelName; onChange: (p: PanelName) => void }) {
+  const { t } = useTranslation("layout");
   function onKeyDown(e: KeyboardEvent) {
     const i = TABS.findIndex((t) => t.name === active);
     let next = i;
@@ -25,7 +27,7 @@ export function PanelTabs({ active, onChange }: { active: PanelName; onChange: (
     }
   }
   return (
-    <nav className="tabbar" role="tablist" aria-label="Panels" onKeyDown={onKeyDown}>
+    <nav className="tabbar" role="tablist" aria-label={t("panels")} onKeyDown={onKeyDown}>
       {TABS.map(({ name, label, Icon }) => (
         <button
           key={name}
@@ -39,7 +41,7 @@ export function PanelTabs({ active, onChange }: { active: PanelName; onChange: (
           onClick={() => onChange(name)}
         >
           <Icon size={18} aria-hidden />
-          <span>{label}</span>
+          <span>{t(label)}</span>
         </button>
       ))}
     </nav>

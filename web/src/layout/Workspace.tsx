@@ -1,5 +1,6 @@
 // The signed-in screen: header plus tree | preview | KnowAgent.
 
+import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -197,6 +198,7 @@ export function Workspace({ user }: { user: User }) {
 }
 
 function WidePanels(props: { tree: ReactNode; preview: ReactNode; agent: ReactNode }) {
+  const { t } = useTranslation("layout");
   const layout = useDefaultLayout({ id: "knowspace-main", storage: localStorage });
   return (
     <Group
@@ -206,19 +208,19 @@ function WidePanels(props: { tree: ReactNode; preview: ReactNode; agent: ReactNo
       onLayoutChanged={layout.onLayoutChanged}
     >
       <Panel id="tree" defaultSize="24%" minSize="12%" className="panel">
-        <section className="panel-body" aria-label="Files">
+        <section className="panel-body" aria-label={t("files")}>
           {props.tree}
         </section>
       </Panel>
-      <Separator className="separator" aria-label="Resize files and preview" />
+      <Separator className="separator" aria-label={t("resizeFilesPreview")} />
       <Panel id="preview" defaultSize="46%" minSize="20%" className="panel">
-        <section className="panel-body" aria-label="Preview">
+        <section className="panel-body" aria-label={t("preview")}>
           {props.preview}
         </section>
       </Panel>
-      <Separator className="separator" aria-label="Resize preview and KnowAgent" />
+      <Separator className="separator" aria-label={t("resizePreviewAgent")} />
       <Panel id="agent" defaultSize="30%" minSize="15%" className="panel">
-        <section className="panel-body" aria-label="KnowAgent">
+        <section className="panel-body" aria-label={t("agent")}>
           {props.agent}
         </section>
       </Panel>

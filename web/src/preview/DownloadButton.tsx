@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { Download, LoaderCircle } from "lucide-react";
 import { fetchRaw } from "../api/resources";
@@ -5,6 +6,7 @@ import { messageOf } from "../ui/errors";
 
 /** DownloadButton fetches the raw bytes with the bearer token and saves them. */
 export function DownloadButton({ uri, name }: { uri: string; name: string }) {
+  const { t } = useTranslation("preview");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function download() {
@@ -28,8 +30,8 @@ export function DownloadButton({ uri, name }: { uri: string; name: string }) {
   }
   return (
     <>
-      <button type="button" className="btn small" onClick={download} disabled={busy} title="Download the original file">
-        {busy ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Download size={14} aria-hidden />} Download
+      <button type="button" className="btn small" onClick={download} disabled={busy} title={t("downloadTitle")}>
+        {busy ? <LoaderCircle size={14} className="spin" aria-hidden /> : <Download size={14} aria-hidden />} {t("download")}
       </button>
       {error && (
         <span className="error small" role="alert">

@@ -1,5 +1,6 @@
 // The middle panel: the selected file's text, one page at a time.
 
+import { useTranslation } from "react-i18next";
 import { Suspense, lazy, useEffect, useMemo, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -45,32 +46,33 @@ export function FilePreview({
   at?: PreviewJump;
   onOpen: (uri: string) => void;
 }) {
+  const { t } = useTranslation("preview");
   if (uri === null) {
     return (
-      <PreviewFrame title="Preview">
+      <PreviewFrame title={t("preview:title")}>
         <div className="empty-state">
           <FileText size={28} aria-hidden />
-          <p>Select a file to preview it.</p>
+          <p>{t("preview:selectFile")}</p>
         </div>
       </PreviewFrame>
     );
   }
   if (uri === SHARED_ROOT) {
     return (
-      <PreviewFrame title="Shared with me">
+      <PreviewFrame title={t("tree:sharedWithMe")}>
         <div className="empty-state">
           <Folder size={28} aria-hidden />
-          <p>Folders and files others shared with you. Select one to preview it or to ask KnowAgent about it.</p>
+          <p>{t("preview:sharedIntro")}</p>
         </div>
       </PreviewFrame>
     );
   }
   if (isFolderURI(uri)) {
     return (
-      <PreviewFrame title={nameOf(uri) || "Home"} path={displayPath(uri, root) || "/"}>
+      <PreviewFrame title={nameOf(uri) || t("tree:home")} path={displayPath(uri, root) || "/"}>
         <div className="empty-state">
           <Folder size={28} aria-hidden />
-          <p>This is a folder. Select a file inside it to preview.</p>
+          <p>{t("preview:folder")}</p>
         </div>
       </PreviewFrame>
     );
@@ -83,6 +85,7 @@ export function FilePreview({
  * reads the folder listing the tree already loaded (no request of its own).
  */
 function SummaryLink({ uri, onOpen }: { uri: string; onOpen: (uri: string) => void }) {
+  const { t } = useTranslation("preview");
   const listing = useQuery<Listing>({ queryKey: listingKey(folderOf(uri)), enabled: false });
   const node = listing.data?.items.find((n) => n.uri === uri);
   if (!node?.summary_uri) return null;
@@ -96,12 +99,13 @@ function SummaryLink({ uri, onOpen }: { uri: string; onOpen: (uri: string) => vo
         onOpen(target);
       }}
     >
-      <Sparkles size={14} aria-hidden /> {node.summary === "stale" ? "Stale summary" : "Summary"}
+      <Sparkles size={14} aria-hidden /> {node.summary === "stale" ? t("staleSummary") : t("summary")}
     </a>
   );
 }
 
 function FilePages(props: { uri: string; root: string; start?: number; query?: string; onOpen: (uri: string) => void }) {
+  const { t } = useTranslation("preview");
   const { uri, root, start, query, onOpen } = props;
   // An explicit jump (a tool card, a search hit, a citation), even to the
   // file's start, wins; otherwise the file opens where it was last read in
@@ -232,13 +236,13 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
         className="preview-scroll"
         ref={scrollRef}
         tabIndex={0}
-        aria-label={`Content of ${name}`}
+        aria-label={t("contentOf", { name })}
         data-find-hits={find ? hitsOnPage : undefined}
         onScroll={(e) => savePosition(uri, { offset, scrollTop: e.currentTarget.scrollTop })}
       >
         {q.isPending ? (
           <p className="muted">
-            <LoaderCircle size={14} className="spin" aria-hidden /> Loading…
+            <LoaderCircle size={14} className="spin" aria-hidden /> {t("common:loading")}
           </p>
         ) : q.isError ? (
           <p className="error" role="alert">
@@ -253,18 +257,19 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
 }
 
 function PageBody({ page, name, mark }: { page: ContentPage; name: string; mark?: string }) {
+  const { t } = useTranslation("preview");
   if (page.body === "none") {
     return (
       <div className="empty-state" data-testid="preview-no-body">
-        <p>This file has no text body yet.</p>
-        <p className="muted">It becomes readable once it has been parsed. The original can still be downloaded.</p>
+        <p>{t("noBody")}</p>
+        <p className="muted">{t("noBodyHint")}</p>
       </div>
     );
   }
   if (page.total === 0) {
     return (
       <div className="empty-state" data-testid="preview-empty">
-        <p>This file is empty.</p>
+        <p>{t("empty")}</p>
       </div>
     );
   }

@@ -4,12 +4,14 @@
 // the loaded ones run out, and the count says whether the search has seen
 // the whole file. Opened from a search hit, it starts at that hit.
 
+import { useTranslation } from "react-i18next";
 import { useEffect, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { ChevronDown, ChevronUp, LoaderCircle, Search, X } from "lucide-react";
 import type { SearchHit } from "../api/agent";
 import { searchResources } from "../api/search";
 import { messageOf } from "../ui/errors";
+import i18n from "../i18n";
 
 /** MAX_SEEK_PAGES bounds how many pages of hits opening at a hit reads to find it. */
 const MAX_SEEK_PAGES = 25;
@@ -27,10 +29,11 @@ export interface FindState {
 
 /** findLabel is the count shown beside the box: where we are and whether it is all. */
 export function findLabel(f: FindState): string {
-  if (f.hits.length === 0) return f.cursor === null ? "No hits (whole file searched)" : "No hits yet (more to search)";
-  if (f.cursor !== null) return `Hit ${f.current + 1} of ${f.hits.length}+ (more to search)`;
-  if (f.capped) return `Hit ${f.current + 1} of ${f.hits.length}+ (the server lists the first ${f.hits.length})`;
-  return `Hit ${f.current + 1} of ${f.hits.length} (whole file searched)`;
+  const at = { n: f.current + 1, count: f.hits.length };
+  if (f.hits.length === 0) return f.cursor === null ? i18n.t("preview:find.none") : i18n.t("preview:find.noneYet");
+  if (f.cursor !== null) return i18n.t("preview:find.more", at);
+  if (f.capped) return i18n.t("preview:find.capped", at);
+  return i18n.t("preview:find.all", at);
 }
 
 /** FindStart opens find at the hit of query at a code point offset (a tree search hit). */
@@ -40,6 +43,7 @@ export interface FindStart {
 }
 
 export function FindInFile(props: { uri: string; start?: FindStart; onFind: (f: FindState | null) => void }) {
+  const { t } = useTranslation("preview");
   const [draft, setDraft] = useState(props.start?.query ?? "");
   const [find, setFind] = useState<FindState | null>(null);
   const [busy, setBusy] = useState(false);
@@ -153,12 +157,12 @@ export function FindInFile(props: { uri: string; start?: FindStart; onFind: (f: 
   }
 
   return (
-    <form className="find-bar" role="search" aria-label="Find in file" onSubmit={onSubmit}>
+    <form className="find-bar" role="search" aria-label={t("find.label")} onSubmit={onSubmit}>
       <Search size={14} aria-hidden />
       <input
         className="text-input find-input"
-        aria-label="Find in this file"
-        placeholder="Find in file"
+        aria-label={t("find.input")}
+        placeholder={t("find.label")}
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={(e) => {
@@ -173,23 +177,23 @@ export function FindInFile(props: { uri: string; start?: FindStart; onFind: (f: 
         }}
       />
       <button type="submit" className="btn small" disabled={!draft.trim() || busy}>
-        Find
+        {t("find.find")}
       </button>
-      <button type="button" className="icon-btn" aria-label="Previous hit" title="Previous hit" disabled={!find?.hits.length} onClick={prev}>
+      <button type="button" className="icon-btn" aria-label={t("find.previous")} title={t("find.previous")} disabled={!find?.hits.length} onClick={prev}>
         <ChevronUp size={14} aria-hidden />
       </button>
       <button
         type="button"
         className="icon-btn"
-        aria-label="Next hit"
-        title="Next hit"
+        aria-label={t("find.next")}
+        title={t("find.next")}
         disabled={!find || (find.hits.length === 0 && find.cursor === null)}
         onClick={() => void next()}
       >
         <ChevronDown size={14} aria-hidden />
       </button>
       <span className="find-count small" data-testid="find-count" aria-live="polite">
-        {busy ? <LoaderCircle size={12} className="spin" aria-label="Searching" /> : find ? findLabel(find) : ""}
+        {busy ? <LoaderCircle size={12} className="spin" aria-label={t("find.searching")} /> : find ? findLabel(find) : ""}
       </span>
       {error && (
         <span className="error small" role="alert">
@@ -197,7 +201,7 @@ export function FindInFile(props: { uri: string; start?: FindStart; onFind: (f: 
         </span>
       )}
       {find && (
-        <button type="button" className="icon-btn" aria-label="Close find" title="Close find" onClick={close}>
+        <button type="button" className="icon-btn" aria-label={t("find.close")} title={t("find.close")} onClick={close}>
           <X size={14} aria-hidden />
         </button>
       )}

@@ -1,3 +1,5 @@
+import i18n from "../i18n";
+import { useTranslation } from "react-i18next";
 import { useEffect, useState } from "react";
 import { defaultUrlTransform } from "react-markdown";
 import type { Components } from "react-markdown";
@@ -23,15 +25,16 @@ export function imageComponent(base?: string): Components["img"] {
 
 /** RemoteImage names the image and its address; following the link is the reader's choice. */
 function RemoteImage({ url, alt }: { url: string; alt: string }) {
+  const { t } = useTranslation("preview");
   const href = defaultUrlTransform(url);
   const label = (
     <>
-      <ImageOff size={14} aria-hidden /> {alt ? `${alt}: ` : "Image not loaded: "}
+      <ImageOff size={14} aria-hidden /> {alt ? `${alt}: ` : t("image.notLoaded")}
       <span className="remote-image-url">{url}</span>
     </>
   );
   return href ? (
-    <a className="remote-image" href={href} target="_blank" rel="noopener noreferrer" title="Remote image (not loaded)" data-remote-image="">
+    <a className="remote-image" href={href} target="_blank" rel="noopener noreferrer" title={t("image.remote")} data-remote-image="">
       {label}
     </a>
   ) : (
@@ -52,7 +55,7 @@ function WorkspaceImage({ uri, alt }: { uri: string; alt: string }) {
     setError(null);
     fetchRaw(uri, ac.signal)
       .then((blob) => {
-        if (!blob.type.startsWith("image/")) throw new Error(`${uri} is not an image`);
+        if (!blob.type.startsWith("image/")) throw new Error(i18n.t("preview:image.notImage", { uri }));
         objectURL = URL.createObjectURL(blob);
         setURL(objectURL);
       })
@@ -71,7 +74,7 @@ function WorkspaceImage({ uri, alt }: { uri: string; alt: string }) {
       </span>
     );
   }
-  return url ? <img src={url} alt={alt} data-workspace-image={uri} /> : <span className="muted">{alt || "image"}…</span>;
+  return url ? <img src={url} alt={alt} data-workspace-image={uri} /> : <span className="muted">{alt || i18n.t("preview:image.image")}…</span>;
 }
 
 /** urlTransform keeps an image's src as written, for imageComponent to judge; links get the default filter. */

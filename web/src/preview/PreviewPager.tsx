@@ -1,7 +1,9 @@
+import { useTranslation } from "react-i18next";
 import { useEffect, useState } from "react";
 import type { FormEvent } from "react";
 import { ChevronFirst, ChevronLast, ChevronLeft, ChevronRight } from "lucide-react";
 import type { PageSpan } from "./paging";
+import { formatNumber } from "../ui/format";
 
 /**
  * PreviewPager moves between pages of a long file: first, previous, a page
@@ -17,6 +19,7 @@ export function PreviewPager(props: {
   onNext: () => void;
   onPage: (page: number) => void;
 }) {
+  const { t } = useTranslation("preview");
   const { span, page, pages } = props;
   const [draft, setDraft] = useState(String(page));
   useEffect(() => setDraft(String(page)), [page]);
@@ -27,35 +30,35 @@ export function PreviewPager(props: {
     else setDraft(String(page));
   }
   return (
-    <nav className="pager" aria-label="Pages">
-      <button type="button" className="icon-btn" onClick={() => props.onPage(1)} disabled={!props.hasPrev} aria-label="First page" title="First page">
+    <nav className="pager" aria-label={t("pager.pages")}>
+      <button type="button" className="icon-btn" onClick={() => props.onPage(1)} disabled={!props.hasPrev} aria-label={t("pager.first")} title={t("pager.first")}>
         <ChevronFirst size={14} aria-hidden />
       </button>
       <button type="button" className="btn small" onClick={props.onPrev} disabled={!props.hasPrev}>
-        <ChevronLeft size={14} aria-hidden /> Previous page
+        <ChevronLeft size={14} aria-hidden /> {t("pager.previous")}
       </button>
       <form className="pager-jump" onSubmit={onSubmit}>
         <label>
-          Page{" "}
+          {t("pager.page")}{" "}
           <input
             className="text-input page-input"
             inputMode="numeric"
-            aria-label={`Page number, 1 to ${pages}`}
+            aria-label={t("pager.number", { pages })}
             value={draft}
             onChange={(e) => setDraft(e.target.value.replace(/[^0-9]/g, ""))}
             onBlur={() => setDraft(String(page))}
           />
         </label>{" "}
-        <span>of {pages.toLocaleString()}</span>
+        <span>{t("pager.of", { pages: formatNumber(pages) })}</span>
       </form>
       <button type="button" className="btn small" onClick={props.onNext} disabled={!props.hasNext}>
-        Next page <ChevronRight size={14} aria-hidden />
+        {t("pager.next")} <ChevronRight size={14} aria-hidden />
       </button>
-      <button type="button" className="icon-btn" onClick={() => props.onPage(pages)} disabled={!props.hasNext} aria-label="Last page" title="Last page">
+      <button type="button" className="icon-btn" onClick={() => props.onPage(pages)} disabled={!props.hasNext} aria-label={t("pager.last")} title={t("pager.last")}>
         <ChevronLast size={14} aria-hidden />
       </button>
       <span className="pager-info" aria-live="polite">
-        Characters {span.from.toLocaleString()}–{span.to.toLocaleString()} of {span.total.toLocaleString()}
+        {t("pager.chars", { from: formatNumber(span.from), to: formatNumber(span.to), total: formatNumber(span.total) })}
       </span>
     </nav>
   );

@@ -3,6 +3,7 @@
 // Focus stays in the box; arrows move aria-activedescendant over the
 // options, Enter picks, Escape closes (and a second Escape leaves the box).
 
+import { useTranslation } from "react-i18next";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { KeyboardEvent, ReactNode, RefObject } from "react";
 import { FileText, Folder, LoaderCircle, Search, X } from "lucide-react";
@@ -34,6 +35,7 @@ export function isSearchShortcut(e: { key: string; ctrlKey: boolean; metaKey: bo
 }
 
 export function TreeSearch(props: TreeSearchProps) {
+  const { t } = useTranslation("search");
   const { scope, onSummon } = props;
   const [draft, setDraft] = useState("");
   const [open, setOpen] = useState(false);
@@ -111,7 +113,7 @@ export function TreeSearch(props: TreeSearchProps) {
     <div
       className="tree-search"
       role="search"
-      aria-label="Search files"
+      aria-label={t("label")}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
       }}
@@ -123,13 +125,13 @@ export function TreeSearch(props: TreeSearchProps) {
           className="text-input tree-search-input"
           type="text"
           role="combobox"
-          aria-label={`Search ${props.scopeLabel}`}
+          aria-label={t("searchIn", { scope: props.scopeLabel })}
           aria-expanded={showList && options.length > 0}
           aria-controls={showList && options.length > 0 ? listID : undefined}
           aria-autocomplete="list"
           aria-activedescendant={activeID}
           aria-keyshortcuts="Control+K"
-          placeholder={`Search ${props.scopeLabel} (Ctrl+K)`}
+          placeholder={t("placeholder", { scope: props.scopeLabel })}
           autoComplete="off"
           spellCheck={false}
           value={draft}
@@ -144,8 +146,8 @@ export function TreeSearch(props: TreeSearchProps) {
           <button
             type="button"
             className="icon-btn"
-            aria-label="Clear search"
-            title="Clear search"
+            aria-label={t("clear")}
+            title={t("clear")}
             onClick={() => {
               setDraft("");
               input.current?.focus();
@@ -159,7 +161,7 @@ export function TreeSearch(props: TreeSearchProps) {
         <p className="tree-search-count small" role="status" data-testid="tree-search-count">
           {!showList ? "" : view.status === "loading" ? (
             <>
-              <LoaderCircle size={12} className="spin" aria-hidden /> Searching…
+              <LoaderCircle size={12} className="spin" aria-hidden /> {t("searching")}
             </>
           ) : view.status === "error" ? (
             <span className="error">{view.message}</span>
@@ -184,7 +186,7 @@ export function TreeSearch(props: TreeSearchProps) {
         {showList && view.status === "ready" && view.results.cursor !== null && (
           <div className="tree-search-more">
             <button type="button" className="btn small" disabled={view.more === "loading"} onClick={more}>
-              {view.more === "loading" ? "Loading…" : "More"}
+              {view.more === "loading" ? t("common:loading") : t("more")}
             </button>
             {typeof view.more === "object" && (
               <span className="error small" role="alert">
@@ -207,6 +209,7 @@ function ResultList(props: {
   onPick: (i: number) => void;
   onHover: (i: number) => void;
 }) {
+  const { t } = useTranslation("search");
   const { results, active, optionID, scope } = props;
   const where = (uri: string) => relativePath(parentURI(uri) ?? uri, scope) || "";
   let i = 0;
@@ -229,11 +232,11 @@ function ResultList(props: {
     );
   };
   return (
-    <div className="tree-search-list" role="listbox" id={props.id} aria-label={`Results for ${results.key.q}`}>
+    <div className="tree-search-list" role="listbox" id={props.id} aria-label={t("resultsFor", { q: results.key.q })}>
       {results.names.length > 0 && (
-        <div role="group" aria-label="Names">
+        <div role="group" aria-label={t("names")}>
           <div className="tree-search-heading" aria-hidden="true">
-            Names
+            {t("names")}
           </div>
           {results.names.map((m) =>
             option(
@@ -249,7 +252,7 @@ function ResultList(props: {
         </div>
       )}
       {groupByFile(results.hits).map((g) => (
-        <div key={g.uri} role="group" aria-label={where(g.uri) ? `${nameOf(g.uri)} in ${where(g.uri)}` : nameOf(g.uri)}>
+        <div key={g.uri} role="group" aria-label={where(g.uri) ? t("fileIn", { name: nameOf(g.uri), folder: where(g.uri) }) : nameOf(g.uri)}>
           <div className="tree-search-heading" aria-hidden="true">
             <FileText size={13} aria-hidden />
             <span className="ellipsis">{nameOf(g.uri)}</span>

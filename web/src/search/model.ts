@@ -2,6 +2,8 @@
 // only when it answers the same search, the count line, the options in the
 // order they are drawn, and the snippet's «» markers cut into marked runs.
 
+import i18n from "../i18n";
+import { formatNumber } from "../ui/format";
 import type { ContentHit, NameMatch, SearchResponse } from "../api/search";
 
 /** SearchKey is what a result was computed for: a label or a page for another key never joins it. */
@@ -54,7 +56,7 @@ export function withMore(r: Results, key: SearchKey, cursor: string, res: Search
   };
 }
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const t = (key: string, count: number) => i18n.t(key, { count, n: formatNumber(count) });
 
 /**
  * countLabel says what the results hold and whether that is all of it:
@@ -63,13 +65,13 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} 
  */
 export function countLabel(r: Results): string {
   const parts: string[] = [];
-  if (r.names.length > 0) parts.push(r.namesComplete ? plural(r.names.length, "name", "names") : `${r.names.length}+ names`);
+  if (r.names.length > 0) parts.push(t(r.namesComplete ? "search:count.names" : "search:count.namesAtLeast", r.names.length));
   const files = new Set(r.hits.map((h) => h.uri)).size;
-  if (r.cursor !== null) parts.push(`${plural(r.hits.length, "hit", "hits")} so far · more available`);
-  else if (r.hits.length === 0) parts.push(r.names.length === 0 ? "No matches" : "no content hits");
+  if (r.cursor !== null) parts.push(t("search:count.hitsSoFar", r.hits.length));
+  else if (r.hits.length === 0) parts.push(r.names.length === 0 ? i18n.t("search:count.noMatches") : i18n.t("search:count.noContentHits"));
   else {
-    parts.push(`${plural(r.hits.length, "hit", "hits")} in ${plural(files, "file", "files")}`);
-    if (r.moreHitsIn.length > 0) parts.push(`${plural(r.moreHitsIn.length, "file has", "files have")} more than shown`);
+    parts.push(i18n.t("search:count.hitsInFiles", { hits: t("search:count.hits", r.hits.length), files: t("search:count.files", files) }));
+    if (r.moreHitsIn.length > 0) parts.push(t("search:count.moreThanShown", r.moreHitsIn.length));
   }
   return parts.join(" · ");
 }

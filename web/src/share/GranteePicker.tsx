@@ -1,6 +1,7 @@
 // A combobox over GET /auth/directory: type the start of a name, pick a
 // person or a group with the arrows and Enter (or the mouse).
 
+import { useTranslation } from "react-i18next";
 import { forwardRef, useId, useState } from "react";
 import type { KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
@@ -22,6 +23,7 @@ export const GranteePicker = forwardRef<
     disabled?: boolean;
   }
 >(function GranteePicker(props, ref) {
+  const { t } = useTranslation("share");
   const { onPick } = props;
   const id = useId();
   const [text, setText] = useState("");
@@ -77,7 +79,7 @@ export const GranteePicker = forwardRef<
   return (
     <div className="grantee-picker">
       <label className="field">
-        <span>Person or group</span>
+        <span>{t("picker.label")}</span>
         <input
           ref={ref}
           className="text-input"
@@ -87,7 +89,7 @@ export const GranteePicker = forwardRef<
           aria-autocomplete="list"
           aria-activedescendant={shown ? optionID(cur) : undefined}
           autoComplete="off"
-          placeholder="Type a name"
+          placeholder={t("picker.placeholder")}
           value={text}
           disabled={props.disabled}
           autoFocus
@@ -102,7 +104,7 @@ export const GranteePicker = forwardRef<
         />
       </label>
       {/* Always in the DOM so aria-controls names an element; empty and hidden when closed. */}
-      <ul id={`${id}-list`} className="grantee-list" role="listbox" aria-label="Matching people and groups" hidden={!shown}>
+      <ul id={`${id}-list`} className="grantee-list" role="listbox" aria-label={t("picker.list")} hidden={!shown}>
         {shown &&
           hits.map((c, i) => (
             <li
@@ -125,7 +127,7 @@ export const GranteePicker = forwardRef<
       </ul>
       {noMatch && (
         <p className="muted small" role="status">
-          No person or group starts with “{q}”.
+          {t("picker.noMatch", { q })}
         </p>
       )}
       {search.isError && (

@@ -1,6 +1,7 @@
 // Who can see a folder or file, and granting, changing and ending access.
 // Only the owner opens it (the tree offers Share on own nodes only).
 
+import { useTranslation } from "react-i18next";
 import { useEffect, useId, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -12,7 +13,7 @@ import { Dialog } from "../ui/Dialog";
 import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
 import { GranteePicker } from "./GranteePicker";
-import { ROLE_LABELS, accessRows, candidateLabel, granteeOfCandidate } from "./shareModel";
+import { accessRows, roleLabel, candidateLabel, granteeOfCandidate } from "./shareModel";
 import type { AccessRow, Candidate } from "./shareModel";
 
 export const sharesKey = (uri: string) => ["shares", uri] as const;
@@ -27,8 +28,8 @@ function RoleSelect(props: { id?: string; value: ShareRole; label?: string; disa
       disabled={props.disabled}
       onChange={(e) => props.onChange(e.target.value as ShareRole)}
     >
-      <option value="read">{ROLE_LABELS.read}</option>
-      <option value="write">{ROLE_LABELS.write}</option>
+      <option value="read">{roleLabel("read")}</option>
+      <option value="write">{roleLabel("write")}</option>
     </select>
   );
 }
@@ -41,6 +42,7 @@ export function ShareDialog(props: {
   /** told after every change, so the tree can refresh the node's shared badge */
   onChanged: () => void;
 }) {
+  const { t } = useTranslation("share");
   const { uri } = props;
   const qc = useQueryClient();
   const shares = useQuery({ queryKey: sharesKey(uri), queryFn: ({ signal }) => listShares(uri, signal), refetchOnMount: "always" });
@@ -84,13 +86,13 @@ export function ShareDialog(props: {
   async function add(e: FormEvent) {
     e.preventDefault();
     if (!picked) {
-      setError("Pick a person or a group from the list first.");
+      setError(t("pickFirst"));
       setRefocus(true);
       return;
     }
     const c = picked;
     // A failed share keeps the pick, so the user can change the role and retry.
-    if (!(await run(() => createShare(uri, granteeOfCandidate(c), role), `${candidateLabel(c)} can now ${role === "write" ? "edit" : "read"} it.`))) {
+    if (!(await run(() => createShare(uri, granteeOfCandidate(c), role), t(role === "write" ? "nowEdit" : "nowRead", { who: candidateLabel(c) })))) {
       setRefocus(true);
       return;
     }
@@ -99,37 +101,37 @@ export function ShareDialog(props: {
   }
 
   async function remove(r: AccessRow) {
-    await run(() => deleteShare(r.shareID), `${candidateLabel(r)} no longer has access.`);
+    await run(() => deleteShare(r.shareID), t("removed", { who: candidateLabel(r) }));
     setRefocus(true);
   }
 
   const direct = rows.filter((r) => r.via === null);
   const inherited = rows.filter((r) => r.via !== null);
   return (
-    <Dialog title={`Share ${nameOf(uri)}`} onClose={props.onClose} className="wide share-dialog">
-      <form className="share-add" onSubmit={add} aria-label="Add people or groups">
+    <Dialog title={t("title", { name: nameOf(uri) })} onClose={props.onClose} className="wide share-dialog">
+      <form className="share-add" onSubmit={add} aria-label={t("add")}>
         <GranteePicker key={pickerKey} ref={search} rows={rows} picked={picked} onPick={setPicked} disabled={busy} />
         {/* A label beside, not around, the select: around it the name would take in the chosen option ("Role Read"). */}
         <div className="field share-role">
-          <label htmlFor={roleID}>Role</label>
+          <label htmlFor={roleID}>{t("roleLabel")}</label>
           <RoleSelect id={roleID} value={role} onChange={setRole} />
         </div>
         <button type="submit" className="btn primary" disabled={busy || !picked}>
-          Share
+          {t("share")}
         </button>
       </form>
-      <h3 className="share-heading">Who has access</h3>
-      {shares.isPending && <p className="muted">Loading…</p>}
+      <h3 className="share-heading">{t("whoHasAccess")}</h3>
+      {shares.isPending && <p className="muted">{t("common:loading")}</p>}
       {shares.isError && (
         <p className="error" role="alert">
           {messageOf(shares.error)}
         </p>
       )}
-      <ul className="access-list" aria-label="Who has access">
+      <ul className="access-list" aria-label={t("whoHasAccess")}>
         <li className="access-row" data-owner>
           <UserRound size={15} aria-hidden />
-          <span className="access-name">{props.username} (you)</span>
-          <span className="muted small">Owner</span>
+          <span className="access-name">{t("you", { name: props.username })}</span>
+          <span className="muted small">{t("owner")}</span>
         </li>
         {direct.map((r) => (
           <li key={r.shareID} className="access-row" data-share={`${r.kind}:${r.name}`}>
@@ -137,12 +139,12 @@ export function ShareDialog(props: {
             <span className="access-name">{candidateLabel(r)}</span>
             <RoleSelect
               value={r.role}
-              label={`Role for ${candidateLabel(r)}`}
+              label={t("roleFor", { who: candidateLabel(r) })}
               disabled={busy}
-              onChange={(next) => void run(() => updateShare(r.shareID, next), `${candidateLabel(r)} can now ${next === "write" ? "edit" : "only read"} it.`)}
+              onChange={(next) => void run(() => updateShare(r.shareID, next), t(next === "write" ? "nowEdit" : "nowOnlyRead", { who: candidateLabel(r) }))}
             />
-            <button type="button" className="btn small" disabled={busy} aria-label={`Remove ${candidateLabel(r)}`} onClick={() => void remove(r)}>
-              Remove
+            <button type="button" className="btn small" disabled={busy} aria-label={t("removeWho", { who: candidateLabel(r) })} onClick={() => void remove(r)}>
+              {t("remove")}
             </button>
           </li>
         ))}
@@ -150,14 +152,14 @@ export function ShareDialog(props: {
           <li key={r.shareID} className="access-row inherited" data-share={`${r.kind}:${r.name}`} data-via={r.via ?? undefined}>
             {r.kind === "group" ? <UsersRound size={15} aria-hidden /> : <UserRound size={15} aria-hidden />}
             <span className="access-name">{candidateLabel(r)}</span>
-            <span className="muted small" title={`Shared on ${r.uri}; change it there.`}>
-              {ROLE_LABELS[r.role]} · via {r.via}
+            <span className="muted small" title={t("sharedOn", { uri: r.uri })}>
+              {t("via", { role: roleLabel(r.role), via: r.via })}
             </span>
           </li>
         ))}
       </ul>
-      {shares.isSuccess && rows.length === 0 && <p className="muted small">Only you can see this. People and groups you add find it under “Shared with me”.</p>}
-      <DialogFooter error={error} notice={notice} closeLabel="Done" onClose={props.onClose} />
+      {shares.isSuccess && rows.length === 0 && <p className="muted small">{t("onlyYou")}</p>}
+      <DialogFooter error={error} notice={notice} closeLabel={t("done")} onClose={props.onClose} />
     </Dialog>
   );
 }

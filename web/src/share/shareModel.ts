@@ -1,6 +1,7 @@
 // The Share dialog's data as plain functions: the access list in the order it
 // shows, and the directory hits a new share can go to.
 
+import i18n from "../i18n";
 import type { Grantee } from "../api/sharing";
 import type { Directory, Share, ShareRole } from "../api/types";
 import { relativePath } from "../api/uri";
@@ -27,8 +28,8 @@ export interface Candidate {
   name: string;
 }
 
-/** ROLE_LABELS are the roles as the dialog names them. */
-export const ROLE_LABELS: Record<ShareRole, string> = { read: "Read", write: "Write" };
+/** roleLabel is a role as the dialog names it. */
+export const roleLabel = (r: ShareRole): string => i18n.t(r === "write" ? "share:role.write" : "share:role.read");
 
 function granteeOf(s: Share): { kind: GranteeKind; name: string } | null {
   if (s.user) return { kind: "user", name: s.user.username };
@@ -87,5 +88,5 @@ export function granteeOfCandidate(c: Candidate): Grantee {
 
 /** candidateLabel is how a hit reads in the list and to a screen reader. */
 export function candidateLabel(c: { kind: GranteeKind; name: string }): string {
-  return c.kind === "group" ? `${c.name} (group)` : c.name;
+  return c.kind === "group" ? i18n.t("share:groupLabel", { name: c.name }) : c.name;
 }

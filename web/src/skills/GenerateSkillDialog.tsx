@@ -1,6 +1,7 @@
 // Asks a model for a skill draft from a description of the material (issue
 // 16). The draft goes to the skill form; nothing is stored until it is saved.
 
+import { useTranslation } from "react-i18next";
 import { useId, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import type { ModelInfo } from "../api/agent";
@@ -21,6 +22,7 @@ interface Props {
 }
 
 export function GenerateSkillDialog(props: Props) {
+  const { t } = useTranslation("skills");
   const [description, setDescription] = useState("");
   const [modelId, setModelId] = useState(() => props.models.find((m) => m.id === props.defaultModel)?.id ?? props.models[0]?.id ?? "");
   const [useSample, setUseSample] = useState(true);
@@ -32,7 +34,7 @@ export function GenerateSkillDialog(props: Props) {
   async function generate(e: FormEvent) {
     e.preventDefault();
     if (!description.trim()) {
-      setError("Describe the material and the summary you want.");
+      setError(t("generate.describeFirst"));
       return;
     }
     setError(null);
@@ -58,24 +60,24 @@ export function GenerateSkillDialog(props: Props) {
   };
 
   return (
-    <Dialog title="Generate a skill" onClose={close} className="wide skill-dialog">
+    <Dialog title={t("generate.title")} onClose={close} className="wide skill-dialog">
       <form className="dialog-form" onSubmit={generate} noValidate>
         <div className="field">
-          <label htmlFor={`${id}-description`}>What should the summaries be like?</label>
+          <label htmlFor={`${id}-description`}>{t("generate.question")}</label>
           <textarea
             id={`${id}-description`}
             className="prompt-editor"
             rows={4}
             autoFocus
-            placeholder="e.g. Contracts: parties, obligations, deadlines, termination clauses and risks."
+            placeholder={t("generate.placeholder")}
             value={description}
             onChange={(e) => setDescription(e.target.value)}
           />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-model`}>Model</label>
+          <label htmlFor={`${id}-model`}>{t("generate.model")}</label>
           <select id={`${id}-model`} className="select" value={modelId} onChange={(e) => setModelId(e.target.value)}>
-            {props.models.length === 0 && <option value="">No model configured</option>}
+            {props.models.length === 0 && <option value="">{t("generate.noModel")}</option>}
             {props.models.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.name}
@@ -86,10 +88,10 @@ export function GenerateSkillDialog(props: Props) {
         {props.sampleURI && (
           <label className="check-field">
             <input type="checkbox" checked={useSample} onChange={(e) => setUseSample(e.target.checked)} />
-            Show the model the start of {props.sampleName ?? props.sampleURI} as a sample
+            {t("generate.sample", { name: props.sampleName ?? props.sampleURI })}
           </label>
         )}
-        <p className="muted small">The draft opens in the skill form; it is saved only when you press Save there.</p>
+        <p className="muted small">{t("generate.note")}</p>
         {error && (
           <p className="error small" role="alert">
             {error}
@@ -97,10 +99,10 @@ export function GenerateSkillDialog(props: Props) {
         )}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={close}>
-            Cancel
+            {t("common:cancel")}
           </button>
           <button type="submit" className="btn primary" disabled={busy || !modelId}>
-            {busy ? "Generating…" : "Generate draft"}
+            {busy ? t("generate.busy") : t("generate.submit")}
           </button>
         </div>
       </form>

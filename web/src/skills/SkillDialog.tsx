@@ -2,6 +2,7 @@
 // against the limit, a preview of the whole prompt the model would get for a
 // file, and each field's error beside it. Nothing is stored until Save.
 
+import { useTranslation } from "react-i18next";
 import { useId, useState } from "react";
 import type { FormEvent, ReactNode } from "react";
 import { createSkill, previewPrompt, updateSkill } from "../api/skills";
@@ -26,6 +27,7 @@ interface Props {
 }
 
 export function SkillDialog(props: Props) {
+  const { t } = useTranslation("skills");
   const [input, setInput] = useState<SkillInput>(props.initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
@@ -98,19 +100,19 @@ export function SkillDialog(props: Props) {
       <form className="dialog-form skill-form" onSubmit={save} noValidate>
         {props.note && <p className="notice small">{props.note}</p>}
         <div className="field">
-          <label htmlFor={`${id}-name`}>Name</label>
+          <label htmlFor={`${id}-name`}>{t("form.name")}</label>
           <input className="text-input" autoFocus value={input.name} onChange={(e) => set("name", e.target.value)} {...field("name")} />
           {fieldError("name")}
         </div>
         <div className="field">
-          <label htmlFor={`${id}-description`}>Description</label>
-          <input className="text-input" placeholder="optional" value={input.description} onChange={(e) => set("description", e.target.value)} {...field("description")} />
+          <label htmlFor={`${id}-description`}>{t("form.description")}</label>
+          <input className="text-input" placeholder={t("form.optional")} value={input.description} onChange={(e) => set("description", e.target.value)} {...field("description")} />
           {fieldError("description")}
         </div>
         <div className="field">
-          <label htmlFor={`${id}-prompt`}>Prompt</label>
+          <label htmlFor={`${id}-prompt`}>{t("form.prompt")}</label>
           <span className="small muted" id={`${id}-prompt-hint`}>
-            What the model should write for each file. It sees only that file; the skill adds no tools.
+            {t("form.promptHint")}
           </span>
           <textarea
             className="prompt-editor"
@@ -125,22 +127,22 @@ export function SkillDialog(props: Props) {
           {fieldError("prompt")}
         </div>
         <div className="field">
-          <label htmlFor={`${id}-output_language`}>Output language</label>
+          <label htmlFor={`${id}-output_language`}>{t("form.language")}</label>
           <input
             className="text-input"
-            placeholder="optional, e.g. zh or en"
+            placeholder={t("form.languagePlaceholder")}
             value={input.output_language ?? ""}
             onChange={(e) => set("output_language", e.target.value)}
             {...field("output_language")}
           />
           {fieldError("output_language")}
         </div>
-        <section className="prompt-preview" aria-label="Prompt preview">
+        <section className="prompt-preview" aria-label={t("form.preview")}>
           <div className="pane-bar">
             <span className="small muted">
               {props.previewURI
-                ? `The full prompt the model gets for ${props.previewName ?? props.previewURI}.`
-                : "Select a file in the compile form to preview the full prompt."}
+                ? t("form.previewFor", { name: props.previewName ?? props.previewURI })
+                : t("form.previewPick")}
             </span>
             <button
               type="button"
@@ -148,21 +150,21 @@ export function SkillDialog(props: Props) {
               onClick={showPreview}
               disabled={!props.previewURI || previewBusy || input.prompt.trim() === ""}
             >
-              {previewBusy ? "Loading preview…" : preview ? "Refresh preview" : "Preview prompt"}
+              {previewBusy ? t("form.previewLoading") : preview ? t("form.previewRefresh") : t("form.previewButton")}
             </button>
           </div>
           {previewError && <p className="error small">{previewError}</p>}
           {preview && (
             <div data-testid="prompt-preview">
-              <h3 className="small preview-part">System</h3>
-              <pre className="read-text" tabIndex={0} aria-label="System prompt">
+              <h3 className="small preview-part">{t("form.system")}</h3>
+              <pre className="read-text" tabIndex={0} aria-label={t("form.systemPrompt")}>
                 {preview.system}
               </pre>
-              <h3 className="small preview-part">User</h3>
-              <pre className="read-text" tabIndex={0} aria-label="User prompt">
+              <h3 className="small preview-part">{t("form.user")}</h3>
+              <pre className="read-text" tabIndex={0} aria-label={t("form.userPrompt")}>
                 {preview.user}
               </pre>
-              {preview.truncated && <p className="muted small">The file is longer; the model sees only this first part.</p>}
+              {preview.truncated && <p className="muted small">{t("form.truncated")}</p>}
             </div>
           )}
         </section>
@@ -173,10 +175,10 @@ export function SkillDialog(props: Props) {
         )}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={props.onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
           <button type="submit" className="btn primary" disabled={busy}>
-            {busy ? "Saving…" : "Save"}
+            {busy ? t("form.saving") : t("common:save")}
           </button>
         </div>
       </form>

@@ -2,6 +2,7 @@
 // too) or a generated draft. Saving refreshes /options, whose
 // compile_defaults.skills feed the compile form's picker.
 
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { QueryClient } from "@tanstack/react-query";
@@ -33,6 +34,7 @@ export function refreshSkills(qc: QueryClient): Promise<unknown> {
 }
 
 export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onSaved: (s: Skill) => void; onClose: () => void }) {
+  const { t } = useTranslation("skills");
   const { start, ctx } = props;
   const qc = useQueryClient();
   const [draft, setDraft] = useState<SkillDraft | null>(null);
@@ -66,21 +68,21 @@ export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onS
   if (draft) {
     return (
       <SkillDialog
-        title="New skill — generated draft"
-        note="A draft from the model, not saved yet. Review it, then Save."
+        title={t("flow.generatedTitle")}
+        note={t("flow.generatedNote")}
         initial={{ ...emptyInput(), ...draft }}
         {...common}
       />
     );
   }
-  if (start.kind === "new") return <SkillDialog title="New skill" initial={emptyInput()} {...common} />;
+  if (start.kind === "new") return <SkillDialog title={t("flow.new")} initial={emptyInput()} {...common} />;
   if (!existing.data) {
     return (
-      <Dialog title="Skill" onClose={props.onClose}>
-        {existing.isError ? <p className="error small">{messageOf(existing.error)}</p> : <p className="muted small">Loading the skill…</p>}
+      <Dialog title={t("flow.skill")} onClose={props.onClose}>
+        {existing.isError ? <p className="error small">{messageOf(existing.error)}</p> : <p className="muted small">{t("flow.loading")}</p>}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={props.onClose}>
-            Cancel
+            {t("common:cancel")}
           </button>
         </div>
       </Dialog>
@@ -88,11 +90,11 @@ export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onS
   }
   const s = existing.data;
   if (start.kind === "duplicate" || s.builtin) {
-    return <SkillDialog title={`New skill — copy of ${s.name}`} initial={duplicateInput(s, ctx.takenNames)} {...common} />;
+    return <SkillDialog title={t("flow.copyOf", { name: s.name })} initial={duplicateInput(s, ctx.takenNames)} {...common} />;
   }
   return (
     <SkillDialog
-      title={`Edit skill — ${s.name}`}
+      title={t("flow.edit", { name: s.name })}
       skillID={s.id}
       initial={{ name: s.name, description: s.description, prompt: s.prompt, output_language: s.output_language }}
       {...common}

@@ -1,6 +1,7 @@
 // The list of skills (issue 16): built-ins first, then the user's own; any
 // can be duplicated, the user's own edited and deleted.
 
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { deleteSkill, listSkills } from "../api/skills";
@@ -20,6 +21,7 @@ interface Props {
 }
 
 export function SkillsDialog(props: Props) {
+  const { t } = useTranslation("skills");
   const qc = useQueryClient();
   const skills = useQuery({ queryKey: ["skills"], queryFn: ({ signal }) => listSkills(signal) });
   const [flow, setFlow] = useState<SkillFlowStart | null>(null);
@@ -29,26 +31,26 @@ export function SkillsDialog(props: Props) {
   const ctx = { ...props.ctx, takenNames: list.map((s) => s.name) };
 
   return (
-    <Dialog title="Skills" onClose={props.onClose} className="wide skills-dialog">
-      {skills.isPending && <p className="muted small">Loading skills…</p>}
-      <ul className="skill-list" aria-label="Skills">
+    <Dialog title={t("list.title")} onClose={props.onClose} className="wide skills-dialog">
+      {skills.isPending && <p className="muted small">{t("list.loading")}</p>}
+      <ul className="skill-list" aria-label={t("list.title")}>
         {list.map((s) => (
           <li key={s.id} className="skill-item" data-skill-id={s.id}>
             <div className="skill-head">
               <strong className="ellipsis">{s.name}</strong>
-              {s.builtin && <span className="badge">built-in</span>}
+              {s.builtin && <span className="badge">{t("list.builtin")}</span>}
               <span className="skill-actions">
                 {!s.builtin && (
-                  <button type="button" className="btn small" aria-label={`Edit ${s.name}`} onClick={() => setFlow({ kind: "edit", id: s.id })}>
-                    Edit
+                  <button type="button" className="btn small" aria-label={t("list.editOne", { name: s.name })} onClick={() => setFlow({ kind: "edit", id: s.id })}>
+                    {t("list.edit")}
                   </button>
                 )}
-                <button type="button" className="btn small" aria-label={`Duplicate ${s.name}`} onClick={() => setFlow({ kind: "duplicate", id: s.id })}>
-                  Duplicate
+                <button type="button" className="btn small" aria-label={t("list.duplicateOne", { name: s.name })} onClick={() => setFlow({ kind: "duplicate", id: s.id })}>
+                  {t("list.duplicate")}
                 </button>
                 {!s.builtin && (
-                  <button type="button" className="btn small danger-text" aria-label={`Delete ${s.name}`} onClick={() => setDeleting(s)}>
-                    Delete
+                  <button type="button" className="btn small danger-text" aria-label={t("list.deleteOne", { name: s.name })} onClick={() => setDeleting(s)}>
+                    {t("list.delete")}
                   </button>
                 )}
               </span>
@@ -60,7 +62,7 @@ export function SkillsDialog(props: Props) {
       <DialogFooter
         error={skills.isError ? messageOf(skills.error) : null}
         notice={notice}
-        closeLabel="Close"
+        closeLabel={t("common:close")}
         onClose={props.onClose}
       />
       {flow && (
@@ -69,7 +71,7 @@ export function SkillsDialog(props: Props) {
           ctx={ctx}
           onSaved={(s) => {
             setFlow(null);
-            setNotice(`Saved ${s.name}.`);
+            setNotice(t("list.saved", { name: s.name }));
             props.onSaved(s);
           }}
           onClose={() => setFlow(null)}
@@ -77,17 +79,17 @@ export function SkillsDialog(props: Props) {
       )}
       {deleting && (
         <ConfirmDialog
-          title={`Delete ${deleting.name}?`}
-          confirmLabel="Delete"
+          title={t("list.deleteTitle", { name: deleting.name })}
+          confirmLabel={t("list.delete")}
           onConfirm={async () => {
             await deleteSkill(deleting.id);
-            setNotice(`Deleted ${deleting.name}.`);
+            setNotice(t("list.deleted", { name: deleting.name }));
             props.onDeleted(deleting.id);
             await refreshSkills(qc);
           }}
           onClose={() => setDeleting(null)}
         >
-          Jobs already queued keep the skill's text; new compiles can no longer pick it.
+          {t("list.deleteNote")}
         </ConfirmDialog>
       )}
     </Dialog>

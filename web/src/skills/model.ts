@@ -1,6 +1,8 @@
 // The rules of the skill form, mirrored from the server (issue 16) so the
 // form can say what is wrong before a round trip; the server stays the judge.
 
+import i18n from "../i18n";
+import { formatNumber } from "../ui/format";
 import { ApiError } from "../api/client";
 import type { CompileSkill } from "../api/agent";
 import type { Skill, SkillInput } from "../api/skills";
@@ -23,20 +25,20 @@ export function charCount(s: string): number {
 
 /** countText is the prompt counter: "1,234 / 8,000 characters". */
 export function countText(n: number, limit = PROMPT_LIMIT): string {
-  return `${n.toLocaleString("en-US")} / ${limit.toLocaleString("en-US")} characters`;
+  return i18n.t("skills:count", { n: formatNumber(n), limit: formatNumber(limit) });
 }
 
 /** localErrors checks the limits the server enforces; empty when the form may be sent. */
 export function localErrors(input: SkillInput): FieldErrors {
   const errs: FieldErrors = {};
   const name = input.name.trim();
-  if (name === "") errs.name = "Give the skill a name.";
-  else if (charCount(name) > NAME_LIMIT) errs.name = `The name is ${charCount(name)} characters; at most ${NAME_LIMIT}.`;
+  if (name === "") errs.name = i18n.t("skills:err.nameEmpty");
+  else if (charCount(name) > NAME_LIMIT) errs.name = i18n.t("skills:err.nameLong", { n: formatNumber(charCount(name)), max: formatNumber(NAME_LIMIT) });
   if (charCount(input.description) > DESCRIPTION_LIMIT)
-    errs.description = `The description is ${charCount(input.description)} characters; at most ${DESCRIPTION_LIMIT}.`;
+    errs.description = i18n.t("skills:err.descriptionLong", { n: formatNumber(charCount(input.description)), max: formatNumber(DESCRIPTION_LIMIT) });
   const prompt = charCount(input.prompt);
-  if (input.prompt.trim() === "") errs.prompt = "Write the prompt the model follows.";
-  else if (prompt > PROMPT_LIMIT) errs.prompt = `The prompt is ${prompt.toLocaleString("en-US")} characters; at most ${PROMPT_LIMIT.toLocaleString("en-US")}.`;
+  if (input.prompt.trim() === "") errs.prompt = i18n.t("skills:err.promptEmpty");
+  else if (prompt > PROMPT_LIMIT) errs.prompt = i18n.t("skills:err.promptLong", { n: formatNumber(prompt), max: formatNumber(PROMPT_LIMIT) });
   return errs;
 }
 
@@ -61,7 +63,7 @@ export function copyName(name: string, taken: Iterable<string>): string {
   const used = new Set([...taken].map((n) => n.toLowerCase()));
   const stem = name.slice(0, NAME_LIMIT - 10);
   for (let i = 1; ; i++) {
-    const candidate = i === 1 ? `${stem} (copy)` : `${stem} (copy ${i})`;
+    const candidate = i === 1 ? i18n.t("skills:copy", { name: stem }) : i18n.t("skills:copyN", { name: stem, n: i });
     if (!used.has(candidate.toLowerCase())) return candidate;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { INCOMPLETE_MESSAGE, LOST_MESSAGE, streamTurn } from "./agentStream";
+import { incompleteMessage, lostMessage, streamTurn } from "./agentStream";
 import type { ProgressEvent, StreamRequest } from "./agentStream";
 import { bodyOf, bytes, controlledBody, splitEvery, sse } from "./testStream";
 
@@ -77,7 +77,7 @@ describe("streamTurn", () => {
   it("treats a stream that ends without done as incomplete and keeps what arrived", async () => {
     const { events, outcome } = await run([sse("start", START), sse("delta", { text: "partial" })]);
     expect(text(events)).toBe("partial");
-    expect(outcome).toEqual({ kind: "incomplete", message: INCOMPLETE_MESSAGE });
+    expect(outcome).toEqual({ kind: "incomplete", message: incompleteMessage() });
   });
 
   it("treats a done event cut off before its blank line as incomplete", async () => {
@@ -137,7 +137,7 @@ describe("streamTurn", () => {
     b.push(sse("delta", { text: "half" }));
     await new Promise((r) => setTimeout(r, 0));
     b.fail(new TypeError("network error"));
-    expect(await p).toEqual({ kind: "incomplete", message: LOST_MESSAGE });
+    expect(await p).toEqual({ kind: "incomplete", message: lostMessage() });
     expect(text(events)).toBe("half");
   });
 
@@ -210,7 +210,7 @@ describe("streamTurn", () => {
       fakeFetch(streamResponse(b.body)),
     );
     b.push(sse("delta", { text: "x" }));
-    expect(await p).toEqual({ kind: "incomplete", message: LOST_MESSAGE });
+    expect(await p).toEqual({ kind: "incomplete", message: lostMessage() });
     expect(b.cancelled).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 // One KnowAgent turn over POST /knowledge-agent/stream.
 
+import i18n from "../i18n";
 import { apiURL, authHeaders, errorFromBody, reportUnauthorized } from "../api/client";
 import { decodeEvent } from "./events";
 import type { AgentEvent, DoneEvent } from "./events";
@@ -36,8 +37,9 @@ export type TurnOutcome =
   | { kind: "incomplete"; message: string }
   | { kind: "stopped" };
 
-export const INCOMPLETE_MESSAGE = "The answer stopped before it was finished (the stream ended without done).";
-export const LOST_MESSAGE = "The connection was lost before the answer was finished.";
+// Functions, not constants: the sentence is in the language of the moment the turn ends.
+export const incompleteMessage = () => i18n.t("agent:incomplete");
+export const lostMessage = () => i18n.t("agent:lost");
 
 /**
  * streamTurn sends one question and reports each event as it arrives. It never
@@ -61,7 +63,7 @@ export async function streamTurn(
     });
   } catch {
     if (signal.aborted) return { kind: "stopped" };
-    return { kind: "error", code: "network_error", message: "Cannot reach the server. Check your connection." };
+    return { kind: "error", code: "network_error", message: i18n.t("errors:network_error") };
   }
   if (!res.ok) {
     const err = errorFromBody(res.status, res.statusText, await res.text().catch(() => ""));
@@ -69,7 +71,7 @@ export async function streamTurn(
     return { kind: "error", code: err.code, message: err.message, status: res.status };
   }
   if (!res.body) {
-    return { kind: "incomplete", message: INCOMPLETE_MESSAGE };
+    return { kind: "incomplete", message: incompleteMessage() };
   }
 
   // A holder, not a let: TypeScript does not see assignments made in callbacks.
@@ -85,7 +87,7 @@ export async function streamTurn(
           end.outcome = {
             kind: "error",
             code: String(ev.data.code ?? "error"),
-            message: String(ev.data.message || ev.data.code || "The answer failed."),
+            message: String(ev.data.message || ev.data.code || i18n.t("agent:failed")),
           };
         else onEvent(ev);
         // done or error ends the turn now, even if the server keeps the
@@ -96,9 +98,9 @@ export async function streamTurn(
   } catch {
     if (end.outcome) return end.outcome;
     if (signal.aborted) return { kind: "stopped" };
-    return { kind: "incomplete", message: LOST_MESSAGE };
+    return { kind: "incomplete", message: lostMessage() };
   }
   if (end.outcome) return end.outcome;
   if (signal.aborted) return { kind: "stopped" };
-  return { kind: "incomplete", message: INCOMPLETE_MESSAGE };
+  return { kind: "incomplete", message: incompleteMessage() };
 }

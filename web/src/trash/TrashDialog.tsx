@@ -1,5 +1,7 @@
 // The trash: what the user deleted, where it was, and a way back.
 
+import i18n from "../i18n";
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "../auth/session";
@@ -17,6 +19,7 @@ type Confirm = { kind: "purge"; item: TrashItem } | { kind: "empty" } | null;
 
 /** TrashDialog lists the trash; onRestored gets the node a restore brought back. */
 export function TrashDialog(props: { onClose: () => void; onRestored: (node: ResourceNode, from: TrashItem) => Promise<void> }) {
+  const { t } = useTranslation("trash");
   const me = useSession().user?.username;
   const qc = useQueryClient();
   const trash = useQuery({ queryKey: TRASH_KEY, queryFn: ({ signal }) => listTrash(signal), refetchOnMount: "always" });
@@ -33,7 +36,7 @@ export function TrashDialog(props: { onClose: () => void; onRestored: (node: Res
     try {
       const node = await restoreTrash(item.id);
       await props.onRestored(node, item);
-      setNotice(node.uri === item.uri ? `Restored ${item.name}.` : `Restored ${item.name} as ${node.name}: its place was taken.`);
+      setNotice(node.uri === item.uri ? t("restored", { name: item.name }) : t("restoredAs", { name: item.name, as: node.name }));
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -53,25 +56,25 @@ export function TrashDialog(props: { onClose: () => void; onRestored: (node: Res
   }
 
   return (
-    <Dialog title="Trash" onClose={props.onClose} className="wide trash-dialog">
-      <p className="muted small">Deleted files and folders stay here until they expire or you delete them forever.</p>
-      {trash.isPending && <p className="muted">Loading…</p>}
+    <Dialog title={t("title")} onClose={props.onClose} className="wide trash-dialog">
+      <p className="muted small">{t("intro")}</p>
+      {trash.isPending && <p className="muted">{t("common:loading")}</p>}
       {trash.isError && (
         <p className="error" role="alert">
           {messageOf(trash.error)}
         </p>
       )}
-      {trash.isSuccess && items.length === 0 && <p className="muted">The trash is empty.</p>}
+      {trash.isSuccess && items.length === 0 && <p className="muted">{t("empty")}</p>}
       {items.length > 0 && (
         <div className="trash-scroll">
           <table className="trash-table">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Was in</th>
-                <th scope="col">Deleted</th>
+                <th scope="col">{t("col.name")}</th>
+                <th scope="col">{t("col.place")}</th>
+                <th scope="col">{t("col.deleted")}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t("col.actions")}</span>
                 </th>
               </tr>
             </thead>
@@ -89,26 +92,26 @@ export function TrashDialog(props: { onClose: () => void; onRestored: (node: Res
                   <td>
                     <time dateTime={it.deleted_at}>{formatDate(it.deleted_at)}</time>
                     {/* Someone the folder was shared with for writing may have deleted it. */}
-                    {it.deleted_by && it.deleted_by !== me && <span className="muted small"> by {it.deleted_by}</span>}
+                    {it.deleted_by && it.deleted_by !== me && <span className="muted small"> {t("by", { name: it.deleted_by })}</span>}
                   </td>
                   <td className="trash-actions">
                     <button
                       type="button"
                       className="btn small"
                       disabled={busy !== null}
-                      aria-label={`Restore ${it.name}`}
+                      aria-label={t("restoreOne", { name: it.name })}
                       onClick={() => void restore(it)}
                     >
-                      Restore
+                      {t("restore")}
                     </button>
                     <button
                       type="button"
                       className="btn small danger-text"
                       disabled={busy !== null}
-                      aria-label={`Delete ${it.name} forever`}
+                      aria-label={t("purgeOne", { name: it.name })}
                       onClick={() => setConfirm({ kind: "purge", item: it })}
                     >
-                      Delete forever
+                      {t("purge")}
                     </button>
                   </td>
                 </tr>
@@ -129,25 +132,25 @@ export function TrashDialog(props: { onClose: () => void; onRestored: (node: Res
       )}
       <div className="dialog-actions">
         <button type="button" className="btn danger" disabled={items.length === 0} onClick={() => setConfirm({ kind: "empty" })}>
-          Empty trash
+          {t("emptyTrash")}
         </button>
         <button type="button" className="btn" onClick={props.onClose} autoFocus>
-          Close
+          {t("common:close")}
         </button>
       </div>
       {confirm?.kind === "purge" && (
         <ConfirmDialog
-          title="Delete forever"
-          confirmLabel="Delete forever"
+          title={t("purge")}
+          confirmLabel={t("purge")}
           onConfirm={() => purge(confirm.item.id)}
           onClose={() => setConfirm(null)}
         >
-          Delete <strong>{confirm.item.name}</strong> forever? This cannot be undone.
+          {t("confirmPurge", { name: confirm.item.name })}
         </ConfirmDialog>
       )}
       {confirm?.kind === "empty" && (
-        <ConfirmDialog title="Empty trash" confirmLabel="Empty trash" onConfirm={() => purge(null)} onClose={() => setConfirm(null)}>
-          Delete all {items.length} item{items.length === 1 ? "" : "s"} in the trash forever? This cannot be undone.
+        <ConfirmDialog title={t("emptyTrash")} confirmLabel={t("emptyTrash")} onConfirm={() => purge(null)} onClose={() => setConfirm(null)}>
+          {t("confirmEmpty", { count: items.length })}
         </ConfirmDialog>
       )}
     </Dialog>
@@ -160,5 +163,5 @@ export function placeOf(uri: string): string {
   if (!parent) return "";
   const m = /^kb:\/\/users\/[^/]+\/(.*)$/.exec(parent) ?? /^kb:\/\/me\/(.*)$/.exec(parent);
   if (!m) return parent;
-  return m[1] ? m[1] : "home";
+  return m[1] ? m[1] : i18n.t("tree:homeLower");
 }

@@ -1,5 +1,6 @@
 // A file's previous uploads, newest first, and a way to bring one back.
 
+import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { listVersions, restoreVersion } from "../api/resources";
@@ -13,6 +14,7 @@ export const versionsKey = (uri: string) => ["versions", uri] as const;
 
 /** VersionsDialog lists a file's versions; readOnly (a file shared read-only) leaves out Restore. */
 export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose: () => void }) {
+  const { t } = useTranslation("trash");
   const { uri } = props;
   const qc = useQueryClient();
   const versions = useQuery({ queryKey: versionsKey(uri), queryFn: ({ signal }) => listVersions(uri, signal), refetchOnMount: "always" });
@@ -27,7 +29,7 @@ export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose
     setNotice(null);
     try {
       await restoreVersion(uri, id);
-      setNotice(`Version ${version} is the current content again.`);
+      setNotice(t("versions.restored", { version }));
       // The preview and the row's size and badges follow the new content.
       await Promise.all([
         qc.invalidateQueries({ queryKey: ["content", uri] }),
@@ -42,15 +44,15 @@ export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose
   }
 
   return (
-    <Dialog title={`Versions of ${nameOf(uri)}`} onClose={props.onClose} className="wide versions-dialog">
-      {versions.isPending && <p className="muted">Loading…</p>}
+    <Dialog title={t("versions.title", { name: nameOf(uri) })} onClose={props.onClose} className="wide versions-dialog">
+      {versions.isPending && <p className="muted">{t("common:loading")}</p>}
       {versions.isError && (
         <p className="error" role="alert">
           {messageOf(versions.error)}
         </p>
       )}
       {items.length > 0 && (
-        <ol className="version-list" aria-label="Versions">
+        <ol className="version-list" aria-label={t("versions.list")}>
           {items.map((v) => (
             <li key={v.id} className="version-row" data-version={v.version} data-current={v.current}>
               <span className="version-no">v{v.version}</span>
@@ -58,23 +60,23 @@ export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose
                 {formatBytes(v.size)} · <time dateTime={v.created_at}>{formatDate(v.created_at)}</time> · {v.author ?? v.by}
               </span>
               {v.current ? (
-                <span className="badge">current</span>
+                <span className="badge">{t("versions.current")}</span>
               ) : props.readOnly ? null : (
                 <button
                   type="button"
                   className="btn small"
                   disabled={busy}
-                  aria-label={`Restore version ${v.version}`}
+                  aria-label={t("versions.restoreOne", { version: v.version })}
                   onClick={() => void restore(v.id, v.version)}
                 >
-                  Restore
+                  {t("restore")}
                 </button>
               )}
             </li>
           ))}
         </ol>
       )}
-      {versions.isSuccess && items.length === 1 && !props.readOnly && <p className="muted small">No previous versions yet: replacing the file on upload keeps the old one here.</p>}
+      {versions.isSuccess && items.length === 1 && !props.readOnly && <p className="muted small">{t("versions.none")}</p>}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -87,7 +89,7 @@ export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose
       )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={props.onClose} autoFocus>
-          Close
+          {t("common:close")}
         </button>
       </div>
     </Dialog>

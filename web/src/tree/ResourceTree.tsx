@@ -1,5 +1,6 @@
 // The file tree panel: toolbar, virtualized rows, dialogs, upload by drop.
 
+import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Dispatch, DragEvent, KeyboardEvent, SetStateAction } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -59,6 +60,7 @@ export function ResourceTree(props: {
   /** Ctrl+K: show the tree (the narrow layout may show another panel) */
   onSummon?: () => void;
 }) {
+  const { t } = useTranslation("tree");
   const { root, selected, onSelect } = props;
   const qc = useQueryClient();
   const [expanded, setExpanded] = props.expanded;
@@ -99,7 +101,7 @@ export function ResourceTree(props: {
   const currentFolder = selected ? folderOf(selected) : root;
   // Search looks in the selected folder, else in the whole tree.
   const searchScope = selected && isFolderURI(selected) ? selected : root;
-  const searchLabel = searchScope === root ? "Home" : searchScope === SHARED_ROOT ? "Shared with me" : nameOf(searchScope);
+  const searchLabel = searchScope === root ? t("home") : searchScope === SHARED_ROOT ? t("sharedWithMe") : nameOf(searchScope);
   const writable = canWriteIn(currentFolder, root, folders);
   const overview = overviewOf(selected, folders);
   const editable = (uri: string) => canModify(uri, root, folders);
@@ -203,10 +205,10 @@ export function ResourceTree(props: {
     };
     if (isTypeAheadKey(e)) {
       const now = e.timeStamp;
-      const t = typed.current;
-      t.prefix = now - t.at > TYPE_AHEAD_MS ? e.key : t.prefix + e.key;
-      t.at = now;
-      go(typeAheadMatch(nodeRows, selected, t.prefix));
+      const ta = typed.current;
+      ta.prefix = now - ta.at > TYPE_AHEAD_MS ? e.key : ta.prefix + e.key;
+      ta.at = now;
+      go(typeAheadMatch(nodeRows, selected, ta.prefix));
       e.preventDefault();
       return;
     }
@@ -273,7 +275,7 @@ export function ResourceTree(props: {
     <div className="tree-panel">
       <div className="panel-header">
         <h2 className="panel-title">
-          <FolderTree size={16} aria-hidden /> Files
+          <FolderTree size={16} aria-hidden /> {t("files")}
         </h2>
         <TreeToolbar
           canEdit={selected !== null && editable(selected)}
@@ -317,7 +319,7 @@ export function ResourceTree(props: {
         ref={scrollRef}
         className={`tree-scroll${dropFolder === root ? " drop-root" : ""}`}
         role="tree"
-        aria-label="Files"
+        aria-label={t("files")}
         tabIndex={0}
         aria-activedescendant={selectedRowID}
         onKeyDown={onKeyDown}
@@ -352,19 +354,19 @@ export function ResourceTree(props: {
       )}
       {dialog?.kind === "new-folder" && (
         <NameDialog
-          title="New folder"
-          label={`Name (in ${nameOf(dialog.parent) || "home"})`}
-          submitLabel="Create"
+          title={t("newFolder")}
+          label={t("nameIn", { folder: nameOf(dialog.parent) || t("homeLower") })}
+          submitLabel={t("create")}
           onSubmit={(name) => doCreateFolder(dialog.parent, name)}
           onClose={() => setDialog(null)}
         />
       )}
       {dialog?.kind === "rename" && (
         <NameDialog
-          title="Rename"
-          label="New name"
+          title={t("rename")}
+          label={t("newName")}
           initial={nameOf(dialog.uri)}
-          submitLabel="Rename"
+          submitLabel={t("rename")}
           onSubmit={(name) => doRename(dialog.uri, name)}
           onClose={() => setDialog(null)}
         />
@@ -384,13 +386,12 @@ export function ResourceTree(props: {
       {dialog?.kind === "trash" && <TrashDialog onClose={() => setDialog(null)} onRestored={onRestored} />}
       {dialog?.kind === "delete" && (
         <ConfirmDialog
-          title="Delete"
-          confirmLabel="Delete"
+          title={t("delete")}
+          confirmLabel={t("delete")}
           onConfirm={() => doDelete(dialog.uri)}
           onClose={() => setDialog(null)}
         >
-          Delete <strong>{nameOf(dialog.uri)}</strong>
-          {dialog.uri.endsWith("/") ? " and everything in it" : ""}? It goes to the trash, where you can restore it.
+          {t(dialog.uri.endsWith("/") ? "confirmDeleteFolder" : "confirmDeleteFile", { name: nameOf(dialog.uri) })}
         </ConfirmDialog>
       )}
     </div>

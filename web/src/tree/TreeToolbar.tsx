@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { BookOpen, FileClock, FolderPlus, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
 
 /**
@@ -24,16 +25,17 @@ export function TreeToolbar(props: {
   onOpenOverview?: () => void;
   onTrash: () => void;
 }) {
+  const { t } = useTranslation("tree");
   return (
-    <div className="toolbar" role="toolbar" aria-label="File actions">
-      <button type="button" className="icon-btn" title="Refresh" aria-label="Refresh" onClick={props.onRefresh}>
+    <div className="toolbar" role="toolbar" aria-label={t("toolbar.label")}>
+      <button type="button" className="icon-btn" title={t("toolbar.refresh")} aria-label={t("toolbar.refresh")} onClick={props.onRefresh}>
         <RefreshCw size={15} className={props.refreshing ? "spin" : undefined} aria-hidden />
       </button>
       <button
         type="button"
         className="icon-btn"
-        title={props.canWrite ? "New folder" : "New folder (this folder is shared with you read-only)"}
-        aria-label="New folder"
+        title={props.canWrite ? t("newFolder") : t("toolbar.newFolderReadOnly")}
+        aria-label={t("newFolder")}
         disabled={!props.canWrite}
         onClick={props.onNewFolder}
       >
@@ -42,8 +44,8 @@ export function TreeToolbar(props: {
       <button
         type="button"
         className="icon-btn"
-        title={props.canWrite ? "Upload files" : "Upload files (this folder is shared with you read-only)"}
-        aria-label="Upload files"
+        title={props.canWrite ? t("toolbar.upload") : t("toolbar.uploadReadOnly")}
+        aria-label={t("toolbar.upload")}
         disabled={!props.canWrite}
         onClick={props.onUpload}
       >
@@ -53,8 +55,8 @@ export function TreeToolbar(props: {
       <button
         type="button"
         className="icon-btn"
-        title="Rename (F2)"
-        aria-label="Rename"
+        title={t("toolbar.renameKey")}
+        aria-label={t("rename")}
         disabled={!props.canEdit}
         onClick={props.onRename}
       >
@@ -63,8 +65,8 @@ export function TreeToolbar(props: {
       <button
         type="button"
         className="icon-btn"
-        title="Delete (Del)"
-        aria-label="Delete"
+        title={t("toolbar.deleteKey")}
+        aria-label={t("delete")}
         disabled={!props.canEdit}
         onClick={props.onDelete}
       >
@@ -73,28 +75,28 @@ export function TreeToolbar(props: {
       <button
         type="button"
         className="icon-btn"
-        title="Versions"
-        aria-label="Versions"
+        title={t("toolbar.versions")}
+        aria-label={t("toolbar.versions")}
         disabled={!props.onVersions}
         onClick={props.onVersions}
       >
         <FileClock size={15} aria-hidden />
       </button>
-      <button type="button" className="icon-btn" title="Share" aria-label="Share" disabled={!props.onShare} onClick={props.onShare}>
+      <button type="button" className="icon-btn" title={t("toolbar.share")} aria-label={t("toolbar.share")} disabled={!props.onShare} onClick={props.onShare}>
         <Share2 size={15} aria-hidden />
       </button>
       <button
         type="button"
         className="icon-btn"
-        title={props.onOpenOverview ? "Open overview" : "Open overview (select a compiled folder)"}
-        aria-label="Open overview"
+        title={props.onOpenOverview ? t("toolbar.overview") : t("toolbar.overviewHint")}
+        aria-label={t("toolbar.overview")}
         disabled={!props.onOpenOverview}
         onClick={props.onOpenOverview}
       >
         <BookOpen size={15} aria-hidden />
       </button>
       <span className="toolbar-sep" />
-      <button type="button" className="icon-btn" title="Trash" aria-label="Trash" onClick={props.onTrash}>
+      <button type="button" className="icon-btn" title={t("toolbar.trash")} aria-label={t("toolbar.trash")} onClick={props.onTrash}>
         <TrashOff size={15} aria-hidden />
       </button>
     </div>

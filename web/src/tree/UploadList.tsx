@@ -1,29 +1,32 @@
+import { useTranslation } from "react-i18next";
 import { X } from "lucide-react";
 import type { UploadJob } from "./useUploads";
 import { formatBytes } from "../ui/format";
+import type { TFunction } from "i18next";
 
 const running = (j: UploadJob) => j.state === "uploading" || j.state === "asking";
 
-function statusText(j: UploadJob, pct: number): string {
+function statusText(t: TFunction, j: UploadJob, pct: number): string {
   switch (j.state) {
     case "uploading":
-      return `${pct}% of ${formatBytes(j.total)}`;
+      return t("upload.progress", { pct, total: formatBytes(j.total) });
     case "asking":
-      return "Name taken: waiting";
+      return t("upload.asking");
     case "done":
-      return j.note ? `Uploaded, ${j.note}` : "Uploaded";
+      return j.note ? t("upload.doneNote", { note: j.note }) : t("upload.done");
     case "cancelled":
-      return "Cancelled";
+      return t("upload.cancelled");
     default:
-      return "Failed";
+      return t("upload.failed");
   }
 }
 
 /** UploadList shows running and failed uploads with their progress. */
 export function UploadList({ jobs, onDismiss }: { jobs: UploadJob[]; onDismiss: (id: number) => void }) {
+  const { t } = useTranslation("tree");
   if (jobs.length === 0) return null;
   return (
-    <ul className="uploads" aria-label="Uploads">
+    <ul className="uploads" aria-label={t("upload.list")}>
       {jobs.map((j) => {
         const pct = j.total > 0 ? Math.min(100, Math.round((j.loaded / j.total) * 100)) : j.state === "done" ? 100 : 0;
         return (
@@ -33,18 +36,18 @@ export function UploadList({ jobs, onDismiss }: { jobs: UploadJob[]; onDismiss: 
                 {j.label}
               </span>
               <span className="upload-status">
-                {statusText(j, pct)}
+                {statusText(t, j, pct)}
               </span>
               <button
                 type="button"
                 className="icon-btn"
-                aria-label={running(j) ? `Cancel upload of ${j.label}` : `Dismiss ${j.label}`}
+                aria-label={running(j) ? t("upload.cancel", { name: j.label }) : t("upload.dismiss", { name: j.label })}
                 onClick={() => (running(j) ? j.abort() : onDismiss(j.id))}
               >
                 <X size={14} aria-hidden />
               </button>
             </div>
-            <progress max={100} value={pct} aria-label={`Upload of ${j.label}`} />
+            <progress max={100} value={pct} aria-label={t("upload.of", { name: j.label })} />
             {j.error && <p className="error small">{j.error}</p>}
           </li>
         );

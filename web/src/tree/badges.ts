@@ -3,6 +3,7 @@
 // rows keep their height and stay calm; the title carries the detail.
 
 import type { JobBadge, ResourceNode } from "../api/types";
+import i18n from "../i18n";
 
 export type FileBadgeKind = "queued" | "parsing" | "compiling" | "failed" | "cancelled" | "stale" | "fresh";
 
@@ -23,26 +24,23 @@ export function isActiveJob(state: string | undefined): boolean {
   return state !== undefined && ACTIVE_STATES.has(state);
 }
 
-const STALE_TITLE = "Stale summary: it was made from an older upload of this file. Compile again to refresh it.";
-const FRESH_TITLE = "Summary is up to date with this upload.";
-
 function summaryBadge(summary: ResourceNode["summary"], note = ""): FileBadge | null {
-  if (summary === "stale") return { kind: "stale", label: "stale summary", title: STALE_TITLE + note, tone: "warn" };
-  if (summary === "fresh") return { kind: "fresh", label: "summary", title: FRESH_TITLE + note, tone: "subtle" };
+  if (summary === "stale") return { kind: "stale", label: i18n.t("tree:badge.staleLabel"), title: i18n.t("tree:badge.staleTitle") + note, tone: "warn" };
+  if (summary === "fresh") return { kind: "fresh", label: i18n.t("tree:badge.freshLabel"), title: i18n.t("tree:badge.freshTitle") + note, tone: "subtle" };
   return null;
 }
 
 function summaryNote(summary: ResourceNode["summary"]): string {
-  if (summary === "stale") return " An older, stale summary exists.";
-  if (summary === "fresh") return " The existing summary is up to date.";
+  if (summary === "stale") return i18n.t("tree:badge.staleNote");
+  if (summary === "fresh") return i18n.t("tree:badge.freshNote");
   return "";
 }
 
 function runningBadge(job: JobBadge): FileBadge {
   const stage = job.stage ?? "";
-  if (stage === "parse") return { kind: "parsing", label: "parsing", title: `Compile job #${job.id}: parsing the file`, tone: "active" };
-  const what = stage ? `${stage} stage` : "running";
-  return { kind: "compiling", label: "compiling", title: `Compile job #${job.id}: ${what}`, tone: "active" };
+  if (stage === "parse") return { kind: "parsing", label: i18n.t("tree:badge.parsing"), title: i18n.t("tree:badge.parsingTitle", { id: job.id }), tone: "active" };
+  const title = stage ? i18n.t("tree:badge.stageTitle", { id: job.id, stage }) : i18n.t("tree:badge.runningTitle", { id: job.id });
+  return { kind: "compiling", label: i18n.t("tree:badge.compiling"), title, tone: "active" };
 }
 
 /**
@@ -55,21 +53,21 @@ export function fileBadge(node: Pick<ResourceNode, "kind" | "job" | "summary">):
   const { job, summary } = node;
   switch (job?.state) {
     case "queued":
-      return { kind: "queued", label: "queued", title: `Compile job #${job.id} is waiting to run.${summaryNote(summary)}`, tone: "active" };
+      return { kind: "queued", label: i18n.t("tree:badge.queued"), title: i18n.t("tree:badge.queuedTitle", { id: job.id }) + summaryNote(summary), tone: "active" };
     case "running":
       return runningBadge(job);
     case "failed":
       return {
         kind: "failed",
-        label: "failed",
-        title: `Compile failed: ${job.error?.trim() || "no reason given"}.${summaryNote(summary)}`,
+        label: i18n.t("tree:badge.failed"),
+        title: i18n.t("tree:badge.failedTitle", { reason: job.error?.trim() || i18n.t("tree:badge.noReason") }) + summaryNote(summary),
         tone: "danger",
       };
     case "cancelled":
-      return summaryBadge(summary, " The latest compile job was cancelled.") ?? {
+      return summaryBadge(summary, i18n.t("tree:badge.cancelledNote")) ?? {
         kind: "cancelled",
-        label: "cancelled",
-        title: `Compile job #${job.id} was cancelled.`,
+        label: i18n.t("tree:badge.cancelled"),
+        title: i18n.t("tree:badge.cancelledTitle", { id: job.id }),
         tone: "subtle",
       };
     default:

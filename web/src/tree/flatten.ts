@@ -1,6 +1,7 @@
 // Turns the expanded part of the resource tree into the flat row list the
 // virtualized view renders.
 
+import i18n from "../i18n";
 import type { Access, ResourceNode } from "../api/types";
 import { SHARED_ROOT } from "../api/uri";
 
@@ -39,7 +40,7 @@ export function flattenTree(
       return;
     }
     if (state.status === "error") {
-      rows.push({ type: "error", key: `error:${folder}`, folder, depth, message: state.error ?? "Could not load" });
+      rows.push({ type: "error", key: `error:${folder}`, folder, depth, message: state.error ?? i18n.t("tree:row.couldNotLoad") });
       return;
     }
     if (state.items.length === 0 && state.nextOffset === null) {

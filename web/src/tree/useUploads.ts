@@ -1,6 +1,7 @@
 // Upload jobs of the tree: multipart requests per drop or pick, with progress;
 // a taken name waits for the user's answer in the conflict dialog.
 
+import i18n from "../i18n";
 import { useCallback, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../api/client";
@@ -58,7 +59,7 @@ export interface PendingConflict extends ConflictQuestion {
 
 class UploadCancelled extends Error {
   constructor() {
-    super("Upload cancelled.");
+    super(i18n.t("tree:upload.cancelledError"));
   }
 }
 
@@ -77,7 +78,7 @@ export function useUploads() {
       if (files.length === 0) return;
       const id = nextID++;
       const total = files.reduce((s, f) => s + f.size, 0);
-      const label = files.length === 1 ? (files[0]?.name ?? "") : `${files.length} files`;
+      const label = files.length === 1 ? (files[0]?.name ?? "") : i18n.t("tree:upload.files", { count: files.length });
       let aborted = false;
       let abortCurrent = () => {};
       let cancelQuestion = () => {};
@@ -130,7 +131,7 @@ export function useUploads() {
           if (skipped === files.length) {
             patch(id, { state: "cancelled", loaded: 0 });
           } else {
-            patch(id, { state: "done", loaded: total, note: skipped > 0 ? `${skipped} skipped` : undefined });
+            patch(id, { state: "done", loaded: total, note: skipped > 0 ? i18n.t("tree:upload.skipped", { count: skipped }) : undefined });
           }
           // A new version of an open file: its preview must not show the old text.
           for (const f of files) {

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { ReactNode } from "react";
 import { Dialog } from "./Dialog";
 import { messageOf } from "./errors";
@@ -11,6 +12,7 @@ export function ConfirmDialog(props: {
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function confirm() {
@@ -34,7 +36,7 @@ export function ConfirmDialog(props: {
       )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={props.onClose} autoFocus>
-          Cancel
+          {t("cancel")}
         </button>
         <button type="button" className="btn danger" onClick={confirm} disabled={busy}>
           {props.confirmLabel}

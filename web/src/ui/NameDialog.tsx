@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import type { FormEvent } from "react";
 import { Dialog } from "./Dialog";
 import { validateName } from "../api/uri";
@@ -16,6 +17,7 @@ export function NameDialog(props: {
   onClose: () => void;
 }) {
   const [name, setName] = useState(props.initial ?? "");
+  const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -60,7 +62,7 @@ export function NameDialog(props: {
         )}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={props.onClose}>
-            Cancel
+            {t("cancel")}
           </button>
           <button type="submit" className="btn primary" disabled={busy}>
             {props.submitLabel}

@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiError } from "../api/client";
+import i18n from "../i18n";
+import { messageOf } from "./errors";
+
+describe("messageOf", () => {
+  afterEach(() => void i18n.changeLanguage("en"));
+
+  it("translates a code the errors namespace knows", async () => {
+    const err = new ApiError(401, "invalid_credentials", "wrong username or password");
+    expect(messageOf(err)).toBe("Wrong username or password.");
+    await i18n.changeLanguage("zh-CN");
+    expect(messageOf(err)).toBe("用户名或密码错误。");
+  });
+
+  it("interpolates what it takes from the server's message", async () => {
+    await i18n.changeLanguage("zh-CN");
+    const wait = new ApiError(429, "too_many_attempts", "too many failed logins from this address; try again in 42 seconds");
+    expect(messageOf(wait)).toBe("此地址登录失败次数过多，请 42 秒后再试。");
+    const big = new ApiError(413, "file_too_large", "a.pdf is larger than the upload limit of 10485760 bytes");
+    expect(messageOf(big)).toBe("a.pdf 超过了上传上限 10 MB。");
+  });
+
+  it("shows the server's message for a variant it cannot fill in", () => {
+    const err = new ApiError(404, "not_found", "skill x does not exist");
+    expect(messageOf(err)).toBe("skill x does not exist");
+    const uri = new ApiError(404, "not_found", "no such resource: kb://alice/a.md");
+    expect(messageOf(uri)).toBe("kb://alice/a.md does not exist (it may have been moved or deleted).");
+  });
+
+  it("shows the server's message for an unknown code, and a generic one for anything else", async () => {
+    expect(messageOf(new ApiError(400, "invalid_frob", "frob must be blue"))).toBe("frob must be blue");
+    expect(messageOf(new Error("boom"))).toBe("boom");
+    await i18n.changeLanguage("zh-CN");
+    expect(messageOf(42)).toBe("出错了。");
+  });
+});
