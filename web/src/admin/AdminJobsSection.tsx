@@ -7,6 +7,7 @@ import { listUsers } from "../api/groups";
 import { messageOf } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { USERS_KEY, cancelAnyJob, listAllJobs } from "./api";
+import { Outcome, QueryStatus } from "../ui/QueryStatus";
 
 const states = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 
@@ -66,21 +67,8 @@ export function AdminJobsSection() {
           {t("jobs.refresh")}
         </button>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <p className="muted small" role="status">
-        {notice}
-      </p>
-      {jobs.isPending && <p className="muted">{t("loading")}</p>}
-      {jobs.isError && (
-        <p className="error" role="alert">
-          {messageOf(jobs.error)}
-        </p>
-      )}
-      {jobs.isSuccess && jobs.data.length === 0 && <p className="muted">{t("jobs.none")}</p>}
+      <Outcome error={error} notice={notice} />
+      <QueryStatus query={jobs} empty={t("jobs.none")} />
       {jobs.isSuccess && jobs.data.length > 0 && (
         <table className="page-table" aria-labelledby="ajobs-h">
           <thead>

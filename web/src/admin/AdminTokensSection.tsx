@@ -5,9 +5,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { APIToken } from "../settings/api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { messageOf } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { listAllTokens, revokeAnyToken } from "./api";
+import { QueryStatus } from "../ui/QueryStatus";
 
 const KEY = ["admin-tokens"] as const;
 
@@ -23,13 +23,7 @@ export function AdminTokensSection() {
       <p className="muted small" role="status">
         {notice}
       </p>
-      {tokens.isPending && <p className="muted">{t("loading")}</p>}
-      {tokens.isError && (
-        <p className="error" role="alert">
-          {messageOf(tokens.error)}
-        </p>
-      )}
-      {tokens.isSuccess && tokens.data.length === 0 && <p className="muted">{t("tokens.none")}</p>}
+      <QueryStatus query={tokens} empty={t("tokens.none")} />
       {tokens.isSuccess && tokens.data.length > 0 && (
         <table className="page-table" aria-labelledby="atokens-h">
           <thead>

@@ -14,6 +14,7 @@ import { NameDialog } from "../ui/NameDialog";
 import { GroupCard } from "./GroupCard";
 import { sortGroups, validateGroupName } from "./groupModel";
 import { USERS_KEY } from "./api";
+import { Outcome } from "../ui/QueryStatus";
 
 export const GROUPS_KEY = ["admin-groups"] as const;
 
@@ -117,14 +118,7 @@ export function GroupsPanel() {
           ))}
         </ul>
       )}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <p className="muted small share-notice" role="status">
-        {notice}
-      </p>
+      <Outcome error={error} notice={notice} className="share-notice" />
       {sub?.kind === "rename" && (
         <NameDialog
           title={t("groups.renameTitle", { name: sub.group.name })}

@@ -2,9 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../ui/errors";
 import { formatBytes, formatNumber } from "../ui/format";
 import { fetchOverview } from "./api";
+import { QueryStatus } from "../ui/QueryStatus";
 
 export function OverviewSection() {
   const { t } = useTranslation("admin");
@@ -23,12 +23,7 @@ export function OverviewSection() {
   return (
     <section className="page-section" aria-labelledby="overview-h">
       <h2 id="overview-h">{t("overview.heading")}</h2>
-      {o.isPending && <p className="muted">{t("loading")}</p>}
-      {o.isError && (
-        <p className="error" role="alert">
-          {messageOf(o.error)}
-        </p>
-      )}
+      <QueryStatus query={o} />
       {o.data && (
         <>
           <dl className="stat-grid">

@@ -10,6 +10,7 @@ import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { USERS_KEY, createUser, updateUser } from "./api";
+import { Outcome, QueryStatus } from "../ui/QueryStatus";
 
 function PasswordDialog(props: { user: AdminUser; onDone: (msg: string) => void; onClose: () => void }) {
   const { t } = useTranslation("admin");
@@ -122,20 +123,8 @@ export function UsersSection({ self }: { self: User }) {
           {t("users.create")}
         </button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <p className="muted small" role="status">
-        {notice}
-      </p>
-      {users.isPending && <p className="muted">{t("loading")}</p>}
-      {users.isError && (
-        <p className="error" role="alert">
-          {messageOf(users.error)}
-        </p>
-      )}
+      <Outcome error={error} notice={notice} />
+      <QueryStatus query={users} />
       {users.isSuccess && (
         <table className="page-table" aria-labelledby="users-h">
           <thead>

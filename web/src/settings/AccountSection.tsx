@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useSession } from "../auth/session";
 import { messageOf } from "../ui/errors";
 import { changePassword, logoutAll } from "./api";
+import { Outcome } from "../ui/QueryStatus";
 
 export function AccountSection() {
   const { t } = useTranslation("settings");
@@ -65,14 +66,7 @@ export function AccountSection() {
           <span>{t("account.confirm")}</span>
           <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <p className="muted small" role="status">
-          {notice}
-        </p>
+        <Outcome error={error} notice={notice} />
         <div>
           <button type="submit" className="btn primary" disabled={busy}>
             {t("account.change")}

@@ -10,6 +10,7 @@ import { messageOf } from "../ui/errors";
 import { formatNumber } from "../ui/format";
 import { checkCLIProfile, checkModel } from "./api";
 import type { CheckResult } from "./api";
+import { QueryStatus } from "../ui/QueryStatus";
 
 // The codes a check classifies into, said in the UI's language; others show the server's message.
 const knownCodes = new Set(["llm_auth", "llm_connect_error", "llm_model_not_found", "llm_rate_limited", "llm_timeout", "llm_server_error",
@@ -77,12 +78,7 @@ export function ModelsSection() {
     <section className="page-section" aria-labelledby="models-h">
       <h2 id="models-h">{t("models.heading")}</h2>
       <p className="muted">{t("models.intro")}</p>
-      {options.isPending && <p className="muted">{t("loading")}</p>}
-      {options.isError && (
-        <p className="error" role="alert">
-          {messageOf(options.error)}
-        </p>
-      )}
+      <QueryStatus query={options} />
       {options.isSuccess && (
         <>
           <h3 id="models-list-h">{t("models.modelsHeading")}</h3>

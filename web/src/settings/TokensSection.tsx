@@ -9,6 +9,7 @@ import { messageOf } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { createToken, listTokens, revokeToken } from "./api";
 import type { APIToken } from "./api";
+import { QueryStatus } from "../ui/QueryStatus";
 
 const TOKENS_KEY = ["my-tokens"] as const;
 const expiries = [30, 90, 365, 0] as const;
@@ -95,13 +96,7 @@ export function TokensSection() {
           </button>
         </div>
       )}
-      {tokens.isPending && <p className="muted">{t("loading")}</p>}
-      {tokens.isError && (
-        <p className="error" role="alert">
-          {messageOf(tokens.error)}
-        </p>
-      )}
-      {tokens.isSuccess && tokens.data.length === 0 && <p className="muted">{t("tokens.none")}</p>}
+      <QueryStatus query={tokens} empty={t("tokens.none")} />
       {tokens.isSuccess && tokens.data.length > 0 && (
         <table className="page-table" aria-labelledby="tokens-h">
           <thead>
