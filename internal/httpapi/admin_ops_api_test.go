@@ -198,7 +198,7 @@ func TestAdminJobsAndOverview(t *testing.T) {
 		}
 		for q, want := range map[string]string{"?state=bogus": "invalid_state", "?user_id=x": "invalid_user_id",
 			"?limit=501": "invalid_limit", "?user_id=-3": "invalid_user_id"} {
-			if code, b := e.do("GET", "/admin/jobs"+q, "root", nil); code != 400 || cmpErrCode(t, b) != want {
+			if code, b := e.invalid().do("GET", "/admin/jobs"+q, "root", nil); code != 400 || cmpErrCode(t, b) != want {
 				t.Errorf("%s: %d %s, want %s", q, code, b, want)
 			}
 		}
