@@ -52,7 +52,7 @@ lint: check-tools
 	   echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi; rm -rf $$bak
 
 test-go: check-tools
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 test-web: web-deps
 	cd web && npm test
