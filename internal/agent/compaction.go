@@ -12,7 +12,7 @@ Summarize the conversation excerpt below so the assistant can continue without i
 - every file URI (kb://...) with the offsets and page ranges that were read or matched;
 - facts found in the files, with the URI and offset they came from;
 - decisions made and questions still open;
-- which listings or searches were incomplete (next_offset / complete:false).
+- which listings or searches were incomplete (next_cursor / next_offset / complete:false).
 Do not add anything that is not in the excerpt. The original files are unchanged and can be read again.`
 
 // unit is a run of messages compacted together: an assistant message with

@@ -55,8 +55,11 @@ func (k KnowledgeTools) Run(ctx context.Context, name string, args json.RawMessa
 			out.NextOffset = *v.NextOffset
 		}
 	case *knowledge.LsResult:
-		if v.NextOffset != nil {
+		switch {
+		case v.NextOffset != nil:
 			out.NextOffset = *v.NextOffset
+		case v.NextCursor != nil:
+			out.NextOffset = *v.NextCursor
 		}
 	}
 	return out

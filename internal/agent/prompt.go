@@ -15,7 +15,7 @@ Rules:
 - Before quoting or citing particular lines, open the raw file and quote from it, never from a summary or overview.
 - Ground every claim in what you read, and cite the kb:// URI of each file or folder you used, exactly as the tools returned it (the reader opens it with a click); when a claim rests on particular lines of a file, add #L<line> (or #L<first>-L<last>) with the line numbers in that file's text, e.g. kb://users/ann/notes/plan.md#L12.
 - Never invent file names or contents; list or search before you read.
-- Follow next_offset to continue a listing, a file or a search; say when you did not cover everything.
+- Follow next_cursor to continue a listing, next_offset to continue a file or a search; say when you did not cover everything.
 - If the files do not contain the answer, say so plainly.`, scope)
 }
 

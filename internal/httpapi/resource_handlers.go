@@ -26,7 +26,8 @@ func (h *handlers) listResources(c echo.Context) error {
 	if uri == "" {
 		uri = "kb://me/"
 	}
-	l, err := h.Tree.List(c.Request().Context(), caller(c), uri, int(offset), int(limit))
+	pr := knowledge.PageRequest{Cursor: c.QueryParam("cursor"), Offset: int(offset), Limit: int(limit)}
+	l, err := h.Tree.ListPage(c.Request().Context(), caller(c), uri, pr)
 	if err != nil {
 		return err
 	}

@@ -288,6 +288,7 @@ type listingJSON struct {
 	URI        string     `json:"uri"`
 	Items      []itemJSON `json:"items"`
 	NextOffset *int       `json:"next_offset"`
+	NextCursor *string    `json:"next_cursor"`
 }
 
 type pageJSON struct {

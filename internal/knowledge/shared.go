@@ -20,7 +20,16 @@ func (t *Tree) sharedRoots(ctx context.Context, c Caller) ([]store.SharedRoot, e
 
 // listShared is the listing of kb://shared/. Nothing can be created in it,
 // so its access is read whatever the entries' roles.
-func (t *Tree) listShared(ctx context.Context, c Caller, offset, limit int) (Listing, error) {
+// Its cursor holds an offset: the list is small and read whole each time.
+func (t *Tree) listShared(ctx context.Context, c Caller, pr PageRequest) (Listing, error) {
+	offset, limit := pr.Offset, pr.Limit
+	if pr.Cursor != "" {
+		cur, err := decodeListCursor(pr.Cursor, 0)
+		if err != nil {
+			return Listing{}, err
+		}
+		offset = cur.Offset
+	}
 	roots, err := t.sharedRoots(ctx, c)
 	if err != nil {
 		return Listing{}, err
@@ -34,7 +43,10 @@ func (t *Tree) listShared(ctx context.Context, c Caller, offset, limit int) (Lis
 	if len(roots) > limit {
 		roots = roots[:limit]
 		next := offset + limit
-		out.NextOffset = &next
+		out.NextCursor = listCursor{Offset: next}.encode()
+		if pr.Cursor == "" {
+			out.NextOffset = &next
+		}
 	}
 	dirs := make([]layerDir, 0, len(roots))
 	for _, r := range roots {

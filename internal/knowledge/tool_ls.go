@@ -32,11 +32,13 @@ var lsTool = toolDef{
 		"read that overview before opening the folder's raw files, and open only the files it points you to. " +
 		"A compiled file has summary_uri (its summary) and stale (true when the file changed since): prefer summaries for orientation, " +
 		"but read the raw file itself before quoting it. " +
-		"next_offset is the offset of the next page, or null when this page reaches the end.",
+		"next_cursor continues the listing: pass it as cursor to get the next page; it is null when this page reaches the end. " +
+		"Pages by cursor never repeat or skip an entry when the folder changes between calls.",
 	tooBig: "ask for fewer items with a smaller limit",
 	args: []argSpec{
 		uriArg("The folder to list."),
-		{Name: "offset", Kind: argInteger, Min: 0, Max: maxToolOffset, Description: "How many children to skip (default 0); pass the previous page's next_offset."},
+		{Name: "cursor", Kind: argString, MaxChars: 4 * MaxURIBytes, Description: "Where the page starts: the next_cursor string of the previous page, unchanged. Omit it for the first page."},
+		{Name: "offset", Kind: argInteger, Min: 0, Max: maxToolOffset, Description: "How many children to skip (default 0); prefer cursor, which does not shift when the folder changes."},
 		{Name: "limit", Kind: argInteger, Min: 1, Max: MaxToolListLimit, Description: fmt.Sprintf("How many children to return (default %d).", DefaultToolListLimit)},
 	},
 	run: (*Tree).runLs,
@@ -44,26 +46,30 @@ var lsTool = toolDef{
 
 func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {
 	offset := call.args.integer("offset", 0)
-	limit := call.args.integer("limit", DefaultToolListLimit)
+	pr := PageRequest{Cursor: call.args.str("cursor"), Offset: int(offset), Limit: int(call.args.integer("limit", DefaultToolListLimit))}
+	if pr.Cursor != "" && pr.Offset != 0 {
+		return nil, "", invalidCursor("and offset cannot be used together")
+	}
 	if call.shared {
-		l, err := t.listShared(ctx, call.c, int(offset), int(limit))
+		l, err := t.listShared(ctx, call.c, pr)
 		if err != nil {
 			return nil, "", err
 		}
-		return lsResult(l, offset)
+		return lsResult(l, pr)
 	}
 	if !call.node.IsDir() {
 		return nil, "", apierr.BadRequest("not_a_folder", "%s is a file, not a folder; use read to see its text", call.uri)
 	}
-	l, err := t.listPage(ctx, call.c, call.tg, int(offset), int(limit))
+	l, err := t.listPage(ctx, call.c, call.tg, pr)
 	if err != nil {
 		return nil, "", err
 	}
-	return lsResult(l, offset)
+	return lsResult(l, pr)
 }
 
 // lsResult words a page for the model, which only reads: access is left out.
-func lsResult(l Listing, offset int64) (any, string, error) {
+func lsResult(l Listing, pr PageRequest) (any, string, error) {
+	offset := pr.Offset
 	l.Access = ""
 	out := &LsResult{Listing: l}
 	dirs := 0
@@ -73,6 +79,8 @@ func lsResult(l Listing, offset int64) (any, string, error) {
 		}
 	}
 	switch {
+	case len(l.Items) == 0 && pr.Cursor != "":
+		out.Note = "nothing after this cursor: the listing is complete"
 	case len(l.Items) == 0 && offset == 0:
 		out.Note = "the folder is empty"
 	case len(l.Items) == 0:
@@ -82,8 +90,11 @@ func lsResult(l Listing, offset int64) (any, string, error) {
 		return nil, "", err
 	}
 	summary := fmt.Sprintf("%d items (%d folders, %d files)", len(out.Items), dirs, len(out.Items)-dirs)
-	if out.NextOffset != nil {
-		summary += fmt.Sprintf("; more from offset %d", *out.NextOffset)
+	switch {
+	case out.NextOffset != nil:
+		summary += fmt.Sprintf("; more from offset %d or next_cursor", *out.NextOffset)
+	case out.NextCursor != nil:
+		summary += "; more from next_cursor"
 	}
 	return out, summary, nil
 }

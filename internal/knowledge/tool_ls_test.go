@@ -78,7 +78,7 @@ func TestToolLsBoundaries(t *testing.T) {
 			t.Fatalf("offset past the end: %+v", l)
 		}
 		r = e.mustRun(e.alice, "kb://me/", "ls", `{"uri":"kb://me/empty/"}`)
-		if l := r.Value.(*LsResult); len(l.Items) != 0 || l.Note != "the folder is empty" || string(r.JSON) != `{"uri":"kb://users/alice/empty/","items":[],"next_offset":null,"note":"the folder is empty"}` {
+		if l := r.Value.(*LsResult); len(l.Items) != 0 || l.Note != "the folder is empty" || string(r.JSON) != `{"uri":"kb://users/alice/empty/","items":[],"next_offset":null,"next_cursor":null,"note":"the folder is empty"}` {
 			t.Fatalf("empty folder: %s", r.JSON)
 		}
 		r = e.mustRun(e.alice, "kb://me/", "ls", `{"uri":"kb://me/wiki/"}`)

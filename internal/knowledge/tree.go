@@ -112,28 +112,49 @@ func (t *Tree) ResolveWrite(ctx context.Context, c Caller, raw string) (URI, sto
 }
 
 // Listing is one page of a folder's children (SPEC §4). Access says what
-// the caller may do in the folder: owner, write or read.
+// the caller may do in the folder: owner, write or read. NextCursor starts
+// the next page after this one's last row; NextOffset is given to offset
+// pages only (a cursor page does not know its position). Both are nil on
+// the last page.
 type Listing struct {
-	URI        string `json:"uri"`
-	Access     string `json:"access,omitempty"`
-	Items      []Item `json:"items"`
-	NextOffset *int   `json:"next_offset"`
+	URI        string  `json:"uri"`
+	Access     string  `json:"access,omitempty"`
+	Items      []Item  `json:"items"`
+	NextOffset *int    `json:"next_offset"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// PageRequest picks a page of a listing: after Cursor (a previous page's
+// next_cursor) or, for existing scripts, after skipping Offset children.
+// Limit 0 means the default.
+type PageRequest struct {
+	Cursor string
+	Offset int
+	Limit  int
 }
 
 // List returns children of the folder raw names, folders first then files,
 // each by name; NextOffset is nil on the last page.
 func (t *Tree) List(ctx context.Context, c Caller, raw string, offset, limit int) (Listing, error) {
-	if offset < 0 {
+	return t.ListPage(ctx, c, raw, PageRequest{Offset: offset, Limit: limit})
+}
+
+// ListPage is List by cursor or offset.
+func (t *Tree) ListPage(ctx context.Context, c Caller, raw string, pr PageRequest) (Listing, error) {
+	if pr.Offset < 0 {
 		return Listing{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
 	}
-	if limit == 0 {
-		limit = DefaultListLimit
+	if pr.Limit == 0 {
+		pr.Limit = DefaultListLimit
 	}
-	if limit < 1 || limit > MaxListLimit {
+	if pr.Limit < 1 || pr.Limit > MaxListLimit {
 		return Listing{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
 	}
+	if pr.Cursor != "" && pr.Offset != 0 {
+		return Listing{}, invalidCursor("and offset cannot be used together")
+	}
 	if IsSharedURI(raw) {
-		return t.listShared(ctx, c, offset, limit)
+		return t.listShared(ctx, c, pr)
 	}
 	tg, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
@@ -142,21 +163,41 @@ func (t *Tree) List(ctx context.Context, c Caller, raw string, offset, limit int
 	if !tg.node.IsDir() {
 		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.uri)
 	}
-	return t.listPage(ctx, c, tg, offset, limit)
+	return t.listPage(ctx, c, tg, pr)
+}
+
+// children reads one page of folder's rows plus one to tell whether more
+// follow: by keyset after the cursor, or by offset.
+func (t *Tree) children(ctx context.Context, folder int64, pr PageRequest) ([]store.Node, error) {
+	if pr.Cursor == "" {
+		return t.st.Children(ctx, folder, pr.Offset, pr.Limit+1)
+	}
+	cur, err := decodeListCursor(pr.Cursor, folder)
+	if err != nil {
+		return nil, err
+	}
+	return t.st.ChildrenAfter(ctx, folder, cur.key(), pr.Limit+1)
 }
 
 // listPage reads one page of a resolved folder with each file's job and
 // summary badges; the API and the ls tool share it.
-func (t *Tree) listPage(ctx context.Context, c Caller, tg target, offset, limit int) (Listing, error) {
-	children, err := t.st.Children(ctx, tg.node.ID, offset, limit+1)
+func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest) (Listing, error) {
+	children, err := t.children(ctx, tg.node.ID, pr)
+	if _, ok := apierr.As(err); ok {
+		return Listing{}, err
+	}
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
+	limit := pr.Limit
 	out := Listing{URI: tg.uri.String(), Access: tg.dec.Role.String(), Items: make([]Item, 0, min(len(children), limit))}
 	if len(children) > limit {
 		children = children[:limit]
-		next := offset + limit
-		out.NextOffset = &next
+		out.NextCursor = cursorAfter(tg.node.ID, children[limit-1])
+		if pr.Cursor == "" {
+			next := pr.Offset + limit
+			out.NextOffset = &next
+		}
 	}
 	var files, all []int64
 	var dirs []layerDir
