@@ -38,7 +38,7 @@ const idlePeerEnv = "KS_IDLE_STREAM_PEER"
 // The baseline is taken after one stream has run, so pools and lazily
 // built state are not counted as per-stream cost.
 // KS_IDLE_HEAP_PROFILE=file writes the in-use heap profile while all
-// streams are open.
+// streams are open, and the goroutine dump to file.goroutines.
 func BenchmarkIdleStreams(b *testing.B) {
 	peer := exec.Command(os.Args[0], "-test.run=^TestIdleStreamPeer$")
 	peer.Env = append(os.Environ(), idlePeerEnv+"=1")
@@ -101,6 +101,10 @@ func BenchmarkIdleStreams(b *testing.B) {
 			}
 			_ = pprof.Lookup("heap").WriteTo(f, 0)
 			_ = f.Close()
+			if f, err = os.Create(path + ".goroutines"); err == nil {
+				_ = pprof.Lookup("goroutine").WriteTo(f, 1)
+				_ = f.Close()
+			}
 		}
 		b.ReportMetric(float64(int64(heap1.HeapInuse)-int64(heap0.HeapInuse))/idleStreams, "heap-inuse-B/stream")
 		b.ReportMetric(float64(int64(heap1.HeapAlloc)-int64(heap0.HeapAlloc))/idleStreams, "heap-alloc-B/stream")
