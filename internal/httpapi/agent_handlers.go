@@ -24,10 +24,13 @@ import (
 
 // Stream request bounds: checked before the first byte of the stream.
 const (
-	MaxMessageChars  = 32_000
-	MaxHistoryItems  = 200
-	MaxHistoryBytes  = 512 << 10
-	streamEventQueue = 64
+	MaxMessageChars = 32_000
+	MaxHistoryItems = 200
+	MaxHistoryBytes = 512 << 10
+	// streamEventQueue lets the runner run ahead of a slow client; the
+	// writer sends what is queued in one write, so a short queue costs no
+	// throughput, and each open stream holds one.
+	streamEventQueue = 16
 )
 
 func (h *handlers) options(c echo.Context) error {

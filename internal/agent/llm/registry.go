@@ -32,6 +32,9 @@ type Registry struct {
 	byID   map[string]*Model
 }
 
+// upstreamBufSize is the read and write buffer of a provider connection.
+const upstreamBufSize = 1 << 10
+
 // NewRegistry validates models and builds a registry. A model whose
 // api_key_env is unset is a configuration error naming the field.
 func NewRegistry(models []ModelConfig, opts RegistryOptions) (*Registry, error) {
@@ -44,7 +47,12 @@ func NewRegistry(models []ModelConfig, opts RegistryOptions) (*Registry, error) 
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		// Every open stream holds its connection's buffers while it waits
+		// for the model; the sseBody reads in its own larger pieces, and a
+		// request body larger than the write buffer is written through.
+		tr.ReadBufferSize, tr.WriteBufferSize = upstreamBufSize, upstreamBufSize
+		hc = &http.Client{Transport: tr}
 	}
 	to := opts.Timeouts
 	if to.FirstByte <= 0 {

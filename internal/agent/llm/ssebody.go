@@ -38,10 +38,17 @@ type sseBody struct {
 	err error // upstream read error, returned once out is drained
 }
 
-const sseBufSize = 32 << 10
+// The input buffer starts small, because a stream spends most of its life
+// waiting for the model and every open stream holds one; it doubles while
+// reads fill it (a fast provider) up to sseMaxRead, and drops back once
+// reads come in small again.
+const (
+	sseMinRead = 4 << 10
+	sseMaxRead = 32 << 10
+)
 
 func newSSEBody(src io.ReadCloser, st *callState) *sseBody {
-	return &sseBody{src: src, st: st, in: make([]byte, sseBufSize), out: make([]byte, 0, sseBufSize)}
+	return &sseBody{src: src, st: st, in: make([]byte, sseMinRead)}
 }
 
 func (b *sseBody) Read(p []byte) (int, error) {
@@ -80,11 +87,13 @@ func (b *sseBody) fill() {
 		// A line longer than the buffer (a huge chunk): grow.
 		b.in = append(b.in, make([]byte, len(b.in))...)
 	}
+	free := len(b.in) - b.w
 	n, err := b.src.Read(b.in[b.w:])
 	b.w += n
 	if n > 0 {
 		b.st.touch()
 	}
+	b.resize(n, free)
 	if err != nil {
 		b.st.bodyEnded.Store(true)
 		for {
@@ -105,6 +114,26 @@ func (b *sseBody) fill() {
 		}
 		b.r = b.w
 		b.err = err
+	}
+}
+
+// resize adapts the input buffer to the last read of n bytes into free
+// bytes of room.
+func (b *sseBody) resize(n, free int) {
+	switch {
+	case n == free && len(b.in) < sseMaxRead:
+		b.in = append(b.in, make([]byte, len(b.in))...)
+	case len(b.in) > sseMinRead && n < sseMinRead/4 && b.w-b.r < sseMinRead/4:
+		// Trickling again: give the large buffers back.
+		in := make([]byte, sseMinRead)
+		b.w = copy(in, b.in[b.r:b.w])
+		b.in, b.r = in, 0
+		if cap(b.out) > sseMinRead {
+			b.out = nil
+		}
+		if cap(b.event) > sseMinRead && len(b.event) < sseMinRead {
+			b.event = append([]byte(nil), b.event...)
+		}
 	}
 }
 

@@ -1,0 +1,225 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/observe"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// idleStreams is how many streams BenchmarkIdleStreams holds open.
+const idleStreams = 1000
+
+// idlePeerEnv makes the test binary act as the benchmark's peer process.
+const idlePeerEnv = "KS_IDLE_STREAM_PEER"
+
+// BenchmarkIdleStreams measures what an idle open stream costs the server:
+// 1,000 streams through the real HTTP server, each answered by a fake LLM
+// that sends one delta and then holds the connection. The fake LLM and the
+// clients run in a child process, so the heap and goroutines measured here
+// are the server's alone (its handler, runner and upstream connection).
+// The baseline is taken after one stream has run, so pools and lazily
+// built state are not counted as per-stream cost.
+// KS_IDLE_HEAP_PROFILE=file writes the in-use heap profile while all
+// streams are open, and the goroutine dump to file.goroutines.
+func BenchmarkIdleStreams(b *testing.B) {
+	peer := exec.Command(os.Args[0], "-test.run=^TestIdleStreamPeer$")
+	peer.Env = append(os.Environ(), idlePeerEnv+"=1")
+	peer.Stderr = os.Stderr
+	toPeer, err := peer.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fromPeer, err := peer.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := peer.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = toPeer.Close(); _ = peer.Wait() }()
+	lines := bufio.NewScanner(fromPeer)
+	expect := func(prefix string) string {
+		b.Helper()
+		for lines.Scan() {
+			if rest, ok := strings.CutPrefix(lines.Text(), prefix); ok {
+				return rest
+			}
+		}
+		b.Fatalf("peer ended before %q: %v", prefix, lines.Err())
+		return ""
+	}
+	fakeURL := expect("FAKE ")
+
+	stack := NewTestStack(b, store.DialectSQLite)
+	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake-text", Profile: "openai-compatible", BaseURL: fakeURL + "/v1",
+		APIKey: stFakeKey, Model: "m", ContextWindow: 32768, OutputReserve: 4096}}, llm.RegistryOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: make(chan struct{}),
+		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}, StreamsPerUser: idleStreams + 1}
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = NewServer(New(d), d.Timeouts)
+	srv.Start()
+	defer srv.Close()
+	token := stack.SignIn(b, "alice")["alice"]
+
+	for i := 0; i < b.N; i++ {
+		// Warm-up: one stream opened and released.
+		fmt.Fprintf(toPeer, "OPEN %s %s 1\n", srv.URL, token)
+		expect("IDLE")
+		fmt.Fprintln(toPeer, "CLOSE")
+		expect("CLOSED")
+		waitStreams(b, 0)
+		heap0, g0 := settle()
+
+		fmt.Fprintf(toPeer, "OPEN %s %s %d\n", srv.URL, token, idleStreams)
+		expect("IDLE")
+		heap1, g1 := settle()
+		if path := os.Getenv("KS_IDLE_HEAP_PROFILE"); path != "" {
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = pprof.Lookup("heap").WriteTo(f, 0)
+			_ = f.Close()
+			if f, err = os.Create(path + ".goroutines"); err == nil {
+				_ = pprof.Lookup("goroutine").WriteTo(f, 1)
+				_ = f.Close()
+			}
+		}
+		b.ReportMetric(float64(int64(heap1.HeapInuse)-int64(heap0.HeapInuse))/idleStreams, "heap-inuse-B/stream")
+		b.ReportMetric(float64(int64(heap1.HeapAlloc)-int64(heap0.HeapAlloc))/idleStreams, "heap-alloc-B/stream")
+		b.ReportMetric(float64(int64(heap1.StackInuse)-int64(heap0.StackInuse))/idleStreams, "stack-B/stream")
+		b.ReportMetric(float64(g1-g0)/idleStreams, "goroutines/stream")
+		fmt.Fprintln(toPeer, "CLOSE")
+		expect("CLOSED")
+		waitStreams(b, 0)
+	}
+}
+
+// settle collects garbage until the heap stops shrinking and reads it.
+func settle() (runtime.MemStats, int) {
+	var m runtime.MemStats
+	for i := 0; i < 3; i++ {
+		time.Sleep(50 * time.Millisecond)
+		runtime.GC()
+	}
+	runtime.ReadMemStats(&m)
+	return m, runtime.NumGoroutine()
+}
+
+// waitStreams waits until the server's stream handlers have all returned.
+func waitStreams(b *testing.B, want float64) {
+	b.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		mfs, err := observe.Registry().Gather()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == "knowspace_streams_active" && mf.GetMetric()[0].GetGauge().GetValue() == want {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("streams did not close")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestIdleStreamPeer is BenchmarkIdleStreams's child process: it serves the
+// fake LLM and opens streams when told. Commands on stdin:
+// "OPEN url token n" opens n streams and answers IDLE once each has its
+// first delta; "CLOSE" ends them and answers CLOSED.
+func TestIdleStreamPeer(t *testing.T) {
+	if os.Getenv(idlePeerEnv) == "" {
+		t.Skip("runs only as BenchmarkIdleStreams's child process")
+	}
+	fake := fakellm.New(fakellm.Options{})
+	fake.SetFunc(func(*fakellm.Request) fakellm.Response {
+		return fakellm.Stream(fakellm.Data(fakellm.RoleChunk()), fakellm.Data(fakellm.TextChunk("open ")), fakellm.Sleep(time.Hour), fakellm.Done())
+	})
+	fakeSrv := httptest.NewServer(fake)
+	defer fakeSrv.Close()
+	fmt.Printf("FAKE %s\n", fakeSrv.URL)
+	tr := &http.Transport{MaxIdleConnsPerHost: idleStreams}
+	client := &http.Client{Transport: tr}
+	in := bufio.NewScanner(os.Stdin)
+	var (
+		cancel context.CancelFunc = func() {}
+		wg     sync.WaitGroup
+	)
+	for in.Scan() {
+		f := strings.Fields(in.Text())
+		switch {
+		case len(f) == 4 && f[0] == "OPEN":
+			n, _ := strconv.Atoi(f[3])
+			var ctx context.Context
+			ctx, cancel = context.WithCancel(context.Background())
+			var idle sync.WaitGroup
+			idle.Add(n)
+			for s := 0; s < n; s++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					openIdle(ctx, client, f[1], f[2], idle.Done)
+				}()
+			}
+			idle.Wait()
+			fmt.Println("IDLE")
+		case len(f) == 1 && f[0] == "CLOSE":
+			cancel()
+			wg.Wait()
+			fmt.Println("CLOSED")
+		}
+	}
+	cancel()
+	wg.Wait()
+}
+
+func openIdle(ctx context.Context, client *http.Client, url, token string, idle func()) {
+	var once sync.Once
+	defer once.Do(idle)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/api/v1/knowledge-agent/stream",
+		strings.NewReader(`{"uri":"kb://me/","model_id":"fake-text","message":"hi"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open stream:", err)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		fmt.Fprintf(os.Stderr, "open stream: %d %s\n", resp.StatusCode, body)
+		return
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `"text":"open`) {
+			once.Do(idle)
+		}
+	}
+}
