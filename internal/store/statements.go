@@ -1,0 +1,45 @@
+package store
+
+import (
+	"sync/atomic"
+
+	"gorm.io/gorm"
+)
+
+// StatementCounter counts the SQL statements a store sends, so tests and
+// benchmarks can bound them (a job's cost must not grow with its folder).
+// Transaction control (BEGIN, COMMIT) is not counted.
+type StatementCounter struct{ n atomic.Int64 }
+
+// Count is the number of statements sent since the counter was made.
+func (c *StatementCounter) Count() int64 { return c.n.Load() }
+
+// CountStatements returns the store's statement counter, registering it on
+// first use. Register it before the store is shared between goroutines:
+// gorm's callback lists are not safe to change while queries run.
+func (s *Store) CountStatements() (*StatementCounter, error) {
+	if s.counter != nil {
+		return s.counter, nil
+	}
+	c := &StatementCounter{}
+	count := func(db *gorm.DB) {
+		if db.Statement.SQL.Len() > 0 {
+			c.n.Add(1)
+		}
+	}
+	cb := s.db.Callback()
+	for _, err := range []error{
+		cb.Create().After("gorm:create").Register("knowspace:count_create", count),
+		cb.Query().After("gorm:query").Register("knowspace:count_query", count),
+		cb.Update().After("gorm:update").Register("knowspace:count_update", count),
+		cb.Delete().After("gorm:delete").Register("knowspace:count_delete", count),
+		cb.Row().After("gorm:row").Register("knowspace:count_row", count),
+		cb.Raw().After("gorm:raw").Register("knowspace:count_raw", count),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	s.counter = c
+	return c, nil
+}
