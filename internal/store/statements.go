@@ -9,10 +9,15 @@ import (
 // StatementCounter counts the SQL statements a store sends, so tests and
 // benchmarks can bound them (a job's cost must not grow with its folder).
 // Transaction control (BEGIN, COMMIT) is not counted.
-type StatementCounter struct{ n atomic.Int64 }
+type StatementCounter struct{ n, rows atomic.Int64 }
 
 // Count is the number of statements sent since the counter was made.
 func (c *StatementCounter) Count() int64 { return c.n.Load() }
+
+// Rows is the number of rows Find, Take and First read since the counter
+// was made (raw scans are not counted): what a query loads, not only how
+// often it runs.
+func (c *StatementCounter) Rows() int64 { return c.rows.Load() }
 
 // CountStatements returns the store's statement counter, registering it on
 // first use. Register it before the store is shared between goroutines:
@@ -30,7 +35,10 @@ func (s *Store) CountStatements() (*StatementCounter, error) {
 	cb := s.db.Callback()
 	for _, err := range []error{
 		cb.Create().After("gorm:create").Register("knowspace:count_create", count),
-		cb.Query().After("gorm:query").Register("knowspace:count_query", count),
+		cb.Query().After("gorm:query").Register("knowspace:count_query", func(db *gorm.DB) {
+			count(db)
+			c.rows.Add(db.RowsAffected)
+		}),
 		cb.Update().After("gorm:update").Register("knowspace:count_update", count),
 		cb.Delete().After("gorm:delete").Register("knowspace:count_delete", count),
 		cb.Row().After("gorm:row").Register("knowspace:count_row", count),
