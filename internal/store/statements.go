@@ -1,6 +1,8 @@
 package store
 
 import (
+	"strings"
+	"sync"
 	"sync/atomic"
 
 	"gorm.io/gorm"
@@ -9,7 +11,26 @@ import (
 // StatementCounter counts the SQL statements a store sends, so tests and
 // benchmarks can bound them (a job's cost must not grow with its folder).
 // Transaction control (BEGIN, COMMIT) is not counted.
-type StatementCounter struct{ n, rows atomic.Int64 }
+type StatementCounter struct {
+	n, rows atomic.Int64
+	mu      sync.Mutex
+	// bySQL counts statements by their text with placeholders, so a test
+	// can count one kind; it grows with the kinds, not the calls.
+	bySQL map[string]int64
+}
+
+// Matching is the number of statements sent whose text contains substr.
+func (c *StatementCounter) Matching(substr string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var n int64
+	for q, k := range c.bySQL {
+		if strings.Contains(q, substr) {
+			n += k
+		}
+	}
+	return n
+}
 
 // Count is the number of statements sent since the counter was made.
 func (c *StatementCounter) Count() int64 { return c.n.Load() }
@@ -26,10 +47,13 @@ func (s *Store) CountStatements() (*StatementCounter, error) {
 	if s.counter != nil {
 		return s.counter, nil
 	}
-	c := &StatementCounter{}
+	c := &StatementCounter{bySQL: map[string]int64{}}
 	count := func(db *gorm.DB) {
 		if db.Statement.SQL.Len() > 0 {
 			c.n.Add(1)
+			c.mu.Lock()
+			c.bySQL[db.Statement.SQL.String()]++
+			c.mu.Unlock()
 		}
 	}
 	cb := s.db.Callback()
