@@ -275,13 +275,13 @@ func (r *jobRun) overview(ctx context.Context) error {
 			return nil
 		}
 	}
+	texts, err := r.s.tree.FileTexts(ctx, nodes, maxSummaryRead)
+	if err != nil {
+		return err
+	}
 	var parts []string
 	for _, n := range nodes {
-		text, err := r.s.tree.FileText(ctx, n, maxSummaryRead)
-		if err != nil {
-			return err
-		}
-		parts = append(parts, "## "+strings.TrimSuffix(n.Name, ".md")+"\n\n"+stripFrontMatter(text))
+		parts = append(parts, "## "+strings.TrimSuffix(n.Name, ".md")+"\n\n"+stripFrontMatter(texts[n.ID]))
 	}
 	folderURI := knowledge.NodeURI(r.caller.Username, r.job.OutputPath, true)
 	ov, err := r.exec.run(ctx, r.system(), overviewPrompt(folderURI, parts))

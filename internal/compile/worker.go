@@ -27,16 +27,18 @@ type Pool struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	wg     sync.WaitGroup
+	leases leases
 }
 
 // Start runs n workers until Stop. Workers of several processes may share
 // one PostgreSQL database: claims never overlap.
 func (s *Service) Start(n int) *Pool {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	p := &Pool{s: s, ctx: ctx, cancel: cancel}
+	p := &Pool{s: s, ctx: ctx, cancel: cancel, leases: leases{held: map[int64]*heldJob{}}}
 	prefix := workerPrefix()
-	p.wg.Add(1)
+	p.wg.Add(2)
 	go p.reap()
+	go p.heartbeat()
 	// Counted before they start, so readiness holds from Start on.
 	s.running.Add(int64(n))
 	for i := range n {
@@ -128,8 +130,9 @@ func (p *Pool) work(owner string) {
 	}
 }
 
-// process runs one claimed job under its timeout while a heartbeat renews
-// the lease and watches for a cancel request, then records the outcome.
+// process runs one claimed job under its timeout while the pool's
+// heartbeat renews the lease and watches for a cancel request, then records
+// the outcome.
 func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 	jctx, cancel := context.WithCancelCause(p.ctx)
 	defer cancel(nil)
@@ -141,37 +144,11 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 	tctx, tcancel := context.WithTimeoutCause(jctx, timeout, errTimeout)
 	defer tcancel()
 
-	beatDone := make(chan struct{})
-	stopBeat := make(chan struct{})
-	go func() {
-		defer close(beatDone)
-		t := time.NewTicker(p.s.beat)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopBeat:
-				return
-			case <-t.C:
-			}
-			rctx, rcancel := context.WithTimeout(context.Background(), p.s.beat*3)
-			cancelled, err := p.s.st.RenewLease(rctx, j.ID, owner, p.s.lease)
-			rcancel()
-			switch {
-			case errors.Is(err, store.ErrLeaseLost):
-				cancel(errLeaseLost)
-				return
-			case err != nil:
-				slog.Warn("renew job lease", "job", j.ID, "err", err)
-			case cancelled:
-				cancel(errCancelled)
-				return
-			}
-		}
-	}()
-
+	// The pool's heartbeat renews the lease and cancels jctx when the user
+	// asks to cancel or the lease is lost.
+	p.leases.hold(j.ID, owner, cancel)
 	res, err := p.s.runJob(tctx, j, owner)
-	close(stopBeat)
-	<-beatDone
+	p.leases.release(j.ID)
 
 	fctx, fcancel := context.WithTimeout(context.Background(), finishTimeout)
 	defer fcancel()

@@ -57,6 +57,38 @@ func (t *Tree) FileText(ctx context.Context, n store.Node, max int64) (string, e
 	if err != nil {
 		return "", err
 	}
+	return t.blobText(n, v, max)
+}
+
+// FileTexts reads the text bodies of files, at most max bytes each, with
+// one query for all of them (a folder's overview reads every summary);
+// files without a text body map to "".
+func (t *Tree) FileTexts(ctx context.Context, ns []store.Node, max int64) (map[int64]string, error) {
+	ids := make([]int64, len(ns))
+	for i, n := range ns {
+		ids[i] = n.ID
+	}
+	all, err := t.st.LatestBodies(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]string, len(ns))
+	for _, n := range ns {
+		v, ok := pickBody(all[n.ID])
+		if !ok {
+			out[n.ID] = ""
+			continue
+		}
+		text, err := t.blobText(n, v, max)
+		if err != nil {
+			return nil, err
+		}
+		out[n.ID] = text
+	}
+	return out, nil
+}
+
+func (t *Tree) blobText(n store.Node, v store.FileVersion, max int64) (string, error) {
 	f, err := t.blobs.Open(v.BlobHash)
 	if err != nil {
 		return "", fmt.Errorf("open text of %s: %w", n.Path, err)

@@ -31,20 +31,39 @@ func (s *Store) Badges(ctx context.Context, userID int64, nodeIDs []int64) (map[
 	if len(nodeIDs) == 0 {
 		return jobs, summaries, nil
 	}
-	var js []Job
-	err := s.db.WithContext(ctx).Select("id, node_id, state, stage, error_message").
-		Where("user_id = ? AND node_id IN ?", userID, nodeIDs).Order("id").Find(&js).Error
-	if err != nil {
-		return nil, nil, translate(err)
+	for _, ids := range chunks(nodeIDs) {
+		// The latest job of each file only: a file compiled many times
+		// would otherwise bring all its jobs back to pick one.
+		latest := s.db.Table("jobs").Select("MAX(id)").
+			Where("user_id = ? AND node_id IN ?", userID, ids).Group("node_id")
+		var js []Job
+		err := s.db.WithContext(ctx).Select("id, node_id, state, stage, error_message").
+			Where("id IN (?)", latest).Find(&js).Error
+		if err != nil {
+			return nil, nil, translate(err)
+		}
+		for _, j := range js {
+			jobs[*j.NodeID] = JobBadge{ID: j.ID, State: j.State, Stage: j.Stage, Error: j.ErrorMessage}
+		}
 	}
-	for _, j := range js {
-		jobs[*j.NodeID] = JobBadge{ID: j.ID, State: j.State, Stage: j.Stage, Error: j.ErrorMessage}
+	// A summary's path comes with its provenance.
+	var ps []struct {
+		Provenance
+		Path string
 	}
-	var ps []Provenance
-	err = s.db.WithContext(ctx).Where("user_id = ? AND role = ? AND source_node_id IN ?", userID, RoleSummary, nodeIDs).
-		Find(&ps).Error
-	if err != nil {
-		return nil, nil, translate(err)
+	for _, ids := range chunks(nodeIDs) {
+		var part []struct {
+			Provenance
+			Path string
+		}
+		err := s.db.WithContext(ctx).Table("provenance").Select("provenance.*, nodes.path").
+			Joins("JOIN nodes ON nodes.id = provenance.node_id").
+			Where("provenance.user_id = ? AND provenance.role = ? AND provenance.source_node_id IN ?", userID, RoleSummary, ids).
+			Find(&part).Error
+		if err != nil {
+			return nil, nil, translate(err)
+		}
+		ps = append(ps, part...)
 	}
 	if len(ps) == 0 {
 		return jobs, summaries, nil
@@ -53,28 +72,12 @@ func (s *Store) Badges(ctx context.Context, userID int64, nodeIDs []int64) (map[
 	if err != nil {
 		return nil, nil, err
 	}
-	summaryIDs := make([]int64, 0, len(ps))
 	for _, p := range ps {
-		summaryIDs = append(summaryIDs, p.NodeID)
-	}
-	var outs []Node
-	if err := s.db.WithContext(ctx).Select("id, path").Where("user_id = ? AND id IN ?", userID, summaryIDs).Find(&outs).Error; err != nil {
-		return nil, nil, translate(err)
-	}
-	paths := make(map[int64]string, len(outs))
-	for _, n := range outs {
-		paths[n.ID] = n.Path
-	}
-	for _, p := range ps {
-		path, ok := paths[p.NodeID]
-		if !ok {
-			continue // the summary file itself is gone
-		}
 		state := SummaryFresh
 		if raw, ok := bodies[*p.SourceNodeID][BodyRaw]; ok && raw.BlobHash != p.SourceHash {
 			state = SummaryStale
 		}
-		summaries[*p.SourceNodeID] = SummaryBadge{State: state, Path: path}
+		summaries[*p.SourceNodeID] = SummaryBadge{State: state, Path: p.Path}
 	}
 	return jobs, summaries, nil
 }

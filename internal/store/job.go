@@ -218,16 +218,55 @@ func leaseResult(tx *gorm.DB) error {
 // RenewLease extends owner's lease and reports whether the user asked to
 // cancel the job; ErrLeaseLost when the lease is gone.
 func (s *Store) RenewLease(ctx context.Context, id int64, owner string, lease time.Duration) (cancel bool, err error) {
-	t := now()
-	if err := leaseResult(s.leased(ctx, id, owner).
-		Updates(map[string]any{"lease_expires_at": t.Add(lease)})); err != nil {
+	renewed, err := s.RenewLeases(ctx, []HeldLease{{ID: id, Owner: owner}}, lease)
+	if err != nil {
 		return false, err
 	}
-	var j Job
-	if err := s.db.WithContext(ctx).Select("cancel_requested").Where("id = ?", id).Take(&j).Error; err != nil {
-		return false, translate(err)
+	cancel, ok := renewed[id]
+	if !ok {
+		return false, ErrLeaseLost
 	}
-	return j.CancelRequested, nil
+	return cancel, nil
+}
+
+// HeldLease is a running job and the worker that holds its lease.
+type HeldLease struct {
+	ID    int64
+	Owner string
+}
+
+// RenewLeases extends, in one statement, the leases the workers still hold
+// and returns for each renewed job whether the user asked to cancel it. A
+// job absent from the answer is no longer running under that worker (its
+// lease expired and it was requeued, reassigned or finished): its lease was
+// not touched.
+func (s *Store) RenewLeases(ctx context.Context, held []HeldLease, lease time.Duration) (map[int64]bool, error) {
+	out := make(map[int64]bool, len(held))
+	if len(held) == 0 {
+		return out, nil
+	}
+	// Each job with its own owner, so a job a worker lost is never renewed
+	// for the worker that holds it now by mistake; pools are small, so the
+	// list stays short.
+	args := []any{now().Add(lease), JobRunning}
+	pairs := make([]string, len(held))
+	for i, h := range held {
+		pairs[i] = "(id = ? AND lease_owner = ?)"
+		args = append(args, h.ID, h.Owner)
+	}
+	var rows []struct {
+		ID              int64
+		CancelRequested bool
+	}
+	err := s.db.WithContext(ctx).Raw("UPDATE jobs SET lease_expires_at = ? WHERE state = ? AND ("+
+		strings.Join(pairs, " OR ")+") RETURNING id, cancel_requested", args...).Scan(&rows).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r.CancelRequested
+	}
+	return out, nil
 }
 
 // SetJobProgress records the stage and progress (0..1) of a leased job.

@@ -66,11 +66,25 @@ func (s *Store) SummariesIn(ctx context.Context, parentID int64) ([]Node, []Prov
 	if err != nil {
 		return nil, nil, translate(err)
 	}
+	ids := make([]int64, len(ns))
+	for i, n := range ns {
+		ids[i] = n.ID
+	}
+	byNode := make(map[int64]Provenance, len(ns))
+	for _, part := range chunks(ids) {
+		var rows []Provenance
+		if err := s.db.WithContext(ctx).Where("node_id IN ?", part).Find(&rows).Error; err != nil {
+			return nil, nil, translate(err)
+		}
+		for _, p := range rows {
+			byNode[p.NodeID] = p
+		}
+	}
 	ps := make([]Provenance, 0, len(ns))
 	for _, n := range ns {
-		p, err := s.ProvenanceOf(ctx, n.ID)
-		if err != nil {
-			return nil, nil, err
+		p, ok := byNode[n.ID]
+		if !ok {
+			return nil, nil, ErrNotFound // deleted between the two reads
 		}
 		ps = append(ps, p)
 	}

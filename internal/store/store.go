@@ -49,6 +49,7 @@ var (
 type Store struct {
 	db      *gorm.DB
 	dialect string
+	counter *StatementCounter
 }
 
 // Open connects to PostgreSQL when dsn starts with postgres:// (or
@@ -232,7 +233,7 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 	var err error
 	for attempt := range 3 {
 		err = translate(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			return fn(&Store{db: tx, dialect: s.dialect})
+			return fn(&Store{db: tx, dialect: s.dialect, counter: s.counter})
 		}))
 		if !errors.Is(err, ErrBusy) || ctx.Err() != nil {
 			return err

@@ -35,20 +35,22 @@ func (s *Store) LatestBodies(ctx context.Context, nodeIDs []int64) (map[int64]ma
 	if len(nodeIDs) == 0 {
 		return out, nil
 	}
-	var vs []FileVersion
-	err := s.db.WithContext(ctx).Raw(`SELECT fv.* FROM file_versions fv
+	for _, ids := range chunks(nodeIDs) {
+		var vs []FileVersion
+		err := s.db.WithContext(ctx).Raw(`SELECT fv.* FROM file_versions fv
 JOIN (SELECT node_id, body, MAX(version) AS version FROM file_versions
       WHERE node_id IN ? GROUP BY node_id, body) m
-  ON fv.node_id = m.node_id AND fv.body = m.body AND fv.version = m.version`, nodeIDs).
-		Scan(&vs).Error
-	if err != nil {
-		return nil, translate(err)
-	}
-	for _, v := range vs {
-		if out[v.NodeID] == nil {
-			out[v.NodeID] = map[string]FileVersion{}
+  ON fv.node_id = m.node_id AND fv.body = m.body AND fv.version = m.version`, ids).
+			Scan(&vs).Error
+		if err != nil {
+			return nil, translate(err)
 		}
-		out[v.NodeID][v.Body] = v
+		for _, v := range vs {
+			if out[v.NodeID] == nil {
+				out[v.NodeID] = map[string]FileVersion{}
+			}
+			out[v.NodeID][v.Body] = v
+		}
 	}
 	return out, nil
 }
