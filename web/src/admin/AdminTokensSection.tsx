@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { APIToken } from "../settings/api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { formatDate } from "../ui/format";
+import { TokenCells } from "../settings/TokenCells";
 import { listAllTokens, revokeAnyToken } from "./api";
 import { QueryStatus } from "../ui/QueryStatus";
 
@@ -40,12 +40,7 @@ export function AdminTokensSection() {
             {tokens.data.map((tk) => (
               <tr key={tk.id} data-token={tk.name}>
                 <td>{tk.username}</td>
-                <td>
-                  {tk.name} <code className="muted small">{tk.prefix}…</code>
-                </td>
-                <td>{formatDate(tk.created_at)}</td>
-                <td>{tk.last_used_at ? formatDate(tk.last_used_at) : t("tokens.neverUsed")}</td>
-                <td>{tk.expires_at ? formatDate(tk.expires_at) : t("tokens.never")}</td>
+                <TokenCells token={tk} />
                 <td>
                   <button
                     type="button"

@@ -6,10 +6,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { messageOf } from "../ui/errors";
-import { formatDate } from "../ui/format";
 import { createToken, listTokens, revokeToken } from "./api";
 import type { APIToken } from "./api";
 import { QueryStatus } from "../ui/QueryStatus";
+import { TokenCells } from "./TokenCells";
 
 const TOKENS_KEY = ["my-tokens"] as const;
 const expiries = [30, 90, 365, 0] as const;
@@ -53,7 +53,6 @@ export function TokensSection() {
     }
   }
 
-  const when = (iso: string | null, none: string) => (iso ? formatDate(iso) : none);
   const expiryLabel = (d: number) => (d === 0 ? t("tokens.never") : t("tokens.days", { count: d }));
 
   return (
@@ -113,12 +112,7 @@ export function TokensSection() {
           <tbody>
             {tokens.data.map((tk) => (
               <tr key={tk.id} data-token={tk.name}>
-                <td>
-                  {tk.name} <code className="muted small">{tk.prefix}…</code>
-                </td>
-                <td>{formatDate(tk.created_at)}</td>
-                <td>{when(tk.last_used_at, t("tokens.neverUsed"))}</td>
-                <td>{when(tk.expires_at, t("tokens.never"))}</td>
+                <TokenCells token={tk} />
                 <td>
                   <button type="button" className="btn small" aria-label={t("tokens.revokeNamed", { name: tk.name })} onClick={() => setRevoking(tk)}>
                     {t("tokens.revoke")}

@@ -1,0 +1,18 @@
+import { useTranslation } from "react-i18next";
+import { formatDate } from "../ui/format";
+import type { APIToken } from "./api";
+
+/** TokenCells are the table cells one token shows wherever tokens are listed: name with prefix, created, last used, expiry. */
+export function TokenCells({ token }: { token: APIToken }) {
+  const { t } = useTranslation("settings");
+  return (
+    <>
+      <td>
+        {token.name} <code className="muted small">{token.prefix}…</code>
+      </td>
+      <td>{formatDate(token.created_at)}</td>
+      <td>{token.last_used_at ? formatDate(token.last_used_at) : t("tokens.neverUsed")}</td>
+      <td>{token.expires_at ? formatDate(token.expires_at) : t("tokens.never")}</td>
+    </>
+  );
+}
