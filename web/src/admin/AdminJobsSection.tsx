@@ -4,10 +4,10 @@ import { useId, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { listUsers } from "../api/groups";
-import { messageOf } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { USERS_KEY, cancelAnyJob, listAllJobs } from "./api";
 import { Outcome, QueryStatus } from "../ui/QueryStatus";
+import { useAction } from "../ui/useAction";
 
 const states = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 
@@ -16,8 +16,6 @@ export function AdminJobsSection() {
   const qc = useQueryClient();
   const [state, setState] = useState("");
   const [userID, setUserID] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const stateID = useId();
   const userSelectID = useId();
   const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal) });
@@ -25,17 +23,8 @@ export function AdminJobsSection() {
   const jobs = useQuery({ queryKey: key, queryFn: ({ signal }) => listAllJobs({ state, user_id: userID }, signal), refetchOnMount: "always" });
   const stateLabel = (s: string) => ((states as readonly string[]).includes(s) ? t(`jobs.states.${s}`) : s);
 
-  async function cancel(id: number) {
-    setError(null);
-    setNotice(null);
-    try {
-      await cancelAnyJob(id);
-      setNotice(t("jobs.cancelled", { id }));
-    } catch (err) {
-      setError(messageOf(err));
-    }
-    await qc.invalidateQueries({ queryKey: ["admin-jobs"] });
-  }
+  const { error, notice, run } = useAction(() => qc.invalidateQueries({ queryKey: ["admin-jobs"] }));
+  const cancel = (id: number) => run(() => cancelAnyJob(id), t("jobs.cancelled", { id }));
 
   return (
     <section className="page-section" aria-labelledby="ajobs-h">

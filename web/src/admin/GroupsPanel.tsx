@@ -15,6 +15,7 @@ import { GroupCard } from "./GroupCard";
 import { sortGroups, validateGroupName } from "./groupModel";
 import { USERS_KEY } from "./api";
 import { Outcome } from "../ui/QueryStatus";
+import { useAction } from "../ui/useAction";
 
 export const GROUPS_KEY = ["admin-groups"] as const;
 
@@ -26,9 +27,6 @@ export function GroupsPanel() {
   const groups = useQuery({ queryKey: GROUPS_KEY, queryFn: ({ signal }) => listGroups(signal), refetchOnMount: "always" });
   const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal), refetchOnMount: "always" });
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const [sub, setSub] = useState<Sub>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   const list = sortGroups(groups.data ?? []);
@@ -36,29 +34,13 @@ export function GroupsPanel() {
   // Every change reloads the list: it is small, and the server says who is in what.
   const reload = () => qc.invalidateQueries({ queryKey: GROUPS_KEY });
 
-  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      await action();
-      setNotice(done);
-      return true;
-    } catch (err) {
-      setError(messageOf(err));
-      return false;
-    } finally {
-      await reload();
-      setBusy(false);
-    }
-  }
+  const { busy, error, notice, run, refuse, tell } = useAction(reload);
 
   async function create(e: FormEvent) {
     e.preventDefault();
     const problem = validateGroupName(name);
     if (problem) {
-      setError(problem);
-      setNotice(null);
+      refuse(problem);
       nameInput.current?.focus();
       return;
     }
@@ -129,8 +111,7 @@ export function GroupsPanel() {
           onSubmit={async (next) => {
             if (next === sub.group.name) return;
             await renameGroup(sub.group.id, next);
-            setError(null);
-            setNotice(t("groups.renamed", { from: sub.group.name, to: next }));
+            tell(t("groups.renamed", { from: sub.group.name, to: next }));
             await reload();
           }}
           onClose={() => setSub(null)}
@@ -142,8 +123,7 @@ export function GroupsPanel() {
           confirmLabel={t("groups.deleteTitle")}
           onConfirm={async () => {
             await deleteGroup(sub.group.id);
-            setError(null);
-            setNotice(t("groups.deleted", { name: sub.group.name }));
+            tell(t("groups.deleted", { name: sub.group.name }));
             await reload();
             // Its card (and the Delete button that opened this) is gone.
             nameInput.current?.focus();

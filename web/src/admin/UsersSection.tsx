@@ -11,6 +11,7 @@ import { messageOf } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { USERS_KEY, createUser, updateUser } from "./api";
 import { Outcome, QueryStatus } from "../ui/QueryStatus";
+import { useAction } from "../ui/useAction";
 
 function PasswordDialog(props: { user: AdminUser; onDone: (msg: string) => void; onClose: () => void }) {
   const { t } = useTranslation("admin");
@@ -63,33 +64,14 @@ export function UsersSection({ self }: { self: User }) {
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<Role>("user");
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [resetting, setResetting] = useState<AdminUser | null>(null);
 
-  async function run(action: () => Promise<unknown>, done: string) {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      await action();
-      setNotice(done);
-      return true;
-    } catch (err) {
-      setError(messageOf(err));
-      return false;
-    } finally {
-      await qc.invalidateQueries({ queryKey: USERS_KEY });
-      setBusy(false);
-    }
-  }
+  const { busy, error, notice, run, refuse, tell } = useAction(() => qc.invalidateQueries({ queryKey: USERS_KEY }));
 
   async function create(e: FormEvent) {
     e.preventDefault();
     if (!name.trim() || !password) {
-      setNotice(null);
-      return setError(t("users.missing"));
+      return refuse(t("users.missing"));
     }
     const username = name.trim();
     if (await run(() => createUser(username, password, role), t("users.created", { name: username }))) {
@@ -196,10 +178,7 @@ export function UsersSection({ self }: { self: User }) {
       {resetting && (
         <PasswordDialog
           user={resetting}
-          onDone={(msg) => {
-            setError(null);
-            setNotice(msg);
-          }}
+          onDone={tell}
           onClose={() => setResetting(null)}
         />
       )}
