@@ -12,6 +12,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -43,6 +44,13 @@ type Principal struct {
 	User      store.User
 	SessionID string
 	TokenID   int64
+}
+
+// Caller is the principal as the tree and every front door see it; the one
+// place a credential becomes a caller, so a door cannot forget a limit the
+// credential carries.
+func (p Principal) Caller() knowledge.Caller {
+	return knowledge.Caller{ID: p.User.ID, Username: p.User.Username}
 }
 
 // Login checks a password, subject to the throttle, and opens a session.

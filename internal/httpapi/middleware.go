@@ -50,6 +50,5 @@ func currentPrincipal(c echo.Context) auth.Principal {
 }
 
 func caller(c echo.Context) knowledge.Caller {
-	u := currentUser(c)
-	return knowledge.Caller{ID: u.ID, Username: u.Username}
+	return currentPrincipal(c).Caller()
 }
