@@ -7,7 +7,7 @@ CHROMIUM ?= /usr/bin/chromium
 # every go command below (build, vet, test, staticcheck) needs it.
 export GOFLAGS := -tags=sqlite_fts5
 
-.PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench fuzz check-tools clean
+.PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench load fuzz check-tools clean
 
 ## run: build the web app and the server, start on SQLite in ./data with the sample workspace
 run: build
@@ -52,6 +52,7 @@ lint: check-tools
 	   echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi; rm -rf $$bak
 
 test-go: check-tools
+	@command -v caddy >/dev/null || echo "note: caddy is missing (apt-get install -y caddy): the proxy test of deploy/Caddyfile will be skipped"
 	$(GO) test -race -count=1 -timeout 30m ./...
 
 test-web: web-deps
@@ -66,6 +67,11 @@ e2e: build e2e-deps
 bench: check-tools
 	@command -v rg >/dev/null || { echo "missing: ripgrep, the search benchmark's baseline: apt-get install -y ripgrep"; exit 1; }
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee /tmp/knowspace-bench.txt
+
+## load: how many users one replica serves — simulated users browse, read,
+## search and ask the agent (fake LLM) in steps; LOAD_ARGS="-users 10,100 -dsn postgres://…"
+load: build
+	$(GO) run ./cmd/load -bin $(BIN) $(LOAD_ARGS)
 
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
