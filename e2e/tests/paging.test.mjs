@@ -147,13 +147,26 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
       const rendered = await page.locator('[role="treeitem"]').count();
       assert.ok(rendered < 120, `virtualized: ${rendered} rows in the DOM`);
 
-      // Scrolling to the end fetches the remaining pages.
+      // Scrolling to the end fetches the remaining pages, each by the
+      // previous page's cursor, never by a numeric offset.
+      const listings = [];
+      const record = (req) => {
+        const u = new URL(req.url());
+        if (u.pathname === "/api/v1/resources" && u.searchParams.get("uri") === `${ROOT}many/`) listings.push(u.searchParams);
+      };
+      page.on("request", record);
       const last = treeItem(page, `${ROOT}many/item-${String(MANY - 1).padStart(4, "0")}.txt`);
       for (let i = 0; i < 20 && (await last.count()) === 0; i++) {
         await page.getByRole("tree", { name: "Files" }).evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
         await page.waitForTimeout(250);
       }
       await last.waitFor();
+      page.off("request", record);
+      assert.ok(listings.length >= 2, `pages fetched while scrolling: ${listings.length}`);
+      for (const q of listings) {
+        assert.equal(q.get("offset"), null, `a page asked by offset: ${q}`);
+        assert.ok(q.get("cursor"), `a page after the first without a cursor: ${q}`);
+      }
       await last.click();
       await previewContent(page).getByText(`item ${MANY - 1}`).waitFor();
     }),

@@ -14,70 +14,76 @@ const node = (i: number): ResourceNode => ({
   generated: false,
 });
 
-/** A fake folder of n children served in pages, recording requested offsets. */
+/**
+ * A fake folder of n children served in pages by cursor (the name of the last
+ * child seen, as the server's opaque cursor does), recording requested cursors.
+ */
 function pagedFolder(n: number) {
-  const offsets: number[] = [];
+  const cursors: (string | null)[] = [];
   const fetchMock = vi.fn<typeof fetch>(async (input) => {
     const u = new URL(String(input), "http://x");
-    const offset = Number(u.searchParams.get("offset"));
+    const cursor = u.searchParams.get("cursor");
     const limit = Number(u.searchParams.get("limit"));
-    offsets.push(offset);
-    const items = Array.from({ length: Math.max(0, Math.min(limit, n - offset)) }, (_, k) => node(offset + k));
-    const next = offset + items.length < n ? offset + items.length : null;
-    const body: Listing = { uri: folder, items, next_offset: next };
+    expect(u.searchParams.has("offset")).toBe(false);
+    cursors.push(cursor);
+    const from = cursor === null ? 0 : Number(cursor.slice(1)) + 1;
+    const items = Array.from({ length: Math.max(0, Math.min(limit, n - from)) }, (_, k) => node(from + k));
+    const next = from + items.length < n ? `c${from + items.length - 1}` : null;
+    const body: Listing = { uri: folder, items, next_cursor: next };
     return new Response(JSON.stringify(body), { status: 200 });
   });
-  return { fetchMock, offsets };
+  return { fetchMock, cursors };
 }
 
 describe("listAtLeast", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("loads one page for a fresh folder", async () => {
-    const { fetchMock, offsets } = pagedFolder(25);
+    const { fetchMock, cursors } = pagedFolder(25);
     vi.stubGlobal("fetch", fetchMock);
     const l = await listAtLeast(folder, 0, undefined, 10);
     expect(l.items.map((n) => n.name).slice(0, 2)).toEqual(["f0.md", "f1.md"]);
     expect(l.items).toHaveLength(10);
-    expect(l.next_offset).toBe(10);
-    expect(offsets).toEqual([0]);
+    expect(l.next_cursor).toBe("c9");
+    expect(cursors).toEqual([null]);
   });
 
   it("reloads as many pages as were loaded before", async () => {
-    const { fetchMock, offsets } = pagedFolder(25);
+    const { fetchMock, cursors } = pagedFolder(25);
     vi.stubGlobal("fetch", fetchMock);
     const l = await listAtLeast(folder, 20, undefined, 10);
-    expect(l.items).toHaveLength(20);
-    expect(l.next_offset).toBe(20);
-    expect(offsets).toEqual([0, 10]);
+    expect(l.items.map((n) => n.name)).toEqual(Array.from({ length: 20 }, (_, i) => `f${i}.md`));
+    expect(l.next_cursor).toBe("c19");
+    expect(cursors).toEqual([null, "c9"]);
   });
 
   it("stops at the end of the folder", async () => {
-    const { fetchMock, offsets } = pagedFolder(25);
+    const { fetchMock, cursors } = pagedFolder(25);
     vi.stubGlobal("fetch", fetchMock);
     const l = await listAtLeast(folder, 1000, undefined, 10);
     expect(l.items).toHaveLength(25);
-    expect(l.next_offset).toBeNull();
-    expect(offsets).toEqual([0, 10, 20]);
+    expect(l.next_cursor).toBeNull();
+    expect(cursors).toEqual([null, "c9", "c19"]);
   });
 
-  it("stops when the server repeats an offset", async () => {
+  it("stops when the server repeats a cursor", async () => {
     const fetchMock = vi.fn<typeof fetch>(
-      async () => new Response(JSON.stringify({ uri: folder, items: [node(0)], next_offset: 0 }), { status: 200 }),
+      async () => new Response(JSON.stringify({ uri: folder, items: [node(0)], next_cursor: "same" }), { status: 200 }),
     );
     vi.stubGlobal("fetch", fetchMock);
     const l = await listAtLeast(folder, 50, undefined, 10);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(l.items).toHaveLength(1);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(l.items).toHaveLength(2);
+    expect(l.next_cursor).toBeNull();
   });
 
-  it("treats a missing next_offset as the end", async () => {
+  it("treats a missing next_cursor as the end", async () => {
     vi.stubGlobal(
       "fetch",
       vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ uri: folder, items: [node(0)] }), { status: 200 })),
     );
     const l = await listAtLeast(folder, 0);
-    expect(l.next_offset).toBeNull();
+    expect(l.next_cursor).toBeNull();
   });
 });
 

@@ -16,14 +16,19 @@ export const LIST_PAGE_SIZE = 200;
 /** CONTENT_PAGE_SIZE is how many code points one preview page asks for. */
 export const CONTENT_PAGE_SIZE = 6000;
 
-/** listResources fetches one page of a folder's direct children. */
+/**
+ * listResources fetches one page of a folder's direct children: the first
+ * without a cursor, the next with the previous page's next_cursor. A cursor
+ * names the last child seen, so a page never shifts when the folder changes
+ * between requests, and the server's cost does not grow with the page's depth.
+ */
 export function listResources(
   uri: string,
-  offset = 0,
+  cursor?: string,
   limit = LIST_PAGE_SIZE,
   signal?: AbortSignal,
 ): Promise<Listing> {
-  return requestJSON<Listing>("/resources", { query: { uri, offset, limit }, signal });
+  return requestJSON<Listing>("/resources", { query: { uri, cursor, limit }, signal });
 }
 
 /**
@@ -37,18 +42,17 @@ export async function listAtLeast(
   pageSize = LIST_PAGE_SIZE,
 ): Promise<Listing> {
   const items: ResourceNode[] = [];
-  let offset: number | null = 0;
+  let cursor: string | undefined;
   let last: Listing | null = null;
-  while (offset !== null) {
-    last = await listResources(uri, offset, pageSize, signal);
+  for (;;) {
+    last = await listResources(uri, cursor, pageSize, signal);
     items.push(...last.items);
-    const next: number | null = last.next_offset ?? null;
-    // Guard against a server that answers the same offset again.
-    if (next !== null && next <= offset) break;
-    offset = next;
-    if (items.length >= Math.max(want, 1)) break;
+    const next = last.next_cursor ?? null;
+    // Guard against a server that answers the same cursor again.
+    if (next === null || next === cursor) return { uri: last.uri, items, next_cursor: null, access: last.access };
+    cursor = next;
+    if (items.length >= Math.max(want, 1)) return { uri: last.uri, items, next_cursor: cursor, access: last.access };
   }
-  return { uri: last?.uri ?? uri, items, next_offset: offset, access: last?.access };
 }
 
 /** createFolder creates a folder; uri must end with "/". */

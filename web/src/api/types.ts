@@ -64,7 +64,8 @@ export type Access = "owner" | "write" | "read";
 export interface Listing {
   uri: string;
   items: ResourceNode[];
-  next_offset: number | null;
+  /** opaque: pass it back as cursor for the next page; null at the end */
+  next_cursor: string | null;
   /** absent from servers before sharing; the caller's own tree is "owner" */
   access?: Access;
 }

@@ -18,7 +18,7 @@ const node = (uri: string, extra: Partial<ResourceNode> = {}): ResourceNode => (
   ...extra,
 });
 const entry = (uri: string, owner: string, role: ShareRole) => node(uri, { owner, role });
-const ok = (items: ResourceNode[], access?: Access): FolderState => ({ items, nextOffset: null, status: "success", access });
+const ok = (items: ResourceNode[], access?: Access): FolderState => ({ items, nextCursor: null, status: "success", access });
 
 const papers = "kb://users/alice/papers/";
 const specs = "kb://users/carol/specs/";

@@ -7,7 +7,7 @@ import type { FolderState } from "./flatten";
 const root = "kb://users/admin/";
 const dir = (uri: string): ResourceNode => ({ uri, name: uri.split("/").at(-2)!, kind: "dir", size: 0, updated_at: "", generated: false });
 const file = (uri: string): ResourceNode => ({ uri, name: uri.split("/").at(-1)!, kind: "file", size: 1, updated_at: "", generated: false });
-const ok = (items: ResourceNode[], nextOffset: number | null = null): FolderState => ({ items, nextOffset, status: "success" });
+const ok = (items: ResourceNode[], nextCursor: string | null = null): FolderState => ({ items, nextCursor, status: "success" });
 
 const notes = dir(root + "notes/");
 const data = dir(root + "data/");
@@ -37,7 +37,7 @@ describe("flattenTree", () => {
       [root, ok([data, notes, welcome])],
       [notes.uri, ok([archive, plan])],
       [archive.uri, ok([])],
-      [data.uri, { items: [], nextOffset: null, status: "error", error: "boom" }],
+      [data.uri, { items: [], nextCursor: null, status: "error", error: "boom" }],
     ]);
     const expanded = new Set([notes.uri, archive.uri, data.uri]);
     expect(summary(flattenTree(root, expanded, folders))).toEqual([
@@ -52,7 +52,7 @@ describe("flattenTree", () => {
   });
 
   it("ends a folder with more pages with a 'more' row", () => {
-    const folders = new Map([[root, ok([notes], 1)]]);
+    const folders = new Map([[root, ok([notes], "c1")]]);
     const rows = flattenTree(root, new Set([notes.uri]), folders);
     expect(summary(rows)).toEqual(["notes/", "  <loading>", "<more>"]);
     expect(rows.at(-1)).toMatchObject({ type: "more", folder: root });
@@ -60,7 +60,7 @@ describe("flattenTree", () => {
 
   it("gives every row a unique key", () => {
     const folders = new Map([
-      [root, ok([notes, welcome], 2)],
+      [root, ok([notes, welcome], "c2")],
       [notes.uri, ok([], null)],
     ]);
     const rows = flattenTree(root, new Set([notes.uri]), folders);
@@ -69,7 +69,7 @@ describe("flattenTree", () => {
 });
 
 describe("flattenWorkspace", () => {
-  const shared = (items: ResourceNode[], nextOffset: number | null = null): FolderState => ({ items, nextOffset, status: "success", access: "read" });
+  const shared = (items: ResourceNode[], nextCursor: string | null = null): FolderState => ({ items, nextCursor, status: "success", access: "read" });
   const papers: ResourceNode = { ...dir("kb://users/alice/papers/"), owner: "alice", role: "read" };
   const paper = file("kb://users/alice/papers/p.md");
 
@@ -78,7 +78,7 @@ describe("flattenWorkspace", () => {
     const want = ["Welcome.md"];
     expect(summary(flattenWorkspace(root, new Set([SHARED_ROOT]), base))).toEqual(want);
     expect(summary(flattenWorkspace(root, new Set([SHARED_ROOT]), new Map([...base, [SHARED_ROOT, shared([])]])))).toEqual(want);
-    const failed: FolderState = { items: [], nextOffset: null, status: "error", error: "invalid uri" };
+    const failed: FolderState = { items: [], nextCursor: null, status: "error", error: "invalid uri" };
     expect(summary(flattenWorkspace(root, new Set([SHARED_ROOT]), new Map([...base, [SHARED_ROOT, failed]])))).toEqual(want);
   });
 
@@ -101,7 +101,7 @@ describe("flattenWorkspace", () => {
   it("pages the section like a folder", () => {
     const folders = new Map([
       [root, ok([welcome])],
-      [SHARED_ROOT, shared([papers], 1)],
+      [SHARED_ROOT, shared([papers], "c1")],
     ]);
     const rows = flattenWorkspace(root, new Set([SHARED_ROOT]), folders);
     expect(summary(rows)).toEqual(["Welcome.md", "Shared with me/", "  papers", "  <more>"]);

@@ -7,7 +7,7 @@ import { SHARED_ROOT } from "../api/uri";
 
 export interface FolderState {
   items: ResourceNode[];
-  nextOffset: number | null;
+  nextCursor: string | null;
   status: "pending" | "error" | "success";
   error?: string;
   /** what the caller may do in this folder, as its listing says */
@@ -43,7 +43,7 @@ export function flattenTree(
       rows.push({ type: "error", key: `error:${folder}`, folder, depth, message: state.error ?? i18n.t("tree:row.couldNotLoad") });
       return;
     }
-    if (state.items.length === 0 && state.nextOffset === null) {
+    if (state.items.length === 0 && state.nextCursor === null) {
       rows.push({ type: "empty", key: `empty:${folder}`, folder, depth });
       return;
     }
@@ -52,7 +52,7 @@ export function flattenTree(
       rows.push({ type: "node", key: node.uri, node, depth, expanded: isOpen });
       if (isOpen) visit(node.uri, depth + 1);
     }
-    if (state.nextOffset !== null) rows.push({ type: "more", key: `more:${folder}`, folder, depth });
+    if (state.nextCursor !== null) rows.push({ type: "more", key: `more:${folder}`, folder, depth });
   };
   visit(root, startDepth);
   return rows;
@@ -81,7 +81,7 @@ export function flattenWorkspace(
 ): TreeRow[] {
   const rows = flattenTree(root, expanded, folders);
   const shared = folders.get(SHARED_ROOT);
-  if (shared?.status !== "success" || (shared.items.length === 0 && shared.nextOffset === null)) return rows;
+  if (shared?.status !== "success" || (shared.items.length === 0 && shared.nextCursor === null)) return rows;
   const open = expanded.has(SHARED_ROOT);
   rows.push({ type: "node", key: SHARED_ROOT, node: SHARED_SECTION, depth: 0, expanded: open });
   if (open) rows.push(...flattenTree(SHARED_ROOT, expanded, folders, 1));

@@ -26,7 +26,7 @@ const compiled: ResourceNode = {
 const plain: ResourceNode = { ...compiled, uri: "kb://users/ann/plain/", name: "plain", abstract: undefined, overview_uri: undefined };
 
 const listing = (items: ResourceNode[]): Map<string, FolderState> =>
-  new Map([["kb://users/ann/", { items, nextOffset: null, status: "success" }]]);
+  new Map([["kb://users/ann/", { items, nextCursor: null, status: "success" }]]);
 
 describe("layers", () => {
   it("titles a compiled row with its abstract and address", () => {
@@ -42,7 +42,7 @@ describe("layers", () => {
     expect(overviewOf(null, folders)).toBeUndefined();
     // An entry of "Shared with me" is listed there, not in its owner's folder.
     const entry = { ...compiled, uri: "kb://users/bob/team/", overview_uri: "kb://users/ann/wiki/shared/bob/team/.overview.md" };
-    const shared = new Map([["kb://shared/", { items: [entry], nextOffset: null, status: "success" as const }]]);
+    const shared = new Map([["kb://shared/", { items: [entry], nextCursor: null, status: "success" as const }]]);
     expect(overviewOf(entry.uri, shared)).toBe(entry.overview_uri);
   });
 });

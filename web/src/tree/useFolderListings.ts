@@ -44,11 +44,11 @@ export function useFolderListings(folders: readonly string[]) {
       const r = results[i];
       if (!r) return;
       if (r.data) {
-        m.set(uri, { items: r.data.items, nextOffset: r.data.next_offset, status: "success", access: r.data.access });
+        m.set(uri, { items: r.data.items, nextCursor: r.data.next_cursor, status: "success", access: r.data.access });
       } else if (r.isError) {
-        m.set(uri, { items: [], nextOffset: null, status: "error", error: messageOf(r.error) });
+        m.set(uri, { items: [], nextCursor: null, status: "error", error: messageOf(r.error) });
       } else {
-        m.set(uri, { items: [], nextOffset: null, status: "pending" });
+        m.set(uri, { items: [], nextCursor: null, status: "pending" });
       }
     });
     return m;
@@ -58,18 +58,18 @@ export function useFolderListings(folders: readonly string[]) {
   const loadMore = useCallback(
     async (uri: string) => {
       const cur = qc.getQueryData<Listing>(listingKey(uri));
-      if (!cur || cur.next_offset === null || inflight.current.has(uri)) return;
+      if (!cur || cur.next_cursor === null || inflight.current.has(uri)) return;
       inflight.current.add(uri);
       try {
-        const page = await listResources(uri, cur.next_offset);
+        const page = await listResources(uri, cur.next_cursor);
         qc.setQueryData<Listing>(listingKey(uri), (old) => {
-          if (!old || old.next_offset !== cur.next_offset) return old;
+          if (!old || old.next_cursor !== cur.next_cursor) return old;
           const seen = new Set(old.items.map((n) => n.uri));
           return {
             uri: old.uri,
             access: old.access,
             items: [...old.items, ...page.items.filter((n) => !seen.has(n.uri))],
-            next_offset: page.next_offset ?? null,
+            next_cursor: page.next_cursor ?? null,
           };
         });
       } finally {
