@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 
@@ -100,6 +101,10 @@ func (h *handlers) upload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	parents, err := queryBool(c, "parents")
+	if err != nil {
+		return err
+	}
 	// Resolve first: a bad folder, or one shared read-only, fails before
 	// any byte is stored.
 	if _, _, err := h.Tree.ResolveWrite(ctx, caller(c), folder); err != nil {
@@ -147,7 +152,7 @@ func (h *handlers) upload(c echo.Context) error {
 		if len(staged) == knowledge.MaxUploadFiles {
 			return fail(apierr.BadRequest("too_many_files", "at most %d files per upload", knowledge.MaxUploadFiles))
 		}
-		s, err := h.Tree.Stage(part.FileName(), part)
+		s, err := h.Tree.StagePath(partFileName(part), parents, part)
 		if err != nil {
 			// Not part.Close: it would read the rest of an oversized part.
 			return fail(err)
@@ -160,6 +165,17 @@ func (h *handlers) upload(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, map[string]any{"items": items})
+}
+
+// partFileName is the file name as the client sent it, folders and all:
+// Part.FileName keeps only the last element, which silently flattened
+// lib/a/b.md into b.md and ../x.md into x.md.
+func partFileName(p *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(p.Header.Get("Content-Disposition"))
+	if err != nil {
+		return p.FileName()
+	}
+	return params["filename"]
 }
 
 // maxOtherPart bounds a multipart part not named "file".

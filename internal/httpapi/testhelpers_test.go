@@ -394,13 +394,26 @@ type upFile struct {
 }
 
 // multipartBody builds a multipart/form-data body with one "file" part per file.
+var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"")
+
+// fileNameParam quotes a file name as mime/multipart does (only \ and "):
+// %q would turn a control character into a backslash escape, which the
+// server rightly reads as a folder separator. A control character cannot
+// stand in a header at all, so such a name travels as RFC 2231 filename*.
+func fileNameParam(name string) string {
+	if strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return "filename*=UTF-8''" + url.PathEscape(name)
+	}
+	return `filename="` + quoteEscaper.Replace(name) + `"`
+}
+
 func multipartBody(t testing.TB, files ...upFile) ([]byte, string) {
 	t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
 	for _, f := range files {
 		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename=%q`, f.name))
+		h.Set("Content-Disposition", `form-data; name="file"; `+fileNameParam(f.name))
 		h.Set("Content-Type", "application/octet-stream")
 		p, err := w.CreatePart(h)
 		if err != nil {
@@ -423,11 +436,18 @@ func (e *env) upload(token, folder string, files ...upFile) resp {
 // uploadMode uploads with an on_conflict mode ("" for the default).
 func (e *env) uploadMode(token, folder, mode string, files ...upFile) resp {
 	e.t.Helper()
-	body, ct := multipartBody(e.t, files...)
-	u := q("/api/v1/resources/upload", folder)
+	var kv []string
 	if mode != "" {
-		u += "&on_conflict=" + mode
+		kv = []string{"on_conflict", mode}
 	}
+	return e.uploadQuery(token, folder, kv, files...)
+}
+
+// uploadQuery uploads with further query parameters (name, value, …).
+func (e *env) uploadQuery(token, folder string, kv []string, files ...upFile) resp {
+	e.t.Helper()
+	body, ct := multipartBody(e.t, files...)
+	u := q("/api/v1/resources/upload", folder, kv...)
 	req, err := http.NewRequest(http.MethodPost, e.URL+u, bytes.NewReader(body))
 	if err != nil {
 		e.t.Fatal(err)

@@ -187,6 +187,8 @@ func TestUploadIsAllOrNothing(t *testing.T) {
 		_, err = tree.Stage("big.bin", strings.NewReader(strings.Repeat("x", 1<<20+1)))
 		wantCode(t, err, "file_too_large")
 		_, err = tree.Stage("../evil", strings.NewReader("x"))
+		wantCode(t, err, "path_in_name")
+		_, err = tree.StagePath("../evil", true, strings.NewReader("x"))
 		wantCode(t, err, "invalid_name")
 		if entries, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(entries) != 0 {
 			t.Fatalf("staging not empty: %d files", len(entries))

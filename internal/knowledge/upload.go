@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/access"
@@ -21,22 +22,59 @@ const MaxUploadFiles = 256
 
 // Staged is an uploaded file whose bytes are staged but not yet in the tree.
 type Staged struct {
-	Name    string
+	Name string
+	// Dir is the folder path below the upload's target the file goes in
+	// (a folder upload's relative path); empty for a plain upload.
+	Dir     []string
 	pending *blob.Pending
 }
 
-// Stage validates a file name and streams its bytes to the staging area,
-// enforcing the per-file size limit.
+// rel spells the file's place below the upload's target.
+func (f Staged) rel() string { return strings.Join(append(slices.Clone(f.Dir), f.Name), "/") }
+
+// Stage validates a bare file name and streams its bytes to the staging
+// area, enforcing the per-file size limit.
 func (t *Tree) Stage(name string, r io.Reader) (Staged, error) {
-	clean, err := ValidateName(name)
-	if err != nil {
-		msg := err.Error()
-		if e, ok := apierr.As(err); ok {
-			msg = e.Message
+	return t.StagePath(name, false, r)
+}
+
+// StagePath is Stage for a name that may carry a relative path (a/b/c.md,
+// or with backslashes from Windows). Without parents such a name is
+// refused, never flattened to its last element; with parents every
+// segment is checked like any name, and the folders are created when the
+// upload commits.
+func (t *Tree) StagePath(rel string, parents bool, r io.Reader) (Staged, error) {
+	segs := []string{rel}
+	if strings.ContainsAny(rel, `/\`) {
+		if !parents {
+			return Staged{}, apierr.BadRequest("path_in_name", "file name %q carries folders; upload with parents=true to create them below the target, or send the bare file name", truncate(rel, 60))
 		}
-		return Staged{}, apierr.BadRequest("invalid_name", "file name %q: %s", truncate(name, 60), msg)
+		segs = strings.Split(strings.ReplaceAll(rel, `\`, "/"), "/")
 	}
-	name = clean
+	clean := make([]string, len(segs))
+	for i, seg := range segs {
+		if seg == "" && len(segs) > 1 {
+			return Staged{}, apierr.BadRequest("invalid_name", "file name %q has an empty folder name: a leading, trailing or doubled slash", truncate(rel, 60))
+		}
+		c, err := ValidateName(seg)
+		if err != nil {
+			msg := err.Error()
+			if e, ok := apierr.As(err); ok {
+				msg = e.Message
+			}
+			return Staged{}, apierr.BadRequest("invalid_name", "file name %q: %s", truncate(rel, 60), msg)
+		}
+		clean[i] = c
+	}
+	staged, err := t.stage(clean[len(clean)-1], r)
+	if err != nil {
+		return Staged{}, err
+	}
+	staged.Dir = clean[:len(clean)-1]
+	return staged, nil
+}
+
+func (t *Tree) stage(name string, r io.Reader) (Staged, error) {
 	p, err := t.blobs.Put(r, t.maxUpload)
 	if errors.Is(err, blob.ErrTooLarge) {
 		return Staged{}, apierr.TooLarge("file_too_large", "%s is larger than the upload limit of %d bytes", name, t.maxUpload)
@@ -90,10 +128,10 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
-		if seen[f.Name] {
-			return nil, apierr.BadRequest("duplicate_name", "%s appears twice in one upload", f.Name)
+		if seen[f.rel()] {
+			return nil, apierr.BadRequest("duplicate_name", "%s appears twice in one upload", f.rel())
 		}
-		seen[f.Name] = true
+		seen[f.rel()] = true
 	}
 	texts := make([]*decoded, len(files))
 	for i, f := range files {
@@ -122,7 +160,12 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		if err := commitBlobs(ctx, tx, pending...); err != nil {
 			return err
 		}
+		folders := map[string]store.Node{"": dir}
 		for i, f := range files {
+			dir, err := ensureFolders(ctx, tx, own, folders, f.Dir)
+			if err != nil {
+				return err
+			}
 			name, err := resolveConflict(ctx, tx, own, dir, f.Name, onConflict)
 			if err != nil {
 				return err
@@ -157,6 +200,36 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		items[i] = itemOf(own.Username, n)
 	}
 	return items, nil
+}
+
+// ensureFolders finds or creates the folders segs below the upload's
+// target (folders[""]), inside the upload's transaction, so a failed upload
+// leaves no folder behind either. folders caches what this upload has
+// found, by relative path.
+func ensureFolders(ctx context.Context, tx *store.Store, c Caller, folders map[string]store.Node, segs []string) (store.Node, error) {
+	parent := folders[""]
+	for i, name := range segs {
+		rel := strings.Join(segs[:i+1], "/")
+		if n, ok := folders[rel]; ok {
+			parent = n
+			continue
+		}
+		p := parent.ChildPath(name)
+		n, err := tx.NodeByPath(ctx, c.ID, p)
+		switch {
+		case err == nil && !n.IsDir():
+			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, so the upload cannot create a folder there", NodeURI(c.Username, p, false))
+		case errors.Is(err, store.ErrNotFound):
+			n = store.Node{UserID: c.ID, ParentID: &parent.ID, Name: name, Path: p, Kind: store.KindDir}
+			if err := tx.CreateNode(ctx, &n); err != nil {
+				return store.Node{}, err
+			}
+		case err != nil:
+			return store.Node{}, err
+		}
+		folders[rel], parent = n, n
+	}
+	return parent, nil
 }
 
 // resolveConflict returns the name a file is stored under.
