@@ -574,6 +574,10 @@ func TestHealthAndUnknownRoutes(t *testing.T) {
 			{name: "unknown API version", method: "GET", path: "/api/v2/resources", token: e.Admin, status: 404},
 			{name: "wrong method on a known path", method: "PUT", path: "/api/v1/resources", token: e.Admin, body: `{}`, status: 404, code: "no_route"},
 			{name: "login with GET", method: "GET", path: "/api/v1/auth/login", token: e.Admin, status: 404, code: "no_route"},
+			// MCP clients probe for OAuth metadata; none is published, and
+			// the answer must be JSON, never the web app's page.
+			{name: "OAuth metadata probe", method: "GET", path: "/.well-known/oauth-protected-resource/mcp", status: 404, code: "no_route"},
+			{name: "OAuth server probe", method: "GET", path: "/.well-known/oauth-authorization-server", status: 404, code: "no_route"},
 		})
 	})
 }

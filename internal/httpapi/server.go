@@ -50,6 +50,16 @@ type Deps struct {
 	// MaxUploadRequest caps a whole upload request, all parts together;
 	// zero means no cap beyond the per-file limit times MaxUploadFiles.
 	MaxUploadRequest int64
+	// Mounts are the other front doors (MCP, the OpenAI-compatible
+	// endpoint, WebDAV): each owns its path and below, authenticates its
+	// own way and calls the same domain services.
+	Mounts []Mount
+}
+
+// Mount serves Handler at Path and every path below it.
+type Mount struct {
+	Path    string // "/mcp", "/v1"
+	Handler http.Handler
 }
 
 // New builds the Echo instance with every route.
@@ -151,6 +161,15 @@ func New(d Deps) *echo.Echo {
 	api.Any("/*", func(c echo.Context) error {
 		return apierr.NotFound("no_route", "no API endpoint %s %s", c.Request().Method, c.Request().URL.Path)
 	}, h.requireAuth)
+	for _, m := range d.Mounts {
+		e.Any(m.Path, echo.WrapHandler(m.Handler))
+		e.Any(m.Path+"/*", echo.WrapHandler(m.Handler))
+	}
+	// Clients probe /.well-known/ for OAuth and other metadata; the web
+	// app's index.html there would read as a malformed answer.
+	e.Any("/.well-known/*", func(c echo.Context) error {
+		return apierr.NotFound("no_route", "nothing is published at %s", c.Request().URL.Path)
+	})
 	if d.SPA != nil {
 		e.GET("/*", echo.WrapHandler(d.SPA))
 	}
