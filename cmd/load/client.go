@@ -204,7 +204,7 @@ func (c *client) upload(ctx context.Context, n int) (string, error) {
 // compile queues the summary of a file with the fake model.
 func (c *client) compile(ctx context.Context, uri string) error {
 	var out struct {
-		Jobs     []struct{ ID int64 } `json:"jobs"`
+		Jobs     []struct{ ID int64 }    `json:"jobs"`
 		Rejected []struct{ Code string } `json:"rejected"`
 	}
 	if err := c.do(ctx, http.MethodPost, "/api/v1/knowledge-agent/compile", map[string]any{"uris": []string{uri}, "model_id": "fake"}, &out); err != nil {
