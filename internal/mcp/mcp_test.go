@@ -33,6 +33,7 @@ type env struct {
 	url        string
 	tree       *knowledge.Tree
 	alice, bob string // session tokens
+	aliceAPI   string // alice's personal API token
 }
 
 // newEnv runs the real API with /mcp mounted, two users with the sample
@@ -61,6 +62,11 @@ func newEnv(t testing.TB, dialect string) *env {
 		}
 		if name == "alice" {
 			e.alice = s.Token
+			tok, err := svc.CreateToken(ctx, s.User.ID, "mcp", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.aliceAPI = tok.Secret
 		} else {
 			e.bob = s.Token
 		}
@@ -153,7 +159,7 @@ func TestMCPTools(t *testing.T) {
 		e := newEnv(t, dialect)
 		for _, rev := range revisions {
 			t.Run(rev, func(t *testing.T) {
-				cs := e.connect(e.alice, rev)
+				cs := e.connect(e.aliceAPI, rev)
 				if got := cs.InitializeResult().ProtocolVersion; got != rev {
 					t.Fatalf("negotiated %s, want %s", got, rev)
 				}
