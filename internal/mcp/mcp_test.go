@@ -183,6 +183,9 @@ func TestMCPTools(t *testing.T) {
 					if err := json.Unmarshal(out, &s); err != nil {
 						t.Fatalf("%s: output schema %s: %v", tool.Name, out, err)
 					}
+					if s.Type != "object" {
+						t.Errorf("%s: output schema type %q %v, want \"object\"", tool.Name, s.Type, s.Types)
+					}
 					r, err := s.Resolve(nil)
 					if err != nil {
 						t.Fatalf("%s: output schema does not resolve: %v", tool.Name, err)

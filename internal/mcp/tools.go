@@ -70,6 +70,11 @@ func outputSchema(t reflect.Type) (*jsonschema.Schema, error) {
 	if t == nil {
 		return nil, fmt.Errorf("no result type")
 	}
+	// A successful result is never null, and clients insist on an output
+	// schema of type "object", not ["null", "object"].
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
 	return jsonschema.ForType(t, &jsonschema.ForOptions{
 		TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}},
 	})
