@@ -28,6 +28,7 @@ import (
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
@@ -189,7 +190,8 @@ func serve(configPath string) error {
 	}
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
-		StreamsPerUser: lim.StreamsPerUser, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes})
+		StreamsPerUser: lim.StreamsPerUser, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
+		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})}}})
 	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)
 	if err != nil {
