@@ -56,11 +56,12 @@ func (w *walker) zipEntry(zf *zip.File) error {
 		return refuse(CodeEntryTooLarge, "%q declares an impossible size", truncate(raw))
 	}
 	e.Size = int64(zf.UncompressedSize64)
-	if err := w.declare(raw, e.Size); err != nil {
-		return err
-	}
+	// The ratio first: a bomb is named a bomb even when it is also too big.
 	if e.Size > ratioFloor && e.Size > w.lim.MaxRatio*int64(max(zf.CompressedSize64, 1)) {
 		return refuse(CodeBomb, "%q would unpack %d bytes from %d, a ratio past %d:1", truncate(raw), e.Size, zf.CompressedSize64, w.lim.MaxRatio)
+	}
+	if err := w.declare(raw, e.Size); err != nil {
+		return err
 	}
 	rc, err := zf.Open()
 	if err != nil {
