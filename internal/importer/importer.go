@@ -11,6 +11,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
@@ -44,6 +45,15 @@ type Service struct {
 	MaxUpload int64
 	// Notify wakes a local worker after an enqueue (compile.Service.Notify).
 	Notify func()
+	// Lease is the worker pool's lease (default 30s, compile's default).
+	Lease time.Duration
+}
+
+func (s *Service) lease() time.Duration {
+	if s.Lease > 0 {
+		return s.Lease
+	}
+	return 30 * time.Second
 }
 
 func (s *Service) limits() Limits {

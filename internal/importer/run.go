@@ -109,7 +109,11 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledg
 	nf := len(files)
 	items, err := s.Tree.CommitImport(ctx, c, knowledge.Import{Target: cfg.Target, Top: cfg.Folder, Dirs: dirs,
 		Files: files, OnConflict: cfg.OnConflict,
-		Guard: func(tx *store.Store) error { return tx.HoldJob(ctx, j.ID, owner) }})
+		Guard: func(tx *store.Store) error { return tx.HoldJob(ctx, j.ID, owner) },
+		// Renewed with the commit: while a large commit holds SQLite's
+		// writer the pool's heartbeat cannot renew, and the lease would
+		// look expired to the reaper the moment the commit ends.
+		Done: func(tx *store.Store) error { _, err := tx.RenewLease(ctx, j.ID, owner, s.lease()); return err }})
 	if err != nil {
 		return Result{}, err
 	}

@@ -37,15 +37,16 @@ type Import struct {
 	Dirs       [][]string
 	Files      []Staged
 	OnConflict string
-	// Guard runs first inside the transaction; its error aborts it.
-	Guard func(tx *store.Store) error
+	// Guard runs first inside the transaction and Done last; an error
+	// of either aborts it.
+	Guard, Done func(tx *store.Store) error
 }
 
 // CommitImport publishes a whole imported tree in one transaction: the
 // folder appears complete or not at all. Files are consumed like an
 // upload's.
 func (t *Tree) CommitImport(ctx context.Context, c Caller, im Import) ([]Item, error) {
-	return t.commitStaged(ctx, c, im.Target, im.Files, im.OnConflict, commitExtra{top: im.Top, dirs: im.Dirs, guard: im.Guard})
+	return t.commitStaged(ctx, c, im.Target, im.Files, im.OnConflict, commitExtra{top: im.Top, dirs: im.Dirs, guard: im.Guard, done: im.Done})
 }
 
 // createTop makes the import's own folder, refusing a name already taken.

@@ -127,6 +127,9 @@ type commitExtra struct {
 	// guard runs first in the transaction (a job's lease check), so a
 	// cancelled job publishes nothing.
 	guard func(tx *store.Store) error
+	// done runs last in the transaction (the job renews its lease there:
+	// a long commit holds SQLite's writer, so the heartbeat cannot).
+	done func(tx *store.Store) error
 }
 
 func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []Staged, onConflict string, x commitExtra) ([]Item, error) {
@@ -213,6 +216,9 @@ func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []S
 				return err
 			}
 			nodes = append(nodes, n)
+		}
+		if x.done != nil {
+			return x.done(tx)
 		}
 		return nil
 	})
