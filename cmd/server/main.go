@@ -27,6 +27,7 @@ import (
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/importer"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/observe"
@@ -169,8 +170,12 @@ func serve(configPath string) error {
 	extraction := &extract.Isolation{Timeout: a.cfg.ParseTimeout, MemoryBytes: a.cfg.ParseMemoryMB << 20,
 		CacheDir: filepath.Join(a.cfg.DataDir, "cache", "pdf-engine")}
 	skills := &skill.Service{Store: a.store, Tree: a.tree, Models: models}
+	imports := &importer.Service{Store: a.store, Tree: a.tree, MaxUpload: a.cfg.MaxUploadBytes,
+		Limits: importer.Limits{MaxEntries: a.cfg.Import.MaxEntries, MaxBytes: a.cfg.Import.MaxBytes}}
 	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
-		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser, Skills: skills})
+		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser, Skills: skills,
+		Runners: map[string]compile.Runner{importer.Kind: imports}})
+	imports.Notify = compiler.Notify
 	shutdown := make(chan struct{})
 	lim := a.cfg.Limits
 	timeouts := httpapi.Timeouts{ReadHeader: lim.ReadHeaderTimeout, Idle: lim.IdleTimeout,
@@ -189,7 +194,7 @@ func serve(configPath string) error {
 		}
 	}
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
-		Models: models, Compile: compiler, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
+		Models: models, Compile: compiler, Import: imports, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
 		StreamsPerUser: lim.StreamsPerUser, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})}}})
 	srv := httpapi.NewServer(e, timeouts)

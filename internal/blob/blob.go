@@ -228,3 +228,23 @@ func (s *Store) path(hash string) string {
 	}
 	return filepath.Join(s.dir, hash[:2], hash)
 }
+
+// StagedName is the staged copy's name in the staging area, which every
+// replica sharing the data directory sees: a job can name it to a worker
+// elsewhere (OpenStaged, RemoveStaged).
+func (p *Pending) StagedName() string { return filepath.Base(p.tmpPath) }
+
+// OpenStaged opens a staged copy by its StagedName.
+func (s *Store) OpenStaged(name string) (*os.File, error) {
+	if name == "" || name != filepath.Base(name) || name == "." || name == ".." {
+		return nil, fmt.Errorf("bad staged name %q", name)
+	}
+	return os.Open(filepath.Join(s.tmp, name))
+}
+
+// RemoveStaged discards a staged copy by its StagedName.
+func (s *Store) RemoveStaged(name string) {
+	if name != "" && name == filepath.Base(name) && name != "." && name != ".." {
+		os.Remove(filepath.Join(s.tmp, name))
+	}
+}

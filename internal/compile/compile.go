@@ -5,6 +5,7 @@
 package compile
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -71,6 +72,16 @@ type Options struct {
 	// QueuedJobsPerUser caps one user's waiting jobs (default 200), so
 	// one user cannot fill the queue for everyone.
 	QueuedJobsPerUser int
+	// Runners run the jobs of other kinds (a folder import) on the same
+	// queue, leases, progress and cancel; a kind without one is a compile.
+	Runners map[string]Runner
+}
+
+// Runner runs one claimed job of its kind. ctx ends when the user cancels,
+// the lease is lost or the worker stops; an error implementing
+// JobFailure() sets the job's error code.
+type Runner interface {
+	Run(ctx context.Context, j store.Job, owner string) (any, error)
 }
 
 // Service is the compile front door: enqueue, job queries, workers.
@@ -86,6 +97,7 @@ type Service struct {
 	backoff  func(int) time.Duration
 	extract  *extract.Isolation
 	skills   *skill.Service
+	runners  map[string]Runner
 
 	mu       sync.RWMutex
 	defaults Defaults
@@ -102,6 +114,7 @@ func New(o Options) *Service {
 	s := &Service{st: o.Store, tree: o.Tree, models: o.Models, profiles: map[string]config.CLIProfile{},
 		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, extract: o.Extraction,
 		skills:    o.Skills,
+		runners:   o.Runners,
 		wake:      make(chan struct{}, 1),
 		maxQueued: o.QueuedJobsPerUser}
 	if s.maxQueued <= 0 {
@@ -203,6 +216,9 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// Notify wakes an idle local worker after another kind's job is enqueued.
+func (s *Service) Notify() { s.notify() }
 
 // notify wakes one idle local worker.
 func (s *Service) notify() {

@@ -46,6 +46,13 @@ func classify(ctx context.Context, err error) *Failure {
 	if errors.As(err, &f) {
 		return f
 	}
+	var jf interface {
+		JobFailure() (code, message string, retryable bool)
+	}
+	if errors.As(err, &jf) {
+		code, msg, retry := jf.JobFailure()
+		return &Failure{Code: code, Message: msg, Retryable: retry, cause: err}
+	}
 	if cause := context.Cause(ctx); cause != nil {
 		switch {
 		case errors.Is(cause, errTimeout):

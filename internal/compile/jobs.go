@@ -47,6 +47,10 @@ func viewOf(username, source string, j store.Job) JobView {
 	if j.OutputPath != "" {
 		v.OutputURI = knowledge.NodeURI(username, j.OutputPath, true)
 	}
+	if j.Kind != JobKind {
+		// Other kinds (an import) work on a folder, not a source file.
+		v.URI = knowledge.NodeURI(source, j.Path, true)
+	}
 	if j.ConfigurationJSON != nil && json.Valid([]byte(*j.ConfigurationJSON)) {
 		v.Configuration = json.RawMessage(*j.ConfigurationJSON)
 	}

@@ -147,7 +147,18 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 	// The pool's heartbeat renews the lease and cancels jctx when the user
 	// asks to cancel or the lease is lost.
 	p.leases.hold(j.ID, owner, cancel)
-	res, err := p.s.runJob(tctx, j, owner)
+	var (
+		res    any
+		err    error
+		result []any
+	)
+	if run, ok := p.s.runners[j.Kind]; ok {
+		res, err = run.Run(tctx, j, owner)
+	} else {
+		var r Result
+		r, err = p.s.runJob(tctx, j, owner)
+		res, result = r, []any{"model_calls", r.ModelCalls, "summary_skipped", r.SummarySkipped}
+	}
 	p.leases.release(j.ID)
 
 	fctx, fcancel := context.WithTimeout(context.Background(), finishTimeout)
@@ -162,7 +173,7 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 	case err == nil:
 		b, _ := json.Marshal(res)
 		ferr = p.s.st.CompleteJob(fctx, j.ID, owner, string(b))
-		state, attrs = store.JobSucceeded, []any{"model_calls", res.ModelCalls, "summary_skipped", res.SummarySkipped}
+		state, attrs = store.JobSucceeded, result
 	case errors.Is(cause, errCancelled), errors.Is(err, store.ErrJobCancelled):
 		ferr = p.s.st.FinishCancelled(fctx, j.ID, owner)
 		state = store.JobCancelled
@@ -171,7 +182,7 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 		state, attrs = store.JobQueued, []any{"reason", "shutdown"}
 	case errors.Is(cause, errLeaseLost), errors.Is(err, store.ErrLeaseLost):
 		// Another worker holds it now and records what becomes of it.
-		slog.Warn("compile job lost its lease", "job", j.ID, "kind", j.Kind, "worker", owner)
+		slog.Warn("job lost its lease", "job", j.ID, "kind", j.Kind, "worker", owner)
 		observe.JobRan(j.Kind, "lease_lost", time.Since(claimed))
 		return
 	default:

@@ -47,6 +47,8 @@ type Config struct {
 	// CLIProfiles are the command-line compile executors (SPEC §9).
 	CLIProfiles []CLIProfile `yaml:"cli_profiles"`
 	Limits      Limits       `yaml:"limits"`
+	// Import bounds a folder import from an archive.
+	Import Import `yaml:"import"`
 	// Conversations says whether chat history is kept on the server.
 	Conversations Conversations `yaml:"conversations"`
 	// LogFormat is text (key=value lines) or json (one object a line);
@@ -62,6 +64,12 @@ type Config struct {
 // history lives in the page only, as a temporary chat does.
 type Conversations struct {
 	Store bool `yaml:"store"`
+}
+
+// Import bounds what one archive import may unpack.
+type Import struct {
+	MaxEntries int   `yaml:"max_entries"` // entries of one archive, folders included
+	MaxBytes   int64 `yaml:"max_bytes"`   // uncompressed bytes of one archive
 }
 
 // Limits share the server fairly between users.
@@ -149,6 +157,8 @@ const (
 	DefaultParseMemoryMB    = 1024
 	DefaultBlobSweep        = 6 * time.Hour
 	DefaultTrashDays        = 30
+	DefaultImportMaxEntries = 20000
+	DefaultImportMaxBytes   = 2 << 30
 )
 
 // Load reads path (may be empty) and applies the environment from getenv.
@@ -162,6 +172,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
 		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
 		Conversations: Conversations{Store: true},
+		Import:        Import{MaxEntries: DefaultImportMaxEntries, MaxBytes: DefaultImportMaxBytes},
 		LogFormat:     observe.LogText, LogLevel: "info",
 	}
 	if path == "" {
@@ -241,6 +252,12 @@ func (c Config) Validate() error {
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")
+	}
+	if c.Import.MaxEntries < 1 || c.Import.MaxEntries > 1_000_000 {
+		return errors.New("import.max_entries: must be between 1 and 1000000")
+	}
+	if c.Import.MaxBytes < 1 {
+		return errors.New("import.max_bytes: must be positive")
 	}
 	if c.MaxUploadRequestBytes < c.MaxUploadBytes {
 		return errors.New("max_upload_request_bytes: must be at least max_upload_bytes")

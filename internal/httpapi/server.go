@@ -17,6 +17,7 @@ import (
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/httpapi/openapi"
+	"github.com/knowspace/knowspace/internal/importer"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
@@ -35,6 +36,8 @@ type Deps struct {
 	Chat *chat.Service
 	// Compile runs compile requests and the jobs API; nil answers 503.
 	Compile *compile.Service
+	// Import queues archive imports on Compile's queue; nil answers 503.
+	Import *importer.Service
 	// Workers is how many compile workers this replica is configured to
 	// run (0 on an API-only replica); /readyz waits for them.
 	Workers int
@@ -116,6 +119,7 @@ func New(d Deps) *echo.Echo {
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)
 	authed.POST("/resources/upload", h.upload, streamingBody)
+	authed.POST("/resources/import", h.importArchive, streamingBody)
 	authed.PATCH("/resources", h.moveResource)
 	authed.DELETE("/resources", h.deleteResource)
 	authed.GET("/resources/content", h.readContent)

@@ -124,6 +124,25 @@ func ParseConflict(v string) (string, error) {
 // nothing; onConflict says what a taken name does (an existing folder of
 // the same name refuses the upload unless renaming).
 func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []Staged, onConflict string) ([]Item, error) {
+	return t.commitStaged(ctx, c, raw, files, onConflict, commitExtra{})
+}
+
+// commitExtra is what a folder import adds to an upload's commit.
+type commitExtra struct {
+	// top is a folder to create below the target for everything; it must
+	// not exist yet, so an import never merges into a folder by accident.
+	top string
+	// dirs are folders to create even when no file lands in them.
+	dirs [][]string
+	// guard runs first in the transaction (a job's lease check), so a
+	// cancelled job publishes nothing.
+	guard func(tx *store.Store) error
+	// done runs last in the transaction (the job renews its lease there:
+	// a long commit holds SQLite's writer, so the heartbeat cannot).
+	done func(tx *store.Store) error
+}
+
+func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []Staged, onConflict string, x commitExtra) ([]Item, error) {
 	defer Discard(files) // a no-op for committed blobs, whose staged copy is gone
 	tg, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
@@ -133,7 +152,7 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 	if !dir.IsDir() {
 		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && x.top == "" && len(x.dirs) == 0 {
 		return nil, apierr.BadRequest("no_files", "the upload has no file part named \"file\"")
 	}
 	seen := map[string]bool{}
@@ -163,14 +182,30 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 	var nodes []store.Node
 	err = t.mutate(ctx, own, func(tx *store.Store) error {
 		nodes = nodes[:0]
+		if x.guard != nil {
+			if err := x.guard(tx); err != nil {
+				return err
+			}
+		}
 		dir, err := fresh(ctx, tx, own, u, dir)
 		if err != nil {
 			return err
+		}
+		if x.top != "" {
+			if dir, err = createTop(ctx, tx, own, dir, x.top); err != nil {
+				return err
+			}
+			nodes = append(nodes, dir)
 		}
 		if err := commitBlobs(ctx, tx, pending...); err != nil {
 			return err
 		}
 		folders := map[string]store.Node{"": dir}
+		for _, d := range x.dirs {
+			if _, err := ensureFolders(ctx, tx, own, folders, d); err != nil {
+				return err
+			}
+		}
 		for i, f := range files {
 			dir, err := ensureFolders(ctx, tx, own, folders, f.Dir)
 			if err != nil {
@@ -191,6 +226,9 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 				return err
 			}
 			nodes = append(nodes, n)
+		}
+		if x.done != nil {
+			return x.done(tx)
 		}
 		return nil
 	})

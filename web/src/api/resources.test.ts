@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { onUnauthorized } from "./client";
 import { clearSession, saveSession } from "./token";
-import { deleteResource, listAtLeast, readContent, renameResource, uploadFiles } from "./resources";
+import { deleteResource, importArchive, isArchiveName, listAtLeast, readContent, renameResource, uploadFiles } from "./resources";
 import type { Listing, ResourceNode } from "./types";
 
 const folder = "kb://users/admin/big/";
@@ -227,5 +227,30 @@ describe("uploadFiles", () => {
     const h2 = uploadFiles("kb://users/admin/", [new File(["x"], "x")]);
     h2.abort();
     await expect(h2.promise).rejects.toMatchObject({ code: "aborted" });
+  });
+});
+
+describe("importArchive", () => {
+  beforeEach(() => {
+    vi.stubGlobal("XMLHttpRequest", FakeXHR);
+    saveSession({ token: "tok", user: { id: 1, username: "admin", role: "admin" }, expiresAt: "2999-01-01T00:00:00Z" });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    clearSession();
+  });
+
+  it("knows the archive names the server imports", () => {
+    expect(["a.zip", "B.TAR.GZ", "c.tgz", "d.tar"].map(isArchiveName)).toEqual([true, true, true, true]);
+    expect(["notes.md", "zip", ".zip", "a.gz"].map(isArchiveName)).toEqual([false, false, false, false]);
+  });
+
+  it("posts the archive to /resources/import and resolves with the queued job", async () => {
+    const h = importArchive("kb://users/admin/", new File(["PK"], "Project.zip"));
+    const xhr = FakeXHR.last!;
+    expect(xhr.url).toBe("/api/v1/resources/import?uri=kb%3A%2F%2Fusers%2Fadmin%2F");
+    expect((xhr.body!.getAll("file") as File[]).map((f) => f.name)).toEqual(["Project.zip"]);
+    xhr.respond(202, JSON.stringify({ job: { id: 7, uri: "kb://users/admin/Project/" } }));
+    await expect(h.promise).resolves.toMatchObject({ job: { id: 7 } });
   });
 });

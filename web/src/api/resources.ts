@@ -127,8 +127,8 @@ export interface UploadProgress {
   total: number;
 }
 
-export interface UploadHandle {
-  promise: Promise<UploadResponse>;
+export interface UploadHandle<T = UploadResponse> {
+  promise: Promise<T>;
   abort: () => void;
 }
 
@@ -166,6 +166,42 @@ export function uploadFiles(
         } catch {
           resolve({ items: [] });
         }
+        return;
+      }
+      const err = errorFromBody(xhr.status, xhr.statusText, xhr.responseText);
+      if (xhr.status === 401) reportUnauthorized(err);
+      reject(err);
+    };
+    xhr.onerror = () => reject(new ApiError(0, "network_error", "Upload failed: cannot reach the server."));
+    xhr.onabort = () => reject(new ApiError(0, "aborted", "Upload cancelled."));
+    xhr.send(form);
+  });
+  return { promise, abort: () => xhr.abort() };
+}
+
+/** ARCHIVE_EXTENSIONS are the files POST /resources/import unpacks into a folder. */
+export const ARCHIVE_EXTENSIONS = [".zip", ".tar", ".tar.gz", ".tgz"] as const;
+
+/** isArchiveName tells whether a file can be imported as a folder. */
+export function isArchiveName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return ARCHIVE_EXTENSIONS.some((ext) => lower.endsWith(ext) && lower.length > ext.length);
+}
+
+/** importArchive sends one archive; the server answers with the queued import job. */
+export function importArchive(folderURI: string, file: File, onProgress?: (p: UploadProgress) => void): UploadHandle<{ job: { id: number; uri: string } }> {
+  const xhr = new XMLHttpRequest();
+  const promise = new Promise<{ job: { id: number; uri: string } }>((resolve, reject) => {
+    const form = new FormData();
+    form.append("file", file, file.name);
+    xhr.open("POST", apiURL("/resources/import", { uri: folderURI }));
+    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
+    xhr.upload.onprogress = (e: ProgressEvent) => {
+      if (e.lengthComputable) onProgress?.({ loaded: e.loaded, total: e.total });
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(JSON.parse(xhr.responseText) as { job: { id: number; uri: string } });
         return;
       }
       const err = errorFromBody(xhr.status, xhr.statusText, xhr.responseText);

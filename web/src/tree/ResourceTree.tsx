@@ -31,6 +31,8 @@ import { UploadList } from "./UploadList";
 import { refreshFolders, useFolderListings } from "./useFolderListings";
 import { droppedFiles } from "./uploadPaths";
 import { useUploads } from "./useUploads";
+import { ArchiveChoiceDialog } from "./ArchiveChoiceDialog";
+import { isArchiveName } from "../api/resources";
 
 const ROW_HEIGHT = 26;
 
@@ -72,6 +74,7 @@ export function ResourceTree(props: {
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
   const uploads = useUploads();
+  const [archiveChoice, setArchiveChoice] = useState<{ folder: string; file: File } | null>(null);
 
   const shared = useFolderListings(SHARED_LIST);
   const entries = useMemo(() => (shared.folders.get(SHARED_ROOT)?.items ?? []).map((n) => n.uri), [shared.folders]);
@@ -186,7 +189,14 @@ export function ResourceTree(props: {
   function startUpload(folder: string, files: readonly File[] | FileList | null) {
     if (!files || files.length === 0 || !canWriteIn(folder, root, folders)) return;
     if (folder !== root) toggle(folder, true);
-    uploads.start(folder, Array.from(files));
+    const list = Array.from(files);
+    const only = list.length === 1 ? list[0] : undefined;
+    // One archive: offer to import it as a folder, or to upload it as is.
+    if (only && isArchiveName(only.name)) {
+      setArchiveChoice({ folder, file: only });
+      return;
+    }
+    uploads.start(folder, list);
   }
 
   // Keyboard (WAI-ARIA tree view): arrows, Home/End and type-ahead move the
@@ -365,6 +375,20 @@ export function ResourceTree(props: {
       </div>
       <JobWatch treeActive={treeActive} />
       <UploadList jobs={uploads.jobs} onDismiss={uploads.dismiss} />
+      {archiveChoice && (
+        <ArchiveChoiceDialog
+          name={archiveChoice.file.name}
+          onImport={() => {
+            uploads.startImport(archiveChoice.folder, archiveChoice.file);
+            setArchiveChoice(null);
+          }}
+          onUpload={() => {
+            uploads.start(archiveChoice.folder, [archiveChoice.file]);
+            setArchiveChoice(null);
+          }}
+          onCancel={() => setArchiveChoice(null)}
+        />
+      )}
       {uploads.conflict && (
         <UploadConflictDialog key={uploads.conflict.jobID + uploads.conflict.name} question={uploads.conflict} onAnswer={uploads.conflict.answer} />
       )}

@@ -5,7 +5,8 @@ import i18n from "../i18n";
 import { useCallback, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../api/client";
-import { uploadFiles } from "../api/resources";
+import { importArchive, uploadFiles } from "../api/resources";
+import { JOBS_KEY } from "./JobWatch";
 import { childURI } from "../api/uri";
 import { messageOf } from "../ui/errors";
 import { refreshFolders } from "./useFolderListings";
@@ -203,5 +204,27 @@ export function useUploads() {
     [qc, patch, dismiss],
   );
 
-  return { jobs, start, dismiss, conflict: conflicts[0] ?? null };
+  // An archive imported as a folder: the upload is tracked here, the
+  // unpacking by the server's import job in the task center.
+  const startImport = useCallback(
+    (folder: string, file: File) => {
+      const id = nextID++;
+      const handle = importArchive(folder, file, (p) => patch(id, { loaded: Math.min(file.size, p.loaded) }));
+      setJobs((js) => [...js, { id, folder, label: file.name, loaded: 0, total: file.size, state: "uploading", files: 1, failed: [], abort: handle.abort }]);
+      void handle.promise.then(
+        () => {
+          patch(id, { state: "done", loaded: file.size, note: i18n.t("tree:archive.started", { name: file.name }) });
+          void qc.invalidateQueries({ queryKey: JOBS_KEY });
+          setTimeout(() => dismiss(id), DONE_LINGER_MS);
+        },
+        (err: unknown) => {
+          const cancelled = err instanceof ApiError && err.code === "aborted";
+          patch(id, cancelled ? { state: "cancelled" } : { state: "error", error: messageOf(err) });
+        },
+      );
+    },
+    [qc, patch, dismiss],
+  );
+
+  return { jobs, start, startImport, dismiss, conflict: conflicts[0] ?? null };
 }

@@ -1,0 +1,151 @@
+package importer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/archive"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Result is what a finished import reports.
+type Result struct {
+	FolderURI string         `json:"folder_uri"`
+	Files     int            `json:"files"`
+	Folders   int            `json:"folders"`
+	Skipped   []archive.Skip `json:"skipped"`
+}
+
+// progressEvery spaces the progress writes of a large archive.
+const progressEvery = 250 * time.Millisecond
+
+// Run unpacks the job's archive and commits the tree (compile.Runner).
+func (s *Service) Run(ctx context.Context, j store.Job, owner string) (any, error) {
+	var cfg config
+	if j.ConfigurationJSON == nil || json.Unmarshal([]byte(*j.ConfigurationJSON), &cfg) != nil || cfg.Staged == "" {
+		return nil, &failure{code: "bad_configuration", msg: "the import job's snapshot is unreadable"}
+	}
+	u, err := s.Store.UserByID(ctx, j.UserID)
+	if err != nil {
+		return nil, fmt.Errorf("job owner: %w", err)
+	}
+	c := knowledge.Caller{ID: u.ID, Username: u.Username}
+	res, err := s.run(ctx, j, owner, c, cfg)
+	if err != nil {
+		err = asFailure(err)
+		var f *failure
+		if errors.As(err, &f) && !f.retry {
+			// Final: no later attempt needs the archive.
+			s.Tree.DropStagedArchive(cfg.Staged)
+		}
+		return nil, err
+	}
+	s.Tree.DropStagedArchive(cfg.Staged)
+	return res, nil
+}
+
+func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledge.Caller, cfg config) (Result, error) {
+	format, _, ok := archive.FormatOf(cfg.Archive)
+	if !ok {
+		return Result{}, &failure{code: "not_an_archive", msg: "the job's file is not an archive"}
+	}
+	f, err := s.Tree.OpenStagedArchive(cfg.Staged)
+	if errors.Is(err, os.ErrNotExist) {
+		return Result{}, &failure{code: "archive_gone", msg: "the uploaded archive is no longer staged (it waited too long or the import already ended); upload it again"}
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	defer f.Close()
+
+	var (
+		files []knowledge.Staged
+		dirs  [][]string
+		last  time.Time
+		perr  error
+	)
+	progress := func(p float64) {
+		if perr != nil || time.Since(last) < progressEvery {
+			return
+		}
+		last = time.Now()
+		perr = s.Store.SetJobProgress(ctx, j.ID, owner, "unpack", 0.9*p)
+	}
+	lim := archive.Limits{MaxEntries: cfg.MaxEntries, MaxBytes: cfg.MaxBytes, MaxEntryBytes: s.MaxUpload}
+	skipped, err := archive.Walk(ctx, f, cfg.Size, format, lim, progress, func(e archive.Entry, body io.Reader) error {
+		if perr != nil {
+			return perr
+		}
+		if e.Dir {
+			dirs = append(dirs, e.Path)
+			return nil
+		}
+		st, err := s.Tree.StagePath(strings.Join(e.Path, "/"), true, body)
+		if err != nil {
+			return err
+		}
+		files = append(files, st)
+		return nil
+	})
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		knowledge.Discard(files)
+		return Result{}, err
+	}
+	if err := s.Store.SetJobProgress(ctx, j.ID, owner, "commit", 0.9); err != nil {
+		knowledge.Discard(files)
+		return Result{}, err
+	}
+	dirs = checkedDirs(dirs)
+	nf := len(files)
+	items, err := s.Tree.CommitImport(ctx, c, knowledge.Import{Target: cfg.Target, Top: cfg.Folder, Dirs: dirs,
+		Files: files, OnConflict: cfg.OnConflict,
+		Guard: func(tx *store.Store) error { return tx.HoldJob(ctx, j.ID, owner) },
+		// Renewed with the commit: while a large commit holds SQLite's
+		// writer the pool's heartbeat cannot renew, and the lease would
+		// look expired to the reaper the moment the commit ends.
+		Done: func(tx *store.Store) error { _, err := tx.RenewLease(ctx, j.ID, owner, s.lease()); return err }})
+	if err != nil {
+		return Result{}, err
+	}
+	folder := cfg.Target
+	if cfg.Folder != "" && len(items) > 0 {
+		folder = items[0].URI
+	}
+	return Result{FolderURI: folder, Files: nf, Folders: len(dirs), Skipped: nonNil(skipped)}, nil
+}
+
+// checkedDirs keeps the folder entries whose names are valid, spelled as
+// the tree stores them; an invalid folder name is refused with its files.
+func checkedDirs(dirs [][]string) [][]string {
+	out := dirs[:0]
+next:
+	for _, d := range dirs {
+		clean := make([]string, len(d))
+		for i, seg := range d {
+			c, err := knowledge.ValidateName(seg)
+			if err != nil {
+				continue next
+			}
+			clean[i] = c
+		}
+		out = append(out, clean)
+	}
+	return out
+}
+
+func nonNil(s []archive.Skip) []archive.Skip {
+	if s == nil {
+		return []archive.Skip{}
+	}
+	return s
+}

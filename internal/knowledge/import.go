@@ -1,0 +1,68 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// StageArchive streams an archive to the staging area, where a worker on
+// any replica sharing the data directory can open it by the returned name.
+func (t *Tree) StageArchive(name string, r io.Reader, limit int64) (staged string, size int64, err error) {
+	p, err := t.blobs.Put(r, limit)
+	if errors.Is(err, blob.ErrTooLarge) {
+		return "", 0, apierr.TooLarge("file_too_large", "%s is larger than the import limit of %d bytes", truncate(name, 60), limit)
+	}
+	if err != nil {
+		return "", 0, apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", truncate(name, 60)).WithCause(err)
+	}
+	return p.StagedName(), p.Size, nil
+}
+
+// OpenStagedArchive opens an archive StageArchive kept.
+func (t *Tree) OpenStagedArchive(staged string) (*os.File, error) { return t.blobs.OpenStaged(staged) }
+
+// DropStagedArchive discards it once its import ended for good.
+func (t *Tree) DropStagedArchive(staged string) { t.blobs.RemoveStaged(staged) }
+
+// Import is a folder import's commit.
+type Import struct {
+	Target     string // folder URI the import lands in
+	Top        string // a new folder below Target holding everything; "" for none
+	Dirs       [][]string
+	Files      []Staged
+	OnConflict string
+	// Guard runs first inside the transaction and Done last; an error
+	// of either aborts it.
+	Guard, Done func(tx *store.Store) error
+}
+
+// CommitImport publishes a whole imported tree in one transaction: the
+// folder appears complete or not at all. Files are consumed like an
+// upload's.
+func (t *Tree) CommitImport(ctx context.Context, c Caller, im Import) ([]Item, error) {
+	return t.commitStaged(ctx, c, im.Target, im.Files, im.OnConflict, commitExtra{top: im.Top, dirs: im.Dirs, guard: im.Guard, done: im.Done})
+}
+
+// createTop makes the import's own folder, refusing a name already taken.
+func createTop(ctx context.Context, tx *store.Store, own Caller, parent store.Node, name string) (store.Node, error) {
+	p := parent.ChildPath(name)
+	n, err := tx.NodeByPath(ctx, own.ID, p)
+	switch {
+	case err == nil:
+		return store.Node{}, apierr.Conflict("exists", "%s already exists; import into it with into=, or rename the archive",
+			NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", itemOf(own.Username, n))
+	case !errors.Is(err, store.ErrNotFound):
+		return store.Node{}, err
+	}
+	n = store.Node{UserID: own.ID, ParentID: &parent.ID, Name: name, Path: p, Kind: store.KindDir}
+	if err := tx.CreateNode(ctx, &n); err != nil {
+		return store.Node{}, err
+	}
+	return n, nil
+}
