@@ -157,7 +157,10 @@ func addFile(tw *tar.Writer, name, path string) error {
 	return addReader(tw, name, f)
 }
 
-func addReader(tw *tar.Writer, name string, f *os.File) error {
+func addReader(tw *tar.Writer, name string, f interface {
+	io.Reader
+	Stat() (os.FileInfo, error)
+}) error {
 	st, err := f.Stat()
 	if err != nil {
 		return err
