@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -191,7 +190,7 @@ func restoreCommand(configPath string, args []string) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	blobs, err := blob.Open(cfg.DataDir)
+	blobs, err := openBlobs(context.Background(), cfg)
 	if err != nil {
 		return err
 	}
