@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -157,7 +156,10 @@ func addFile(tw *tar.Writer, name, path string) error {
 	return addReader(tw, name, f)
 }
 
-func addReader(tw *tar.Writer, name string, f *os.File) error {
+func addReader(tw *tar.Writer, name string, f interface {
+	io.Reader
+	Stat() (os.FileInfo, error)
+}) error {
 	st, err := f.Stat()
 	if err != nil {
 		return err
@@ -188,7 +190,7 @@ func restoreCommand(configPath string, args []string) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	blobs, err := blob.Open(cfg.DataDir)
+	blobs, err := openBlobs(context.Background(), cfg)
 	if err != nil {
 		return err
 	}

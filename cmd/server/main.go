@@ -115,7 +115,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	blobs, err := blob.Open(cfg.DataDir)
+	blobs, err := openBlobs(ctx, cfg)
 	if err != nil {
 		st.Close()
 		return nil, err

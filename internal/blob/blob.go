@@ -1,9 +1,11 @@
-// Package blob keeps file bytes on disk, addressed by their SHA-256, with a
-// sparse character index beside each text blob so a page of a large body can
-// be read without scanning the body from the start.
+// Package blob keeps file bytes addressed by their SHA-256, with a sparse
+// character index beside each text blob so a page of a large body can be
+// read without scanning the body from the start. The bytes live in a
+// Backend: the local disk (default) or an S3-compatible object store.
 package blob
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -17,19 +19,34 @@ import (
 // ErrTooLarge means the input passed the limit given to Put.
 var ErrTooLarge = errors.New("blob exceeds size limit")
 
-// Store is a directory of content-addressed blobs.
+// Store is a set of content-addressed blobs in a backend, staged on disk.
 type Store struct {
-	dir string // blobs/<aa>/<hash>, blobs/<aa>/<hash>.idx
+	b   Backend
+	dir string // the disk backend's blobs/<aa>/<hash>, blobs/<aa>/<hash>.idx
 	tmp string // staging area on the same file system, so rename is atomic
 	// BeforeRemove, when set, runs just before Remove deletes a blob's
 	// bytes. Tests use it to interleave an upload deterministically.
 	BeforeRemove func(hash string)
 }
 
-// Open prepares the blob directories under dataDir.
+// Open prepares the blob directories under dataDir, with the blobs on
+// the local disk.
 func Open(dataDir string) (*Store, error) {
-	s := &Store{dir: filepath.Join(dataDir, "blobs"), tmp: filepath.Join(dataDir, "tmp")}
-	for _, d := range []string{s.dir, s.tmp} {
+	return OpenWith(dataDir, nil)
+}
+
+// OpenWith stages under dataDir and publishes to b; a nil b is the disk
+// under dataDir/blobs.
+func OpenWith(dataDir string, b Backend) (*Store, error) {
+	s := &Store{tmp: filepath.Join(dataDir, "tmp")}
+	dirs := []string{s.tmp}
+	if b == nil {
+		s.dir = filepath.Join(dataDir, "blobs")
+		b = NewDisk(s.dir, s.tmp)
+		dirs = append(dirs, s.dir)
+	}
+	s.b = b
+	for _, d := range dirs {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, fmt.Errorf("blob dir: %w", err)
 		}
@@ -118,57 +135,30 @@ func (s *Store) Put(r io.Reader, limit int64) (*Pending, error) {
 // staged copy stays until Abort, so a transaction that is retried can
 // commit again.
 func (p *Pending) Commit() error {
-	final := p.s.path(p.Hash)
-	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
+	ctx := context.Background()
+	if _, err := p.s.b.Stat(ctx, blobKey(p.Hash)); err == nil {
+		return p.ensureIndex(ctx)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("commit blob: %w", err)
+	}
+	// The index goes first: a blob that is visible always has its index.
+	if err := p.ensureIndex(ctx); err != nil {
 		return err
 	}
-	if _, err := os.Stat(final); err == nil {
-		return p.ensureIndex(final)
-	}
-	if err := p.ensureIndex(final); err != nil {
-		return err
-	}
-	// A hard link publishes the staged bytes atomically and keeps them
-	// staged; a file system without links gets a copy through a rename.
-	if err := os.Link(p.tmpPath, final); err != nil && !errors.Is(err, os.ErrExist) {
-		if cerr := copyInto(p.tmpPath, final, p.s.tmp); cerr != nil {
-			return fmt.Errorf("commit blob: %w", cerr)
-		}
+	if err := p.s.b.Put(ctx, blobKey(p.Hash), p.tmpPath, p.Size); err != nil {
+		return fmt.Errorf("commit blob: %w", err)
 	}
 	return nil
 }
 
-func (p *Pending) ensureIndex(final string) error {
+func (p *Pending) ensureIndex(ctx context.Context) error {
 	if !p.ValidUTF8 || p.HasNUL {
 		return nil
 	}
-	if _, err := os.Stat(final + ".idx"); err == nil {
+	if _, err := p.s.b.Stat(ctx, indexKey(p.Hash)); err == nil {
 		return nil
 	}
-	return writeIndex(final+".idx", p.index)
-}
-
-func copyInto(src, dst, tmpDir string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.CreateTemp(tmpDir, "copy-*")
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(out.Name(), dst)
-	}
-	if err != nil {
-		os.Remove(out.Name())
-	}
-	return err
+	return p.s.putIndex(ctx, p.Hash, p.index)
 }
 
 // Abort discards the staged copy (committed bytes stay).
@@ -178,28 +168,25 @@ func (p *Pending) Abort() { os.Remove(p.tmpPath) }
 func (p *Pending) Open() (*os.File, error) { return os.Open(p.tmpPath) }
 
 // Open returns the bytes of a stored blob.
-func (s *Store) Open(hash string) (*os.File, error) {
-	return os.Open(s.path(hash))
+func (s *Store) Open(hash string) (File, error) {
+	return s.b.Open(context.Background(), blobKey(hash))
 }
 
 // Exists tells whether a blob's bytes are stored.
 func (s *Store) Exists(hash string) bool {
-	_, err := os.Stat(s.path(hash))
+	_, err := s.b.Stat(context.Background(), blobKey(hash))
 	return err == nil
 }
 
 // Remove deletes a blob's bytes. The caller holds the hash's lock and has
 // seen that nothing references it (knowledge.Tree.FreeBlobs).
 func (s *Store) Remove(hash string) error {
-	p := s.path(hash)
+	ctx := context.Background()
 	if s.BeforeRemove != nil {
 		s.BeforeRemove(hash)
 	}
-	os.Remove(p + ".idx")
-	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
+	s.b.Delete(ctx, indexKey(hash))
+	return s.b.Delete(ctx, blobKey(hash))
 }
 
 // StagingMaxAge is how old a staged file must be before CleanStaging takes
@@ -222,11 +209,9 @@ func (s *Store) CleanStaging(maxAge time.Duration) int {
 	return n
 }
 
+// path is where the disk backend keeps a blob (tests).
 func (s *Store) path(hash string) string {
-	if len(hash) < 2 {
-		return filepath.Join(s.dir, "_", hash)
-	}
-	return filepath.Join(s.dir, hash[:2], hash)
+	return filepath.Join(s.dir, filepath.FromSlash(blobKey(hash)))
 }
 
 // StagedName is the staged copy's name in the staging area, which every

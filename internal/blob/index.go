@@ -2,8 +2,11 @@ package blob
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"unicode/utf8"
 )
@@ -88,21 +91,35 @@ func (x *indexer) finish() (valid, nul bool, chars int64, index []int64) {
 	return x.valid, x.nul, x.chars, x.index
 }
 
-func writeIndex(path string, index []int64) error {
+// putIndex publishes a blob's checkpoints through a staged file, as the
+// bytes themselves are published.
+func (s *Store) putIndex(ctx context.Context, hash string, index []int64) error {
 	buf := make([]byte, 8*len(index))
 	for i, off := range index {
 		binary.LittleEndian.PutUint64(buf[8*i:], uint64(off))
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf, 0o600); err != nil {
+	f, err := os.CreateTemp(s.tmp, "index-*")
+	if err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
-	return os.Rename(tmp, path)
+	defer os.Remove(f.Name())
+	_, err = f.Write(buf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = s.b.Put(ctx, indexKey(hash), f.Name(), int64(len(buf)))
+	}
+	if err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
 }
 
-// checkpoint returns the byte offset of code point k*Stride (k ≥ 1).
+// checkpoint returns the byte offset of code point k*Stride (k ≥ 1),
+// reading those 8 bytes of the index alone.
 func (s *Store) checkpoint(hash string, k int64) (int64, error) {
-	f, err := os.Open(s.path(hash) + ".idx")
+	f, err := s.b.Open(context.Background(), indexKey(hash))
 	if err != nil {
 		return 0, fmt.Errorf("open index: %w", err)
 	}
@@ -118,7 +135,7 @@ func (s *Store) checkpoint(hash string, k int64) (int64, error) {
 // readers that count characters from the nearest one instead of from the
 // start (the search scanner).
 type TextFile struct {
-	*os.File
+	File
 	index []int64
 }
 
@@ -133,8 +150,8 @@ func (s *Store) OpenText(hash string) (*TextFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := os.ReadFile(s.path(hash) + ".idx")
-	if err != nil && !os.IsNotExist(err) {
+	raw, err := s.readIndex(hash)
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("read index: %w", err)
 	}
@@ -143,4 +160,16 @@ func (s *Store) OpenText(hash string) (*TextFile, error) {
 		index[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
 	}
 	return &TextFile{File: f, index: index}, nil
+}
+
+func (s *Store) readIndex(hash string) ([]byte, error) {
+	f, err := s.b.Open(context.Background(), indexKey(hash))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

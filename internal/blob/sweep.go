@@ -2,8 +2,7 @@ package blob
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"time"
 )
@@ -29,17 +28,14 @@ func (s *Store) Sweep(ctx context.Context, grace time.Duration, free func(contex
 		batch = batch[:0]
 		return err
 	}
-	err := filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, ".idx") || strings.HasSuffix(p, ".tmp") {
-			return err
+	err := s.b.List(ctx, func(key string, info ObjectInfo) error {
+		if !isBlobKey(key) || time.Since(info.ModTime) < grace {
+			return nil
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if info, err := d.Info(); err != nil || time.Since(info.ModTime()) < grace {
-			return nil
-		}
-		batch = append(batch, d.Name())
+		batch = append(batch, path.Base(key))
 		if len(batch) == sweepBatch {
 			return flush()
 		}
@@ -54,12 +50,16 @@ func (s *Store) Sweep(ctx context.Context, grace time.Duration, free func(contex
 // Hashes lists every stored blob (fsck).
 func (s *Store) Hashes() ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(s.dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, ".idx") || strings.HasSuffix(p, ".tmp") {
-			return err
+	err := s.b.List(context.Background(), func(key string, _ ObjectInfo) error {
+		if isBlobKey(key) {
+			out = append(out, path.Base(key))
 		}
-		out = append(out, d.Name())
 		return nil
 	})
 	return out, err
+}
+
+// isBlobKey leaves out index files and the disk's half-written ones.
+func isBlobKey(key string) bool {
+	return !strings.HasSuffix(key, ".idx") && !strings.HasSuffix(key, ".tmp")
 }

@@ -37,6 +37,11 @@ type Config struct {
 	// runs in a child process killed when it passes either.
 	ParseTimeout  time.Duration `yaml:"parse_timeout"`
 	ParseMemoryMB int64         `yaml:"parse_memory_mb"`
+	// BlobStore is where file bytes live: "disk" (default, under data_dir)
+	// or "s3" (an S3-compatible object store; credentials from the AWS
+	// environment variables).
+	BlobStore string  `yaml:"blob_store"`
+	S3        S3Store `yaml:"s3"`
 	// BlobSweepInterval spaces the collections of orphaned blobs.
 	BlobSweepInterval time.Duration `yaml:"blob_sweep_interval"`
 	// TrashDays is how long deleted files stay restorable.
@@ -161,6 +166,14 @@ const (
 	DefaultImportMaxBytes   = 2 << 30
 )
 
+// S3Store names the bucket of blob_store: s3.
+type S3Store struct {
+	Endpoint string `yaml:"endpoint"` // http(s)://host:port
+	Bucket   string `yaml:"bucket"`
+	Prefix   string `yaml:"prefix"`
+	Region   string `yaml:"region"`
+}
+
 // Load reads path (may be empty) and applies the environment from getenv.
 func Load(path string, getenv func(string) string) (Config, error) {
 	c := Config{
@@ -171,9 +184,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
 		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
-		Conversations: Conversations{Store: true},
-		Import:        Import{MaxEntries: DefaultImportMaxEntries, MaxBytes: DefaultImportMaxBytes},
-		LogFormat:     observe.LogText, LogLevel: "info",
+		Conversations: Conversations{Store: true}, BlobStore: "disk",
+		Import:    Import{MaxEntries: DefaultImportMaxEntries, MaxBytes: DefaultImportMaxBytes},
+		LogFormat: observe.LogText, LogLevel: "info",
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")
@@ -192,6 +205,8 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	for name, dst := range map[string]*string{
 		"KB_LISTEN": &c.Listen, "KB_DATA_DIR": &c.DataDir, "KB_DATABASE_DSN": &c.DatabaseDSN,
 		"KB_ADMIN_PASSWORD": &c.AdminPassword, "KB_JWT_SECRET": &c.JWTSecret,
+		"KB_BLOB_STORE": &c.BlobStore, "KB_S3_ENDPOINT": &c.S3.Endpoint, "KB_S3_BUCKET": &c.S3.Bucket,
+		"KB_S3_PREFIX": &c.S3.Prefix, "KB_S3_REGION": &c.S3.Region,
 		"KB_LOG_FORMAT": &c.LogFormat, "KB_LOG_LEVEL": &c.LogLevel, "KB_METRICS_LISTEN": &c.MetricsListen,
 	} {
 		if v := getenv(name); v != "" {
@@ -282,6 +297,9 @@ func (c Config) Validate() error {
 	if c.ParseMemoryMB < 64 || c.ParseMemoryMB > 64<<10 {
 		return errors.New("parse_memory_mb: must be between 64 and 65536")
 	}
+	if err := c.validateBlobStore(); err != nil {
+		return err
+	}
 	if c.BlobSweepInterval < time.Minute {
 		return errors.New("blob_sweep_interval: must be at least 1m")
 	}
@@ -317,6 +335,26 @@ func (c Config) validateObservability() error {
 	}
 	if c.MetricsListen == c.Listen {
 		return fmt.Errorf("metrics_listen: %q is the API's own listen address; metrics need a separate one (e.g. 127.0.0.1:9090)", c.MetricsListen)
+	}
+	return nil
+}
+
+func (c Config) validateBlobStore() error {
+	switch c.BlobStore {
+	case "disk":
+		return nil
+	case "s3":
+	default:
+		return fmt.Errorf("blob_store: %q is not disk or s3", c.BlobStore)
+	}
+	if !strings.HasPrefix(c.S3.Endpoint, "http://") && !strings.HasPrefix(c.S3.Endpoint, "https://") {
+		return fmt.Errorf("s3.endpoint: %q is not an http(s):// URL", c.S3.Endpoint)
+	}
+	if c.S3.Bucket == "" {
+		return errors.New("s3.bucket: must not be empty with blob_store: s3")
+	}
+	if c.S3.Prefix != "" && !strings.HasSuffix(c.S3.Prefix, "/") {
+		return fmt.Errorf("s3.prefix: %q must end in /", c.S3.Prefix)
 	}
 	return nil
 }

@@ -58,6 +58,24 @@ func TestConversationsStoreDefaultsOn(t *testing.T) {
 	}
 }
 
+func TestBlobStoreFromFileAndEnv(t *testing.T) {
+	t.Parallel()
+	c, err := Load("", env(nil))
+	if err != nil || c.BlobStore != "disk" {
+		t.Fatalf("default: %q %v", c.BlobStore, err)
+	}
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	os.WriteFile(path, []byte("blob_store: s3\ns3:\n  endpoint: http://s3:8333\n  bucket: kb\n  prefix: blobs/\n  region: eu-west-1\n"), 0o600)
+	c, err = Load(path, env(map[string]string{"KB_S3_BUCKET": "other"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := S3Store{Endpoint: "http://s3:8333", Bucket: "other", Prefix: "blobs/", Region: "eu-west-1"}
+	if c.BlobStore != "s3" || c.S3 != want {
+		t.Fatalf("got %q %+v, want s3 %+v", c.BlobStore, c.S3, want)
+	}
+}
+
 func TestLoadErrorsNameTheField(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ yaml, env, want string }{
@@ -73,6 +91,10 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"limits:\n  read_header_timeout: 0s", "", "limits.read_header_timeout"},
 		{"max_upload_bytes: 100\nmax_upload_request_bytes: 99", "", "max_upload_request_bytes"},
 		{"", "KB_WORKERS=x", "KB_WORKERS"},
+		{"blob_store: nfs", "", "blob_store:"},
+		{"blob_store: s3\ns3:\n  bucket: b", "", "s3.endpoint"},
+		{"blob_store: s3\ns3:\n  endpoint: http://s3:8333", "", "s3.bucket"},
+		{"blob_store: s3\ns3:\n  endpoint: http://s3:8333\n  bucket: b\n  prefix: kb", "", "s3.prefix"},
 		{"models:\n  - id: m\n    profile: openai\n    base_url: ftp://x\n    api_key: k\n    context_window: 8192\n    output_reserve: 1024", "", "models[0].base_url"},
 	}
 	for _, tc := range cases {

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -131,7 +131,7 @@ func (t *Tree) textBody(ctx context.Context, n store.Node) (store.FileVersion, e
 
 // RawFile is an open handle on a file's uploaded bytes.
 type RawFile struct {
-	*os.File
+	blob.File
 	Name      string
 	MediaType string
 	Size      int64
