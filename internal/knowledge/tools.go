@@ -197,6 +197,10 @@ func (t *Tree) RunCommand(ctx context.Context, c Caller, body []byte) (ToolResul
 }
 
 func (t *Tree) commandScope(ctx context.Context, c Caller, raw string) (resolvedScope, error) {
+	raw, err := narrowScope(c, raw)
+	if err != nil {
+		return resolvedScope{}, err
+	}
 	if IsSharedURI(raw) {
 		return t.resolveScope(ctx, c, Scope{URI: SharedURI})
 	}
