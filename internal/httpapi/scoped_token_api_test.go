@@ -214,3 +214,30 @@ func TestScopedTokenWrites(t *testing.T) {
 		wantErr(t, e.do(http.MethodGet, q("/api/v1/resources", "kb://me/"), ro, nil), http.StatusUnauthorized, "token_scope_deleted")
 	})
 }
+
+func TestScopedTokenCommands(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		e := newEnv(t, dialect)
+		alice, _ := scopedTree(e)
+		ro := e.scopedToken(alice, "kb://me/projects/alpha/", nil).Token
+		// /knowledge-agent/command: ls of the root is the scope; search stays inside.
+		var ls struct {
+			Result struct {
+				Items []itemJSON `json:"items"`
+			} `json:"result"`
+		}
+		r := e.do(http.MethodPost, "/api/v1/knowledge-agent/command", ro, map[string]any{"command": "ls", "uri": "kb://me/"})
+		e.mustOK(r, http.StatusOK, &ls)
+		if !strings.Contains(string(r.Body), "plan.md") || strings.Contains(string(r.Body), "secret") || strings.Contains(string(r.Body), "beta") {
+			t.Fatalf("scoped ls of the root: %s", r.Body)
+		}
+		r = e.do(http.MethodPost, "/api/v1/knowledge-agent/command", ro, map[string]any{"command": "search", "uri": "kb://me/", "query": "needle"})
+		if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "alpha/plan.md") || strings.Contains(string(r.Body), "secret") || strings.Contains(string(r.Body), "beta") || strings.Contains(string(r.Body), "bob") {
+			t.Fatalf("scoped search command: %s", r)
+		}
+		wantErr(t, e.do(http.MethodPost, "/api/v1/knowledge-agent/command", ro, map[string]any{"command": "read", "uri": "kb://me/secret.md"}), http.StatusNotFound, "not_found")
+
+	})
+}

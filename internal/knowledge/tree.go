@@ -44,6 +44,17 @@ func (c Caller) InScope(path string) bool {
 	return !c.Scoped() || path == c.ScopePath || strings.HasPrefix(path, c.ScopePath+"/")
 }
 
+// SeesURI tells whether a stored kb:// URI (a conversation's scope, a
+// job's file) lies inside the caller's scope; always true when unscoped.
+// Listings that are the caller's own rather than the tree's filter by it.
+func (c Caller) SeesURI(raw string) bool {
+	if !c.Scoped() {
+		return true
+	}
+	u, err := ParseURI(raw, c.Username)
+	return err == nil && u.Username == c.Username && u.Path != "" && c.InScope(u.Path)
+}
+
 // ScopeURI is the scope folder's kb:// URI, "" for an unscoped caller.
 func (c Caller) ScopeURI() string {
 	if !c.Scoped() {
