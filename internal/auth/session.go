@@ -44,13 +44,32 @@ type Principal struct {
 	User      store.User
 	SessionID string
 	TokenID   int64
+	// Scope is, for a scoped API token, its folder (node id and path now)
+	// and whether it is read-only; zero for sessions and unscoped tokens.
+	ScopeID   int64
+	ScopePath string
+	ReadOnly  bool
+}
+
+// Scoped tells whether the credential sees only one folder.
+func (p Principal) Scoped() bool { return p.ScopeID != 0 }
+
+// RequireUnscoped refuses a scoped token on the endpoints that manage the
+// account (tokens, password, administration), so a token handed out for
+// one folder cannot mint a wider one.
+func (p Principal) RequireUnscoped() error {
+	if p.Scoped() {
+		return apierr.Forbidden("scoped_token", "this API token is scoped to one folder and cannot manage tokens, the password or accounts; sign in instead")
+	}
+	return nil
 }
 
 // Caller is the principal as the tree and every front door see it; the one
 // place a credential becomes a caller, so a door cannot forget a limit the
 // credential carries.
 func (p Principal) Caller() knowledge.Caller {
-	return knowledge.Caller{ID: p.User.ID, Username: p.User.Username}
+	return knowledge.Caller{ID: p.User.ID, Username: p.User.Username,
+		ScopeID: p.ScopeID, ScopePath: p.ScopePath, ReadOnly: p.ReadOnly}
 }
 
 // Login checks a password, subject to the throttle, and opens a session.
@@ -238,5 +257,21 @@ func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Prin
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
 		_ = s.st.TouchToken(ctx, t.ID, now)
 	}
-	return Principal{User: u, TokenID: t.ID}, nil
+	p := Principal{User: u, TokenID: t.ID}
+	if t.Scoped {
+		// The scope is read on every use: a renamed folder moves the
+		// scope along, a deleted one ends the token.
+		if t.ScopeNodeID == nil {
+			return Principal{}, knowledge.ErrScopeDeleted
+		}
+		n, err := s.st.NodeByID(ctx, u.ID, *t.ScopeNodeID)
+		if errors.Is(err, store.ErrNotFound) {
+			return Principal{}, knowledge.ErrScopeDeleted
+		}
+		if err != nil {
+			return Principal{}, apierr.Internal(err)
+		}
+		p.ScopeID, p.ScopePath, p.ReadOnly = n.ID, n.Path, t.ReadOnly
+	}
+	return p, nil
 }

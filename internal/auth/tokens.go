@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -18,6 +19,8 @@ const MaxTokenName = 100
 type NewToken struct {
 	store.APIToken
 	Secret string
+	// ScopeURI is the canonical URI of a scoped token's folder.
+	ScopeURI string
 }
 
 // MaxTokenDays bounds a token's optional lifetime.
@@ -26,6 +29,54 @@ const MaxTokenDays = 3650
 // CreateToken issues a personal API token for the user; expiresInDays 0
 // means it lasts until revoked.
 func (s *Service) CreateToken(ctx context.Context, userID int64, name string, expiresInDays int) (NewToken, error) {
+	return s.createToken(ctx, store.APIToken{UserID: userID}, name, expiresInDays)
+}
+
+// TokenScope limits a new token to one folder of its owner's tree.
+// ReadOnly nil means true: a token handed to an outside agent reads only
+// unless it is asked otherwise.
+type TokenScope struct {
+	URI      string
+	ReadOnly *bool
+}
+
+// CreateScopedToken is CreateToken for a token that sees only the folder
+// sc.URI of u's own tree.
+func (s *Service) CreateScopedToken(ctx context.Context, u store.User, name string, expiresInDays int, sc TokenScope) (NewToken, error) {
+	uri, err := knowledge.ParseURI(sc.URI, u.Username)
+	if err != nil {
+		return NewToken{}, apierr.BadRequest("invalid_scope", "scope_uri: %s", errMessage(err))
+	}
+	if uri.Username != u.Username {
+		return NewToken{}, apierr.BadRequest("invalid_scope", "scope_uri must be a folder of your own tree (kb://me/…), not %s", uri)
+	}
+	if uri.Path == "" {
+		return NewToken{}, apierr.BadRequest("invalid_scope", "scope_uri is your whole tree; leave scope_uri out for an unscoped token")
+	}
+	n, err := s.st.NodeByPath(ctx, u.ID, uri.Path)
+	if errors.Is(err, store.ErrNotFound) {
+		return NewToken{}, apierr.NotFound("not_found", "no such resource: %s", uri)
+	}
+	if err != nil {
+		return NewToken{}, apierr.Internal(err)
+	}
+	if !n.IsDir() {
+		return NewToken{}, apierr.BadRequest("invalid_scope", "%s is a file; a token is scoped to a folder", uri)
+	}
+	t := store.APIToken{UserID: u.ID, Scoped: true, ScopeNodeID: &n.ID, ReadOnly: sc.ReadOnly == nil || *sc.ReadOnly}
+	nt, err := s.createToken(ctx, t, name, expiresInDays)
+	nt.ScopeURI = knowledge.NodeURI(u.Username, n.Path, true)
+	return nt, err
+}
+
+func errMessage(err error) string {
+	if e, ok := apierr.As(err); ok {
+		return e.Message
+	}
+	return err.Error()
+}
+
+func (s *Service) createToken(ctx context.Context, t store.APIToken, name string, expiresInDays int) (NewToken, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > MaxTokenName {
 		return NewToken{}, apierr.BadRequest("invalid_name", "name is required and at most %d characters", MaxTokenName)
@@ -34,7 +85,7 @@ func (s *Service) CreateToken(ctx context.Context, userID int64, name string, ex
 		return NewToken{}, apierr.BadRequest("invalid_expiry", "expires_in_days must be between 1 and %d, or absent for no expiry", MaxTokenDays)
 	}
 	secret := TokenPrefix + randomHex(24)
-	t := store.APIToken{UserID: userID, Name: name, Prefix: secret[:len(TokenPrefix)+6], TokenHash: hashToken(secret)}
+	t.Name, t.Prefix, t.TokenHash = name, secret[:len(TokenPrefix)+6], hashToken(secret)
 	if expiresInDays > 0 {
 		exp := s.now().UTC().Truncate(time.Second).AddDate(0, 0, expiresInDays)
 		t.ExpiresAt = &exp
@@ -45,13 +96,33 @@ func (s *Service) CreateToken(ctx context.Context, userID int64, name string, ex
 	return NewToken{APIToken: t, Secret: secret}, nil
 }
 
+// TokenView is a token as its owner lists it: ScopeURI is where its scope
+// folder is now ("" for an unscoped token, or one whose folder is gone).
+type TokenView struct {
+	store.APIToken
+	ScopeURI string
+}
+
 // ListTokens returns the user's tokens without secrets.
-func (s *Service) ListTokens(ctx context.Context, userID int64) ([]store.APIToken, error) {
-	ts, err := s.st.ListTokens(ctx, userID)
+func (s *Service) ListTokens(ctx context.Context, u store.User) ([]TokenView, error) {
+	ts, err := s.st.ListTokens(ctx, u.ID)
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	return ts, nil
+	out := make([]TokenView, len(ts))
+	for i, t := range ts {
+		out[i].APIToken = t
+		if t.ScopeNodeID == nil {
+			continue
+		}
+		n, err := s.st.NodeByID(ctx, u.ID, *t.ScopeNodeID)
+		if err == nil {
+			out[i].ScopeURI = knowledge.NodeURI(u.Username, n.Path, true)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return nil, apierr.Internal(err)
+		}
+	}
+	return out, nil
 }
 
 // RevokeToken deletes one of the user's tokens.

@@ -57,8 +57,8 @@ func NotFound(id int64) error {
 // own loads the caller's conversation.
 func (s *Service) own(ctx context.Context, c knowledge.Caller, id int64) (store.Conversation, error) {
 	conv, err := s.Store.ConversationOf(ctx, c.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return conv, NotFound(id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && !c.SeesURI(conv.URI) {
+		return store.Conversation{}, NotFound(id)
 	}
 	return conv, err
 }
@@ -161,7 +161,9 @@ func (s *Service) List(ctx context.Context, c knowledge.Caller, r ListRequest) (
 		p.NextCursor = &cur
 	}
 	for _, row := range rows {
-		p.Items = append(p.Items, view(row))
+		if c.SeesURI(row.URI) { // a scoped token's page may come out short
+			p.Items = append(p.Items, view(row))
+		}
 	}
 	return p, nil
 }

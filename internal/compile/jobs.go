@@ -131,7 +131,9 @@ func (s *Service) views(ctx context.Context, c knowledge.Caller, js ...store.Job
 		if j.SourceUserID != nil {
 			src = names[*j.SourceUserID]
 		}
-		out = append(out, viewOf(c.Username, src, j))
+		if v := viewOf(c.Username, src, j); c.SeesURI(v.URI) {
+			out = append(out, v)
+		}
 	}
 	return out, nil
 }
@@ -141,6 +143,9 @@ func (s *Service) view(ctx context.Context, c knowledge.Caller, j store.Job) (Jo
 	vs, err := s.views(ctx, c, j)
 	if err != nil {
 		return JobView{}, err
+	}
+	if len(vs) == 0 { // outside a scoped caller's folder
+		return JobView{}, jobNotFound(j.ID)
 	}
 	return vs[0], nil
 }
@@ -164,6 +169,9 @@ func (s *Service) Job(ctx context.Context, c knowledge.Caller, id int64) (JobVie
 // Cancel stops a job: a queued one at once, a running one within a
 // heartbeat (its partial outputs are not published).
 func (s *Service) Cancel(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+	if err := s.scopedJobChange(ctx, c, id); err != nil {
+		return JobView{}, err
+	}
 	j, err := s.st.CancelJob(ctx, c.ID, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -185,6 +193,9 @@ func (s *Service) Cancel(ctx context.Context, c knowledge.Caller, id int64) (Job
 
 // Retry queues a failed or cancelled job again with its own snapshot.
 func (s *Service) Retry(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+	if err := s.scopedJobChange(ctx, c, id); err != nil {
+		return JobView{}, err
+	}
 	cur, err := s.st.JobByID(ctx, c.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return JobView{}, jobNotFound(id)
@@ -205,4 +216,19 @@ func (s *Service) Retry(ctx context.Context, c knowledge.Caller, id int64) (JobV
 	transition(j, cur.State, j.State, "", "user_id", c.ID)
 	s.notify()
 	return s.view(ctx, c, j)
+}
+
+// scopedJobChange lets a scoped caller change only the jobs of its folder,
+// and a read-only one none.
+func (s *Service) scopedJobChange(ctx context.Context, c knowledge.Caller, id int64) error {
+	if !c.Scoped() {
+		return nil
+	}
+	if _, err := s.Job(ctx, c, id); err != nil {
+		return err
+	}
+	if c.ReadOnly {
+		return apierr.Forbidden("read_only", "this API token is read-only: it cannot change job %d", id)
+	}
+	return nil
 }

@@ -163,6 +163,9 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 	if err := r.Validate(); err != nil {
 		return EnqueueResult{}, err
 	}
+	if c.Scoped() && c.ReadOnly {
+		return EnqueueResult{}, apierr.Forbidden("read_only", "this API token is read-only: compiling writes summaries, so it cannot start a compile")
+	}
 	snap, err := s.snapshot(ctx, c, r)
 	if err != nil {
 		return EnqueueResult{}, err

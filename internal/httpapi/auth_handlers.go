@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -96,6 +97,8 @@ func (h *handlers) me(c echo.Context) error {
 type tokenRequest struct {
 	Name          string `json:"name"`
 	ExpiresInDays int    `json:"expires_in_days"`
+	ScopeURI      string `json:"scope_uri"`
+	ReadOnly      *bool  `json:"read_only"`
 }
 
 func (r *tokenRequest) Validate() error { return nil } // the service checks the name
@@ -107,12 +110,24 @@ type tokenJSON struct {
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
 	ExpiresAt  *time.Time `json:"expires_at"`
+	ScopeURI   *string    `json:"scope_uri"`
+	ReadOnly   bool       `json:"read_only"`
 	Username   string     `json:"username,omitempty"` // only in the admin listing
 	Token      string     `json:"token,omitempty"`    // only in the creation answer
 }
 
 func toTokenJSON(t store.APIToken) tokenJSON {
-	return tokenJSON{ID: t.ID, Name: t.Name, Prefix: t.Prefix, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt, ExpiresAt: t.ExpiresAt}
+	return tokenJSON{ID: t.ID, Name: t.Name, Prefix: t.Prefix, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt, ExpiresAt: t.ExpiresAt, ReadOnly: t.ReadOnly}
+}
+
+// toTokenViewJSON adds the scope; a scoped token whose folder is gone
+// shows scope_uri "" (it no longer works), an unscoped one null.
+func toTokenViewJSON(t auth.TokenView) tokenJSON {
+	out := toTokenJSON(t.APIToken)
+	if t.Scoped {
+		out.ScopeURI = &t.ScopeURI
+	}
+	return out
 }
 
 func (h *handlers) createToken(c echo.Context) error {
@@ -120,23 +135,35 @@ func (h *handlers) createToken(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	t, err := h.Auth.CreateToken(c.Request().Context(), currentUser(c).ID, req.Name, req.ExpiresInDays)
+	ctx := c.Request().Context()
+	var t auth.NewToken
+	var err error
+	if req.ScopeURI != "" {
+		t, err = h.Auth.CreateScopedToken(ctx, currentUser(c), req.Name, req.ExpiresInDays, auth.TokenScope{URI: req.ScopeURI, ReadOnly: req.ReadOnly})
+	} else if req.ReadOnly != nil && *req.ReadOnly {
+		return apierr.BadRequest("invalid_scope", "read_only applies to a token with a scope_uri; give the folder it may read")
+	} else {
+		t, err = h.Auth.CreateToken(ctx, currentUser(c).ID, req.Name, req.ExpiresInDays)
+	}
 	if err != nil {
 		return err
 	}
 	out := toTokenJSON(t.APIToken)
+	if t.Scoped {
+		out.ScopeURI = &t.ScopeURI
+	}
 	out.Token = t.Secret
 	return c.JSON(http.StatusCreated, out)
 }
 
 func (h *handlers) listTokens(c echo.Context) error {
-	ts, err := h.Auth.ListTokens(c.Request().Context(), currentUser(c).ID)
+	ts, err := h.Auth.ListTokens(c.Request().Context(), currentUser(c))
 	if err != nil {
 		return err
 	}
 	items := make([]tokenJSON, len(ts))
 	for i, t := range ts {
-		items[i] = toTokenJSON(t)
+		items[i] = toTokenViewJSON(t)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": items})
 }

@@ -40,6 +40,16 @@ func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// requireUnscoped keeps a scoped API token off the account's management.
+func requireUnscoped(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := currentPrincipal(c).RequireUnscoped(); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
+
 func currentUser(c echo.Context) store.User {
 	return currentPrincipal(c).User
 }

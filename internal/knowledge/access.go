@@ -21,10 +21,11 @@ func IsSharedURI(raw string) bool { return raw == SharedURI || raw == Scheme+"sh
 // target is a node looked up for a caller, with its tree's owner and what
 // the authorizer says the caller may do with it.
 type target struct {
-	uri   URI
-	node  store.Node
-	owner Caller
-	dec   access.Decision
+	uri    URI
+	node   store.Node
+	owner  Caller
+	dec    access.Decision
+	scoped bool
 }
 
 // resolve parses raw and looks the node up for the caller; see find.
@@ -58,14 +59,17 @@ func (t *Tree) find(ctx context.Context, c Caller, u URI, need access.Role) (tar
 	}
 	u.Dir = n.IsDir()
 	if need >= access.Write && !dec.CanWrite() {
-		return target{}, readOnly(u)
+		return target{}, readOnlyFor(c, u)
 	}
-	return target{uri: u, node: n, owner: owner, dec: dec}, nil
+	return target{uri: u, node: n, owner: owner, dec: dec, scoped: c.Scoped()}, nil
 }
 
 // decide names the owner of u's tree and what the caller may do at u's
 // path, which need not exist yet. An invisible path is not_found.
 func (t *Tree) decide(ctx context.Context, c Caller, u URI) (Caller, access.Decision, error) {
+	if c.Scoped() {
+		return decideScoped(c, u)
+	}
 	if u.Username == c.Username {
 		return c, access.Decision{Role: access.Owner}, nil
 	}
@@ -90,9 +94,42 @@ func (t *Tree) decide(ctx context.Context, c Caller, u URI) (Caller, access.Deci
 func (t *Tree) decideWrite(ctx context.Context, c Caller, u URI) (Caller, access.Decision, error) {
 	owner, dec, err := t.decide(ctx, c, u)
 	if err == nil && !dec.CanWrite() {
-		return Caller{}, access.Decision{}, readOnly(u)
+		return Caller{}, access.Decision{}, readOnlyFor(c, u)
 	}
 	return owner, dec, err
+}
+
+// decideScoped is decide for a scoped token: the scope folder and below are
+// the caller's (read or write as the token says, never the scope folder
+// itself moved or deleted: it is the WriteRoot); its own root is readable
+// only to be listed as holding the scope folder; everything else, shared
+// trees included, is invisible. ParseURI has already cleaned the path, so
+// every spelling of a URI reaches this one comparison.
+func decideScoped(c Caller, u URI) (Caller, access.Decision, error) {
+	if u.Username != c.Username {
+		return Caller{}, access.Decision{}, notFound(u.String())
+	}
+	if u.Path == "" {
+		return c, access.Decision{Role: access.Read}, nil
+	}
+	if !c.InScope(u.Path) {
+		return Caller{}, access.Decision{}, notFound(u.String())
+	}
+	role := access.Write
+	if c.ReadOnly {
+		role = access.Read
+	}
+	return c, access.Decision{Role: role, WriteRoot: c.ScopePath}, nil
+}
+
+func readOnlyFor(c Caller, u URI) error {
+	if c.Scoped() && c.ReadOnly {
+		return apierr.Forbidden("read_only", "this API token is read-only: it may read %s but not change it", u)
+	}
+	if c.Scoped() && u.Path == "" {
+		return apierr.Forbidden("read_only", "this API token only sees %s; %s can be listed, not changed", c.ScopeURI(), u)
+	}
+	return readOnly(u)
 }
 
 func readOnly(u URI) error {
@@ -102,6 +139,9 @@ func readOnly(u URI) error {
 // guardShareRoot refuses a grantee moving or deleting the shared folder
 // itself: the share is the owner's, and so is the node it is on.
 func guardShareRoot(tg target, what string) error {
+	if tg.scoped && tg.node.Path == tg.dec.WriteRoot {
+		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot %s it", tg.uri, what)
+	}
 	if tg.dec.Role == access.Owner || tg.node.Path != tg.dec.WriteRoot {
 		return nil
 	}
@@ -134,4 +174,25 @@ func nameOr(names map[int64]string, id *int64, owner string) string {
 		return n
 	}
 	return owner
+}
+
+// narrowScope is the scope a scoped caller's search, command or
+// conversation really gets: its own root means the scope folder (the root
+// holds nothing else it may see) and kb://shared/ is outside any scope.
+// Other URIs pass unchanged; resolving them refuses what is outside.
+func narrowScope(c Caller, raw string) (string, error) {
+	if !c.Scoped() || raw == "" {
+		return raw, nil
+	}
+	if IsSharedURI(raw) {
+		return "", notFound(SharedURI)
+	}
+	u, err := ParseURI(raw, c.Username)
+	if err != nil {
+		return "", err
+	}
+	if u.Username == c.Username && u.Path == "" {
+		return c.ScopeURI(), nil
+	}
+	return raw, nil
 }

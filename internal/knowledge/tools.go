@@ -217,6 +217,10 @@ func (t *Tree) runCommand(ctx context.Context, c Caller, name string, fields []f
 }
 
 func (t *Tree) commandScope(ctx context.Context, c Caller, raw string) (resolvedScope, error) {
+	raw, err := narrowScope(c, raw)
+	if err != nil {
+		return resolvedScope{}, err
+	}
 	if IsSharedURI(raw) {
 		return t.resolveScope(ctx, c, Scope{URI: SharedURI})
 	}

@@ -21,6 +21,10 @@ type Scope struct {
 // later call notices when the path was deleted and re-created or another
 // node was moved into its place.
 func (t *Tree) OpenScope(ctx context.Context, c Caller, raw string) (Scope, error) {
+	raw, err := narrowScope(c, raw)
+	if err != nil {
+		return Scope{}, err
+	}
 	if IsSharedURI(raw) {
 		return Scope{URI: SharedURI}, nil
 	}
@@ -43,6 +47,9 @@ type resolvedScope struct {
 // every call: visibility is never cached between calls (SPEC §3), so a
 // revoked share ends a running turn at its next tool call.
 func (t *Tree) resolveScope(ctx context.Context, c Caller, sc Scope) (resolvedScope, error) {
+	if c.Scoped() && IsSharedURI(sc.URI) {
+		return resolvedScope{}, notFound(SharedURI)
+	}
 	if IsSharedURI(sc.URI) {
 		roots, err := t.sharedRoots(ctx, c)
 		return resolvedScope{shared: true, roots: roots}, err
@@ -106,6 +113,10 @@ func (s resolvedScope) name() string {
 // scope before looking anything up (so nothing outside leaks, not even its
 // existence), then reads the node through the authorizer.
 func (t *Tree) resolveTarget(ctx context.Context, c Caller, s resolvedScope, raw string) (target, error) {
+	raw, err := narrowScope(c, raw)
+	if err != nil {
+		return target{}, err
+	}
 	if IsSharedURI(raw) {
 		if !s.shared {
 			return target{}, outsideScope(s, raw)

@@ -123,10 +123,14 @@ func (t *Tree) ListTrash(ctx context.Context, c Caller) ([]TrashEntry, error) {
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	out := make([]TrashEntry, len(its))
-	for i, it := range its {
-		out[i] = t.entryOf(c, it)
-		out[i].DeletedBy = nameOr(names, it.DeletedBy, c.Username)
+	out := make([]TrashEntry, 0, len(its))
+	for _, it := range its {
+		if !c.InScope(it.Path) {
+			continue
+		}
+		e := t.entryOf(c, it)
+		e.DeletedBy = nameOr(names, it.DeletedBy, c.Username)
+		out = append(out, e)
 	}
 	return out, nil
 }
@@ -141,10 +145,13 @@ func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, erro
 	var restored store.Node
 	err := t.mutate(ctx, c, func(tx *store.Store) error {
 		it, err := tx.TrashByID(ctx, c.ID, id)
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) || err == nil && !c.InScope(it.Path) {
 			return trashNotFound(id)
 		}
 		if err != nil {
+			return err
+		}
+		if err := scopedTrashWrite(c, it); err != nil {
 			return err
 		}
 		var payload []trashedNode
@@ -226,6 +233,9 @@ func restoreVersions(ctx context.Context, tx *store.Store, nodeID int64, vs []st
 // PurgeTrash deletes one item (id > 0) or the whole trash of the caller for
 // good and frees the bytes nothing else references.
 func (t *Tree) PurgeTrash(ctx context.Context, c Caller, id int64) (int, error) {
+	if c.Scoped() {
+		return t.purgeScopedTrash(ctx, c, id)
+	}
 	hashes, n, err := t.st.PurgeTrash(ctx, c.ID, id, time.Time{})
 	if err != nil {
 		return 0, apierr.Internal(err)
@@ -308,4 +318,45 @@ func freeName(ctx context.Context, tx *store.Store, c Caller, dir store.Node, na
 		}
 	}
 	return "", apierr.Conflict("already_exists", "no free name for %s", name)
+}
+
+// scopedTrashWrite refuses a read-only token changing the trash, and the
+// scope folder itself being restored by its token (it would be a new node
+// the token is not scoped to).
+func scopedTrashWrite(c Caller, it store.TrashItem) error {
+	if c.Scoped() && c.ReadOnly {
+		return apierr.Forbidden("read_only", "this API token is read-only: it cannot change the trash")
+	}
+	if c.Scoped() && it.Path == c.ScopePath {
+		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot restore or purge it", c.ScopeURI())
+	}
+	return nil
+}
+
+// purgeScopedTrash purges the items of a scoped caller's trash that lie
+// inside its scope: one by id, or all of them for id 0.
+func (t *Tree) purgeScopedTrash(ctx context.Context, c Caller, id int64) (int, error) {
+	its, err := t.st.ListTrash(ctx, c.ID)
+	if err != nil {
+		return 0, apierr.Internal(err)
+	}
+	n := 0
+	for _, it := range its {
+		if (id != 0 && it.ID != id) || !c.InScope(it.Path) {
+			continue
+		}
+		if err := scopedTrashWrite(c, it); err != nil {
+			return n, err
+		}
+		hashes, k, err := t.st.PurgeTrash(ctx, c.ID, it.ID, time.Time{})
+		if err != nil {
+			return n, apierr.Internal(err)
+		}
+		t.freeBlobs(ctx, hashes)
+		n += k
+	}
+	if id != 0 && n == 0 {
+		return 0, trashNotFound(id)
+	}
+	return n, nil
 }

@@ -23,10 +23,44 @@ const (
 // GeneratedRoot is the folder below each user's root that holds compile output.
 const GeneratedRoot = "wiki"
 
-// Caller is the authenticated user a request acts for.
+// Caller is the authenticated user a request acts for. A caller from a
+// scoped API token (ScopeID non-zero) sees only the folder at ScopePath of
+// its own tree and below; ReadOnly forbids every change.
 type Caller struct {
 	ID       int64
 	Username string
+	// ScopeID is the scope folder's node id, 0 for an unscoped caller.
+	ScopeID   int64
+	ScopePath string
+	ReadOnly  bool
+}
+
+// Scoped tells whether the caller is confined to one folder.
+func (c Caller) Scoped() bool { return c.ScopeID != 0 }
+
+// InScope tells whether path (below the caller's own root) is the scope
+// folder or below it; every path is in scope for an unscoped caller.
+func (c Caller) InScope(path string) bool {
+	return !c.Scoped() || path == c.ScopePath || strings.HasPrefix(path, c.ScopePath+"/")
+}
+
+// SeesURI tells whether a stored kb:// URI (a conversation's scope, a
+// job's file) lies inside the caller's scope; always true when unscoped.
+// Listings that are the caller's own rather than the tree's filter by it.
+func (c Caller) SeesURI(raw string) bool {
+	if !c.Scoped() {
+		return true
+	}
+	u, err := ParseURI(raw, c.Username)
+	return err == nil && u.Username == c.Username && u.Path != "" && c.InScope(u.Path)
+}
+
+// ScopeURI is the scope folder's kb:// URI, "" for an unscoped caller.
+func (c Caller) ScopeURI() string {
+	if !c.Scoped() {
+		return ""
+	}
+	return NodeURI(c.Username, c.ScopePath, true)
 }
 
 // Tree is the resource tree service shared by the API and the tools.
@@ -153,6 +187,9 @@ func (t *Tree) ListPage(ctx context.Context, c Caller, raw string, pr PageReques
 	if pr.Cursor != "" && pr.Offset != 0 {
 		return Listing{}, invalidCursor("and offset cannot be used together")
 	}
+	if IsSharedURI(raw) && c.Scoped() {
+		return Listing{}, notFound(SharedURI)
+	}
 	if IsSharedURI(raw) {
 		return t.listShared(ctx, c, pr)
 	}
@@ -163,8 +200,27 @@ func (t *Tree) ListPage(ctx context.Context, c Caller, raw string, pr PageReques
 	if !tg.node.IsDir() {
 		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.uri)
 	}
+	if c.Scoped() && tg.node.Path == "" {
+		return t.listScopedRoot(ctx, c, tg)
+	}
 	return t.listPage(ctx, c, tg, pr)
 }
+
+// listScopedRoot answers a scoped caller's root as if the scope folder were
+// its only child, however deep the folder really is.
+func (t *Tree) listScopedRoot(ctx context.Context, c Caller, root target) (Listing, error) {
+	n, err := t.st.NodeByID(ctx, c.ID, c.ScopeID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Listing{}, ErrScopeDeleted
+	}
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	return Listing{URI: root.uri.String(), Access: access.Read.String(), Items: []Item{itemOf(c.Username, n)}}, nil
+}
+
+// ErrScopeDeleted refuses a scoped token whose folder no longer exists.
+var ErrScopeDeleted = apierr.Unauthorized("token_scope_deleted", "the folder this API token was scoped to has been deleted; the token no longer works, create a new one")
 
 // children reads one page of folder's rows plus one to tell whether more
 // follow: by keyset after the cursor, or by offset.

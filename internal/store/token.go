@@ -15,6 +15,11 @@ type APIToken struct {
 	CreatedAt  time.Time
 	LastUsedAt *time.Time
 	ExpiresAt  *time.Time // nil: until revoked
+	// Scoped tokens see only the folder ScopeNodeID; a deleted folder leaves
+	// Scoped set and ScopeNodeID nil, and the token is refused.
+	Scoped      bool
+	ScopeNodeID *int64
+	ReadOnly    bool
 }
 
 // TokenWithOwner is a token in the admin listing.
