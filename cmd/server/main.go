@@ -29,8 +29,10 @@ import (
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/observe"
+	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/turn"
 	"github.com/knowspace/knowspace/web"
 )
 
@@ -187,9 +189,13 @@ func serve(configPath string) error {
 			slog.Info("marked turns cut by the last stop as interrupted", "count", n)
 		}
 	}
+	// One turn service for every door, so a user's stream limit counts all.
+	turns := turn.New(a.tree, conversations, lim.StreamsPerUser)
+	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.auth, Models: models, Turns: turns, Shutdown: shutdown})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
-		StreamsPerUser: lim.StreamsPerUser, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes})
+		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
+		Mounts: []httpapi.Mount{{Path: "/v1", Handler: openai}}})
 	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)
 	if err != nil {
