@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +27,13 @@ import (
 	"github.com/knowspace/knowspace/internal/store/storetest"
 	"github.com/knowspace/knowspace/internal/turn"
 )
+
+// TestMain keeps the server's request and turn log lines out of the
+// benchmark's output.
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.DiscardHandler))
+	os.Exit(m.Run())
+}
 
 // env is the real server (httpapi with this door mounted at /v1, as
 // cmd/server wires it) with a fake LLM behind two models.
