@@ -327,3 +327,30 @@ func TestStreamLimitCountsEveryDoor(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestClientGoneStopsTheTurn: a client that leaves mid-stream ends the
+// turn and its upstream request, as on the native stream.
+func TestClientGoneStopsTheTurn(t *testing.T) {
+	e := newEnv(t, "sqlite", 0)
+	e.Fake.Push(fakellm.Response{Steps: []fakellm.Step{fakellm.Data(fakellm.RoleChunk()), fakellm.Data(fakellm.TextChunk("first words"))}, Hold: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	body := ask("fake", "talk forever")
+	body["stream"] = true
+	res := e.post(t, ctx, e.Key, "/v1/chat/completions", body)
+	defer res.Body.Close()
+	buf := make([]byte, 4096)
+	var got strings.Builder
+	for !strings.Contains(got.String(), "first words") {
+		n, err := res.Body.Read(buf)
+		got.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("stream ended before the first words: %v %q", err, got.String())
+		}
+	}
+	cancel()
+	select {
+	case <-e.Fake.Aborted():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the upstream request was not closed when the client left")
+	}
+}

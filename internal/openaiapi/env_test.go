@@ -131,7 +131,7 @@ func (e *env) get(t testing.TB, key, path string) (int, []byte) {
 // complete posts a chat completion and reads the whole answer.
 func (e *env) complete(t testing.TB, key string, body any) (int, []byte) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	res := e.post(t, ctx, key, "/v1/chat/completions", body)
 	defer res.Body.Close()
@@ -257,7 +257,7 @@ func parseStream(t testing.TB, data []string) streamed {
 func (e *env) stream(t testing.TB, body map[string]any) (int, streamed) {
 	t.Helper()
 	body["stream"] = true
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	res := e.post(t, ctx, e.Key, "/v1/chat/completions", body)
 	defer res.Body.Close()
