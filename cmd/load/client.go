@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,6 +19,10 @@ type client struct {
 	base  string
 	token string
 	http  *http.Client
+	// uploads counts this user's uploads (their names); uploaded is the
+	// last one not compiled yet.
+	uploads  int
+	uploaded string
 }
 
 func (c *client) do(ctx context.Context, method, path string, body any, out any) error {
@@ -39,6 +44,12 @@ func (c *client) do(ctx context.Context, method, path string, body any, out any)
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
+	return c.send(req, out)
+}
+
+// send runs a prepared request and decodes a JSON answer into out.
+func (c *client) send(req *http.Request, out any) error {
+	method, path := req.Method, req.URL.Path
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return err
@@ -156,4 +167,51 @@ func (c *client) stream(ctx context.Context) (firstText time.Duration, err error
 		return 0, err
 	}
 	return 0, fmt.Errorf("stream: ended without done")
+}
+
+// upload stores a small new note (a taken name gets a new one) and returns
+// its URI, for the user's next compile.
+func (c *client) upload(ctx context.Context, n int) (string, error) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	part, err := w.CreateFormFile("file", fmt.Sprintf("note-%d.md", n))
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(part, "# Load note %d\n\nA plan written during the load run, number %d.\n", n, n)
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	q := "uri=" + url.QueryEscape("kb://me/load/") + "&on_conflict=rename"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/api/v1/resources/upload?"+q, &buf)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	var out struct {
+		Items []struct{ URI string } `json:"items"`
+	}
+	if err := c.send(req, &out); err != nil {
+		return "", err
+	}
+	if len(out.Items) != 1 {
+		return "", fmt.Errorf("upload: %d items for one file", len(out.Items))
+	}
+	return out.Items[0].URI, nil
+}
+
+// compile queues the summary of a file with the fake model.
+func (c *client) compile(ctx context.Context, uri string) error {
+	var out struct {
+		Jobs     []struct{ ID int64 }    `json:"jobs"`
+		Rejected []struct{ Code string } `json:"rejected"`
+	}
+	if err := c.do(ctx, http.MethodPost, "/api/v1/knowledge-agent/compile", map[string]any{"uris": []string{uri}, "model_id": "fake"}, &out); err != nil {
+		return err
+	}
+	if len(out.Jobs) != 1 {
+		return fmt.Errorf("compile: %d jobs, rejected %v", len(out.Jobs), out.Rejected)
+	}
+	return nil
 }

@@ -1,13 +1,15 @@
 // Command load answers "how many users does one replica serve": it signs in
-// simulated users who browse, read, search and ask the agent with a think
-// time between actions, raises their number step by step, and reports each
-// operation's latency against the same operation measured alone at the
-// start of the run. Without -url it starts the binary on a fresh data
-// directory with the built-in fake LLM (make load).
+// simulated users who browse, read, search, upload, compile and ask the
+// agent with a think time between actions, raises their number step by
+// step, and reports each operation's latency against the same operation
+// measured alone at the start of the run, the requests per second and the
+// servers' memory. Without -url it starts the binary (-replicas of it on
+// one -dsn) on a fresh data directory with the built-in fake LLM (make load).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -21,6 +23,7 @@ import (
 
 type options struct {
 	url, bin, dsn, password string
+	replicas                int
 	steps                   []int
 	duration, think         time.Duration
 	readP95, streamP95      time.Duration
@@ -33,10 +36,11 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "bin/knowspace", "the server binary to start when -url is empty")
 	flag.StringVar(&o.dsn, "dsn", "", "KB_DATABASE_DSN for the started server (default: SQLite in a temporary directory)")
 	flag.StringVar(&o.password, "admin-password", "load-admin-password", "the admin password (-url: the server's)")
+	flag.IntVar(&o.replicas, "replicas", 1, "replicas to start on -dsn when -url is empty; users spread over them")
 	flag.StringVar(&steps, "users", "10,50,100,200", "numbers of simultaneous users, one step each")
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long each step lasts")
 	flag.DurationVar(&o.think, "think", time.Second, "mean pause between a user's actions")
-	flag.DurationVar(&o.readP95, "read-p95", 250*time.Millisecond, "served: browse, read and search p95 at most this")
+	flag.DurationVar(&o.readP95, "read-p95", 200*time.Millisecond, "served: every call but the stream p95 at most this")
 	flag.DurationVar(&o.streamP95, "stream-p95", time.Second, "served: the agent's first text p95 at most this")
 	flag.Parse()
 	for _, s := range strings.Split(steps, ",") {
@@ -55,21 +59,30 @@ func main() {
 
 func run(o options) error {
 	ctx := context.Background()
-	base := o.url
-	if base == "" {
-		srv, err := startServer(o.bin, o.dsn, o.password)
+	bases := []string{o.url}
+	var servers []*server
+	if o.url == "" {
+		var err error
+		servers, err = startServers(o.bin, o.dsn, o.password, o.replicas)
 		if err != nil {
 			return err
 		}
-		defer srv.stop()
-		base = srv.base
+		defer stopAll(servers)
+		bases = bases[:0]
+		for _, s := range servers {
+			bases = append(bases, s.base)
+		}
 	}
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1024}, Timeout: time.Minute}
-	users, err := signInUsers(ctx, base, o.password, o.steps[len(o.steps)-1], hc)
+	users, err := signInUsers(ctx, bases, o.password, o.steps[len(o.steps)-1], hc)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("server %s, %d users signed in; think time %v, %v per step\n\n", base, len(users), o.think, o.duration)
+	db := "SQLite"
+	if o.dsn != "" {
+		db = "PostgreSQL"
+	}
+	fmt.Printf("servers %s on %s, %d users signed in; think time %v, %v per step\n\n", strings.Join(bases, " "), db, len(users), o.think, o.duration)
 
 	alone := baseline(ctx, users[0])
 	fmt.Println("alone (one user, 20 calls each, p50 ms):")
@@ -80,6 +93,13 @@ func run(o options) error {
 	served := 0
 	for _, n := range o.steps {
 		res := step(ctx, users[:n], o.duration, o.think)
+		calls := 0
+		for _, op := range opNames {
+			if op != "stream_text" {
+				calls += res[op].Count + res[op].Errors
+			}
+		}
+		fmt.Printf("%6d  %.1f requests/s%s\n", n, float64(calls)/o.duration.Seconds(), memory(servers))
 		ok := true
 		for _, op := range opNames {
 			s := res[op]
@@ -103,28 +123,49 @@ func run(o options) error {
 			served = n
 		}
 	}
-	fmt.Printf("\nserved: %d users (browse/read/search p95 ≤ %v, agent first text p95 ≤ %v, no errors)\n", served, o.readP95, o.streamP95)
+	fmt.Printf("\nserved: %d users (every call but the stream p95 ≤ %v, agent first text p95 ≤ %v, no errors)\n", served, o.readP95, o.streamP95)
 	return nil
 }
 
-var opNames = []string{"ls", "read", "search", "stream_text", "stream"}
+var opNames = []string{"ls", "read", "search", "upload", "compile", "stream_text", "stream"}
+
+// memory reports each started replica's resident memory.
+func memory(servers []*server) string {
+	var parts []string
+	for i, s := range servers {
+		parts = append(parts, fmt.Sprintf("replica %d %.0f MiB", i+1, float64(s.rss())/(1<<20)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", resident memory: " + strings.Join(parts, ", ")
+}
 
 // pick chooses what a user does next: mostly browsing and reading, as in
 // the web app, with a question to the agent now and then.
 func pick(r *rand.Rand) string {
 	switch p := r.IntN(100); {
-	case p < 40:
+	case p < 35:
 		return "ls"
-	case p < 70:
+	case p < 60:
 		return "read"
-	case p < 90:
+	case p < 78:
 		return "search"
+	case p < 85:
+		return "upload"
+	case p < 90:
+		return "compile"
 	}
 	return "stream"
 }
 
 // once runs one operation and records it.
 func once(ctx context.Context, c *client, op string, res map[string]*samples) {
+	if op == "compile" && c.uploaded == "" {
+		// A user compiles what they uploaded, and an unchanged file is
+		// not compiled twice: upload first.
+		once(ctx, c, "upload", res)
+	}
 	start := time.Now()
 	var err error
 	switch op {
@@ -134,6 +175,17 @@ func once(ctx context.Context, c *client, op string, res map[string]*samples) {
 		err = c.read(ctx)
 	case "search":
 		err = c.search(ctx)
+	case "upload":
+		c.uploads++
+		c.uploaded, err = c.upload(ctx, c.uploads)
+	case "compile":
+		uri := c.uploaded
+		c.uploaded = ""
+		if uri == "" {
+			err = errors.New("compile: the upload before it failed")
+			break
+		}
+		err = c.compile(ctx, uri)
 	case "stream":
 		var first time.Duration
 		first, err = c.stream(ctx)
@@ -160,7 +212,7 @@ func summarize(res map[string]*samples) map[string]summary {
 
 func baseline(ctx context.Context, c *client) map[string]summary {
 	res := newResults()
-	for _, op := range []string{"ls", "read", "search", "stream"} {
+	for _, op := range []string{"ls", "read", "search", "upload", "compile", "stream"} {
 		for range 20 {
 			once(ctx, c, op, res)
 		}

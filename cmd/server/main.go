@@ -28,6 +28,7 @@ import (
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/skill"
@@ -195,7 +196,8 @@ func serve(configPath string) error {
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
 		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
-		Mounts: []httpapi.Mount{{Path: "/v1", Handler: openai}}})
+		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})},
+			{Path: "/v1", Handler: openai}}})
 	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)
 	if err != nil {

@@ -152,10 +152,11 @@ func (h *handlers) upload(c echo.Context) error {
 		if len(staged) == knowledge.MaxUploadFiles {
 			return fail(apierr.BadRequest("too_many_files", "at most %d files per upload", knowledge.MaxUploadFiles))
 		}
-		s, err := h.Tree.StagePath(partFileName(part), parents, part)
+		name := partFileName(part)
+		s, err := h.Tree.StagePath(name, parents, part)
 		if err != nil {
 			// Not part.Close: it would read the rest of an oversized part.
-			return fail(err)
+			return fail(knowledge.ForFile(err, name))
 		}
 		part.Close()
 		staged = append(staged, s)

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -67,13 +68,16 @@ func TestUploadNamesCarryingPaths(t *testing.T) {
 			for _, name := range []string{"../x.md", "a/../../x.md", "/abs.md", "a//b.md", "a/./b.md", "a/", "ok/\u202eevil.md"} {
 				r := e.invalid().uploadQuery(bob, "kb://me/lib/", parents, upFile{"new/fine.md", []byte("ok")}, upFile{name, []byte("x")})
 				wantErr(t, r, http.StatusBadRequest, "invalid_name")
+				wantFile(t, r, name)
 			}
 			// A file where a folder is needed fails the whole upload.
 			r := e.uploadQuery(bob, "kb://me/lib/", parents, upFile{"fresh/one.md", []byte("1")}, upFile{"plain.md/two.md", []byte("2")})
 			wantErr(t, r, http.StatusConflict, "not_a_folder")
+			wantFile(t, r, "plain.md/two.md")
 			// Two spellings of one place are one file twice.
 			r = e.uploadQuery(bob, "kb://me/lib/", parents, upFile{"d/same.md", []byte("1")}, upFile{`d\same.md`, []byte("2")})
 			wantErr(t, r, http.StatusBadRequest, "duplicate_name")
+			wantFile(t, r, "d/same.md")
 			sameSnapshot(t, "refused uploads with parents", before, e.snapshot(bob))
 		})
 
@@ -82,4 +86,18 @@ func TestUploadNamesCarryingPaths(t *testing.T) {
 			wantErr(t, r, http.StatusBadRequest, "invalid_parents")
 		})
 	})
+}
+
+// wantFile checks that a refused upload names the part at fault (error.file),
+// so a client can set it aside and send the rest.
+func wantFile(t *testing.T, r resp, name string) {
+	t.Helper()
+	var e struct {
+		Error struct {
+			File string `json:"file"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(r.Body, &e); err != nil || e.Error.File != name {
+		t.Errorf("error.file = %q, want %q (%s)", e.Error.File, name, r)
+	}
 }

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -41,7 +42,8 @@ var lsTool = toolDef{
 		{Name: "offset", Kind: argInteger, Min: 0, Max: maxToolOffset, Description: "How many children to skip (default 0); prefer cursor, which does not shift when the folder changes."},
 		{Name: "limit", Kind: argInteger, Min: 1, Max: MaxToolListLimit, Description: fmt.Sprintf("How many children to return (default %d).", DefaultToolListLimit)},
 	},
-	run: (*Tree).runLs,
+	run:    (*Tree).runLs,
+	result: reflect.TypeFor[*LsResult](),
 }
 
 func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -35,7 +36,8 @@ var readTool = toolDef{
 		{Name: "offset", Kind: argInteger, Min: 0, Max: maxReadOffset, Description: "First character to read (default 0); pass next_offset or prev_offset of a page, or a search hit's offset."},
 		{Name: "limit", Kind: argInteger, Min: 1, Max: MaxPageLimit, Description: fmt.Sprintf("How many characters to read (default %d, at most %d).", DefaultPageLimit, MaxPageLimit)},
 	},
-	run: (*Tree).runRead,
+	run:    (*Tree).runRead,
+	result: reflect.TypeFor[*ReadResult](),
 }
 
 // pickBody chooses the version whose text is the file's body: the parsed

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -90,7 +91,8 @@ var searchTool = toolDef{
 		{Name: "regex", Kind: argBoolean, Description: "Treat query as an RE2 regular expression, matched within one line (default false: a literal phrase)."},
 		{Name: "path", Kind: argString, MaxChars: 200, Description: "Only files whose path matches this glob: without a slash it matches the file name (\"*.md\"), with one the path below uri (\"notes/**/*.md\", ** crossing folders)."},
 	},
-	run: (*Tree).runSearch,
+	run:    (*Tree).runSearch,
+	result: reflect.TypeFor[*SearchResult](),
 }
 
 // searchCursor is where the next page starts: after the file at Path, or

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -38,6 +39,7 @@ var statusTool = toolDef{
 	tooBig: "ask about a single file instead of a folder",
 	args:   []argSpec{uriArg("The file or folder to report on.")},
 	run:    (*Tree).runStatus,
+	result: reflect.TypeFor[*StatusResult](),
 }
 
 // statusJobLimit bounds how many jobs status reports, newest first.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/access"
@@ -22,6 +23,9 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Schema      json.RawMessage `json:"parameters"` // JSON Schema of the arguments
+	// Result is the type of a successful result's Value (*LsResult, ...),
+	// for front doors that publish an output schema.
+	Result reflect.Type `json:"-"`
 }
 
 // ToolResult is the outcome of one successful call.
@@ -107,6 +111,7 @@ type toolDef struct {
 	tooBig            string // advice when a result passes the ceiling
 	args              []argSpec
 	run               toolRun
+	result            reflect.Type
 }
 
 // toolNames lists the tools in the order the model is shown them.
@@ -127,7 +132,7 @@ func (t *Tree) Tools() []Tool {
 	out := make([]Tool, 0, len(toolNames))
 	for _, name := range toolNames {
 		d := defs[name]
-		out = append(out, Tool{Name: d.name, Description: d.description, Schema: schemaOf(d.args)})
+		out = append(out, Tool{Name: d.name, Description: d.description, Schema: schemaOf(d.args), Result: d.result})
 	}
 	return out
 }
@@ -180,11 +185,26 @@ func (t *Tree) RunCommand(ctx context.Context, c Caller, body []byte) (ToolResul
 	if name == "" {
 		return ToolResult{}, invalidArgs("command is required: one of %s", strings.Join(toolNames, ", "))
 	}
+	return t.runCommand(ctx, c, name, rest)
+}
+
+// RunNamedCommand is RunCommand with the command's name apart from its JSON
+// arguments {uri, ...}: the entry point of front doors that name the tool
+// in their own envelope (MCP's tools/call), so both run one code path.
+func (t *Tree) RunNamedCommand(ctx context.Context, c Caller, name string, args json.RawMessage) (ToolResult, error) {
+	fields, err := decodeObject("arguments for "+truncate(name, 40), args)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return t.runCommand(ctx, c, name, fields)
+}
+
+func (t *Tree) runCommand(ctx context.Context, c Caller, name string, fields []field) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
 		return ToolResult{}, apierr.BadRequest("unknown_command", "there is no command %q; the commands are %s", truncate(name, 40), strings.Join(toolNames, ", "))
 	}
-	a, err := checkArgs(name, def.args, rest)
+	a, err := checkArgs(name, def.args, fields)
 	if err != nil {
 		return ToolResult{}, err
 	}

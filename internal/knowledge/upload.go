@@ -85,6 +85,16 @@ func (t *Tree) stage(name string, r io.Reader) (Staged, error) {
 	return Staged{Name: name, pending: p}, nil
 }
 
+// ForFile names the upload's file a client error is about (error.file),
+// so a client can set that one file aside and send the rest again: the
+// request is all or nothing.
+func ForFile(err error, rel string) error {
+	if e, ok := apierr.As(err); ok && e.Status < 500 {
+		return e.WithDetail("file", rel)
+	}
+	return err
+}
+
 // Discard drops staged files after a failed request.
 func Discard(files []Staged) {
 	for _, f := range files {
@@ -129,7 +139,7 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 	seen := map[string]bool{}
 	for _, f := range files {
 		if seen[f.rel()] {
-			return nil, apierr.BadRequest("duplicate_name", "%s appears twice in one upload", f.rel())
+			return nil, apierr.BadRequest("duplicate_name", "%s appears twice in one upload", f.rel()).WithDetail("file", f.rel())
 		}
 		seen[f.rel()] = true
 	}
@@ -164,11 +174,11 @@ func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []S
 		for i, f := range files {
 			dir, err := ensureFolders(ctx, tx, own, folders, f.Dir)
 			if err != nil {
-				return err
+				return ForFile(err, f.rel())
 			}
 			name, err := resolveConflict(ctx, tx, own, dir, f.Name, onConflict)
 			if err != nil {
-				return err
+				return ForFile(err, f.rel())
 			}
 			n, err := putFile(ctx, tx, own, author(c, own), dir, name, f.pending.Info, store.BodyRaw)
 			if err != nil {

@@ -186,6 +186,15 @@ describe("uploadFiles", () => {
     expect(progress).toEqual([0.5]);
   });
 
+  it("names parts by their path below the folder and then asks for the folders (parents=true)", async () => {
+    const files = [new File(["a"], "a.md"), new File(["b"], "b.md")];
+    const paths = new Map([[files[0], "论文/a.md"], [files[1], "b.md"]]);
+    uploadFiles("kb://me/", files, undefined, "fail", (f) => paths.get(f) ?? f.name);
+    const xhr = FakeXHR.last!;
+    expect(xhr.url).toBe("/api/v1/resources/upload?uri=kb%3A%2F%2Fme%2F&on_conflict=fail&parents=true");
+    expect((xhr.body!.getAll("file") as File[]).map((f) => f.name)).toEqual(["论文/a.md", "b.md"]);
+  });
+
   it("sends the chosen on_conflict and rejects a conflict with the existing node", async () => {
     const h = uploadFiles("kb://me/", [new File(["x"], "a.txt")], undefined, "replace");
     expect(FakeXHR.last!.url).toBe("/api/v1/resources/upload?uri=kb%3A%2F%2Fme%2F&on_conflict=replace");

@@ -135,18 +135,26 @@ export interface UploadHandle {
 /**
  * uploadFiles sends files to a folder in one multipart request (field "file"),
  * reporting progress through XMLHttpRequest's upload events, which fetch lacks.
+ * pathOf names each part: a path with folders ("a/b.md") makes the server
+ * create them (parents=true); it refuses such a name otherwise.
  */
 export function uploadFiles(
   folderURI: string,
   files: readonly File[],
   onProgress?: (p: UploadProgress) => void,
   onConflict: OnConflict = "fail",
+  pathOf: (f: File) => string = (f) => f.name,
 ): UploadHandle {
   const xhr = new XMLHttpRequest();
   const promise = new Promise<UploadResponse>((resolve, reject) => {
     const form = new FormData();
-    for (const f of files) form.append("file", f, f.name);
-    xhr.open("POST", apiURL("/resources/upload", { uri: folderURI, on_conflict: onConflict }));
+    let parents = false;
+    for (const f of files) {
+      const path = pathOf(f);
+      parents ||= path.includes("/");
+      form.append("file", f, path);
+    }
+    xhr.open("POST", apiURL("/resources/upload", { uri: folderURI, on_conflict: onConflict, parents: parents ? "true" : undefined }));
     for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e: ProgressEvent) => {
       if (e.lengthComputable) onProgress?.({ loaded: e.loaded, total: e.total });

@@ -29,6 +29,7 @@ import { TreeToolbar } from "./TreeToolbar";
 import { UploadConflictDialog } from "./UploadConflictDialog";
 import { UploadList } from "./UploadList";
 import { refreshFolders, useFolderListings } from "./useFolderListings";
+import { droppedFiles } from "./uploadPaths";
 import { useUploads } from "./useUploads";
 
 const ROW_HEIGHT = 26;
@@ -67,6 +68,7 @@ export function ResourceTree(props: {
   const [dialog, setDialog] = useState<DialogState>(null);
   const [dropFolder, setDropFolder] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
   const uploads = useUploads();
@@ -181,7 +183,7 @@ export function ResourceTree(props: {
     await refreshFolders(qc, [...new Set([root, parent, ...opened])]);
   }
 
-  function startUpload(folder: string, files: FileList | null) {
+  function startUpload(folder: string, files: readonly File[] | FileList | null) {
     if (!files || files.length === 0 || !canWriteIn(folder, root, folders)) return;
     if (folder !== root) toggle(folder, true);
     uploads.start(folder, Array.from(files));
@@ -262,7 +264,8 @@ export function ResourceTree(props: {
     e.preventDefault();
     const folder = folderAtEvent(e);
     setDropFolder(null);
-    startUpload(folder, e.dataTransfer.files);
+    // A dropped folder keeps its subfolders (uploadPaths.ts).
+    void droppedFiles(e.dataTransfer).then((files) => startUpload(folder, files));
   }
 
   // aria-activedescendant may only name a rendered row: the selected one can
@@ -284,6 +287,7 @@ export function ResourceTree(props: {
           onRefresh={refresh}
           onNewFolder={() => setDialog({ kind: "new-folder", parent: currentFolder })}
           onUpload={() => fileInput.current?.click()}
+          onUploadFolder={() => folderInput.current?.click()}
           onRename={() => selected && setDialog({ kind: "rename", uri: selected })}
           onDelete={() => selected && setDialog({ kind: "delete", uri: selected })}
           onVersions={selected && !selected.endsWith("/") ? () => setDialog({ kind: "versions", uri: selected }) : undefined}
@@ -297,6 +301,18 @@ export function ResourceTree(props: {
           multiple
           hidden
           data-testid="upload-input"
+          onChange={(e) => {
+            startUpload(currentFolder, e.target.files);
+            e.target.value = "";
+          }}
+        />
+        <input
+          ref={folderInput}
+          type="file"
+          hidden
+          data-testid="upload-folder-input"
+          // React has no prop for it; the browser then gives every file its path (webkitRelativePath).
+          {...{ webkitdirectory: "" }}
           onChange={(e) => {
             startUpload(currentFolder, e.target.files);
             e.target.value = "";

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { BookOpen, FileClock, FolderPlus, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
+import { BookOpen, FileClock, FolderPlus, FolderUp, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
 
 /**
  * TreeToolbar holds the tree's actions; rename, delete, versions and share act
@@ -15,6 +15,8 @@ export function TreeToolbar(props: {
   onRefresh: () => void;
   onNewFolder: () => void;
   onUpload: () => void;
+  /** pick a folder: its files with their subfolders */
+  onUploadFolder: () => void;
   onRename: () => void;
   onDelete: () => void;
   /** versions of the selected file; absent when a folder (or nothing) is selected */
@@ -50,6 +52,16 @@ export function TreeToolbar(props: {
         onClick={props.onUpload}
       >
         <Upload size={15} aria-hidden />
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        title={props.canWrite ? t("toolbar.uploadFolder") : t("toolbar.uploadFolderReadOnly")}
+        aria-label={t("toolbar.uploadFolder")}
+        disabled={!props.canWrite}
+        onClick={props.onUploadFolder}
+      >
+        <FolderUp size={15} aria-hidden />
       </button>
       <span className="toolbar-sep" />
       <button

@@ -48,7 +48,24 @@ export function UploadList({ jobs, onDismiss }: { jobs: UploadJob[]; onDismiss: 
               </button>
             </div>
             <progress max={100} value={pct} aria-label={t("upload.of", { name: j.label })} />
+            {j.current && j.files > 1 && running(j) && (
+              <p className="upload-current small" title={j.current}>
+                {t("upload.current", { name: j.current })}
+              </p>
+            )}
             {j.error && <p className="error small">{j.error}</p>}
+            {j.failed.length > 0 && !(j.files === 1 && j.error) && (
+              <details className="upload-failed" open>
+                <summary>{t("upload.failedList", { count: j.failed.length })}</summary>
+                <ul aria-label={t("upload.failedList", { count: j.failed.length })}>
+                  {j.failed.map((f) => (
+                    <li key={f.path}>
+                      <span className="upload-failed-path">{f.path}</span>: {f.message}
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
           </li>
         );
       })}

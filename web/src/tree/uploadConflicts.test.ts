@@ -42,7 +42,7 @@ describe("sendResolving", () => {
   it("sends once and asks nothing when no name is taken", async () => {
     const srv = folder([]);
     const q = asker([]);
-    await sendResolving([f("a"), f("b")], srv.send, q.ask, { skipped: [] });
+    await sendResolving([f("a"), f("b")], srv.send, q.ask, { skipped: [], failed: [] });
     expect(srv.calls).toEqual(["fail:a,b"]);
   });
 
@@ -52,7 +52,7 @@ describe("sendResolving", () => {
   ])("sends a taken file alone with $choice and the rest again", async ({ choice, want }) => {
     const srv = folder(["b"]);
     const q = asker([{ choice, applyToAll: false }]);
-    const session: ConflictSession = { skipped: [] };
+    const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b")], srv.send, q.ask, session);
     expect(srv.calls).toEqual(want);
     expect(q.asked.map((x) => [x.name, x.existing.uri, x.more])).toEqual([["b", "kb://me/b", true]]);
@@ -62,7 +62,7 @@ describe("sendResolving", () => {
   it("skips a cancelled file and still uploads the others", async () => {
     const srv = folder(["a"]);
     const q = asker([{ choice: "cancel", applyToAll: false }]);
-    const session: ConflictSession = { skipped: [] };
+    const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b")], srv.send, q.ask, session);
     expect(srv.calls).toEqual(["fail:a,b", "fail:b"]);
     expect(session.skipped).toEqual(["a"]);
@@ -71,7 +71,7 @@ describe("sendResolving", () => {
   it("asks once with apply to all and sends the rest in the chosen mode", async () => {
     const srv = folder(["a", "b", "c"]);
     const q = asker([{ choice: "replace", applyToAll: true }]);
-    const session: ConflictSession = { skipped: [] };
+    const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b"), f("c")], srv.send, q.ask, session);
     expect(q.asked).toHaveLength(1);
     expect(srv.calls).toEqual(["fail:a,b,c", "replace:a,b,c"]);
@@ -83,7 +83,7 @@ describe("sendResolving", () => {
   it("cancel for all skips every taken name without asking again", async () => {
     const srv = folder(["a", "c"]);
     const q = asker([{ choice: "cancel", applyToAll: true }]);
-    const session: ConflictSession = { skipped: [] };
+    const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b"), f("c")], srv.send, q.ask, session);
     expect(q.asked).toHaveLength(1);
     expect(session.skipped).toEqual(["a", "c"]);
@@ -95,8 +95,8 @@ describe("sendResolving", () => {
       { choice: "replace", applyToAll: false },
       { choice: "replace", applyToAll: false },
     ]);
-    await sendResolving([f("a")], folder(["a"]).send, q.ask, { skipped: [] });
-    await sendResolving([f("a")], folder(["a"]).send, q.ask, { skipped: [] }, true);
+    await sendResolving([f("a")], folder(["a"]).send, q.ask, { skipped: [], failed: [] });
+    await sendResolving([f("a")], folder(["a"]).send, q.ask, { skipped: [], failed: [] }, true);
     expect(q.asked.map((x) => x.more)).toEqual([false, true]);
   });
 
@@ -108,7 +108,7 @@ describe("sendResolving", () => {
       calls.push(`${mode}:${files.length}`);
       if (mode === "fail") throw existsError("\u00e9.txt");
     };
-    await sendResolving([f(decomposed)], send, q.ask, { skipped: [] });
+    await sendResolving([f(decomposed)], send, q.ask, { skipped: [], failed: [] });
     expect(calls).toEqual(["fail:1", "replace:1"]);
   });
 
@@ -116,11 +116,11 @@ describe("sendResolving", () => {
     const q = asker([]);
     const boom = new ApiError(413, "too_large", "too large");
     await expect(
-      sendResolving([f("a")], async () => { throw boom; }, q.ask, { skipped: [] }),
+      sendResolving([f("a")], async () => { throw boom; }, q.ask, { skipped: [], failed: [] }),
     ).rejects.toBe(boom);
     // A conflict about a file not in the request is not ours to resolve.
     await expect(
-      sendResolving([f("a")], async () => { throw existsError("zzz"); }, q.ask, { skipped: [] }),
+      sendResolving([f("a")], async () => { throw existsError("zzz"); }, q.ask, { skipped: [], failed: [] }),
     ).rejects.toMatchObject({ code: "exists" });
     expect(q.asked).toHaveLength(0);
   });
@@ -132,5 +132,57 @@ describe("existingOf", () => {
     expect(existingOf(new ApiError(409, "already_exists", "a folder"))).toBeNull();
     expect(existingOf(new ApiError(409, "exists", "no node"))).toBeNull();
     expect(existingOf(new Error("x"))).toBeNull();
+  });
+});
+
+// A file picked with its folder: the browser sets webkitRelativePath.
+function inFolder(path: string): File {
+  const file = new File(["x"], path.slice(path.lastIndexOf("/") + 1));
+  Object.defineProperty(file, "webkitRelativePath", { value: path });
+  return file;
+}
+
+describe("sendResolving in a folder upload", () => {
+  it("sets aside a file the server refuses for itself, with its reason, and sends the rest", async () => {
+    const stored: string[] = [];
+    const calls: number[] = [];
+    const send = async (files: File[]) => {
+      calls.push(files.length);
+      const bad = files.find((x) => x.webkitRelativePath.includes("\u202e"));
+      if (bad) {
+        throw new ApiError(400, "invalid_name", "names may not contain direction-changing characters", { file: bad.webkitRelativePath });
+      }
+      stored.push(...files.map((x) => x.webkitRelativePath));
+    };
+    const session: ConflictSession = { skipped: [], failed: [] };
+    await sendResolving([inFolder("论文/a.md"), inFolder("论文/bad\u202ename.md"), inFolder("论文/子/b.md")], send, asker([]).ask, session);
+    expect(stored).toEqual(["论文/a.md", "论文/子/b.md"]);
+    expect(calls).toEqual([3, 2]);
+    expect(session.failed).toEqual([{ path: "论文/bad\u202ename.md", message: "names may not contain direction-changing characters" }]);
+  });
+
+  it("does not set aside a file for a request-wide error", async () => {
+    const boom = new ApiError(400, "invalid_name", "the target's name", {});
+    const session: ConflictSession = { skipped: [], failed: [] };
+    await expect(sendResolving([inFolder("a/x.md")], async () => { throw boom; }, asker([]).ask, session)).rejects.toBe(boom);
+    expect(session.failed).toEqual([]);
+  });
+
+  it("asks about the file whose path the taken node ends, not another of the same name", async () => {
+    const q = asker([{ choice: "cancel", applyToAll: false }]);
+    const sent: string[] = [];
+    const send = async (files: File[], mode: OnConflict) => {
+      if (mode === "fail" && files.some((x) => x.webkitRelativePath === "lib/b/top.md")) {
+        throw new ApiError(409, "exists", "taken", {
+          existing: { uri: "kb://users/bob/up/lib/b/top.md", name: "top.md", kind: "file", size: 1, updated_at: "", generated: false },
+        });
+      }
+      sent.push(...files.map((x) => x.webkitRelativePath));
+    };
+    const session: ConflictSession = { skipped: [], failed: [] };
+    await sendResolving([inFolder("lib/a/top.md"), inFolder("lib/b/top.md")], send, q.ask, session);
+    expect(q.asked.map((x) => x.name)).toEqual(["lib/b/top.md"]);
+    expect(session.skipped).toEqual(["lib/b/top.md"]);
+    expect(sent).toEqual(["lib/a/top.md"]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uploadBatches } from "./useUploads";
+import { inFlight, uploadBatches } from "./useUploads";
 
 const f = (name: string, size: number) => new File([new Uint8Array(size)], name);
 
@@ -17,5 +17,12 @@ describe("uploadBatches", () => {
   });
   it("returns nothing for nothing", () => {
     expect(uploadBatches([])).toEqual([]);
+  });
+});
+
+describe("inFlight", () => {
+  const batch = [f("a", 10), f("b", 5), f("c", 1)];
+  it("names the file whose bytes are going", () => {
+    expect([0, 9, 10, 14, 15, 16].map((n) => inFlight(batch, n)?.name)).toEqual(["a", "a", "b", "b", "c", "c"]);
   });
 });

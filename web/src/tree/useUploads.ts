@@ -10,7 +10,8 @@ import { childURI } from "../api/uri";
 import { messageOf } from "../ui/errors";
 import { refreshFolders } from "./useFolderListings";
 import { sendResolving } from "./uploadConflicts";
-import type { ConflictAnswer, ConflictQuestion, ConflictSession } from "./uploadConflicts";
+import type { ConflictAnswer, ConflictQuestion, ConflictSession, FailedFile } from "./uploadConflicts";
+import { relativePath, topFolders } from "./uploadPaths";
 
 export interface UploadJob {
   id: number;
@@ -23,6 +24,11 @@ export interface UploadJob {
   error?: string;
   /** e.g. "1 skipped": files left out because their name was taken */
   note?: string;
+  /** how many files the upload holds, and the one in flight (path below the folder) */
+  files: number;
+  current?: string;
+  /** files the server refused, with why; the rest went in */
+  failed: FailedFile[];
   abort: () => void;
 }
 
@@ -51,6 +57,35 @@ export function uploadBatches(files: readonly File[], maxFiles = UPLOAD_BATCH_FI
 }
 const DONE_LINGER_MS = 2500;
 
+/** inFlight is the file a batch is sending when loaded of its bytes have gone. */
+export function inFlight(batch: readonly File[], loaded: number): File | undefined {
+  let end = 0;
+  for (const f of batch) {
+    end += f.size;
+    if (loaded < end) return f;
+  }
+  return batch[batch.length - 1];
+}
+
+// foldersOf lists the target and every folder an upload put files in, to refresh their listings.
+function foldersOf(folder: string, files: readonly File[]): string[] {
+  const out = new Set([folder]);
+  for (const f of files) {
+    const p = relativePath(f);
+    const i = p.lastIndexOf("/");
+    if (i > 0) out.add(childURI(folder, p.slice(0, i), "dir"));
+  }
+  return [...out];
+}
+
+function labelOf(files: readonly File[]): string {
+  const tops = topFolders(files);
+  if (tops.length === 1 && files.every((f) => relativePath(f).startsWith(tops[0] + "/"))) {
+    return i18n.t("tree:upload.folder", { name: tops[0], count: files.length });
+  }
+  return files.length === 1 ? relativePath(files[0] as File) : i18n.t("tree:upload.files", { count: files.length });
+}
+
 /** PendingConflict is a question waiting for the conflict dialog. */
 export interface PendingConflict extends ConflictQuestion {
   jobID: number;
@@ -78,7 +113,7 @@ export function useUploads() {
       if (files.length === 0) return;
       const id = nextID++;
       const total = files.reduce((s, f) => s + f.size, 0);
-      const label = files.length === 1 ? (files[0]?.name ?? "") : i18n.t("tree:upload.files", { count: files.length });
+      const label = labelOf(files);
       let aborted = false;
       let abortCurrent = () => {};
       let cancelQuestion = () => {};
@@ -87,7 +122,7 @@ export function useUploads() {
         abortCurrent();
         cancelQuestion();
       };
-      setJobs((js) => [...js, { id, folder, label, loaded: 0, total, state: "uploading", abort }]);
+      setJobs((js) => [...js, { id, folder, label, loaded: 0, total, state: "uploading", files: files.length, failed: [], abort }]);
       const ask = (q: ConflictQuestion) =>
         new Promise<ConflictAnswer>((resolve) => {
           patch(id, { state: "asking" });
@@ -102,7 +137,7 @@ export function useUploads() {
         });
       void (async () => {
         let done = 0;
-        const session: ConflictSession = { skipped: [] };
+        const session: ConflictSession = { skipped: [], failed: [] };
         const batches = uploadBatches(files);
         try {
           for (const [bi, batch] of batches.entries()) {
@@ -110,11 +145,19 @@ export function useUploads() {
               batch,
               (part, mode) => {
                 if (aborted) throw new UploadCancelled();
+                patch(id, { current: part.length === 1 ? relativePath(part[0] as File) : undefined });
                 const handle = uploadFiles(
                   folder,
                   part,
-                  (p) => patch(id, { loaded: Math.min(total, done + p.loaded) }),
+                  (p) => {
+                    // The request's bytes include the multipart framing: scale to the files'.
+                    const bytes = part.reduce((s, f) => s + f.size, 0);
+                    const sent = p.total > 0 ? (p.loaded / p.total) * bytes : 0;
+                    const cur = inFlight(part, sent);
+                    patch(id, { loaded: Math.min(total, done + sent), current: cur ? relativePath(cur) : undefined });
+                  },
                   mode,
+                  relativePath,
                 );
                 abortCurrent = handle.abort;
                 return handle.promise;
@@ -128,24 +171,32 @@ export function useUploads() {
             patch(id, { loaded: done });
           }
           const skipped = session.skipped.length;
+          const failed = session.failed;
+          const notes = [
+            skipped > 0 ? i18n.t("tree:upload.skipped", { count: skipped }) : "",
+            failed.length > 0 ? i18n.t("tree:upload.failedCount", { count: failed.length }) : "",
+          ].filter(Boolean);
           if (skipped === files.length) {
-            patch(id, { state: "cancelled", loaded: 0 });
+            patch(id, { state: "cancelled", loaded: 0, current: undefined });
+          } else if (skipped + failed.length === files.length) {
+            patch(id, { state: "error", current: undefined, failed, error: files.length === 1 ? failed[0]?.message : undefined });
           } else {
-            patch(id, { state: "done", loaded: total, note: skipped > 0 ? i18n.t("tree:upload.skipped", { count: skipped }) : undefined });
+            patch(id, { state: "done", loaded: total, current: undefined, failed, note: notes.length > 0 ? notes.join(", ") : undefined });
           }
           // A new version of an open file: its preview must not show the old text.
           for (const f of files) {
-            const uri = childURI(folder, f.name, "file");
+            const uri = childURI(folder, relativePath(f), "file");
             void qc.invalidateQueries({ queryKey: ["content", uri] });
             void qc.invalidateQueries({ queryKey: ["versions", uri] });
           }
-          await refreshFolders(qc, [folder]);
-          setTimeout(() => dismiss(id), DONE_LINGER_MS);
+          await refreshFolders(qc, foldersOf(folder, files));
+          // What failed stays until the user has read it.
+          if (failed.length === 0) setTimeout(() => dismiss(id), DONE_LINGER_MS);
         } catch (err) {
           const cancelled = aborted || err instanceof UploadCancelled || (err instanceof ApiError && err.code === "aborted");
-          patch(id, cancelled ? { state: "cancelled", error: undefined } : { state: "error", error: messageOf(err) });
+          patch(id, cancelled ? { state: "cancelled", error: undefined, current: undefined } : { state: "error", error: messageOf(err), current: undefined, failed: session.failed });
           // Earlier batches may have landed.
-          await refreshFolders(qc, [folder]);
+          await refreshFolders(qc, foldersOf(folder, files));
         }
       })();
     },

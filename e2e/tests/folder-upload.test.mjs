@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, loginThroughUI, newPage, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+
+const ROOT = `kb://users/${ADMIN_USER}/`;
+// A name every disk allows and the server refuses: a right-to-left override
+// makes "bad‮dm.exe" look like another name.
+const BAD = "bad\u202edm.txt";
+
+// makeLibrary writes a nested folder with Chinese names, and one file with a
+// forbidden name, to a real directory on disk.
+function makeLibrary(parent, name) {
+  const dir = join(parent, name);
+  const files = {
+    "摘要.md": "# 摘要\n\n研究的摘要。\n",
+    "english.md": "# English\n",
+    "子目录/数据.txt": "数据 1,2,3\n",
+    "子目录/深层/笔记.md": "# 笔记\n\n深层的笔记。\n",
+    [BAD]: "refused\n",
+  };
+  for (const [rel, body] of Object.entries(files)) {
+    const p = join(dir, rel);
+    mkdirSync(join(p, ".."), { recursive: true });
+    writeFileSync(p, body);
+  }
+  return { dir, files };
+}
+
+describe("folder upload", { timeout: 120_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  let disk;
+  before(async () => {
+    disk = mkdtempSync(join(tmpdir(), "ks-folder-"));
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    await loginThroughUI(page);
+    await treeItem(page, `${ROOT}Welcome.md`).waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (disk) rmSync(disk, { recursive: true, force: true });
+  });
+
+  async function raw(uri) {
+    const token = await apiLogin(server.baseURL);
+    const res = await fetch(`${server.baseURL}/api/v1/resources/raw?uri=${encodeURIComponent(uri)}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  async function names(uri) {
+    const token = await apiLogin(server.baseURL);
+    const res = await fetch(`${server.baseURL}/api/v1/resources?uri=${encodeURIComponent(uri)}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    assert.equal(res.status, 200);
+    return (await res.json()).items.map((n) => n.name);
+  }
+
+  // expectLibrary checks every good file arrived with its bytes, the bad one
+  // did not, and the upload lists it with the server's reason.
+  async function expectLibrary(base, files, label) {
+    for (const [rel, body] of Object.entries(files)) {
+      if (rel !== BAD) assert.deepEqual(await raw(base + rel), { status: 200, body }, rel);
+    }
+    assert.deepEqual((await names(base)).sort(), ["english.md", "子目录", "摘要.md"].sort());
+    const row = page.locator("li.upload", { hasText: label });
+    const failed = row.getByRole("list", { name: "1 file was not uploaded" });
+    await failed.waitFor();
+    const item = await failed.getByRole("listitem").innerText();
+    assert.ok(item.startsWith(`${label}/${BAD}: `), item);
+    assert.match(item, /direction-changing/);
+    assert.match(await row.locator(".upload-status").innerText(), /Uploaded, 1 failed/);
+  }
+
+  it(
+    "recreates a folder dropped on the tree, and lists the file it refused with its reason",
+    shotOnFailure(() => page, async () => {
+      const { dir, files } = makeLibrary(disk, "研究资料");
+      // A real drop of a directory from the desktop: only the browser's own
+      // drag (CDP) gives the page directory entries.
+      const box = await page.locator(".tree-scroll").boundingBox();
+      const at = { x: box.x + box.width / 2, y: box.y + box.height - 20 };
+      const cdp = await page.context().newCDPSession(page);
+      const data = { items: [], files: [dir], dragOperationsMask: 1 };
+      for (const type of ["dragEnter", "dragOver", "drop"]) {
+        await cdp.send("Input.dispatchDragEvent", { type, ...at, data });
+      }
+      await treeItem(page, `${ROOT}研究资料/`).waitFor();
+      await expectLibrary(`${ROOT}研究资料/`, files, "研究资料");
+      await treeItem(page, `${ROOT}研究资料/`).click();
+      await treeItem(page, `${ROOT}研究资料/子目录/`).waitFor();
+    }),
+  );
+
+  it(
+    "uploads a folder chosen with the Upload folder button into the selected folder",
+    shotOnFailure(() => page, async () => {
+      const { dir, files } = makeLibrary(disk, "笔记库");
+      // A file at the root selected: the new folder goes to the root.
+      await treeItem(page, `${ROOT}Welcome.md`).click();
+      await page.getByRole("button", { name: "New folder" }).click();
+      const dialog = page.getByRole("dialog", { name: "New folder" });
+      await dialog.getByRole("textbox").fill("inbox");
+      await dialog.getByRole("button", { name: "Create" }).click();
+      await treeItem(page, `${ROOT}inbox/`).click();
+      const chooser = page.waitForEvent("filechooser");
+      await page.getByRole("button", { name: "Upload folder" }).click();
+      await (await chooser).setFiles(dir);
+      await treeItem(page, `${ROOT}inbox/笔记库/`).waitFor();
+      await expectLibrary(`${ROOT}inbox/笔记库/`, files, "笔记库");
+    }),
+  );
+});

@@ -1,0 +1,54 @@
+// A real MCP client (the official TypeScript SDK) against /mcp of the real
+// binary: it lists the tools and reads the sample tree through them.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { apiLogin, startServer } from "../lib/server.mjs";
+import { apiUpload, apiMkdir } from "../lib/agent.mjs";
+
+describe("MCP over /mcp", { timeout: 60_000 }, () => {
+  let server;
+  let client;
+  before(async () => {
+    server = await startServer({ KB_FAKE_LLM: "1" });
+    const token = await apiLogin(server.baseURL);
+    await apiMkdir(server.baseURL, token, "kb://me/mcp/");
+    await apiUpload(server.baseURL, token, "kb://me/mcp/", { "note.md": "# Note\n\nThe MCP needle is here.\n" });
+    client = new Client({ name: "e2e", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.baseURL}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
+    await client.connect(transport);
+  });
+  after(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it("lists the four read-only tools with their schemas", async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ["ls", "read", "search", "status"]);
+    for (const t of tools) {
+      assert.equal(t.annotations?.readOnlyHint, true, t.name);
+      assert.equal(t.inputSchema.type, "object", t.name);
+      assert.ok(t.outputSchema, `${t.name} has an output schema`);
+    }
+  });
+
+  it("calls ls and read, with structured content and the same JSON as text", async () => {
+    const ls = await client.callTool({ name: "ls", arguments: { uri: "kb://me/mcp/" } });
+    assert.notEqual(ls.isError, true, JSON.stringify(ls));
+    assert.deepEqual(JSON.parse(ls.content[0].text), ls.structuredContent);
+    const uris = ls.structuredContent.items.map((i) => i.uri);
+    assert.ok(uris.some((u) => u.endsWith("/mcp/note.md")), uris.join(", "));
+
+    const read = await client.callTool({ name: "read", arguments: { uri: "kb://me/mcp/note.md", limit: 10 } });
+    assert.notEqual(read.isError, true, JSON.stringify(read));
+    assert.equal(read.structuredContent.text, "# Note\n\nTh");
+    assert.equal(read.structuredContent.next_offset, 10);
+
+    const missing = await client.callTool({ name: "read", arguments: { uri: "kb://me/mcp/nope.md" } });
+    assert.equal(missing.isError, true);
+    assert.equal(JSON.parse(missing.content[0].text).error.code, "not_found");
+  });
+});

@@ -1,0 +1,68 @@
+// Package mcp is the Model Context Protocol front door at /mcp: the
+// knowledge tools and the caller's files as resources, over the Streamable
+// HTTP transport in stateless mode, so any replica answers any request.
+package mcp
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/knowledge"
+)
+
+// Path is where the server is mounted.
+const Path = "/mcp"
+
+// Deps are the domain services the door calls.
+type Deps struct {
+	Tree *knowledge.Tree
+	Auth *auth.Service
+	// PerUser bounds one user's requests in flight; zero means
+	// DefaultPerUser.
+	PerUser int
+	Version string
+	// ResourcesPage is one page of resources/list; zero means 100.
+	ResourcesPage int
+}
+
+// DefaultPerUser is how many /mcp requests one user may have running.
+const DefaultPerUser = 8
+
+// maxBody bounds one JSON-RPC request: tool arguments are a few short
+// fields.
+const maxBody = 256 << 10
+
+// New builds the /mcp handler. One SDK server serves every request: the
+// caller travels with each request, never in server state.
+func New(d Deps) http.Handler {
+	if d.PerUser <= 0 {
+		d.PerUser = DefaultPerUser
+	}
+	if d.ResourcesPage <= 0 {
+		d.ResourcesPage = resourcesPageSize
+	}
+	if d.Version == "" {
+		d.Version = "dev"
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "knowspace", Title: "Knowspace", Version: d.Version}, &mcp.ServerOptions{
+		Instructions: "Knowspace is the user's knowledge workspace. Browse with ls (start at kb://me/), read files with read, " +
+			"search text with search, and check compile progress with status. Every answer is paged: follow next_cursor or next_offset.",
+		// Every answer depends on who asks.
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
+	})
+	addTools(s, d.Tree)
+	addResources(s, d.Tree, d.ResourcesPage)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          maxBody,
+		// Rebinding is answered by the bearer token (a rebound page cannot
+		// send one) and our Origin check; the SDK's localhost guard would
+		// refuse a reverse proxy on the same host that keeps the public Host.
+		DisableLocalhostProtection: true,
+	})
+	return &door{auth: d.Auth, mcp: withTokenInfo(h), inflight: newInflight(d.PerUser)}
+}
