@@ -31,8 +31,10 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/observe"
+	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/turn"
 	"github.com/knowspace/knowspace/web"
 )
 
@@ -193,10 +195,14 @@ func serve(configPath string) error {
 			slog.Info("marked turns cut by the last stop as interrupted", "count", n)
 		}
 	}
+	// One turn service for every door, so a user's stream limit counts all.
+	turns := turn.New(a.tree, conversations, lim.StreamsPerUser)
+	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.auth, Models: models, Turns: turns, Shutdown: shutdown})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Import: imports, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
-		StreamsPerUser: lim.StreamsPerUser, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
-		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})}}})
+		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
+		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})},
+			{Path: "/v1", Handler: openai}}})
 	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)
 	if err != nil {

@@ -18,6 +18,9 @@ const (
 // ErrShutdown ends streams when the server stops.
 var ErrShutdown = errors.New("server shutting down")
 
+// ShutdownError is the error event a stream ends with when the server stops.
+var ShutdownError = ErrorData{Code: "server_shutdown", Message: "the server is restarting; send the message again in a moment"}
+
 // SSEHeaders prepares w for an event stream and sends the headers at once.
 func SSEHeaders(w http.ResponseWriter) {
 	h := w.Header()
@@ -33,6 +36,15 @@ func SSEHeaders(w http.ResponseWriter) {
 // and flushes it at once, sends a heartbeat comment when idle, and returns
 // when events is closed, ctx ends, shutdown closes or a write fails.
 func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, shutdown <-chan struct{}, heartbeat time.Duration) error {
+	return WriteEvents(ctx, w, events, shutdown, heartbeat, appendEvent)
+}
+
+// Encoder appends an event as its door's protocol spells it.
+type Encoder func(buf []byte, e Event) []byte
+
+// WriteEvents is WriteSSE with the events spelled by enc: another door's
+// protocol gets the same batching, heartbeat and shutdown behaviour.
+func WriteEvents(ctx context.Context, w http.ResponseWriter, events <-chan Event, shutdown <-chan struct{}, heartbeat time.Duration, enc Encoder) error {
 	rc := http.NewResponseController(w)
 	timer := time.NewTimer(heartbeat)
 	defer timer.Stop()
@@ -48,7 +60,7 @@ func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, s
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-shutdown:
-			_ = write(encodeEvent(Event{EventError, ErrorData{Code: "server_shutdown", Message: "the server is restarting; send the message again in a moment"}}))
+			_ = write(enc(nil, Event{EventError, ShutdownError}))
 			return ErrShutdown
 		case <-timer.C:
 			if err := write([]byte(": heartbeat\n\n")); err != nil {
@@ -62,13 +74,13 @@ func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, s
 			// Events already queued when this one arrived go out in the same
 			// write: nothing waits for later events, and a fast producer costs
 			// one flush per batch, not per event.
-			buf := appendEvent(nil, e)
+			buf := enc(nil, e)
 			for queued := len(events); queued > 0 && len(buf) < maxBatchBytes; queued-- {
 				next, more := <-events
 				if !more {
 					return write(buf)
 				}
-				buf = appendEvent(buf, next)
+				buf = enc(buf, next)
 			}
 			if err := write(buf); err != nil {
 				return err
@@ -86,8 +98,6 @@ func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, s
 
 // maxBatchBytes bounds one coalesced write.
 const maxBatchBytes = 64 << 10
-
-func encodeEvent(e Event) []byte { return appendEvent(nil, e) }
 
 // appendEvent renders one event; JSON never contains a raw newline, so one
 // data line always holds the whole payload.

@@ -86,7 +86,7 @@ func (h *handlers) updateUser(c echo.Context) error {
 		// Its sessions and queued jobs ended in the update; open streams
 		// are not requests the store knows of.
 		if u.Disabled {
-			h.streams.endUser(id)
+			h.Turns.EndUser(id)
 		}
 	}
 	return c.JSON(http.StatusOK, toUserJSON(u))

@@ -70,6 +70,6 @@ func (h *handlers) overview(c echo.Context) error {
 	}
 	var out overviewJSON
 	out.Users.Total, out.Users.Disabled, out.Users.Admins = o.Users, o.DisabledUsers, o.Admins
-	out.Files, out.Bytes, out.Jobs, out.ActiveStreams = o.Files, o.Bytes, o.Jobs, h.streams.count()
+	out.Files, out.Bytes, out.Jobs, out.ActiveStreams = o.Files, o.Bytes, o.Jobs, h.Turns.Open()
 	return c.JSON(http.StatusOK, out)
 }

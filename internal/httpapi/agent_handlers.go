@@ -1,14 +1,10 @@
 package httpapi
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -18,19 +14,18 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
-	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/skill"
+	"github.com/knowspace/knowspace/internal/turn"
 )
 
-// Stream request bounds: checked before the first byte of the stream.
+// Stream request bounds: checked before the first byte of the stream, the
+// same for every door.
 const (
-	MaxMessageChars = 32_000
-	MaxHistoryItems = 200
-	MaxHistoryBytes = 512 << 10
-	// streamEventQueue lets the runner run ahead of a slow client; the
-	// writer sends what is queued in one write, so a short queue costs no
-	// throughput, and each open stream holds one.
-	streamEventQueue = 16
+	MaxMessageChars = turn.MaxMessageChars
+	MaxHistoryItems = turn.MaxHistoryItems
+	MaxHistoryBytes = turn.MaxHistoryBytes
+	// DefaultStreamsPerUser is limits.streams_per_user unless configured.
+	DefaultStreamsPerUser = turn.DefaultStreamsPerUser
 )
 
 func (h *handlers) options(c echo.Context) error {
@@ -131,98 +126,20 @@ func (h *handlers) stream(c echo.Context) error {
 	if err != nil {
 		return apierr.BadRequest("unknown_model", "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID)
 	}
-	ctx, cancel := context.WithCancel(c.Request().Context())
-	defer cancel()
-	release, err := h.streams.enter(currentUser(c).ID, cancel)
+	tr := turn.Request{Caller: caller(c), RequestID: currentRequestID(c), Model: model, URI: req.URI, Message: req.Message,
+		ConversationID: req.ConversationID, Temporary: req.Temporary, Regenerate: req.Regenerate, Edit: req.Edit}
+	for _, m := range req.History {
+		tr.History = append(tr.History, chat.HistoryItem{Role: m.Role, Content: m.Content})
+	}
+	run, err := h.Turns.Start(c.Request().Context(), tr)
 	if err != nil {
 		return err
 	}
-	defer release()
-	who := caller(c)
-	turn := agent.Turn{ID: newTurnID(), Message: req.Message}
-	var (
-		scope  knowledge.Scope
-		stored *chat.Turn
-	)
-	if h.Chat != nil && !req.Temporary {
-		// The user message is stored, and the answer opened as streaming,
-		// before the first byte: a refusal is still a JSON error.
-		tr := chat.TurnRequest{ConversationID: req.ConversationID, URI: req.URI,
-			Message: req.Message, Regenerate: req.Regenerate, Edit: req.Edit, ModelID: model.Meta().ID}
-		if req.ConversationID == 0 {
-			for _, m := range req.History {
-				tr.Seed = append(tr.Seed, chat.HistoryItem{Role: m.Role, Content: m.Content})
-			}
-		}
-		st, err := h.Chat.Begin(ctx, who, tr)
-		if err != nil {
-			return err
-		}
-		stored, scope, turn.Message = &st, st.Scope, st.Message
-		turn.Stored = agent.StoredTurn{ConversationID: st.Conversation.ID, UserMessageID: st.UserMessageID, MessageID: st.MessageID}
-		for _, m := range st.History {
-			turn.History = append(turn.History, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
-		}
-	} else {
-		if req.ConversationID != 0 {
-			return conversationsOff()
-		}
-		scope, err = h.Tree.OpenScope(ctx, who, req.URI)
-		if err != nil {
-			return err
-		}
-		for _, m := range req.History {
-			turn.History = append(turn.History, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
-		}
+	agent.SSEHeaders(c.Response())
+	err = agent.WriteSSE(run.Context(), c.Response(), run.Events, h.Shutdown, agent.HeartbeatInterval)
+	if err != nil && run.Context().Err() == nil {
+		slog.Debug("stream ended", "request_id", currentRequestID(c), "turn_id", run.ID, "err", err)
 	}
-	turn.ScopeURI = scope.URI
-	tools := agent.KnowledgeTools{Tree: h.Tree, Caller: who, Scope: scope}
-	runner := &agent.Runner{Model: model, Limits: agent.DefaultLimits}
-	if model.Meta().NativeTools {
-		runner.Tools = tools
-	} else {
-		turn.Material = tools.Material(ctx)
-	}
-
-	w := c.Response()
-	agent.SSEHeaders(w)
-	events := make(chan agent.Event, streamEventQueue)
-	finished := make(chan struct{})
-	var record turnRecord
-	go func() {
-		defer close(finished)
-		defer close(events)
-		runner.Run(ctx, turn, func(e agent.Event) {
-			record.observe(e)
-			select {
-			case events <- e:
-			case <-ctx.Done():
-			}
-		})
-	}()
-	err = agent.WriteSSE(ctx, w, events, h.Shutdown, agent.HeartbeatInterval)
-	// Whatever ended the stream (client gone, shutdown, write failure), the
-	// turn, its upstream request and any running tool stop with it.
-	cancel()
-	<-finished
-	if err != nil && ctx.Err() == nil {
-		slog.Debug("stream ended", "request_id", currentRequestID(c), "turn_id", turn.ID, "err", err)
-	}
-	outcome := record.outcome(errors.Is(err, agent.ErrShutdown))
-	record.report(currentRequestID(c), turn.ID, model.Meta().ID, who.ID, outcome)
-	if stored != nil {
-		// The request is over; the answer is stored all the same.
-		saveCtx, done := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer done()
-		if err := h.Chat.Finish(saveCtx, *stored, outcome); err != nil {
-			slog.Error("store the answer", "conversation", stored.Conversation.ID, "message", stored.MessageID, "err", err)
-		}
-	}
+	run.End(errors.Is(err, agent.ErrShutdown))
 	return nil
-}
-
-func newTurnID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	return "turn_" + hex.EncodeToString(b)
 }

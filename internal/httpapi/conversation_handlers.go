@@ -8,6 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/turn"
 )
 
 type createConversationRequest struct {
@@ -35,9 +36,7 @@ func (r *renameConversationRequest) Validate() error {
 
 // conversationsOff answers when the server keeps no conversations
 // (conversations: {store: false}).
-func conversationsOff() error {
-	return apierr.BadRequest("conversations_disabled", "this server keeps no conversations (conversations.store is false); history lives in the page only")
-}
+func conversationsOff() error { return turn.ConversationsOff() }
 
 func (h *handlers) createConversation(c echo.Context) error {
 	if h.Chat == nil {

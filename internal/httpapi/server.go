@@ -21,6 +21,7 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/turn"
 )
 
 // Deps are the services the API calls.
@@ -46,8 +47,13 @@ type Deps struct {
 	Skills *skill.Service
 	// Shutdown closes when the server stops, ending open streams first.
 	Shutdown <-chan struct{}
-	// StreamsPerUser caps one user's open chat streams (default 4).
+	// StreamsPerUser caps one user's open chat streams (default 4); used
+	// only when Turns is nil.
 	StreamsPerUser int
+	// Turns runs agent turns; nil builds one on Tree, Chat and
+	// StreamsPerUser. Pass the one the other front doors use, so the
+	// stream limit counts every door.
+	Turns *turn.Service
 	// Timeouts bound slow clients; pass the same to NewServer.
 	Timeouts Timeouts
 	// MaxUploadRequest caps a whole upload request, all parts together;
@@ -80,7 +86,10 @@ func New(d Deps) *echo.Echo {
 	if d.Skills == nil {
 		d.Skills = &skill.Service{Store: d.Store, Tree: d.Tree, Models: d.Models}
 	}
-	h := &handlers{Deps: d, streams: newStreamRegistry(d.StreamsPerUser),
+	if d.Turns == nil {
+		d.Turns = turn.New(d.Tree, d.Chat, d.StreamsPerUser)
+	}
+	h := &handlers{Deps: d,
 		checks: newRateLimiter(checksPerMinute, time.Minute, "a minute")}
 	e.GET("/healthz", h.health)
 	e.GET("/readyz", h.ready)
@@ -182,8 +191,7 @@ func New(d Deps) *echo.Echo {
 
 type handlers struct {
 	Deps
-	streams *streamRegistry
-	checks  *rateLimiter // model and CLI profile checks, per user
+	checks *rateLimiter // model and CLI profile checks, per user
 }
 
 func (h *handlers) health(c echo.Context) error {

@@ -1,0 +1,152 @@
+package openaiapi
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/agent"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/turn"
+)
+
+// requestIDHeader is set by the server's request log before any door runs.
+const requestIDHeader = "X-Request-Id"
+
+type modelJSON struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+func (s *server) modelList() []modelJSON {
+	out := []modelJSON{}
+	if s.Models != nil {
+		for _, m := range s.Models.Options() {
+			out = append(out, modelJSON{ID: m.ID, Object: "model", Created: s.started, OwnedBy: "knowspace"})
+		}
+	}
+	return out
+}
+
+func (s *server) models(w http.ResponseWriter, _ *http.Request, _ knowledge.Caller) error {
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": s.modelList()})
+	return nil
+}
+
+func (s *server) model(w http.ResponseWriter, r *http.Request, _ knowledge.Caller) error {
+	id := r.PathValue("id")
+	for _, m := range s.modelList() {
+		if m.ID == id {
+			writeJSON(w, http.StatusOK, m)
+			return nil
+		}
+	}
+	_, err := s.lookup(id)
+	return err
+}
+
+// completions runs one KnowAgent turn. Everything that can be refused is
+// refused with an error object before the first byte.
+func (s *server) completions(w http.ResponseWriter, r *http.Request, who knowledge.Caller) error {
+	req, err := decodeRequest(r)
+	if err != nil {
+		return err
+	}
+	model, err := s.lookup(req.Model)
+	if err != nil {
+		return err
+	}
+	question, history := req.question()
+	// The client sends the whole history each time; storing every call as a
+	// new conversation would bury the user's own list.
+	run, err := s.Turns.Start(r.Context(), turn.Request{Caller: who, RequestID: w.Header().Get(requestIDHeader), Model: model,
+		URI: scopeURI(who), Message: question, History: history, Temporary: true})
+	if err != nil {
+		return err
+	}
+	id := "chatcmpl-" + strings.TrimPrefix(run.ID, "turn_")
+	created := time.Now().Unix()
+	if req.Stream {
+		enc := newChunkEncoder(id, model.Meta().ID, created, &req)
+		agent.SSEHeaders(w)
+		err = agent.WriteEvents(run.Context(), w, run.Events, s.Shutdown, s.Heartbeat, enc.encode)
+		if err != nil && run.Context().Err() == nil {
+			slog.Debug("openai stream ended", "turn_id", run.ID, "err", err)
+		}
+		run.End(errors.Is(err, agent.ErrShutdown))
+		return nil
+	}
+	a, shutdown := s.collect(run, req.toolLines())
+	run.End(shutdown)
+	switch {
+	case a.ended == agent.EventDone:
+		writeJSON(w, http.StatusOK, completionJSON{ID: id, Object: "chat.completion", Created: created, Model: model.Meta().ID,
+			Choices: []choiceJSON{{Message: messageJSON{Role: "assistant", Content: a.content.String()}, FinishReason: a.finish}},
+			Usage:   openAIUsage(a.usage)})
+	case a.ended == agent.EventError || shutdown:
+		if shutdown {
+			a.err = agent.ShutdownError
+		}
+		writeJSON(w, http.StatusBadGateway, turnError(a.err.Code, a.err.Message))
+	default:
+		// The client left: nobody reads an answer.
+		return apierr.New(499, "client_closed", "the client closed the request")
+	}
+	return nil
+}
+
+// collected is a whole completion's answer.
+type collected struct {
+	answer
+	content strings.Builder
+}
+
+// collect reads the turn to its end (or the server's stop).
+func (s *server) collect(run *turn.Running, toolLines bool) (*collected, bool) {
+	a := &collected{answer: answer{toolLines: toolLines}}
+	for {
+		select {
+		case <-s.Shutdown:
+			return a, true
+		case <-run.Context().Done():
+			return a, false
+		case e, ok := <-run.Events:
+			if !ok {
+				return a, false
+			}
+			a.content.WriteString(a.text(e))
+		}
+	}
+}
+
+type completionJSON struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []choiceJSON `json:"choices"`
+	Usage   usageJSON    `json:"usage"`
+}
+
+type choiceJSON struct {
+	Index        int         `json:"index"`
+	Message      messageJSON `json:"message"`
+	FinishReason string      `json:"finish_reason"`
+}
+
+type messageJSON struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

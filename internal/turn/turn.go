@@ -1,0 +1,199 @@
+// Package turn runs one KnowAgent turn for any front door: it holds the
+// per-user stream limit, opens the scope (or the stored conversation), runs
+// the agent, and when the door is done writing records and stores the
+// outcome. The native SSE stream and the OpenAI-compatible endpoint both
+// call it, so a turn behaves the same whichever door it came through.
+package turn
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/agent"
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/knowledge"
+)
+
+// Request bounds, the same for every door: checked before a turn starts.
+const (
+	MaxMessageChars = 32_000
+	MaxHistoryItems = 200
+	MaxHistoryBytes = 512 << 10
+	// eventQueue lets the runner run ahead of a slow client; the writer
+	// sends what is queued in one write, so a short queue costs no
+	// throughput, and each open turn holds one.
+	eventQueue = 16
+)
+
+// Service starts turns. One per server, shared by every door, so the
+// stream limit counts a user's turns whichever door they came through.
+type Service struct {
+	Tree *knowledge.Tree
+	// Chat keeps conversations; nil stores none and a turn's history is
+	// the one it was given.
+	Chat    *chat.Service
+	streams *streamRegistry
+}
+
+// New builds the service; streamsPerUser <= 0 means DefaultStreamsPerUser.
+func New(tree *knowledge.Tree, conversations *chat.Service, streamsPerUser int) *Service {
+	return &Service{Tree: tree, Chat: conversations, streams: newStreamRegistry(streamsPerUser)}
+}
+
+// Request is one question, already validated by the door.
+type Request struct {
+	Caller    knowledge.Caller
+	RequestID string // for the turn's log line
+	Model     *llm.Model
+	URI       string // the scope; ignored when continuing a conversation
+	Message   string
+	History   []chat.HistoryItem
+	// ConversationID continues a stored conversation: its stored messages
+	// are the history and History is ignored.
+	ConversationID int64
+	// Temporary stores nothing, even when conversations are kept.
+	Temporary  bool
+	Regenerate int64
+	Edit       int64
+}
+
+// Running is a started turn. Its door reads Events until they close or it
+// stops writing, then calls End exactly once.
+type Running struct {
+	ID     string
+	Scope  knowledge.Scope
+	Events <-chan agent.Event
+	// Stored is the conversation the turn writes to; nil when not stored.
+	Stored *chat.Turn
+
+	ctx      context.Context
+	cancel   context.CancelFunc
+	release  func()
+	finished chan struct{}
+	record   turnRecord
+	req      Request
+	svc      *Service
+}
+
+// Context ends when the turn is ended (End) or the request's context ends.
+func (r *Running) Context() context.Context { return r.ctx }
+
+// Start opens the turn: everything that can be refused (the stream limit,
+// the scope, a stored conversation's state) is refused here, before the
+// door writes a byte, and the agent runs from then on.
+func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	release, err := s.streams.enter(req.Caller.ID, cancel)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			release()
+			cancel()
+		}
+	}()
+	model := req.Model
+	t := agent.Turn{ID: newTurnID(), Message: req.Message}
+	run := &Running{ID: t.ID, ctx: ctx, cancel: cancel, release: release, finished: make(chan struct{}), req: req, svc: s}
+	if s.Chat != nil && !req.Temporary {
+		// The user message is stored, and the answer opened as streaming,
+		// before the first byte: a refusal is still an error answer.
+		tr := chat.TurnRequest{ConversationID: req.ConversationID, URI: req.URI,
+			Message: req.Message, Regenerate: req.Regenerate, Edit: req.Edit, ModelID: model.Meta().ID}
+		if req.ConversationID == 0 {
+			tr.Seed = req.History
+		}
+		st, err := s.Chat.Begin(ctx, req.Caller, tr)
+		if err != nil {
+			return nil, err
+		}
+		run.Stored, run.Scope, t.Message = &st, st.Scope, st.Message
+		t.Stored = agent.StoredTurn{ConversationID: st.Conversation.ID, UserMessageID: st.UserMessageID, MessageID: st.MessageID}
+		t.History = toLLM(st.History)
+	} else {
+		if req.ConversationID != 0 {
+			return nil, ConversationsOff()
+		}
+		run.Scope, err = s.Tree.OpenScope(ctx, req.Caller, req.URI)
+		if err != nil {
+			return nil, err
+		}
+		t.History = toLLM(req.History)
+	}
+	t.ScopeURI = run.Scope.URI
+	tools := agent.KnowledgeTools{Tree: s.Tree, Caller: req.Caller, Scope: run.Scope}
+	runner := &agent.Runner{Model: model, Limits: agent.DefaultLimits}
+	if model.Meta().NativeTools {
+		runner.Tools = tools
+	} else {
+		t.Material = tools.Material(ctx)
+	}
+	events := make(chan agent.Event, eventQueue)
+	run.Events = events
+	go func() {
+		defer close(run.finished)
+		defer close(events)
+		runner.Run(ctx, t, func(e agent.Event) {
+			run.record.observe(e)
+			select {
+			case events <- e:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	return run, nil
+}
+
+// End stops the turn (whatever ended the door's writing, the turn, its
+// upstream request and any running tool stop with it), counts and logs it,
+// stores the answer of a stored turn, and frees its stream. shutdown says
+// the server's stop ended it. The outcome is what the turn produced.
+func (r *Running) End(shutdown bool) chat.Outcome {
+	r.cancel()
+	<-r.finished
+	defer r.release()
+	outcome := r.record.outcome(shutdown)
+	r.record.report(r.req.RequestID, r.ID, r.req.Model.Meta().ID, r.req.Caller.ID, outcome)
+	if r.Stored != nil {
+		// The request is over; the answer is stored all the same.
+		saveCtx, done := context.WithTimeout(context.WithoutCancel(r.ctx), 10*time.Second)
+		defer done()
+		if err := r.svc.Chat.Finish(saveCtx, *r.Stored, outcome); err != nil {
+			slog.Error("store the answer", "conversation", r.Stored.Conversation.ID, "message", r.Stored.MessageID, "err", err)
+		}
+	}
+	return outcome
+}
+
+// EndUser ends every open turn of the user (the account was disabled).
+func (s *Service) EndUser(userID int64) { s.streams.endUser(userID) }
+
+// Open is the number of turns streaming on this replica.
+func (s *Service) Open() int { return s.streams.count() }
+
+// ConversationsOff answers when the server keeps no conversations
+// (conversations: {store: false}).
+func ConversationsOff() error {
+	return apierr.BadRequest("conversations_disabled", "this server keeps no conversations (conversations.store is false); history lives in the page only")
+}
+
+func toLLM(items []chat.HistoryItem) []llm.Message {
+	out := make([]llm.Message, 0, len(items))
+	for _, m := range items {
+		out = append(out, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
+	}
+	return out
+}
+
+func newTurnID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "turn_" + hex.EncodeToString(b)
+}
