@@ -33,7 +33,13 @@ func (t *Tree) Files(ctx context.Context, c Caller, after string, limit int) (Fi
 	if limit < 1 || limit > MaxFilesPage {
 		limit = MaxFilesPage
 	}
-	u, root, err := t.Resolve(ctx, c, "kb://me/")
+	top := "kb://me/"
+	if c.Scoped() {
+		// The root of a scoped token lists its folder, but the walk below
+		// reads the store directly: it must start there.
+		top = c.ScopeURI()
+	}
+	u, root, err := t.Resolve(ctx, c, top)
 	if err != nil {
 		return FilesPage{}, err
 	}

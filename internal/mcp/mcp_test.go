@@ -34,6 +34,8 @@ type env struct {
 	tree       *knowledge.Tree
 	alice, bob string // session tokens
 	aliceAPI   string // alice's personal API token
+	// aliceNotes is a read-only API token of alice's that sees only kb://me/notes/.
+	aliceNotes string
 }
 
 // newEnv runs the real API with /mcp mounted, two users with the sample
@@ -67,6 +69,11 @@ func newEnv(t testing.TB, dialect string) *env {
 				t.Fatal(err)
 			}
 			e.aliceAPI = tok.Secret
+			scoped, err := svc.CreateScopedToken(ctx, s.User, "notes only", 0, auth.TokenScope{URI: "kb://me/notes/"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.aliceNotes = scoped.Secret
 		} else {
 			e.bob = s.Token
 		}
@@ -413,6 +420,67 @@ func TestMCPAuthAndOrigin(t *testing.T) {
 		r.Body.Close()
 		if r.StatusCode != 404 {
 			t.Errorf("oauth metadata: %d", r.StatusCode)
+		}
+	})
+}
+
+// A token scoped to one folder sees that folder and nothing else over MCP,
+// whatever the spelling of the URI.
+func TestMCPScopedToken(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		for _, rev := range revisions {
+			t.Run(rev, func(t *testing.T) {
+				cs := e.connect(e.aliceNotes, rev)
+				ctx := context.Background()
+				var uris []string
+				for cursor := ""; ; {
+					res, err := cs.ListResources(ctx, &sdk.ListResourcesParams{Cursor: cursor})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, r := range res.Resources {
+						uris = append(uris, r.URI)
+					}
+					if cursor = res.NextCursor; cursor == "" {
+						break
+					}
+				}
+				if len(uris) == 0 {
+					t.Fatal("a token scoped to notes/ lists no resource")
+				}
+				for _, u := range uris {
+					if !strings.HasPrefix(u, "kb://users/alice/notes/") {
+						t.Fatalf("a token scoped to notes/ lists %s", u)
+					}
+				}
+				if rr, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uris[0]}); err != nil || len(rr.Contents) != 1 {
+					t.Fatalf("read %s inside the scope: %v", uris[0], err)
+				}
+				outside := []string{"kb://users/alice/Welcome.md", "kb://users/alice/notes/../Welcome.md",
+					"kb://users/alice/notes/%2E%2E/Welcome.md", "kb://users/bob/Welcome.md", "kb://users/bob/notes/"}
+				for _, u := range outside {
+					if rr, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: u}); err == nil || rr != nil {
+						t.Errorf("read %s outside the scope: %+v", u, rr)
+					}
+				}
+				for _, u := range append(outside, "kb://users/alice/data/") {
+					tool := "read"
+					if strings.HasSuffix(u, "/") {
+						tool = "ls"
+					}
+					res, out := call(t, cs, tool, map[string]any{"uri": u})
+					if !res.IsError || errCode(out) == "" {
+						t.Errorf("%s %s outside the scope: %v", tool, u, out)
+					}
+				}
+				// Search finds nothing outside the folder.
+				_, out := call(t, cs, "search", map[string]any{"uri": "kb://me/", "query": "Welcome"})
+				raw, _ := json.Marshal(out)
+				if strings.Contains(string(raw), "kb://users/alice/Welcome.md") {
+					t.Errorf("search with a scoped token found a file outside it: %s", raw)
+				}
+			})
 		}
 	})
 }
