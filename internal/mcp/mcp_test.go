@@ -344,7 +344,7 @@ func TestMCPResources(t *testing.T) {
 					if err == nil || !errors.As(err, &we) || rr != nil {
 						t.Fatalf("read %s: %+v, %v; want an error and no contents", u, rr, err)
 					}
-					if u != "kb://users/alice/" && (we.Code != sdk.CodeResourceNotFound || !strings.Contains(string(we.Data), `"code":"not_found"`)) {
+					if u != "kb://users/alice/" && (we.Code != jsonrpc.CodeInvalidParams || !strings.Contains(string(we.Data), `"code":"not_found"`)) {
 						t.Errorf("read %s: %d %s %s", u, we.Code, we.Message, we.Data)
 					}
 				}

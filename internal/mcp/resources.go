@@ -131,11 +131,10 @@ func rpcError(uri string, err error) error {
 		e = apierr.Internal(err)
 	}
 	data, _ := json.Marshal(map[string]any{"code": e.Code, "uri": uri})
+	// The current revision answers an unknown resource with invalid
+	// params (the SDK deprecates its -32002); data carries our code.
 	code := int64(jsonrpc.CodeInvalidParams)
-	switch {
-	case e.Status == http.StatusNotFound:
-		code = mcp.CodeResourceNotFound
-	case e.Status >= 500:
+	if e.Status >= 500 {
 		code = jsonrpc.CodeInternalError
 	}
 	return &jsonrpc.Error{Code: code, Message: e.Message, Data: data}
