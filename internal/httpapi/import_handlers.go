@@ -31,15 +31,9 @@ func (h *handlers) importArchive(c echo.Context) error {
 	if _, _, err := h.Tree.ResolveWrite(ctx, caller(c), target); err != nil {
 		return err
 	}
-	if h.MaxUploadRequest > 0 {
-		if c.Request().ContentLength > h.MaxUploadRequest {
-			return h.requestTooLarge()
-		}
-		c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, h.MaxUploadRequest)
-	}
-	mr, err := c.Request().MultipartReader()
+	mr, err := h.multipartBody(c, "one part named \"file\" holding the archive")
 	if err != nil {
-		return apierr.BadRequest("invalid_upload", "send multipart/form-data with one part named \"file\" holding the archive")
+		return err
 	}
 	for {
 		part, err := mr.NextPart()

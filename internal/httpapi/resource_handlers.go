@@ -110,15 +110,9 @@ func (h *handlers) upload(c echo.Context) error {
 	if _, _, err := h.Tree.ResolveWrite(ctx, caller(c), folder); err != nil {
 		return err
 	}
-	if h.MaxUploadRequest > 0 {
-		if c.Request().ContentLength > h.MaxUploadRequest {
-			return h.requestTooLarge()
-		}
-		c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, h.MaxUploadRequest)
-	}
-	mr, err := c.Request().MultipartReader()
+	mr, err := h.multipartBody(c, "one or more parts named \"file\"")
 	if err != nil {
-		return apierr.BadRequest("invalid_upload", "send multipart/form-data with one or more parts named \"file\"")
+		return err
 	}
 	var staged []knowledge.Staged
 	fail := func(err error) error {
@@ -166,6 +160,22 @@ func (h *handlers) upload(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, map[string]any{"items": items})
+}
+
+// multipartBody opens a request's multipart body under the request cap;
+// holds says what the parts must be, for the error.
+func (h *handlers) multipartBody(c echo.Context, holds string) (*multipart.Reader, error) {
+	if h.MaxUploadRequest > 0 {
+		if c.Request().ContentLength > h.MaxUploadRequest {
+			return nil, h.requestTooLarge()
+		}
+		c.Request().Body = http.MaxBytesReader(c.Response(), c.Request().Body, h.MaxUploadRequest)
+	}
+	mr, err := c.Request().MultipartReader()
+	if err != nil {
+		return nil, apierr.BadRequest("invalid_upload", "send multipart/form-data with %s", holds)
+	}
+	return mr, nil
 }
 
 // partFileName is the file name as the client sent it, folders and all:

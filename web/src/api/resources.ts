@@ -133,8 +133,7 @@ export interface UploadHandle<T = UploadResponse> {
 }
 
 /**
- * uploadFiles sends files to a folder in one multipart request (field "file"),
- * reporting progress through XMLHttpRequest's upload events, which fetch lacks.
+ * uploadFiles sends files to a folder in one multipart request (field "file").
  * pathOf names each part: a path with folders ("a/b.md") makes the server
  * create them (parents=true); it refuses such a name otherwise.
  */
@@ -145,16 +144,30 @@ export function uploadFiles(
   onConflict: OnConflict = "fail",
   pathOf: (f: File) => string = (f) => f.name,
 ): UploadHandle {
+  const form = new FormData();
+  let parents = false;
+  for (const f of files) {
+    const path = pathOf(f);
+    parents ||= path.includes("/");
+    form.append("file", f, path);
+  }
+  return postForm<UploadResponse>(
+    apiURL("/resources/upload", { uri: folderURI, on_conflict: onConflict, parents: parents ? "true" : undefined }),
+    form,
+    onProgress,
+    { items: [] },
+  );
+}
+
+/**
+ * postForm sends a multipart form, reporting progress through
+ * XMLHttpRequest's upload events, which fetch lacks; an unreadable success
+ * body answers empty.
+ */
+function postForm<T>(url: string, form: FormData, onProgress: ((p: UploadProgress) => void) | undefined, empty: T): UploadHandle<T> {
   const xhr = new XMLHttpRequest();
-  const promise = new Promise<UploadResponse>((resolve, reject) => {
-    const form = new FormData();
-    let parents = false;
-    for (const f of files) {
-      const path = pathOf(f);
-      parents ||= path.includes("/");
-      form.append("file", f, path);
-    }
-    xhr.open("POST", apiURL("/resources/upload", { uri: folderURI, on_conflict: onConflict, parents: parents ? "true" : undefined }));
+  const promise = new Promise<T>((resolve, reject) => {
+    xhr.open("POST", url);
     for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e: ProgressEvent) => {
       if (e.lengthComputable) onProgress?.({ loaded: e.loaded, total: e.total });
@@ -162,9 +175,9 @@ export function uploadFiles(
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
-          resolve(JSON.parse(xhr.responseText) as UploadResponse);
+          resolve(JSON.parse(xhr.responseText) as T);
         } catch {
-          resolve({ items: [] });
+          resolve(empty);
         }
         return;
       }
@@ -190,27 +203,7 @@ export function isArchiveName(name: string): boolean {
 
 /** importArchive sends one archive; the server answers with the queued import job. */
 export function importArchive(folderURI: string, file: File, onProgress?: (p: UploadProgress) => void): UploadHandle<{ job: { id: number; uri: string } }> {
-  const xhr = new XMLHttpRequest();
-  const promise = new Promise<{ job: { id: number; uri: string } }>((resolve, reject) => {
-    const form = new FormData();
-    form.append("file", file, file.name);
-    xhr.open("POST", apiURL("/resources/import", { uri: folderURI }));
-    for (const [k, v] of Object.entries(authHeaders())) xhr.setRequestHeader(k, v);
-    xhr.upload.onprogress = (e: ProgressEvent) => {
-      if (e.lengthComputable) onProgress?.({ loaded: e.loaded, total: e.total });
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(JSON.parse(xhr.responseText) as { job: { id: number; uri: string } });
-        return;
-      }
-      const err = errorFromBody(xhr.status, xhr.statusText, xhr.responseText);
-      if (xhr.status === 401) reportUnauthorized(err);
-      reject(err);
-    };
-    xhr.onerror = () => reject(new ApiError(0, "network_error", "Upload failed: cannot reach the server."));
-    xhr.onabort = () => reject(new ApiError(0, "aborted", "Upload cancelled."));
-    xhr.send(form);
-  });
-  return { promise, abort: () => xhr.abort() };
+  const form = new FormData();
+  form.append("file", file, file.name);
+  return postForm(apiURL("/resources/import", { uri: folderURI }), form, onProgress, { job: { id: 0, uri: "" } });
 }
