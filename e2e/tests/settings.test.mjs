@@ -145,9 +145,10 @@ cli_profiles:
       await row.waitFor();
       await page.waitForFunction(() => !document.querySelector('tr[data-token="ci script"]')?.textContent?.includes("Never used"));
       const cells = await row.locator("td").allTextContents();
-      assert.equal(cells.length, 5);
+      assert.equal(cells.length, 6);
       assert.notEqual(cells[1], "");
       assert.notEqual(cells[3], "Never", "a 30-day token shows its expiry date");
+      assert.equal(cells[4], "Whole workspace", "a token without a folder sees everything");
       await screenshot(page, "settings-tokens");
 
       await row.getByRole("button", { name: "Revoke token ci script" }).click();

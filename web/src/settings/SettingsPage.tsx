@@ -1,4 +1,5 @@
-// Settings: the signed-in user's account, API tokens, models and appearance,
+// Settings: the signed-in user's account, API tokens, connecting an agent,
+// models and appearance,
 // each section at its own URL (/settings/<section>).
 
 import { useTranslation } from "react-i18next";
@@ -6,11 +7,12 @@ import type { User } from "../api/types";
 import { sectionOf, usePath } from "../layout/route";
 import { AccountSection } from "./AccountSection";
 import { AppearanceSection } from "./AppearanceSection";
+import { ConnectSection } from "./ConnectSection";
 import { ModelsSection } from "./ModelsSection";
 import { PageShell } from "./PageShell";
 import { TokensSection } from "./TokensSection";
 
-const sections = ["account", "tokens", "models", "appearance"] as const;
+const sections = ["account", "tokens", "connect", "models", "appearance"] as const;
 
 export default function SettingsPage({ user }: { user: User }) {
   const { t } = useTranslation("settings");
@@ -18,6 +20,7 @@ export default function SettingsPage({ user }: { user: User }) {
   const labels = {
     account: t("nav.account"),
     tokens: t("nav.tokens"),
+    connect: t("nav.connect"),
     models: t("nav.models"),
     appearance: t("nav.appearance"),
   };
@@ -31,6 +34,7 @@ export default function SettingsPage({ user }: { user: User }) {
     >
       {section === "account" && <AccountSection />}
       {section === "tokens" && <TokensSection />}
+      {section === "connect" && <ConnectSection />}
       {section === "models" && <ModelsSection />}
       {section === "appearance" && <AppearanceSection />}
     </PageShell>

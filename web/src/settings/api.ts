@@ -23,6 +23,15 @@ export interface APIToken {
   username?: string;
   /** the secret, in the creation answer only */
   token?: string;
+  /** the one folder the token sees; null for the whole workspace */
+  scope_uri?: string | null;
+  read_only?: boolean;
+}
+
+/** TokenScope narrows a token to one folder of the owner's tree. */
+export interface TokenScope {
+  uri: string;
+  readOnly: boolean;
 }
 
 export async function listTokens(signal?: AbortSignal): Promise<APIToken[]> {
@@ -30,8 +39,11 @@ export async function listTokens(signal?: AbortSignal): Promise<APIToken[]> {
 }
 
 /** createToken issues a token; expiresInDays 0 means until revoked. */
-export function createToken(name: string, expiresInDays: number): Promise<APIToken> {
-  return requestJSON("/auth/tokens", { method: "POST", json: { name, expires_in_days: expiresInDays } });
+export function createToken(name: string, expiresInDays: number, scope?: TokenScope): Promise<APIToken> {
+  const json = scope
+    ? { name, expires_in_days: expiresInDays, scope_uri: scope.uri, read_only: scope.readOnly }
+    : { name, expires_in_days: expiresInDays };
+  return requestJSON("/auth/tokens", { method: "POST", json });
 }
 
 export async function revokeToken(id: number): Promise<void> {

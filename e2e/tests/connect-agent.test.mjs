@@ -1,0 +1,75 @@
+// Settings → Connect an agent (issue 22): a token made for one folder, and
+// the setup to paste; the token in the snippets sees that folder only, over
+// REST and the OpenAI-compatible endpoint.
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+import { launchBrowser, loginThroughUI, newPage, shotOnFailure } from "../lib/browser.mjs";
+import { startServer } from "../lib/server.mjs";
+
+describe("connect an agent", { timeout: 120_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await newPage(browser, server.baseURL);
+    await loginThroughUI(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it(
+    "creates a read-only token for one folder and shows the setup with it",
+    shotOnFailure(() => page, async () => {
+      await page.goto(`${server.baseURL}/settings/connect`);
+      const section = page.getByRole("region", { name: "Connect an agent" });
+      await section.getByRole("combobox", { name: "Folder" }).fill("kb://me/notes/");
+      assert.equal(await section.getByRole("checkbox", { name: /Read-only/ }).isChecked(), true);
+      await section.getByRole("button", { name: "Create token and show setup" }).click();
+      const snippets = page.getByTestId("connect-snippets");
+      await snippets.waitFor();
+      assert.match(await snippets.getByRole("status").innerText(), /sees kb:\/\/users\/admin\/notes\//);
+
+      const claude = await snippets.locator('[data-snippet="claude"] code').innerText();
+      const m = claude.match(/^claude mcp add --transport http knowspace (\S+)\/mcp --header "Authorization: Bearer (\S+)"$/);
+      assert.ok(m, claude);
+      assert.equal(m[1], server.baseURL);
+      const token = m[2];
+      const cursor = JSON.parse(await snippets.locator('[data-snippet="cursor"] code').innerText());
+      assert.equal(cursor.mcpServers.knowspace.headers.Authorization, `Bearer ${token}`);
+
+      // The token sees the folder as the root's only child, and cannot write.
+      const auth = { Authorization: `Bearer ${token}` };
+      const list = await fetch(`${server.baseURL}/api/v1/resources?uri=${encodeURIComponent("kb://me/")}`, { headers: auth });
+      assert.equal(list.status, 200);
+      assert.deepEqual((await list.json()).items.map((n) => n.name), ["notes"]);
+      const outside = await fetch(`${server.baseURL}/api/v1/resources/content?uri=${encodeURIComponent("kb://me/Welcome.md")}`, { headers: auth });
+      assert.equal(outside.status, 404);
+      const write = await fetch(`${server.baseURL}/api/v1/resources/folders`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ uri: "kb://me/notes/new/" }),
+      });
+      assert.equal(write.status, 403);
+      assert.equal((await write.json()).error.code, "read_only");
+      // The OpenAI snippet's base URL answers with the same token.
+      const models = await fetch(`${server.baseURL}/v1/models`, { headers: auth });
+      assert.equal(models.status, 200);
+
+      // The token list says what it sees.
+      await page.goto(`${server.baseURL}/settings/tokens`);
+      const scope = page.locator('tr[data-token="agent"] [data-testid="token-scope"]');
+      assert.match(await scope.innerText(), /kb:\/\/users\/admin\/notes\/\s*read-only/);
+
+      await page.goto(`${server.baseURL}/settings/connect`);
+      await page.getByRole("region", { name: "Connect an agent" }).waitFor();
+      const bad = blocking(await axeViolations(page));
+      assert.equal(bad.length, 0, formatViolations(bad));
+    }),
+  );
+});

@@ -1,0 +1,107 @@
+// Connect an agent: a token that sees one folder (read-only unless asked),
+// and the configuration for Claude Code, Cursor, VS Code, Codex and the
+// OpenAI SDK to paste, with the token already in it.
+
+import { useState } from "react";
+import type { FormEvent } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { listResources } from "../api/resources";
+import { messageOf } from "../ui/errors";
+import { createToken } from "./api";
+import type { APIToken } from "./api";
+import { agentSnippets } from "./snippets";
+
+export function ConnectSection() {
+  const { t } = useTranslation("settings");
+  const qc = useQueryClient();
+  const root = useQuery({ queryKey: ["connect-folders"], queryFn: () => listResources("kb://me/") });
+  const folders = (root.data?.items ?? []).filter((n) => n.kind === "dir" && !n.generated).map((n) => n.uri);
+  const [name, setName] = useState("agent");
+  const [folder, setFolder] = useState("");
+  const [readOnly, setReadOnly] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<APIToken | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+
+  async function create(e: FormEvent) {
+    e.preventDefault();
+    if (!name.trim()) return setError(t("tokens.nameMissing"));
+    if (!folder.trim()) return setError(t("connect.folderMissing"));
+    setBusy(true);
+    setError(null);
+    try {
+      setCreated(await createToken(name.trim(), 90, { uri: folder.trim(), readOnly }));
+      setCopied(null);
+      await qc.invalidateQueries({ queryKey: ["my-tokens"] });
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copy(id: string, text: string) {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(id);
+    } catch {
+      setError(t("tokens.copyFailed"));
+    }
+  }
+
+  return (
+    <section className="page-section" aria-labelledby="connect-h">
+      <h2 id="connect-h">{t("connect.heading")}</h2>
+      <p className="muted">{t("connect.intro")}</p>
+      <form className="page-form" onSubmit={create} noValidate>
+        <label className="field">
+          <span>{t("connect.folder")}</span>
+          <input value={folder} list="connect-folder-list" placeholder="kb://me/notes/" autoComplete="off" onChange={(e) => setFolder(e.target.value)} />
+          <datalist id="connect-folder-list">
+            {folders.map((f) => (
+              <option key={f} value={f} />
+            ))}
+          </datalist>
+        </label>
+        <label className="field">
+          <span>{t("tokens.name")}</span>
+          <input value={name} autoComplete="off" maxLength={100} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} />
+          <span>{t("connect.readOnly")}</span>
+        </label>
+        <button type="submit" className="btn primary" disabled={busy}>
+          {t("connect.create")}
+        </button>
+      </form>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {created?.token && (
+        <div data-testid="connect-snippets">
+          <p className="secret-box" role="status">
+            {t("connect.created", { name: created.name, folder: created.scope_uri ?? folder, days: 90 })}
+          </p>
+          {agentSnippets(window.location.origin, created.token).map((s) => (
+            <figure key={s.id} className="snippet" data-snippet={s.id}>
+              <figcaption>
+                {t(`connect.for.${s.id}`)} <span className="muted">({s.where})</span>
+              </figcaption>
+              <pre>
+                <code>{s.text}</code>
+              </pre>
+              <button type="button" className="btn small" aria-label={t("connect.copyNamed", { name: t(`connect.for.${s.id}`) })} onClick={() => copy(s.id, s.text)}>
+                {copied === s.id ? t("tokens.copied") : t("tokens.copy")}
+              </button>
+            </figure>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
