@@ -2,10 +2,7 @@ package httpapi
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"runtime"
 	"strings"
@@ -19,51 +16,13 @@ import (
 
 const benchDeltas = 20000
 
-func longAnswer(n int) fakellm.Response {
-	steps := []fakellm.Step{fakellm.Data(fakellm.RoleChunk())}
-	for i := 0; i < n; i++ {
-		steps = append(steps, fakellm.Data(fakellm.TextChunk(fmt.Sprintf("w%d ", i%10))))
-	}
-	steps = append(steps, fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Data(fakellm.UsageChunk(10, n)), fakellm.Done())
-	return fakellm.Stream(steps...)
-}
-
-// countDeltas reads an SSE body as a real client would, decoding every data
-// line's JSON, and counts the ones that carry text, noting when the first
-// one arrived.
-func countDeltas(b *testing.B, resp *http.Response, start time.Time, marker string) (int, time.Duration) {
-	b.Helper()
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n := 0
-	var first time.Duration
-	for sc.Scan() {
-		line := sc.Bytes()
-		if !bytes.HasPrefix(line, []byte("data: ")) || bytes.Equal(line, []byte("data: [DONE]")) {
-			continue
-		}
-		var v map[string]any
-		if err := json.Unmarshal(line[len("data: "):], &v); err != nil {
-			b.Fatalf("bad event JSON: %v", err)
-		}
-		if bytes.Contains(line, []byte(marker)) {
-			if n == 0 {
-				first = time.Since(start)
-			}
-			n++
-		}
-	}
-	return n, first
-}
-
 // BenchmarkStreamRelay streams a 20,000-delta answer directly from the fake
 // LLM and through /knowledge-agent/stream. Each iteration runs both paths
 // back to back, so load on a shared machine hits them alike; it reports the
 // throughput and time to first delta of each and the ratio server ÷ direct.
 func BenchmarkStreamRelay(b *testing.B) {
 	env := stSetup(b, store.DialectSQLite)
-	answer := longAnswer(benchDeltas)
+	answer := fakellm.LongAnswer(benchDeltas)
 	env.fake.SetFunc(func(*fakellm.Request) fakellm.Response { return answer })
 	paths := []struct {
 		url, body, marker, token string
@@ -75,22 +34,15 @@ func BenchmarkStreamRelay(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for p := range paths {
 			c := &paths[p]
-			req, _ := http.NewRequest(http.MethodPost, c.url, strings.NewReader(c.body))
-			req.Header.Set("Content-Type", "application/json")
-			if c.token != "" {
-				req.Header.Set("Authorization", "Bearer "+c.token)
-			}
-			start := time.Now()
-			resp, err := http.DefaultClient.Do(req)
+			got, err := fakellm.TimeStream(http.DefaultClient, c.url, c.token, c.body, c.marker, true)
 			if err != nil {
 				b.Fatal(err)
 			}
-			n, first := countDeltas(b, resp, start, c.marker)
-			if n != benchDeltas {
-				b.Fatalf("%d deltas, want %d", n, benchDeltas)
+			if got.Deltas != benchDeltas {
+				b.Fatalf("%d deltas, want %d", got.Deltas, benchDeltas)
 			}
-			c.elapsed += time.Since(start)
-			c.ttfd += first
+			c.elapsed += got.Whole
+			c.ttfd += got.First
 		}
 	}
 	direct, server := paths[0], paths[1]
@@ -119,21 +71,14 @@ func BenchmarkFirstDelta(b *testing.B) {
 			{env.fakeURL + "/v1/chat/completions", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`, `"content":"w`, "", &direct},
 			{env.srv.URL + "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"hi"}`, `{"text":"w`, env.tokens["alice"], &server},
 		} {
-			req, _ := http.NewRequest(http.MethodPost, c.url, strings.NewReader(c.body))
-			req.Header.Set("Content-Type", "application/json")
-			if c.token != "" {
-				req.Header.Set("Authorization", "Bearer "+c.token)
-			}
-			start := time.Now()
-			resp, err := http.DefaultClient.Do(req)
+			got, err := fakellm.TimeStream(http.DefaultClient, c.url, c.token, c.body, c.marker, true)
 			if err != nil {
 				b.Fatal(err)
 			}
-			n, first := countDeltas(b, resp, start, c.marker)
-			if n != 1 {
-				b.Fatalf("%d deltas", n)
+			if got.Deltas != 1 {
+				b.Fatalf("%d deltas", got.Deltas)
 			}
-			*c.into += first
+			*c.into += got.First
 		}
 	}
 	b.ReportMetric(float64(direct.Microseconds())/float64(b.N), "direct-ttfd-µs")

@@ -1,12 +1,7 @@
 package openaiapi_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,45 +9,6 @@ import (
 )
 
 const benchDeltas = 20000
-
-func benchAnswer(n int) fakellm.Response {
-	steps := []fakellm.Step{fakellm.Data(fakellm.RoleChunk())}
-	for i := 0; i < n; i++ {
-		steps = append(steps, fakellm.Data(fakellm.TextChunk(fmt.Sprintf("w%d ", i%10))))
-	}
-	steps = append(steps, fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Data(fakellm.UsageChunk(10, n)), fakellm.Done())
-	return fakellm.Stream(steps...)
-}
-
-// countText reads an SSE body as a client does, decoding every data line's
-// JSON, and counts the lines carrying answer text.
-func countText(b *testing.B, resp *http.Response, start time.Time, marker string, decode bool) (int, time.Duration) {
-	b.Helper()
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n := 0
-	var first time.Duration
-	for sc.Scan() {
-		line := sc.Bytes()
-		if !bytes.HasPrefix(line, []byte("data: ")) || bytes.Equal(line, []byte("data: [DONE]")) {
-			continue
-		}
-		if decode {
-			var v map[string]any
-			if err := json.Unmarshal(line[len("data: "):], &v); err != nil {
-				b.Fatalf("bad JSON: %v", err)
-			}
-		}
-		if bytes.Contains(line, []byte(marker)) {
-			if n == 0 {
-				first = time.Since(start)
-			}
-			n++
-		}
-	}
-	return n, first
-}
 
 // BenchmarkOpenAIRelay streams the same 20,000-delta scripted answer
 // through the native /api/v1/knowledge-agent/stream and through
@@ -70,7 +26,7 @@ func BenchmarkOpenAIRelay(b *testing.B) {
 
 func benchRelay(b *testing.B, decode bool) {
 	e := newEnv(b, "sqlite", 0)
-	answer := benchAnswer(benchDeltas)
+	answer := fakellm.LongAnswer(benchDeltas)
 	e.Fake.SetFunc(func(*fakellm.Request) fakellm.Response { return answer })
 	paths := []struct {
 		path, body, marker, key string
@@ -82,20 +38,15 @@ func benchRelay(b *testing.B, decode bool) {
 	for i := 0; i < b.N; i++ {
 		for p := range paths {
 			c := &paths[p]
-			req, _ := http.NewRequest(http.MethodPost, e.URL+c.path, strings.NewReader(c.body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", "Bearer "+c.key)
-			start := time.Now()
-			resp, err := http.DefaultClient.Do(req)
+			got, err := fakellm.TimeStream(http.DefaultClient, e.URL+c.path, c.key, c.body, c.marker, decode)
 			if err != nil {
 				b.Fatal(err)
 			}
-			n, first := countText(b, resp, start, c.marker, decode)
-			if n != benchDeltas {
-				b.Fatalf("%s: %d deltas, want %d", c.path, n, benchDeltas)
+			if got.Deltas != benchDeltas {
+				b.Fatalf("%s: %d deltas, want %d", c.path, got.Deltas, benchDeltas)
 			}
-			c.elapsed += time.Since(start)
-			c.ttft += first
+			c.elapsed += got.Whole
+			c.ttft += got.First
 		}
 	}
 	native, openai := paths[0], paths[1]

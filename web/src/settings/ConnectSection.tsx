@@ -4,51 +4,27 @@
 
 import { useState } from "react";
 import type { FormEvent } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { listResources } from "../api/resources";
-import { messageOf } from "../ui/errors";
-import { createToken } from "./api";
-import type { APIToken } from "./api";
+import { CopyButton } from "../ui/CopyButton";
 import { agentSnippets } from "./snippets";
+import { useCreateToken } from "./useCreateToken";
 
 export function ConnectSection() {
   const { t } = useTranslation("settings");
-  const qc = useQueryClient();
   const root = useQuery({ queryKey: ["connect-folders"], queryFn: () => listResources("kb://me/") });
   const folders = (root.data?.items ?? []).filter((n) => n.kind === "dir" && !n.generated).map((n) => n.uri);
   const [name, setName] = useState("agent");
   const [folder, setFolder] = useState("");
   const [readOnly, setReadOnly] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<APIToken | null>(null);
-  const [copied, setCopied] = useState<string | null>(null);
+  const { busy, error, setError, created, create: createScoped } = useCreateToken();
 
   async function create(e: FormEvent) {
     e.preventDefault();
     if (!name.trim()) return setError(t("tokens.nameMissing"));
     if (!folder.trim()) return setError(t("connect.folderMissing"));
-    setBusy(true);
-    setError(null);
-    try {
-      setCreated(await createToken(name.trim(), 90, { uri: folder.trim(), readOnly }));
-      setCopied(null);
-      await qc.invalidateQueries({ queryKey: ["my-tokens"] });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function copy(id: string, text: string) {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(id);
-    } catch {
-      setError(t("tokens.copyFailed"));
-    }
+    await createScoped(name.trim(), 90, { uri: folder.trim(), readOnly });
   }
 
   return (
@@ -95,9 +71,14 @@ export function ConnectSection() {
               <pre>
                 <code>{s.text}</code>
               </pre>
-              <button type="button" className="btn small" aria-label={t("connect.copyNamed", { name: t(`connect.for.${s.id}`) })} onClick={() => copy(s.id, s.text)}>
-                {copied === s.id ? t("tokens.copied") : t("tokens.copy")}
-              </button>
+              <CopyButton
+                key={created.id}
+                text={s.text}
+                label={t("tokens.copy")}
+                copiedLabel={t("tokens.copied")}
+                ariaLabel={t("connect.copyNamed", { name: t(`connect.for.${s.id}`) })}
+                onFail={() => setError(t("tokens.copyFailed"))}
+              />
             </figure>
           ))}
         </div>

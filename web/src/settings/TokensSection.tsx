@@ -5,13 +5,12 @@ import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { messageOf } from "../ui/errors";
-import { createToken, listTokens, revokeToken } from "./api";
+import { CopyButton } from "../ui/CopyButton";
+import { listTokens, revokeToken } from "./api";
 import type { APIToken } from "./api";
 import { QueryStatus } from "../ui/QueryStatus";
 import { TokenCells } from "./TokenCells";
-
-const TOKENS_KEY = ["my-tokens"] as const;
+import { TOKENS_KEY, useCreateToken } from "./useCreateToken";
 const expiries = [30, 90, 365, 0] as const;
 
 export function TokensSection() {
@@ -20,37 +19,13 @@ export function TokensSection() {
   const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: ({ signal }) => listTokens(signal), refetchOnMount: "always" });
   const [name, setName] = useState("");
   const [days, setDays] = useState<number>(90);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<APIToken | null>(null);
-  const [copied, setCopied] = useState(false);
+  const { busy, error, setError, created, setCreated, create: createNamed } = useCreateToken();
   const [revoking, setRevoking] = useState<APIToken | null>(null);
 
   async function create(e: FormEvent) {
     e.preventDefault();
     if (!name.trim()) return setError(t("tokens.nameMissing"));
-    setBusy(true);
-    setError(null);
-    try {
-      setCreated(await createToken(name.trim(), days));
-      setCopied(false);
-      setName("");
-      await qc.invalidateQueries({ queryKey: TOKENS_KEY });
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function copy() {
-    if (!created?.token) return;
-    try {
-      await navigator.clipboard.writeText(created.token);
-      setCopied(true);
-    } catch {
-      setError(t("tokens.copyFailed"));
-    }
+    if (await createNamed(name.trim(), days)) setName("");
   }
 
   const expiryLabel = (d: number) => (d === 0 ? t("tokens.never") : t("tokens.days", { count: d }));
@@ -87,9 +62,7 @@ export function TokensSection() {
         <div className="secret-box" role="status" data-testid="new-token">
           <span>{t("tokens.shownOnce", { name: created.name })}</span>
           <code data-testid="token-secret">{created.token}</code>
-          <button type="button" className="btn small" onClick={copy}>
-            {copied ? t("tokens.copied") : t("tokens.copy")}
-          </button>
+          <CopyButton key={created.id} text={created.token} label={t("tokens.copy")} copiedLabel={t("tokens.copied")} onFail={() => setError(t("tokens.copyFailed"))} />
           <button type="button" className="btn small ghost" onClick={() => setCreated(null)}>
             {t("tokens.dismiss")}
           </button>
