@@ -43,6 +43,13 @@ func scopedTree(e *env) (alice, bob string) {
 	return alice, bob
 }
 
+// scopedEnv is the scoped tree with alice's read-only token for alpha.
+func scopedEnv(t *testing.T, dialect string) (e *env, alice, ro string) {
+	e = newEnv(t, dialect)
+	alice, _ = scopedTree(e)
+	return e, alice, e.scopedToken(alice, "kb://me/projects/alpha/", nil).Token
+}
+
 func TestScopedTokenCreateAndList(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, dialect string) {
@@ -94,9 +101,7 @@ func TestScopedTokenSeesOnlyItsFolder(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
-		e := newEnv(t, dialect)
-		alice, _ := scopedTree(e)
-		ro := e.scopedToken(alice, "kb://me/projects/alpha/", nil).Token
+		e, _, ro := scopedEnv(t, dialect)
 
 		// The root lists only the scope folder, under any spelling.
 		for _, root := range []string{"kb://me/", "kb://me", "kb://users/alice/", "kb://users/alice"} {
@@ -148,9 +153,7 @@ func TestScopedTokenWrites(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
-		e := newEnv(t, dialect)
-		alice, _ := scopedTree(e)
-		ro := e.scopedToken(alice, "kb://me/projects/alpha/", nil).Token
+		e, alice, ro := scopedEnv(t, dialect)
 		f := false
 		rw := e.scopedToken(alice, "kb://me/projects/alpha/", &f).Token
 
@@ -175,21 +178,16 @@ func TestScopedTokenWrites(t *testing.T) {
 		// Trash: only what was deleted inside the scope.
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/projects/alpha/moved.md"), rw, nil), http.StatusNoContent, nil)
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/secret.md"), alice, nil), http.StatusNoContent, nil)
-		var trash struct {
+		type trashList struct {
 			Items []struct {
 				ID  int64  `json:"id"`
 				URI string `json:"uri"`
 			} `json:"items"`
 		}
+		var trash, all trashList
 		e.mustOK(e.do(http.MethodGet, "/api/v1/trash", rw, nil), http.StatusOK, &trash)
 		if len(trash.Items) != 1 || !strings.HasSuffix(trash.Items[0].URI, "projects/alpha/moved.md") {
 			t.Fatalf("scoped trash %+v", trash.Items)
-		}
-		var all struct {
-			Items []struct {
-				ID  int64  `json:"id"`
-				URI string `json:"uri"`
-			} `json:"items"`
 		}
 		e.mustOK(e.do(http.MethodGet, "/api/v1/trash", alice, nil), http.StatusOK, &all)
 		for _, it := range all.Items {
@@ -219,9 +217,7 @@ func TestScopedTokenCommands(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
-		e := newEnv(t, dialect)
-		alice, _ := scopedTree(e)
-		ro := e.scopedToken(alice, "kb://me/projects/alpha/", nil).Token
+		e, _, ro := scopedEnv(t, dialect)
 		// /knowledge-agent/command: ls of the root is the scope; search stays inside.
 		var ls struct {
 			Result struct {

@@ -33,13 +33,9 @@ func (t *Tree) Files(ctx context.Context, c Caller, after string, limit int) (Fi
 	if limit < 1 || limit > MaxFilesPage {
 		limit = MaxFilesPage
 	}
-	top := "kb://me/"
-	if c.Scoped() {
-		// The root of a scoped token lists its folder, but the walk below
-		// reads the store directly: it must start there.
-		top = c.ScopeURI()
-	}
-	u, root, err := t.Resolve(ctx, c, top)
+	// The walk below reads the store directly, so a scoped token's walk
+	// must start at its folder, not at a root that merely lists it.
+	u, root, err := t.Resolve(ctx, c, c.RootURI())
 	if err != nil {
 		return FilesPage{}, err
 	}

@@ -63,6 +63,16 @@ func (c Caller) ScopeURI() string {
 	return NodeURI(c.Username, c.ScopePath, true)
 }
 
+// RootURI is where this caller's view of the tree begins: the scope folder
+// of a scoped token, else the caller's own root. Walks that read the store
+// directly, and doors that need one folder to start a turn, start here.
+func (c Caller) RootURI() string {
+	if c.Scoped() {
+		return c.ScopeURI()
+	}
+	return URI{Username: c.Username}.String()
+}
+
 // Tree is the resource tree service shared by the API and the tools.
 type Tree struct {
 	st        *store.Store

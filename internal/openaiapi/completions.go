@@ -66,7 +66,7 @@ func (s *server) completions(w http.ResponseWriter, r *http.Request, who knowled
 	// The client sends the whole history each time; storing every call as a
 	// new conversation would bury the user's own list.
 	run, err := s.Turns.Start(r.Context(), turn.Request{Caller: who, RequestID: w.Header().Get(requestIDHeader), Model: model,
-		URI: scopeURI(who), Message: question, History: history, Temporary: true})
+		URI: who.RootURI(), Message: question, History: history, Temporary: true})
 	if err != nil {
 		return err
 	}

@@ -88,12 +88,3 @@ func (s *server) lookup(id string) (*llm.Model, error) {
 	}
 	return nil, apierr.NotFound("model_not_found", "the model %q does not exist; GET /v1/models lists the models of this server", id).WithDetail("param", "model")
 }
-
-// scopeURI is the folder a turn of this caller is about: the caller's own
-// root, narrowed by the tree's authorizer to whatever its token may reach.
-func scopeURI(c knowledge.Caller) string {
-	if c.Scoped() {
-		return c.ScopeURI()
-	}
-	return knowledge.URI{Username: c.Username}.String()
-}
