@@ -14,6 +14,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/turn"
 )
@@ -48,6 +49,13 @@ func (h *handlers) options(c echo.Context) error {
 		"cli_profiles":     profiles,
 		"compile_defaults": defaults,
 		"limits":           agent.DefaultLimits,
+		// A client checks files against these before sending, so a file
+		// too large is named as such instead of failing the whole request.
+		"upload": map[string]int64{
+			"max_file_bytes":    h.Tree.MaxUpload(),
+			"max_request_bytes": h.MaxUploadRequest,
+			"max_files":         knowledge.MaxUploadFiles,
+		},
 	})
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -334,10 +335,18 @@ func TestOptionsLeakNoSecrets(t *testing.T) {
 	}
 	var body struct {
 		Models []map[string]any `json:"models"`
+		Upload struct {
+			MaxFileBytes int64 `json:"max_file_bytes"`
+			MaxFiles     int   `json:"max_files"`
+		} `json:"upload"`
 	}
 	json.Unmarshal(raw, &body)
 	if len(body.Models) != 2 || body.Models[0]["id"] != "fake" || body.Models[1]["native_tools"] != false {
 		t.Fatalf("options %s", raw)
+	}
+	// The web app sets aside a file over the limit before sending it.
+	if body.Upload.MaxFileBytes != TestUploadLimit || body.Upload.MaxFiles != knowledge.MaxUploadFiles {
+		t.Fatalf("upload limits %+v, want %d bytes", body.Upload, TestUploadLimit)
 	}
 	for k := range body.Models[0] {
 		switch k {

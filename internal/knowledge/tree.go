@@ -85,6 +85,9 @@ type Tree struct {
 // DefaultTrashTTL is how long deleted nodes stay restorable by default.
 const DefaultTrashTTL = 30 * 24 * time.Hour
 
+// MaxUpload is the largest file an upload may carry, in bytes.
+func (t *Tree) MaxUpload() int64 { return t.maxUpload }
+
 // NewTree builds the service; maxUpload bounds each uploaded file in bytes.
 func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
 	return &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}

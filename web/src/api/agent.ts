@@ -48,6 +48,14 @@ export interface AgentOptions {
   cli_profiles: CLIProfile[];
   compile_defaults: CompileDefaults;
   limits?: { max_steps: number; max_tool_calls: number; max_model_calls: number };
+  upload?: UploadLimits;
+}
+
+/** UploadLimits is what one upload may carry; max_request_bytes 0 means no cap of its own. */
+export interface UploadLimits {
+  max_file_bytes: number;
+  max_request_bytes: number;
+  max_files: number;
 }
 
 export function fetchAgentOptions(signal?: AbortSignal): Promise<AgentOptions> {

@@ -4,6 +4,8 @@
 import i18n from "../i18n";
 import { useCallback, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { fetchAgentOptions } from "../api/agent";
+import type { UploadLimits } from "../api/agent";
 import { ApiError } from "../api/client";
 import { importArchive, uploadFiles } from "../api/resources";
 import { JOBS_KEY } from "./JobWatch";
@@ -12,6 +14,7 @@ import { messageOf } from "../ui/errors";
 import { refreshFolders } from "./useFolderListings";
 import { sendResolving } from "./uploadConflicts";
 import type { ConflictAnswer, ConflictQuestion, ConflictSession, FailedFile } from "./uploadConflicts";
+import { batchBounds, setAsideTooLarge } from "./uploadLimits";
 import { relativePath, topFolders } from "./uploadPaths";
 
 export interface UploadJob {
@@ -93,6 +96,17 @@ export interface PendingConflict extends ConflictQuestion {
   answer: (a: ConflictAnswer) => void;
 }
 
+// The limits come with the agent options most pages have loaded already;
+// an upload goes ahead without them rather than wait on a failing request.
+async function uploadLimits(qc: ReturnType<typeof useQueryClient>): Promise<UploadLimits | undefined> {
+  try {
+    const opts = await qc.fetchQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
+    return opts.upload;
+  } catch {
+    return undefined;
+  }
+}
+
 class UploadCancelled extends Error {
   constructor() {
     super(i18n.t("tree:upload.cancelledError"));
@@ -138,8 +152,11 @@ export function useUploads() {
         });
       void (async () => {
         let done = 0;
-        const session: ConflictSession = { skipped: [], failed: [] };
-        const batches = uploadBatches(files);
+        const limits = await uploadLimits(qc);
+        const { send, failed: tooLarge } = setAsideTooLarge(files, limits);
+        const session: ConflictSession = { skipped: [], failed: tooLarge };
+        const bounds = batchBounds(UPLOAD_BATCH_FILES, UPLOAD_BATCH_BYTES, limits);
+        const batches = uploadBatches(send, bounds.files, bounds.bytes);
         try {
           for (const [bi, batch] of batches.entries()) {
             await sendResolving(
