@@ -173,7 +173,8 @@ func serve(configPath string) error {
 		CacheDir: filepath.Join(a.cfg.DataDir, "cache", "pdf-engine")}
 	skills := &skill.Service{Store: a.store, Tree: a.tree, Models: models}
 	imports := &importer.Service{Store: a.store, Tree: a.tree, MaxUpload: a.cfg.MaxUploadBytes,
-		Limits: importer.Limits{MaxEntries: a.cfg.Import.MaxEntries, MaxBytes: a.cfg.Import.MaxBytes}}
+		QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser,
+		Limits:            importer.Limits{MaxEntries: a.cfg.Import.MaxEntries, MaxBytes: a.cfg.Import.MaxBytes}}
 	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
 		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser, Skills: skills,
 		Runners: map[string]compile.Runner{importer.Kind: imports}})

@@ -218,6 +218,22 @@ func TestImportAPI(t *testing.T) {
 				}
 			})
 		}
+		t.Run("a badly named entry is skipped with its reason, the rest goes in", func(t *testing.T) {
+			z := buildZip(t, []zipFile{{name: "good.md", body: "good"}, {name: "bad\u202etxt.exe", body: "x"},
+				{name: "dir\u202e/inner.md", body: "x"}, {name: "sub/ok.md", body: "ok"}})
+			_, j, b := e.importArchive("uri=kb://me/", "names.zip", z)
+			done, res := e.waitJob(j.ID, 30*time.Second)
+			if done.State != "succeeded" || res["files"].(float64) != 2 {
+				t.Fatalf("job %+v %v (%s)", done, res, b)
+			}
+			skipped, _ := json.Marshal(res["skipped"])
+			if !strings.Contains(string(skipped), "\"name\":\"bad\u202etxt.exe\"") || !strings.Contains(string(skipped), "\"name\":\"dir\u202e/inner.md\"") || !strings.Contains(string(skipped), "direction-changing") {
+				t.Errorf("skipped %s", skipped)
+			}
+			if _, names := e.list("kb://me/names/"); strings.Join(names, ",") != "sub,good.md" {
+				t.Errorf("listing %q", names)
+			}
+		})
 		t.Run("bad requests", func(t *testing.T) {
 			code, _, b := e.importArchive("uri=kb://me/", "notes.md", []byte("x"))
 			if code != 400 || cmpErrCode(t, b) != "not_an_archive" {
@@ -235,6 +251,29 @@ func TestImportAPI(t *testing.T) {
 				t.Errorf("second import %+v", done)
 			}
 		})
+	})
+}
+
+func TestImportQueueCap(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		stack := NewTestStack(t, dialect)
+		// No workers: queued jobs stay queued.
+		imp := &importer.Service{Store: stack.Store, Tree: stack.Tree, MaxUpload: TestUploadLimit, QueuedJobsPerUser: 2}
+		comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Runners: map[string]compile.Runner{importer.Kind: imp}})
+		e := &cmpEnv{t: t, svc: comp}
+		e.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Compile: comp, Import: imp}))
+		t.Cleanup(e.srv.Close)
+		e.tokens = stack.SignIn(t, "alice")
+		z := buildZip(t, []zipFile{{name: "a.txt", body: "a"}})
+		for i := 0; i < 2; i++ {
+			if code, _, b := e.importArchive("uri=kb://me/", fmt.Sprintf("q%d.zip", i), z); code != 202 {
+				t.Fatalf("%d %s", code, b)
+			}
+		}
+		code, _, b := e.importArchive("uri=kb://me/", "q2.zip", z)
+		if code != http.StatusTooManyRequests || cmpErrCode(t, b) != "queue_full" || !strings.Contains(string(b), "2 queued jobs") {
+			t.Fatalf("third import: %d %s", code, b)
+		}
 	})
 }
 

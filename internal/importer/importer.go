@@ -47,6 +47,9 @@ type Service struct {
 	Notify func()
 	// Lease is the worker pool's lease (default 30s, compile's default).
 	Lease time.Duration
+	// QueuedJobsPerUser caps one user's waiting jobs, imports counted with
+	// compiles (limits.queued_jobs_per_user; 0 means no cap here).
+	QueuedJobsPerUser int
 }
 
 func (s *Service) lease() time.Duration {
@@ -126,6 +129,16 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request, bo
 	}
 	if !n.IsDir() {
 		return store.Job{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
+	}
+	if s.QueuedJobsPerUser > 0 {
+		// Checked before the archive is staged: a refusal costs no disk.
+		queued, err := s.Store.CountQueuedJobs(ctx, c.ID)
+		if err != nil {
+			return store.Job{}, apierr.Internal(err)
+		}
+		if queued >= int64(s.QueuedJobsPerUser) {
+			return store.Job{}, apierr.TooMany("queue_full", "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
+		}
 	}
 	lim := s.limits()
 	staged, size, err := s.Tree.StageArchive(r.FileName, body, lim.MaxBytes)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -70,6 +71,8 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledg
 		dirs  [][]string
 		last  time.Time
 		perr  error
+		// badNames are entries whose names the tree refuses; skipped.
+		badNames []archive.Skip
 	)
 	progress := func(p float64) {
 		if perr != nil || time.Since(last) < progressEvery {
@@ -88,6 +91,11 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledg
 			return nil
 		}
 		st, err := s.Tree.StagePath(strings.Join(e.Path, "/"), true, body)
+		if ae, ok := apierr.As(err); ok && ae.Code == "invalid_name" {
+			// One badly named entry must not cost the other 19,999.
+			badNames = append(badNames, archive.Skip{Name: strings.Join(e.Path, "/"), Reason: ae.Message})
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -105,7 +113,8 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledg
 		knowledge.Discard(files)
 		return Result{}, err
 	}
-	dirs = checkedDirs(dirs)
+	dirs, badDirs := checkedDirs(dirs)
+	skipped = append(append(skipped, badNames...), badDirs...)
 	nf := len(files)
 	items, err := s.Tree.CommitImport(ctx, c, knowledge.Import{Target: cfg.Target, Top: cfg.Folder, Dirs: dirs,
 		Files: files, OnConflict: cfg.OnConflict,
@@ -125,22 +134,27 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledg
 }
 
 // checkedDirs keeps the folder entries whose names are valid, spelled as
-// the tree stores them; an invalid folder name is refused with its files.
-func checkedDirs(dirs [][]string) [][]string {
+// the tree stores them; an invalid folder name is skipped with its files
+// (each file is refused by its own path), and said once.
+func checkedDirs(dirs [][]string) ([][]string, []archive.Skip) {
 	out := dirs[:0]
+	var bad []archive.Skip
 next:
 	for _, d := range dirs {
 		clean := make([]string, len(d))
 		for i, seg := range d {
 			c, err := knowledge.ValidateName(seg)
 			if err != nil {
+				if i == len(d)-1 {
+					bad = append(bad, archive.Skip{Name: strings.Join(d, "/") + "/", Reason: err.Error()})
+				}
 				continue next
 			}
 			clean[i] = c
 		}
 		out = append(out, clean)
 	}
-	return out
+	return out, bad
 }
 
 func nonNil(s []archive.Skip) []archive.Skip {
