@@ -62,6 +62,8 @@ func requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		id := requestID(c.Request().Header.Get(RequestIDHeader))
 		c.Set(requestIDKey, id)
 		c.Response().Header().Set(RequestIDHeader, id)
+		ctx, doorUser := observe.WithUserSlot(c.Request().Context())
+		c.SetRequest(c.Request().WithContext(ctx))
 		if err := next(c); err != nil {
 			// Answered here, so the status and size below are the ones sent.
 			c.Error(err)
@@ -76,7 +78,11 @@ func requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == "/healthz" || route == "/readyz" {
 			level = slog.LevelDebug // probes every few seconds would drown the rest
 		}
-		slog.Log(c.Request().Context(), level, "request", "request_id", id, "user_id", currentUser(c).ID,
+		user := currentUser(c).ID
+		if user == 0 {
+			user = doorUser.Load()
+		}
+		slog.Log(c.Request().Context(), level, "request", "request_id", id, "user_id", user,
 			"route", route, "method", c.Request().Method, "status", status,
 			"duration_ms", float64(took.Microseconds())/1000, "bytes", c.Response().Size)
 		return nil

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -168,4 +170,31 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 
 type loginJSONBody struct {
 	Token string `json:"token"`
+}
+
+// TestLogNamesDoorUser: a mounted door checks its own credentials; the
+// user it notes is the one the request log names.
+func TestLogNamesDoorUser(t *testing.T) {
+	logs := captureJSONLogs(t)
+	stack := NewTestStack(t, store.DialectSQLite)
+	door := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		observe.NoteUser(r.Context(), 4242)
+		w.WriteHeader(http.StatusNoContent)
+	})
+	srv := httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Mounts: []Mount{{Path: "/door", Handler: door}}}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/door/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, `"route":"/door/*"`) {
+			if !strings.Contains(line, `"user_id":4242`) {
+				t.Fatalf("request log without the door's user: %s", line)
+			}
+			return
+		}
+	}
+	t.Fatalf("no request line for /door/x in %s", logs.String())
 }

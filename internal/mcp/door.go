@@ -15,6 +15,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // door checks what the SDK does not know about: our credentials, the
@@ -55,6 +56,7 @@ func (d *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	observe.NoteUser(r.Context(), p.User.ID)
 	release, err := d.inflight.acquire(p.User.ID)
 	if err != nil {
 		writeError(w, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/turn"
 )
 
@@ -73,6 +74,7 @@ func (s *server) authed(h handlerFunc) http.HandlerFunc {
 			writeError(w, err)
 			return
 		}
+		observe.NoteUser(r.Context(), p.User.ID)
 		if err := h(w, r, p.Caller()); err != nil {
 			writeError(w, err)
 		}
