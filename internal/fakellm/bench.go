@@ -21,16 +21,18 @@ func LongAnswer(n int) Response {
 	return Stream(steps...)
 }
 
-// Timed is what one streamed request cost a client: the data lines that
-// carried the marker, when the first came and when the stream ended.
+// Timed is what one streamed request cost a client: the LongAnswer deltas
+// that arrived (a server may join queued ones into one event), the events
+// that carried them, when the first came and when the stream ended.
 type Timed struct {
-	Deltas       int
-	First, Whole time.Duration
+	Deltas, Events int
+	First, Whole   time.Duration
 }
 
 // TimeStream posts body to url (with a bearer token when given) and reads
 // the SSE answer as a client does; decode also parses every data line's
 // JSON, as a real client must, so the cost of the server's chunk size shows.
+// marker ends where a LongAnswer text begins (`"content":"w`).
 func TimeStream(client *http.Client, url, token, body, marker string, decode bool) (Timed, error) {
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
@@ -63,11 +65,17 @@ func TimeStream(client *http.Client, url, token, body, marker string, decode boo
 				return t, fmt.Errorf("%s: bad event JSON: %w", url, err)
 			}
 		}
-		if bytes.Contains(line, []byte(marker)) {
-			if t.Deltas == 0 {
+		if i := bytes.Index(line, []byte(marker)); i >= 0 {
+			if t.Events == 0 {
 				t.First = time.Since(start)
 			}
-			t.Deltas++
+			t.Events++
+			text := line[i+len(marker)-1:]
+			if end := bytes.IndexByte(text, '"'); end >= 0 {
+				text = text[:end]
+			}
+			// Each LongAnswer delta holds one "w".
+			t.Deltas += bytes.Count(text, []byte("w"))
 		}
 	}
 	t.Whole = time.Since(start)

@@ -31,6 +31,7 @@ func benchRelay(b *testing.B, decode bool) {
 	paths := []struct {
 		path, body, marker, key string
 		elapsed, ttft           time.Duration
+		events                  int
 	}{
 		{path: "/api/v1/knowledge-agent/stream", body: `{"uri":"kb://me/","model_id":"fake","message":"hi","temporary":true}`, marker: `{"text":"w`, key: e.Token},
 		{path: "/v1/chat/completions", body: `{"model":"fake","stream":true,"messages":[{"role":"user","content":"hi"}]}`, marker: `"content":"w`, key: e.Key},
@@ -47,6 +48,7 @@ func benchRelay(b *testing.B, decode bool) {
 			}
 			c.elapsed += got.Whole
 			c.ttft += got.First
+			c.events += got.Events
 		}
 	}
 	native, openai := paths[0], paths[1]
@@ -56,4 +58,7 @@ func benchRelay(b *testing.B, decode bool) {
 	b.ReportMetric(float64(openai.elapsed)/float64(native.elapsed), "openai/native-time")
 	b.ReportMetric(float64(native.ttft.Microseconds())/float64(b.N), "native-ttft-µs")
 	b.ReportMetric(float64(openai.ttft.Microseconds())/float64(b.N), "openai-ttft-µs")
+	// Queued deltas are joined: how many events carried the 20,000.
+	b.ReportMetric(float64(native.events)/float64(b.N), "native-events/stream")
+	b.ReportMetric(float64(openai.events)/float64(b.N), "openai-events/stream")
 }
