@@ -101,6 +101,24 @@ func (s *Service) createToken(ctx context.Context, t store.APIToken, name string
 type TokenView struct {
 	store.APIToken
 	ScopeURI string
+	// Username is the owner's, filled in the admin listing.
+	Username string
+}
+
+// view resolves a token's scope folder to its URI now: the folder may have
+// been renamed since, and a deleted one leaves ScopeURI empty.
+func (s *Service) view(ctx context.Context, t store.APIToken, owner string) (TokenView, error) {
+	v := TokenView{APIToken: t}
+	if t.ScopeNodeID == nil {
+		return v, nil
+	}
+	n, err := s.st.NodeByID(ctx, t.UserID, *t.ScopeNodeID)
+	if err == nil {
+		v.ScopeURI = knowledge.NodeURI(owner, n.Path, true)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return v, apierr.Internal(err)
+	}
+	return v, nil
 }
 
 // ListTokens returns the user's tokens without secrets.
@@ -111,15 +129,8 @@ func (s *Service) ListTokens(ctx context.Context, u store.User) ([]TokenView, er
 	}
 	out := make([]TokenView, len(ts))
 	for i, t := range ts {
-		out[i].APIToken = t
-		if t.ScopeNodeID == nil {
-			continue
-		}
-		n, err := s.st.NodeByID(ctx, u.ID, *t.ScopeNodeID)
-		if err == nil {
-			out[i].ScopeURI = knowledge.NodeURI(u.Username, n.Path, true)
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return nil, apierr.Internal(err)
+		if out[i], err = s.view(ctx, t, u.Username); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -138,12 +149,19 @@ func (s *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 }
 
 // ListAllTokens returns every account's tokens (admin view).
-func (s *Service) ListAllTokens(ctx context.Context) ([]store.TokenWithOwner, error) {
+func (s *Service) ListAllTokens(ctx context.Context) ([]TokenView, error) {
 	ts, err := s.st.ListAllTokens(ctx)
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	return ts, nil
+	out := make([]TokenView, len(ts))
+	for i, t := range ts {
+		if out[i], err = s.view(ctx, t.APIToken, t.Username); err != nil {
+			return nil, err
+		}
+		out[i].Username = t.Username
+	}
+	return out, nil
 }
 
 // RevokeAnyToken deletes any account's token (admin).

@@ -99,7 +99,7 @@ func (h *handlers) listAllTokens(c echo.Context) error {
 	}
 	items := make([]tokenJSON, len(ts))
 	for i, t := range ts {
-		items[i] = toTokenJSON(t.APIToken)
+		items[i] = toTokenViewJSON(t)
 		items[i].Username = t.Username
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": items})

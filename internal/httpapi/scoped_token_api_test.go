@@ -70,6 +70,12 @@ func TestScopedTokenCreateAndList(t *testing.T) {
 		if len(list.Items) != 2 || *list.Items[0].ScopeURI != "kb://users/alice/projects/alpha/" || list.Items[0].ReadOnly || !list.Items[1].ReadOnly {
 			t.Fatalf("list %+v", list.Items)
 		}
+		// The admin listing shows each token's scope as the owner's does.
+		var all struct{ Items []scopedTokenJSON }
+		e.mustOK(e.do(http.MethodGet, "/api/v1/admin/tokens", e.Admin, nil), http.StatusOK, &all)
+		if len(all.Items) != 2 || all.Items[0].ScopeURI == nil || *all.Items[0].ScopeURI != "kb://users/alice/projects/alpha/" || !all.Items[1].ReadOnly {
+			t.Fatalf("admin list %+v", all.Items)
+		}
 		for _, bad := range []struct{ uri, code string }{
 			{"kb://me/", "invalid_scope"}, {"kb://me/secret.md", "invalid_scope"},
 			{"kb://users/bob/", "invalid_scope"}, {"https://example.com/x", "invalid_scope"},

@@ -33,6 +33,7 @@ export function AdminTokensSection() {
               <th scope="col">{t("tokens.created")}</th>
               <th scope="col">{t("tokens.lastUsed")}</th>
               <th scope="col">{t("tokens.expires")}</th>
+              <th scope="col">{t("tokens.scope")}</th>
               <th scope="col">{t("actions")}</th>
             </tr>
           </thead>

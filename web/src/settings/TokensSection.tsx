@@ -87,10 +87,6 @@ export function TokensSection() {
             {tokens.data.map((tk) => (
               <tr key={tk.id} data-token={tk.name}>
                 <TokenCells token={tk} />
-                <td data-testid="token-scope">
-                  {tk.scope_uri ? <code>{tk.scope_uri}</code> : t("tokens.wholeWorkspace")}
-                  {tk.read_only && <span className="tag">{t("tokens.readOnlyTag")}</span>}
-                </td>
                 <td>
                   <button type="button" className="btn small" aria-label={t("tokens.revokeNamed", { name: tk.name })} onClick={() => setRevoking(tk)}>
                     {t("tokens.revoke")}
