@@ -64,6 +64,16 @@ func (p Principal) RequireUnscoped() error {
 	return nil
 }
 
+// RequireWritable refuses a read-only token the changes that are not
+// files (skills, conversation titles, deleting conversations): read-only
+// means the token changes nothing of the account.
+func (p Principal) RequireWritable() error {
+	if p.ReadOnly {
+		return apierr.Forbidden("read_only", "this API token is read-only; it can read and ask, not change skills or conversations")
+	}
+	return nil
+}
+
 // Caller is the principal as the tree and every front door see it; the one
 // place a credential becomes a caller, so a door cannot forget a limit the
 // credential carries.

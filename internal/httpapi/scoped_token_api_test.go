@@ -181,6 +181,14 @@ func TestScopedTokenWrites(t *testing.T) {
 		wantErr(t, e.do(http.MethodPatch, "/api/v1/resources", rw, map[string]string{"uri": "kb://me/projects/alpha/", "new_uri": "kb://me/projects/alpha2/"}), http.StatusForbidden, "scope_root")
 		wantErr(t, e.do(http.MethodPost, "/api/v1/resources/shares", rw, map[string]string{"uri": "kb://me/projects/alpha/", "user": "bob", "role": "read"}), http.StatusForbidden, "not_owner")
 
+		// Read-only changes nothing of the account either: skills, conversations.
+		skill := map[string]any{"name": "terse", "prompt": "Summarize in one line."}
+		wantErr(t, e.do(http.MethodPost, "/api/v1/knowledge-agent/skills", ro, skill), http.StatusForbidden, "read_only")
+		wantErr(t, e.do(http.MethodPatch, "/api/v1/knowledge-agent/conversations/1", ro, map[string]string{"title": "x"}), http.StatusForbidden, "read_only")
+		wantErr(t, e.do(http.MethodDelete, "/api/v1/knowledge-agent/conversations/1", ro, nil), http.StatusForbidden, "read_only")
+		e.mustOK(e.do(http.MethodPost, "/api/v1/knowledge-agent/skills", rw, skill), http.StatusCreated, nil)
+		e.mustOK(e.do(http.MethodGet, "/api/v1/knowledge-agent/skills", ro, nil), http.StatusOK, nil)
+
 		// Trash: only what was deleted inside the scope.
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/projects/alpha/moved.md"), rw, nil), http.StatusNoContent, nil)
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/secret.md"), alice, nil), http.StatusNoContent, nil)
