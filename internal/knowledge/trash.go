@@ -105,6 +105,9 @@ func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
 		if err := tx.CancelJobsOf(ctx, ids); err != nil {
 			return err
 		}
+		if err := markChanged(ctx, tx, own, n); err != nil {
+			return err
+		}
 		return tx.DeleteNode(ctx, n)
 	})
 	if err != nil {
@@ -192,6 +195,9 @@ func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, erro
 			}
 		}
 		restored = made[""]
+		if err := markChanged(ctx, tx, c, restored); err != nil {
+			return err
+		}
 		// The versions now reference the bytes the item held, in the same
 		// transaction, so the collection never sees them unreferenced.
 		_, _, err = tx.PurgeTrash(ctx, c.ID, id, time.Time{})
