@@ -307,6 +307,7 @@ func (s *Service) dirChanges(ctx context.Context, c knowledge.Caller, snap Snaps
 			affected = true
 		}
 	}
+	var todo []store.Node
 	for _, f := range d.files {
 		raw, ok := bodies[f.ID][store.BodyRaw]
 		if !ok {
@@ -315,7 +316,11 @@ func (s *Service) dirChanges(ctx context.Context, c knowledge.Caller, snap Snaps
 		if p, ok := byName[summaryName(f.Name)]; ok && p.Fingerprint == snap.fingerprint(store.RoleSummary, raw.BlobHash) {
 			continue
 		}
-		changed = append(changed, f)
+		todo = append(todo, f)
+	}
+	changed, err = s.notFailed(ctx, c, snap, todo, bodies)
+	if err != nil {
+		return nil, false, err
 	}
 	if affected || len(live) == 0 {
 		return changed, affected, nil
@@ -366,4 +371,31 @@ func (s *Service) overviewStale(ctx context.Context, c knowledge.Caller, out str
 		}
 	}
 	return false, nil
+}
+
+// notFailed leaves out the files whose last compile with these choices
+// failed on the bytes they hold now (its fingerprint says both): compiling them again would fail
+// again (the overview lists them; a retry from the task center or a new
+// upload compiles them).
+func (s *Service) notFailed(ctx context.Context, c knowledge.Caller, snap Snapshot, files []store.Node, bodies map[int64]map[string]store.FileVersion) ([]store.Node, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		ids[i] = f.ID
+	}
+	last, err := s.st.LatestJobs(ctx, c.ID, JobKind, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := files[:0:0]
+	for _, f := range files {
+		j, ok := last[f.ID]
+		if ok && j.State == store.JobFailed && j.Fingerprint == snap.fingerprint(store.RoleSummary, bodies[f.ID][store.BodyRaw].BlobHash) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }

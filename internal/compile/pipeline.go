@@ -128,6 +128,11 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Recorded before the parse, so a job that fails says which bytes it
+	// failed on: a folder kept compiled does not queue them again.
+	if err := r.s.st.SetJobFingerprint(ctx, r.job.ID, r.owner, r.snap.fingerprint(store.RoleSummary, v.BlobHash)); err != nil {
+		return err
+	}
 	if !ok {
 		return r.unreadable(ctx, permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20))
 	}

@@ -248,3 +248,21 @@ func (s *Store) DeferJob(ctx context.Context, id int64, owner string, after time
 		"stage": "", "lease_owner": "", "lease_expires_at": nil, "run_after": now().Add(after), "updated_at": now(),
 	}))
 }
+
+// LatestJobs returns the latest job of the kind for each of the user's
+// nodes that has one.
+func (s *Store) LatestJobs(ctx context.Context, userID int64, kind string, nodeIDs []int64) (map[int64]Job, error) {
+	out := map[int64]Job{}
+	for _, ids := range chunks(nodeIDs) {
+		latest := s.db.Table("jobs").Select("MAX(id)").
+			Where("user_id = ? AND kind = ? AND node_id IN ?", userID, kind, ids).Group("node_id")
+		var js []Job
+		if err := s.db.WithContext(ctx).Where("id IN (?)", latest).Find(&js).Error; err != nil {
+			return nil, translate(err)
+		}
+		for _, j := range js {
+			out[*j.NodeID] = j
+		}
+	}
+	return out, nil
+}
