@@ -72,6 +72,9 @@ type Options struct {
 	// QueuedJobsPerUser caps one user's waiting jobs (default 200), so
 	// one user cannot fill the queue for everyone.
 	QueuedJobsPerUser int
+	// AutoRetry is how long a folder kept compiled waits to be scanned
+	// again when its batch could not queue everything (default 15s).
+	AutoRetry time.Duration
 	// Runners run the jobs of other kinds (a folder import) on the same
 	// queue, leases, progress and cancel; a kind without one is a compile.
 	Runners map[string]Runner
@@ -98,6 +101,8 @@ type Service struct {
 	extract  *extract.Isolation
 	skills   *skill.Service
 	runners  map[string]Runner
+	// autoRetry: see Options.AutoRetry.
+	autoRetry time.Duration
 
 	mu       sync.RWMutex
 	defaults Defaults
@@ -116,7 +121,10 @@ func New(o Options) *Service {
 		skills:    o.Skills,
 		runners:   o.Runners,
 		wake:      make(chan struct{}, 1),
-		maxQueued: o.QueuedJobsPerUser}
+		maxQueued: o.QueuedJobsPerUser, autoRetry: o.AutoRetry}
+	if s.autoRetry <= 0 {
+		s.autoRetry = DefaultAutoRetry
+	}
 	if s.maxQueued <= 0 {
 		s.maxQueued = DefaultQueuedJobsPerUser
 	}

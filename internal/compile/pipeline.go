@@ -68,34 +68,44 @@ type jobRun struct {
 // and abstract. Each publish is atomic; the L2 body is committed first and
 // stays readable whatever happens later.
 func (s *Service) runJob(ctx context.Context, j store.Job, owner string) (Result, error) {
+	r, err := s.newRun(ctx, j, owner)
+	if err != nil {
+		return r.res, err
+	}
+	err = r.pipeline(ctx)
+	r.res.ModelCalls = r.exec.used
+	return r.res, err
+}
+
+// newRun reads what every attempt needs: the snapshot, its executor and
+// the users the job acts for.
+func (s *Service) newRun(ctx context.Context, j store.Job, owner string) (*jobRun, error) {
 	r := &jobRun{s: s, job: j, owner: owner}
 	if j.ConfigurationJSON == nil {
-		return r.res, permanent("bad_configuration", "the job has no configuration snapshot")
+		return r, permanent("bad_configuration", "the job has no configuration snapshot")
 	}
 	if err := json.Unmarshal([]byte(*j.ConfigurationJSON), &r.snap); err != nil {
-		return r.res, permanent("bad_configuration", "the job's configuration snapshot is unreadable")
+		return r, permanent("bad_configuration", "the job's configuration snapshot is unreadable")
 	}
 	ex, err := s.executorFor(r.snap)
 	if err != nil {
-		return r.res, err
+		return r, err
 	}
 	r.exec = &budgeted{next: ex, max: r.snap.CallBudget}
 	u, err := s.st.UserByID(ctx, j.UserID)
 	if err != nil {
-		return r.res, fmt.Errorf("job owner: %w", err)
+		return r, fmt.Errorf("job owner: %w", err)
 	}
 	r.caller = knowledge.Caller{ID: u.ID, Username: u.Username}
 	r.src = r.caller
 	if j.SourceUserID != nil {
 		o, err := s.st.UserByID(ctx, *j.SourceUserID)
 		if err != nil {
-			return r.res, fmt.Errorf("source owner: %w", err)
+			return r, fmt.Errorf("source owner: %w", err)
 		}
 		r.src = knowledge.Caller{ID: o.ID, Username: o.Username}
 	}
-	err = r.pipeline(ctx)
-	r.res.ModelCalls = r.exec.used
-	return r.res, err
+	return r, nil
 }
 
 func (r *jobRun) progress(ctx context.Context, stage string, p float64) error {
@@ -118,6 +128,11 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Recorded before the parse, so a job that fails says which bytes it
+	// failed on: a folder kept compiled does not queue them again.
+	if err := r.s.st.SetJobFingerprint(ctx, r.job.ID, r.owner, r.snap.fingerprint(store.RoleSummary, v.BlobHash)); err != nil {
+		return err
+	}
 	if !ok {
 		return r.unreadable(ctx, permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20))
 	}
@@ -135,6 +150,9 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	}
 	if err := r.summarize(ctx, src, documentRef(v.BlobHash, l2.BlobHash, parsed), parsed.Text); err != nil {
 		return err
+	}
+	if r.snap.NoOverview {
+		return nil
 	}
 	if err := r.progress(ctx, StageOverview, 0.7); err != nil {
 		return err
@@ -243,6 +261,12 @@ func (r *jobRun) overview(ctx context.Context) error {
 	if err != nil || len(nodes) == 0 {
 		return err
 	}
+	return r.rebuildOverview(ctx, nodes)
+}
+
+// rebuildOverview writes the output folder's L1 and L0 from the summaries
+// nodes, unless their fingerprint is the one the overview has.
+func (r *jobRun) rebuildOverview(ctx context.Context, nodes []store.Node) error {
 	failed, err := r.failedFiles(ctx)
 	if err != nil {
 		return err

@@ -44,6 +44,9 @@ type Snapshot struct {
 	SkillOutputLanguage string `json:"skill_output_language,omitempty"`
 	PromptVersion       string `json:"prompt_version"`
 	MaxAttempts         int    `json:"max_attempts"`
+	// NoOverview leaves the folder's overview to its own job: a folder
+	// kept compiled rebuilds it once per batch, not once per file.
+	NoOverview bool `json:"no_overview,omitempty"`
 }
 
 // Hash identifies the configuration: two requests with the same hash are

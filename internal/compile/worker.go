@@ -36,9 +36,10 @@ func (s *Service) Start(n int) *Pool {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	p := &Pool{s: s, ctx: ctx, cancel: cancel, leases: leases{held: map[int64]*heldJob{}}}
 	prefix := workerPrefix()
-	p.wg.Add(2)
+	p.wg.Add(3)
 	go p.reap()
 	go p.heartbeat()
+	go p.schedule()
 	// Counted before they start, so readiness holds from Start on.
 	s.running.Add(int64(n))
 	for i := range n {
@@ -154,6 +155,10 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 	)
 	if run, ok := p.s.runners[j.Kind]; ok {
 		res, err = run.Run(tctx, j, owner)
+	} else if j.Kind == OverviewJobKind {
+		var r Result
+		r, err = p.s.runOverview(tctx, j, owner)
+		res, result = r, []any{"model_calls", r.ModelCalls, "overview_skipped", r.OverviewSkipped}
 	} else {
 		var r Result
 		r, err = p.s.runJob(tctx, j, owner)
@@ -177,6 +182,9 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 	case errors.Is(cause, errCancelled), errors.Is(err, store.ErrJobCancelled):
 		ferr = p.s.st.FinishCancelled(fctx, j.ID, owner)
 		state = store.JobCancelled
+	case errors.Is(err, errWaiting):
+		ferr = p.s.st.DeferJob(fctx, j.ID, owner, p.s.poll)
+		state, attrs = store.JobQueued, []any{"reason", "waiting"}
 	case errors.Is(cause, errStopping):
 		ferr = p.s.st.ReleaseJob(fctx, j.ID, owner)
 		state, attrs = store.JobQueued, []any{"reason", "shutdown"}

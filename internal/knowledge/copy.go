@@ -67,8 +67,11 @@ func (t *Tree) Copy(ctx context.Context, c Caller, raw, newRaw string, replace b
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		made, err = t.copySubtree(ctx, tx, c, own, n, parent, to.Name())
-		return err
+		if made, err = t.copySubtree(ctx, tx, c, own, n, parent, to.Name()); err != nil {
+			return err
+		}
+		// A folder kept compiled gains the copied files.
+		return markChanged(ctx, tx, own, made)
 	})
 	if err != nil {
 		return Item{}, false, wrapStoreErr(err)

@@ -117,6 +117,9 @@ func trashNode(ctx context.Context, tx *store.Store, c, own Caller, n store.Node
 	if err := tx.CancelJobsOf(ctx, ids); err != nil {
 		return err
 	}
+	if err := markChanged(ctx, tx, own, n); err != nil {
+		return err
+	}
 	return tx.DeleteNode(ctx, n)
 }
 
@@ -199,6 +202,9 @@ func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, erro
 			}
 		}
 		restored = made[""]
+		if err := markChanged(ctx, tx, c, restored); err != nil {
+			return err
+		}
 		// The versions now reference the bytes the item held, in the same
 		// transaction, so the collection never sees them unreferenced.
 		_, _, err = tx.PurgeTrash(ctx, c.ID, id, time.Time{})

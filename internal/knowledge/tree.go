@@ -118,6 +118,8 @@ type Item struct {
 	OverviewURI string `json:"overview_uri,omitempty"`
 	// Shared marks the caller's own nodes that carry a share.
 	Shared bool `json:"shared,omitempty"`
+	// AutoCompile marks a folder kept compiled (PUT /resources/auto-compile).
+	AutoCompile bool `json:"auto_compile,omitempty"`
 	// Owner and Role describe an entry of kb://shared/.
 	Owner string `json:"owner,omitempty"`
 	Role  string `json:"role,omitempty"`
@@ -268,11 +270,12 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 			out.NextOffset = &next
 		}
 	}
-	var files, all []int64
+	var files, all, dirIDs []int64
 	var dirs []layerDir
 	for _, ch := range children {
 		all = append(all, ch.ID)
 		if ch.IsDir() {
+			dirIDs = append(dirIDs, ch.ID)
 			dirs = append(dirs, layerDir{owner: tg.owner, path: ch.Path})
 		} else {
 			files = append(files, ch.ID)
@@ -288,6 +291,12 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
+	watched := map[int64]bool{}
+	if len(dirIDs) > 0 {
+		if watched, err = t.st.AutoCompiled(ctx, dirIDs); err != nil {
+			return Listing{}, apierr.Internal(err)
+		}
+	}
 	shared := map[int64]bool{}
 	if tg.owner.ID == c.ID {
 		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
@@ -298,6 +307,7 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 	for _, ch := range children {
 		it := itemOf(tg.owner.Username, ch)
 		it.Shared = shared[ch.ID]
+		it.AutoCompile = watched[ch.ID]
 		if j, ok := jobs[ch.ID]; ok {
 			it.Job = &j
 		}
@@ -452,8 +462,11 @@ func (t *Tree) move(ctx context.Context, c Caller, raw, newRaw string, replace b
 			}
 			replaced = true
 		}
-		moved, err = tx.MoveNode(ctx, n, parent, to.Name())
-		return err
+		if moved, err = tx.MoveNode(ctx, n, parent, to.Name()); err != nil {
+			return err
+		}
+		// Both folders changed: one lost the node, the other gained it.
+		return markChanged(ctx, tx, own, n, moved)
 	})
 	if err != nil {
 		return Item{}, false, wrapStoreErr(err)

@@ -182,6 +182,7 @@ func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []S
 	var nodes []store.Node
 	err = t.mutate(ctx, own, func(tx *store.Store) error {
 		nodes = nodes[:0]
+		var changed []store.Node
 		if x.guard != nil {
 			if err := x.guard(tx); err != nil {
 				return err
@@ -226,6 +227,10 @@ func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []S
 				return err
 			}
 			nodes = append(nodes, n)
+			changed = append(changed, n)
+		}
+		if err := markChanged(ctx, tx, own, changed...); err != nil {
+			return err
 		}
 		if x.done != nil {
 			return x.done(tx)

@@ -99,6 +99,9 @@ func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, version
 			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
+			if err := markChanged(ctx, tx, own, n); err != nil {
+				return err
+			}
 		}
 		out, err = tx.NodeByID(ctx, own.ID, n.ID)
 		return err

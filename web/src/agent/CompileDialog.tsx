@@ -2,14 +2,17 @@
 // executor (LLM model or server CLI profile) and its settings; submitting
 // shows the jobs created and why any file was not enqueued. The skill picker
 // opens the skill dialogs (issue 16) on top, so the form keeps its choices.
+// In keep mode ("Keep compiled…") the same choices, with a quiet period, are
+// saved on the folder instead: its changes compile themselves from then on.
 
 import { useTranslation } from "react-i18next";
 import { useMemo, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle } from "lucide-react";
-import { compileFiles } from "../api/agent";
-import type { AgentOptions, CompileRequest, CompileResponse, CompileSkill } from "../api/agent";
+import { compileFiles, deleteAutoCompile, getAutoCompile, saveAutoCompile } from "../api/agent";
+import type { AgentOptions, AutoCompileRequest, CompileRequest, CompileResponse, CompileSkill } from "../api/agent";
+import { parentURI } from "../api/uri";
 import { listAtLeast } from "../api/resources";
 import { noteSubmittedJobs } from "../tree/JobWatch";
 import { refreshFolders } from "../tree/useFolderListings";
@@ -32,9 +35,15 @@ interface Props {
   options?: AgentOptions;
   onClose: () => void;
   onTasks: () => void;
+  /** save the choices on the folder (keep it compiled) instead of compiling picked files */
+  keep?: boolean;
 }
 
-export function CompileDialog({ scope, display, options, onClose, onTasks }: Props) {
+/** the quiet period's bounds, in seconds (PUT /resources/auto-compile) */
+const DEFAULT_QUIET_S = 30;
+const MAX_QUIET_S = 86400;
+
+export function CompileDialog({ scope, display, options, onClose, onTasks, keep = false }: Props) {
   const { t } = useTranslation("agent");
   const defaults = options?.compile_defaults ?? {};
   const maxFiles = defaults.max_files ?? 32;
@@ -43,28 +52,40 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
   const files = useQuery({
     queryKey: ["compile-files", scope],
     queryFn: ({ signal }) => listAtLeast(scope, PICK_LIMIT, signal),
+    enabled: !keep,
   });
+  // Keep mode starts from the folder's saved choices, when it has some.
+  const savedQuery = useQuery({
+    queryKey: ["auto-compile", scope],
+    queryFn: ({ signal }) => getAutoCompile(scope, signal),
+    enabled: keep,
+  });
+  const saved = keep ? savedQuery.data ?? null : null;
+  const [quietChoice, setQuiet] = useState<number | null>(null);
+  const quiet = quietChoice ?? saved?.quiet_s ?? DEFAULT_QUIET_S;
   const raw = useMemo(() => (files.data?.items ?? []).filter((n) => n.kind === "file" && !n.generated), [files.data]);
   const [picked, setPicked] = useState<Set<string>>(new Set());
   // The form may open before /options has loaded (the compile command), so
   // the state holds only what the user chose (null: not chosen) and the
   // effective values fall back to the defaults at render.
   const [executorChoice, setExecutor] = useState<"llm" | "cli" | null>(null);
-  const executor = executorChoice ?? (defaults.executor === "cli" && profiles.length ? "cli" : "llm");
+  const savedExecutor = saved?.executor === "cli" || saved?.cli_profile ? "cli" : saved?.executor === "llm" ? "llm" : null;
+  const executor = executorChoice ?? savedExecutor ?? (defaults.executor === "cli" && profiles.length ? "cli" : "llm");
   const [modelChoice, setModelId] = useState<string | null>(null);
-  const modelId = modelChoice ?? (defaults.model_id || models[0]?.id || "");
+  const modelId = modelChoice ?? (saved?.model_id || defaults.model_id || models[0]?.id || "");
   const [profileChoice, setProfile] = useState<string | null>(null);
-  const profile = profileChoice ?? profiles[0]?.name ?? "";
+  const profile = profileChoice ?? (saved?.cli_profile || profiles[0]?.name || "");
   const prof = profiles.find((p) => p.name === profile);
   const [cliModelChoice, setCliModel] = useState<string | null>(null);
-  const cliModel = cliModelChoice ?? prof?.models[0] ?? "";
+  const cliModel = cliModelChoice ?? (saved?.model || prof?.models[0] || "");
   const [effortChoice, setEffort] = useState<string | null>(null);
-  const effort = effortChoice ?? (defaults.reasoning_effort || "medium");
+  const effort = effortChoice ?? (saved?.reasoning_effort || defaults.reasoning_effort || "medium");
   const [budgetChoice, setBudget] = useState<number | null>(null);
-  const budget = budgetChoice ?? defaults.call_budget ?? 8;
+  const budget = budgetChoice ?? (saved?.call_budget || defaults.call_budget || 8);
   const [timeoutChoice, setTimeoutS] = useState<number | null>(null);
-  const timeout = timeoutChoice ?? defaults.timeout_s ?? 600;
-  const [outputParent, setOutputParent] = useState("");
+  const timeout = timeoutChoice ?? (saved?.timeout_s || defaults.timeout_s || 600);
+  const [outputChoice, setOutputParent] = useState<string | null>(null);
+  const outputParent = outputChoice ?? saved?.output_parent ?? "";
   // A skill saved here is selected at once, before /options lists it.
   const [savedSkill, setSavedSkill] = useState<CompileSkill | null>(null);
   const skills = useMemo(() => {
@@ -72,7 +93,8 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
     return savedSkill && !listed.some((s) => s.id === savedSkill.id) ? [...listed, savedSkill] : listed;
   }, [defaults.skills, savedSkill]);
   const [skillChoice, setSkill] = useState<string | null>(null);
-  const skill = skillChoice !== null && skills.some((s) => s.id === skillChoice) ? skillChoice : defaultSkillID(skills, defaults.skill);
+  const skill =
+    skillChoice !== null && skills.some((s) => s.id === skillChoice) ? skillChoice : defaultSkillID(skills, saved?.skill || defaults.skill);
   const selectedSkill = skills.find((s) => s.id === skill);
   const [skillFlow, setSkillFlow] = useState<SkillFlowStart | null>(null);
   const [skillList, setSkillList] = useState(false);
@@ -102,9 +124,60 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
       return next;
     });
 
+  async function submitKeep() {
+    const req: AutoCompileRequest = {
+      uri: scope,
+      quiet_s: quiet,
+      executor,
+      reasoning_effort: effort,
+      call_budget: budget,
+      timeout_s: timeout,
+      skill: skill || undefined,
+      output_parent: outputParent.trim() || undefined,
+    };
+    if (executor === "llm") req.model_id = modelId;
+    else {
+      req.cli_profile = profile;
+      req.model = cliModel || undefined;
+    }
+    await saveAutoCompile(req);
+  }
+
+  /** afterKeep refreshes what shows the folder's setting: its row's marker and the form. */
+  async function afterKeep() {
+    await qc.invalidateQueries({ queryKey: ["auto-compile", scope] });
+    void refreshFolders(qc, [parentURI(scope) ?? scope]);
+    onClose();
+  }
+
+  async function stopKeeping() {
+    setError(null);
+    setBusy(true);
+    try {
+      await deleteAutoCompile(scope);
+      await afterKeep();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     setError(null);
+    if (keep) {
+      setBusy(true);
+      try {
+        await submitKeep();
+        await afterKeep();
+      } catch (err) {
+        setError(messageOf(err));
+      } finally {
+        setBusy(false);
+      }
+      return;
+    }
     const req: CompileRequest = {
       uris: [...picked],
       executor,
@@ -173,8 +246,16 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
   }
 
   return (
-    <Dialog title={t("compile.title", { folder: display(scope) })} onClose={onClose} className="wide compile-dialog">
+    <Dialog title={t(keep ? "compile.keepTitle" : "compile.title", { folder: display(scope) })} onClose={onClose} className="wide compile-dialog">
       <form className="dialog-form compile-form" onSubmit={submit}>
+        {keep ? (
+          <div className="keep-intro">
+            <p className="muted small">{t("compile.keepIntro")}</p>
+            {saved && <p className="small" data-testid="keep-status">{saved.pending ? t("compile.keepPending") : t("compile.keepUpToDate")}</p>}
+            {saved?.last_error && <p className="error small">{saved.last_error}</p>}
+            {savedQuery.isError && <p className="error small">{messageOf(savedQuery.error)}</p>}
+          </div>
+        ) : (
         <fieldset className="file-pick">
           <legend>
             {t("compile.files", { count: picked.size, max: maxFiles })}
@@ -215,7 +296,21 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
             </>
           )}
         </fieldset>
+        )}
         <div className="form-grid">
+          {keep && (
+            <label className="field">
+              {t("compile.quiet")}
+              <input
+                className="text-input"
+                type="number"
+                min={0}
+                max={MAX_QUIET_S}
+                value={quiet}
+                onChange={(e) => setQuiet(Number(e.target.value))}
+              />
+            </label>
+          )}
           <label className="field">
             {t("compile.executor")}
             <select className="select" aria-label={t("compile.executor")} value={executor} onChange={(e) => setExecutor(e.target.value as "llm" | "cli")}>
@@ -360,12 +455,23 @@ export function CompileDialog({ scope, display, options, onClose, onTasks }: Pro
           </p>
         )}
         <div className="dialog-actions">
+          {keep && saved && (
+            <button type="button" className="btn danger" disabled={busy} onClick={() => void stopKeeping()}>
+              {t("compile.keepStop")}
+            </button>
+          )}
           <button type="button" className="btn" onClick={onClose}>
             {t("common:cancel")}
           </button>
-          <button type="submit" className="btn primary" disabled={busy || picked.size === 0 || (executor === "llm" && !modelId)}>
-            {busy ? t("compile.submitting") : t("compile.submit", { count: picked.size })}
-          </button>
+          {keep ? (
+            <button type="submit" className="btn primary" disabled={busy || savedQuery.isPending || (executor === "llm" && !modelId)}>
+              {busy ? t("compile.submitting") : t("compile.keepSubmit")}
+            </button>
+          ) : (
+            <button type="submit" className="btn primary" disabled={busy || picked.size === 0 || (executor === "llm" && !modelId)}>
+              {busy ? t("compile.submitting") : t("compile.submit", { count: picked.size })}
+            </button>
+          )}
         </div>
       </form>
       {skillFlow && (

@@ -1,7 +1,7 @@
 // KnowAgent endpoints other than the stream: options, folder commands,
 // compile and jobs (SPEC §4).
 
-import { requestJSON } from "./client";
+import { ApiError, requestJSON } from "./client";
 import type { ResourceNode } from "./types";
 
 export interface ModelInfo {
@@ -165,6 +165,52 @@ export interface CompileResponse {
 
 export function compileFiles(req: CompileRequest): Promise<CompileResponse> {
   return requestJSON<CompileResponse>("/knowledge-agent/compile", { method: "POST", json: req });
+}
+
+/** The body of PUT /resources/auto-compile: a compile request for a whole folder. */
+export interface AutoCompileRequest extends Omit<CompileRequest, "uris"> {
+  uri: string;
+  /** seconds without a change before the folder's compile is queued (default 30) */
+  quiet_s?: number;
+}
+
+/** A folder kept compiled: the saved choices, and whether changes wait for their compile. */
+export interface AutoCompile {
+  uri: string;
+  quiet_s: number;
+  executor: string;
+  model_id: string;
+  cli_profile: string;
+  model: string;
+  reasoning_effort: string;
+  call_budget: number;
+  timeout_s: number;
+  output_parent: string;
+  skill: string;
+  pending: boolean;
+  changed_at: string | null;
+  due_at: string | null;
+  last_error?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** getAutoCompile answers the folder's setting, or null when it is not kept compiled. */
+export async function getAutoCompile(uri: string, signal?: AbortSignal): Promise<AutoCompile | null> {
+  try {
+    return await requestJSON<AutoCompile>("/resources/auto-compile", { query: { uri }, signal });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "auto_compile_not_found") return null;
+    throw err;
+  }
+}
+
+export function saveAutoCompile(req: AutoCompileRequest): Promise<AutoCompile> {
+  return requestJSON<AutoCompile>("/resources/auto-compile", { method: "PUT", json: req });
+}
+
+export async function deleteAutoCompile(uri: string): Promise<void> {
+  await requestJSON<void>("/resources/auto-compile", { method: "DELETE", query: { uri } });
 }
 
 export function listJobs(query: { state?: string; uri?: string } = {}, signal?: AbortSignal): Promise<{ jobs: Job[] }> {

@@ -52,6 +52,8 @@ export interface ResourceNode {
   overview_uri?: string;
   /** the caller owns this node and shared it with someone (the tree's shared badge) */
   shared?: boolean;
+  /** a folder kept compiled: its changes queue their compile after a quiet period */
+  auto_compile?: boolean;
   /** entries of "Shared with me" (kb://shared/): whose node it is */
   owner?: string;
   /** entries of "Shared with me": the caller's role on it */

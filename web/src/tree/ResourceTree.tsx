@@ -8,7 +8,7 @@ import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { FolderTree } from "lucide-react";
 import { createFolder, deleteResource, renameResource } from "../api/resources";
 import type { ResourceNode } from "../api/types";
-import { SHARED_ROOT, ancestorFolders, childURI, folderOf, isFolderURI, isWithin, nameOf, parentURI, renamedURI, sharedEntryOf } from "../api/uri";
+import { SHARED_ROOT, ancestorFolders, childURI, displayPath, folderOf, isFolderURI, isWithin, nameOf, parentURI, renamedURI, sharedEntryOf } from "../api/uri";
 import { ShareDialog } from "../share/ShareDialog";
 import { TRASH_KEY, TrashDialog } from "../trash/TrashDialog";
 import { VersionsDialog } from "../trash/VersionsDialog";
@@ -32,6 +32,7 @@ import { refreshFolders, useFolderListings } from "./useFolderListings";
 import { droppedFiles } from "./uploadPaths";
 import { useUploads } from "./useUploads";
 import { ArchiveChoiceDialog } from "./ArchiveChoiceDialog";
+import { KeepCompiledDialog, canKeepCompiled } from "./KeepCompiledDialog";
 import { isArchiveName } from "../api/resources";
 
 const ROW_HEIGHT = 26;
@@ -42,6 +43,7 @@ type DialogState =
   | { kind: "delete"; uri: string }
   | { kind: "versions"; uri: string }
   | { kind: "share"; uri: string }
+  | { kind: "keep"; uri: string }
   | { kind: "trash" }
   | null;
 
@@ -303,6 +305,7 @@ export function ResourceTree(props: {
           onVersions={selected && !selected.endsWith("/") ? () => setDialog({ kind: "versions", uri: selected }) : undefined}
           onShare={selected && canShare(selected, root) ? () => setDialog({ kind: "share", uri: selected }) : undefined}
           onOpenOverview={overview ? () => onOpen(overview) : undefined}
+          onKeepCompiled={canKeepCompiled(selected, root) ? () => setDialog({ kind: "keep", uri: selected }) : undefined}
           onTrash={() => setDialog({ kind: "trash" })}
         />
         <input
@@ -422,6 +425,9 @@ export function ResourceTree(props: {
           onClose={() => setDialog(null)}
           onChanged={() => void refreshFolders(qc, [parentURI(dialog.uri) ?? root])}
         />
+      )}
+      {dialog?.kind === "keep" && (
+        <KeepCompiledDialog folder={dialog.uri} display={(u) => displayPath(u, root)} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === "trash" && <TrashDialog onClose={() => setDialog(null)} onRestored={onRestored} />}
       {dialog?.kind === "delete" && (

@@ -14,6 +14,7 @@ import {
   FileText,
   Folder,
   FolderOpen,
+  FolderSync,
   LoaderCircle,
   Sparkles,
   TriangleAlert,
@@ -156,6 +157,11 @@ export const TreeRowView = memo(function TreeRowView(props: {
         {node.shared && (
           <span className="tree-shared" role="img" aria-label={t("row.shared")} title={t("row.shared")}>
             <UsersRound size={12} aria-hidden />
+          </span>
+        )}
+        {node.auto_compile && (
+          <span className="badge tree-badge tone-subtle" data-badge="kept-compiled" title={t("row.keptCompiledTitle")}>
+            <FolderSync size={10} aria-hidden /> {t("row.keptCompiled")}
           </span>
         )}
         {node.generated && (

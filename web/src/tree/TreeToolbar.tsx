@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { BookOpen, FileClock, FolderPlus, FolderUp, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
+import { BookOpen, FileClock, FolderPlus, FolderSync, FolderUp, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
 
 /**
  * TreeToolbar holds the tree's actions; rename, delete, versions and share act
@@ -25,6 +25,8 @@ export function TreeToolbar(props: {
   onShare?: () => void;
   /** open the selected folder's compiled overview; absent when it has none */
   onOpenOverview?: () => void;
+  /** keep the selected folder compiled; absent unless it is a folder of the user's own */
+  onKeepCompiled?: () => void;
   onTrash: () => void;
 }) {
   const { t } = useTranslation("tree");
@@ -106,6 +108,16 @@ export function TreeToolbar(props: {
         onClick={props.onOpenOverview}
       >
         <BookOpen size={15} aria-hidden />
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        title={props.onKeepCompiled ? t("toolbar.keepCompiled") : t("toolbar.keepCompiledHint")}
+        aria-label={t("toolbar.keepCompiled")}
+        disabled={!props.onKeepCompiled}
+        onClick={props.onKeepCompiled}
+      >
+        <FolderSync size={15} aria-hidden />
       </button>
       <span className="toolbar-sep" />
       <button type="button" className="icon-btn" title={t("toolbar.trash")} aria-label={t("toolbar.trash")} onClick={props.onTrash}>
