@@ -95,7 +95,9 @@ func TestWatchedFolderThroughDAV(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := func(i int) string { return fmt.Sprintf("# Note %d\nsynced body %d", i, i) }
-		path := func(i int) string { return fmt.Sprintf("/dav/lib/%sn%02d.md", map[bool]string{true: "sub/"}[i%2 == 1], i) }
+		path := func(i int) string {
+			return fmt.Sprintf("/dav/lib/%sn%02d.md", map[bool]string{true: "sub/"}[i%2 == 1], i)
+		}
 		for i := range 50 {
 			e.put(path(i), body(i), http.StatusCreated)
 		}
