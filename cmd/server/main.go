@@ -25,6 +25,7 @@ import (
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/dav"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/importer"
@@ -203,7 +204,8 @@ func serve(configPath string) error {
 		Models: models, Compile: compiler, Import: imports, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
 		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})},
-			{Path: "/v1", Handler: openai}}})
+			{Path: "/v1", Handler: openai},
+			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.tree, Auth: a.auth, Store: a.store, MaxUpload: a.cfg.MaxUploadBytes})}}})
 	srv := httpapi.NewServer(e, timeouts)
 	ln, err := net.Listen("tcp", a.cfg.Listen)
 	if err != nil {

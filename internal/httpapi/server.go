@@ -69,6 +69,12 @@ type Deps struct {
 type Mount struct {
 	Path    string // "/mcp", "/v1"
 	Handler http.Handler
+	// Methods are methods to route beyond Echo's Any (WebDAV's MKCOL,
+	// COPY, MOVE, LOCK…).
+	Methods []string
+	// Streaming lifts the whole-body time cap, as for uploads: a WebDAV
+	// PUT is a file of any size.
+	Streaming bool
 }
 
 // New builds the Echo instance with every route.
@@ -175,8 +181,17 @@ func New(d Deps) *echo.Echo {
 		return apierr.NotFound("no_route", "no API endpoint %s %s", c.Request().Method, c.Request().URL.Path)
 	}, h.requireAuth)
 	for _, m := range d.Mounts {
-		e.Any(m.Path, echo.WrapHandler(m.Handler))
-		e.Any(m.Path+"/*", echo.WrapHandler(m.Handler))
+		var mw []echo.MiddlewareFunc
+		if m.Streaming {
+			mw = append(mw, streamingBody)
+		}
+		h := echo.WrapHandler(m.Handler)
+		e.Any(m.Path, h, mw...)
+		e.Any(m.Path+"/*", h, mw...)
+		if len(m.Methods) > 0 {
+			e.Match(m.Methods, m.Path, h, mw...)
+			e.Match(m.Methods, m.Path+"/*", h, mw...)
+		}
 	}
 	// Clients probe /.well-known/ for OAuth and other metadata; the web
 	// app's index.html there would read as a malformed answer.

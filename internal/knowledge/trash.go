@@ -64,53 +64,60 @@ func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
 		if err != nil {
 			return err
 		}
-		nodes, err := tx.Subtree(ctx, n)
-		if err != nil {
-			return err
-		}
-		ids := make([]int64, len(nodes))
-		for i, x := range nodes {
-			ids[i] = x.ID
-		}
-		vs, err := tx.VersionsOf(ctx, ids)
-		if err != nil {
-			return err
-		}
-		byNode := map[int64][]store.FileVersion{}
-		seen := map[string]bool{}
-		var hashes []string
-		for _, v := range vs {
-			byNode[v.NodeID] = append(byNode[v.NodeID], v)
-			if !seen[v.BlobHash] {
-				seen[v.BlobHash] = true
-				hashes = append(hashes, v.BlobHash)
-			}
-		}
-		payload := make([]trashedNode, len(nodes))
-		var size int64
-		for i, x := range nodes {
-			payload[i] = trashedNode{Path: strings.TrimPrefix(strings.TrimPrefix(x.Path, n.Path), "/"),
-				Kind: x.Kind, Generated: x.Generated, Size: x.Size, CreatedAt: x.CreatedAt, Versions: byNode[x.ID]}
-			size += x.Size
-		}
-		raw, err := json.Marshal(payload)
-		if err != nil {
-			return err
-		}
-		it := store.TrashItem{UserID: own.ID, Path: n.Path, Name: n.Name, Kind: n.Kind, Size: size,
-			PayloadJSON: string(raw), DeletedBy: author(c, own), DeletedAt: time.Now().UTC()}
-		if err := tx.AddTrash(ctx, &it, hashes); err != nil {
-			return err
-		}
-		if err := tx.CancelJobsOf(ctx, ids); err != nil {
-			return err
-		}
-		return tx.DeleteNode(ctx, n)
+		return trashNode(ctx, tx, c, own, n)
 	})
 	if err != nil {
 		return wrapStoreErr(err)
 	}
 	return nil
+}
+
+// trashNode moves n and its subtree to own's trash inside tx, which holds
+// the tree lock; a copy or move over an existing node uses it to replace
+// the node in the same transaction.
+func trashNode(ctx context.Context, tx *store.Store, c, own Caller, n store.Node) error {
+	nodes, err := tx.Subtree(ctx, n)
+	if err != nil {
+		return err
+	}
+	ids := make([]int64, len(nodes))
+	for i, x := range nodes {
+		ids[i] = x.ID
+	}
+	vs, err := tx.VersionsOf(ctx, ids)
+	if err != nil {
+		return err
+	}
+	byNode := map[int64][]store.FileVersion{}
+	seen := map[string]bool{}
+	var hashes []string
+	for _, v := range vs {
+		byNode[v.NodeID] = append(byNode[v.NodeID], v)
+		if !seen[v.BlobHash] {
+			seen[v.BlobHash] = true
+			hashes = append(hashes, v.BlobHash)
+		}
+	}
+	payload := make([]trashedNode, len(nodes))
+	var size int64
+	for i, x := range nodes {
+		payload[i] = trashedNode{Path: strings.TrimPrefix(strings.TrimPrefix(x.Path, n.Path), "/"),
+			Kind: x.Kind, Generated: x.Generated, Size: x.Size, CreatedAt: x.CreatedAt, Versions: byNode[x.ID]}
+		size += x.Size
+	}
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	it := store.TrashItem{UserID: own.ID, Path: n.Path, Name: n.Name, Kind: n.Kind, Size: size,
+		PayloadJSON: string(raw), DeletedBy: author(c, own), DeletedAt: time.Now().UTC()}
+	if err := tx.AddTrash(ctx, &it, hashes); err != nil {
+		return err
+	}
+	if err := tx.CancelJobsOf(ctx, ids); err != nil {
+		return err
+	}
+	return tx.DeleteNode(ctx, n)
 }
 
 // ListTrash returns the caller's trash, newest first.

@@ -368,35 +368,48 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 // Move renames or moves a node (with its subtree) to newRaw, which must not
 // exist and whose parent folder must.
 func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, error) {
+	it, _, err := t.move(ctx, c, raw, newRaw, false)
+	return it, err
+}
+
+// MoveReplacing is Move onto a node that may exist: that node goes to the
+// trash in the same transaction as the move (WebDAV's Overwrite: T), and
+// replaced tells whether there was one.
+func (t *Tree) MoveReplacing(ctx context.Context, c Caller, raw, newRaw string) (it Item, replaced bool, err error) {
+	return t.move(ctx, c, raw, newRaw, true)
+}
+
+func (t *Tree) move(ctx context.Context, c Caller, raw, newRaw string, replace bool) (Item, bool, error) {
 	src, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
-		return Item{}, err
+		return Item{}, false, err
 	}
 	from, n, own := src.uri, src.node, src.owner
 	if n.Path == "" {
-		return Item{}, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
+		return Item{}, false, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
 	}
 	if err := guardShareRoot(src, "move or rename"); err != nil {
-		return Item{}, err
+		return Item{}, false, err
 	}
 	to, err := ParseURI(newRaw, c.Username)
 	if err != nil {
-		return Item{}, err
+		return Item{}, false, err
 	}
 	if to.Username != own.Username {
 		// A tree the caller cannot see answers as missing, as everywhere.
 		if _, _, err := t.decide(ctx, c, to); err != nil {
-			return Item{}, err
+			return Item{}, false, err
 		}
-		return Item{}, outsideTree(src, to)
+		return Item{}, false, outsideTree(src, to)
 	}
 	if !access.Within(to.Path, src.dec.WriteRoot) {
-		return Item{}, outsideTree(src, to)
+		return Item{}, false, outsideTree(src, to)
 	}
 	if to.Path == "" {
-		return Item{}, apierr.Conflict("already_exists", "the root folder already exists")
+		return Item{}, false, apierr.Conflict("already_exists", "the root folder already exists")
 	}
 	var moved store.Node
+	var replaced bool
 	err = t.mutate(ctx, own, func(tx *store.Store) error {
 		// Re-read under the tree lock: another move may have changed the
 		// path of n since Resolve, and the subtree follows the fresh one.
@@ -426,16 +439,26 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 		if !parent.IsDir() {
 			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", NodeURI(own.Username, parent.Path, false))
 		}
-		if _, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
-			return apierr.Conflict("already_exists", "%s already exists", to)
+		replaced = false
+		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
+			if !replace {
+				return apierr.Conflict("already_exists", "%s already exists", to)
+			}
+			if err := t.replaceable(src, old, n); err != nil {
+				return err
+			}
+			if err := trashNode(ctx, tx, c, own, old); err != nil {
+				return err
+			}
+			replaced = true
 		}
 		moved, err = tx.MoveNode(ctx, n, parent, to.Name())
 		return err
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, false, wrapStoreErr(err)
 	}
-	return itemOf(own.Username, moved), nil
+	return itemOf(own.Username, moved), replaced, nil
 }
 
 // outsideTree refuses a move that would leave the tree it is in, or for a

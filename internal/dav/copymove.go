@@ -1,0 +1,136 @@
+package dav
+
+import (
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+)
+
+// copyMove serves COPY and MOVE (RFC 4918 §9.8, §9.9) with one Tree call
+// each, so a whole subtree is copied or moved, and a node it replaces
+// trashed, in one transaction; webdav's own COPY walks the tree file by
+// file.
+func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, ls *lockSystem, name string) {
+	ctx := r.Context()
+	u, err := url.Parse(r.Header.Get("Destination"))
+	if err != nil || r.Header.Get("Destination") == "" {
+		writeError(w, apierr.BadRequest("invalid_destination", "the Destination header must be the URL to copy or move to"))
+		return
+	}
+	if u.Host != "" && u.Host != r.Host {
+		writeError(w, apierr.New(http.StatusBadGateway, "foreign_destination", "the Destination is on another server"))
+		return
+	}
+	dstName, ok := strings.CutPrefix(u.Path, Path+"/")
+	if !ok {
+		writeError(w, apierr.New(http.StatusBadGateway, "foreign_destination", "the Destination must be below %s/", Path))
+		return
+	}
+	src, dst := fs.treePath(name), fs.treePath(dstName)
+	if src == dst {
+		writeError(w, apierr.Forbidden("same_destination", "the Destination is the source itself"))
+		return
+	}
+	depthInfinite := true
+	switch d := r.Header.Get("Depth"); {
+	case d == "" || strings.EqualFold(d, "infinity"):
+	case d == "0" && r.Method == "COPY":
+		depthInfinite = false
+	default:
+		writeError(w, apierr.BadRequest("invalid_depth", "%s takes Depth: infinity%s", r.Method, map[bool]string{true: " or 0", false: ""}[r.Method == "COPY"]))
+		return
+	}
+	overwrite := r.Header.Get("Overwrite") != "F"
+	lockSrc := name
+	if r.Method == "COPY" {
+		// Copying reads the source: another client's lock on it is no bar
+		// (RFC 4918 §7.5, and litmus checks it).
+		lockSrc = ""
+	}
+	if status := h.confirm(r, ls, lockSrc, "/"+dstName); status != 0 {
+		writeStatus(w, status)
+		return
+	}
+	se, err := fs.stat(ctx, src)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	for _, p := range []string{src, dst} {
+		if r.Method == "COPY" && p == src {
+			continue
+		}
+		if err := fs.writable(ctx, p); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
+	if _, err := fs.parentOf(ctx, dst); err != nil {
+		if isNotFound(err) {
+			writeError(w, apierr.Conflict("no_parent", "the folder of the Destination does not exist"))
+		} else {
+			writeError(w, err)
+		}
+		return
+	}
+	if _, err := fs.stat(ctx, dst); err == nil && !overwrite {
+		writeError(w, apierr.New(http.StatusPreconditionFailed, "destination_exists", "the Destination exists and Overwrite is F"))
+		return
+	}
+	from, to := fs.uri(src, se.Dir), fs.uri(dst, false)
+	var replaced bool
+	switch {
+	case r.Method == "MOVE":
+		_, replaced, err = h.tree.MoveReplacing(ctx, fs.c, from, to)
+	case se.Dir && !depthInfinite:
+		replaced, err = h.copyFolderOnly(r, fs, dst)
+	default:
+		_, replaced, err = h.tree.Copy(ctx, fs.c, from, to, overwrite)
+		if err == nil {
+			err = h.st.CopyDavProps(ctx, fs.c.ID, src, dst)
+		}
+	}
+	if e, ok := apierr.As(err); ok && e.Code == "already_exists" {
+		err = apierr.New(http.StatusPreconditionFailed, "destination_exists", "the Destination exists and Overwrite is F")
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if replaced {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Location", Path+"/"+strings.TrimPrefix(path.Clean("/"+dstName), "/"))
+	w.WriteHeader(http.StatusCreated)
+}
+
+// copyFolderOnly is COPY with Depth: 0 of a folder: a new empty folder
+// (with the source's dead properties), replacing what is there.
+func (h *door) copyFolderOnly(r *http.Request, fs *fileSystem, dst string) (replaced bool, err error) {
+	ctx := r.Context()
+	if _, err := fs.stat(ctx, dst); err == nil {
+		if err := h.tree.Delete(ctx, fs.c, fs.uri(dst, false)); err != nil {
+			return false, err
+		}
+		replaced = true
+	}
+	_, err = h.tree.Mkdir(ctx, fs.c, fs.uri(dst, true))
+	return replaced, err
+}
+
+func writeStatus(w http.ResponseWriter, status int) {
+	switch status {
+	case http.StatusPreconditionFailed:
+		writeError(w, apierr.New(status, "lock_token_mismatch", "no lock named in the If header covers this request"))
+	case http.StatusBadRequest:
+		writeError(w, apierr.BadRequest("invalid_if_header", "the If header is malformed"))
+	case 423:
+		writeError(w, apierr.New(status, "locked", "another client holds a lock on this resource"))
+	default:
+		writeError(w, apierr.New(status, "lock_check_failed", "the lock check failed"))
+	}
+}

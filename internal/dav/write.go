@@ -1,0 +1,137 @@
+package dav
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge"
+)
+
+// writeFile is a PUT in progress. Writes go through a pipe to the Tree's
+// staging, which streams them to the blob store and enforces the upload
+// limit; Close commits the staged bytes as the file's next version with
+// the same call the REST upload makes (replace keeps the old version).
+type writeFile struct {
+	ctx  context.Context
+	fs   *fileSystem
+	dir  string // tree path of the folder
+	name string
+	path string
+
+	pw     *io.PipeWriter
+	done   chan struct{}
+	staged knowledge.Staged
+	err    error // staging's
+
+	closed bool
+	entry  knowledge.Entry // after a successful close
+}
+
+func newWriteFile(ctx context.Context, f *fileSystem, dir, name, p string) *writeFile {
+	pr, pw := io.Pipe()
+	w := &writeFile{ctx: ctx, fs: f, dir: dir, name: name, path: p, pw: pw, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		w.staged, w.err = f.tree.Stage(name, pr)
+		// A writer blocked on a limit that was hit must learn of it.
+		pr.CloseWithError(errStaged)
+	}()
+	return w
+}
+
+var errStaged = errors.New("the upload stopped")
+
+func (w *writeFile) Write(p []byte) (int, error) {
+	n, err := w.pw.Write(p)
+	if err != nil {
+		<-w.done
+		if w.err != nil {
+			return n, fail(w.ctx, w.err)
+		}
+	}
+	return n, err
+}
+
+// Close publishes the bytes, unless the request body did not arrive
+// whole: a PUT cut short must not become a version.
+func (w *writeFile) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if b := w.fs.body; b != nil && !b.complete() {
+		w.pw.CloseWithError(errIncomplete)
+		<-w.done
+		if w.err == nil {
+			knowledge.Discard([]knowledge.Staged{w.staged})
+		}
+		return fail(w.ctx, apierr.BadRequest("incomplete_body", "the request body ended early; nothing was stored").WithCause(b.err))
+	}
+	w.pw.Close()
+	<-w.done
+	if w.err != nil {
+		return fail(w.ctx, w.err)
+	}
+	_, err := w.fs.tree.CommitUpload(w.ctx, w.fs.c, w.fs.uri(w.dir, true), []knowledge.Staged{w.staged}, knowledge.ConflictReplace)
+	if err != nil {
+		return fail(w.ctx, err)
+	}
+	w.fs.forget(w.path)
+	e, err := w.fs.stat(w.ctx, w.path)
+	if err != nil {
+		return fail(w.ctx, err)
+	}
+	w.entry = e
+	return nil
+}
+
+var errIncomplete = errors.New("the request body ended early")
+
+// Stat is asked before Close; the ETag it carries is read after, when
+// the bytes are committed.
+func (w *writeFile) Stat() (fs.FileInfo, error) { return writeInfo{w}, nil }
+
+func (w *writeFile) Read([]byte) (int, error)           { return 0, errWriteOnly }
+func (w *writeFile) Seek(int64, int) (int64, error)     { return 0, errWriteOnly }
+func (w *writeFile) Readdir(int) ([]fs.FileInfo, error) { return nil, errNotDir }
+
+var errWriteOnly = errors.New("file opened for writing")
+
+type writeInfo struct{ w *writeFile }
+
+func (i writeInfo) Name() string       { return i.w.name }
+func (i writeInfo) Size() int64        { return i.w.entry.Size }
+func (i writeInfo) Mode() fs.FileMode  { return 0o644 }
+func (i writeInfo) ModTime() time.Time { return i.w.entry.ModTime }
+func (i writeInfo) IsDir() bool        { return false }
+func (i writeInfo) Sys() any           { return nil }
+func (i writeInfo) ETag(context.Context) (string, error) {
+	if i.w.entry.Hash == "" {
+		return "", errors.New("the file was not stored")
+	}
+	return etagOf(i.w.entry), nil
+}
+
+// trackedBody tells whether a request body was read to its end.
+type trackedBody struct {
+	io.ReadCloser
+	eof bool
+	err error
+}
+
+func (b *trackedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	switch {
+	case err == io.EOF:
+		b.eof = true
+	case err != nil && b.err == nil:
+		b.err = err
+	}
+	return n, err
+}
+
+func (b *trackedBody) complete() bool { return b.eof && b.err == nil }

@@ -1,0 +1,196 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Copy copies the node raw names, with its whole subtree, to newRaw in one
+// transaction: the copy appears complete or not at all. Each copied file
+// starts a new history from the source's current bodies (the bytes are
+// shared by content, not duplicated). With replace, a node already at
+// newRaw goes to the trash in the same transaction; replaced tells whether
+// there was one. A copy stays within the tree it is in, as a move does.
+func (t *Tree) Copy(ctx context.Context, c Caller, raw, newRaw string, replace bool) (it Item, replaced bool, err error) {
+	src, err := t.resolve(ctx, c, raw, access.Read)
+	if err != nil {
+		return Item{}, false, err
+	}
+	to, err := ParseURI(newRaw, c.Username)
+	if err != nil {
+		return Item{}, false, err
+	}
+	own, dec, err := t.decideWrite(ctx, c, to)
+	if err != nil {
+		return Item{}, false, err
+	}
+	if own.ID != src.owner.ID {
+		return Item{}, false, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.uri, src.owner.Username)
+	}
+	if to.Path == "" {
+		return Item{}, false, apierr.Conflict("already_exists", "the root folder already exists")
+	}
+	n := src.node
+	if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
+		return Item{}, false, apierr.BadRequest("invalid_copy", "a folder cannot be copied into itself")
+	}
+	dst := target{uri: to, owner: own, dec: dec, scoped: c.Scoped()}
+	var made store.Node
+	err = t.mutate(ctx, own, func(tx *store.Store) error {
+		n, err := fresh(ctx, tx, own, src.uri, n)
+		if err != nil {
+			return err
+		}
+		parent, err := t.parentFolder(ctx, tx, own, to)
+		if err != nil {
+			return err
+		}
+		replaced = false
+		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
+			if !replace {
+				return apierr.Conflict("already_exists", "%s already exists", to)
+			}
+			if err := t.replaceable(dst, old, n); err != nil {
+				return err
+			}
+			if err := trashNode(ctx, tx, c, own, old); err != nil {
+				return err
+			}
+			replaced = true
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		made, err = t.copySubtree(ctx, tx, c, own, n, parent, to.Name())
+		return err
+	})
+	if err != nil {
+		return Item{}, false, wrapStoreErr(err)
+	}
+	return itemOf(own.Username, made), replaced, nil
+}
+
+// parentFolder is the existing folder a new node at to goes in.
+func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own Caller, to URI) (store.Node, error) {
+	pu := to.Parent()
+	var parent store.Node
+	var err error
+	if pu.Path == "" {
+		parent, err = tx.EnsureRoot(ctx, own.ID)
+	} else {
+		parent, err = tx.NodeByPath(ctx, own.ID, pu.Path)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Node{}, notFound(pu.String())
+	}
+	if err != nil {
+		return store.Node{}, err
+	}
+	if !parent.IsDir() {
+		return store.Node{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", NodeURI(own.Username, parent.Path, false))
+	}
+	return parent, nil
+}
+
+// replaceable refuses replacing old when that would take the source with
+// it, or when old is a folder the caller may not remove (a scope or share
+// root).
+func (t *Tree) replaceable(dst target, old, src store.Node) error {
+	if old.ID == src.ID {
+		return apierr.BadRequest("invalid_move", "source and destination are the same resource")
+	}
+	if old.IsDir() && strings.HasPrefix(src.Path, old.Path+"/") {
+		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", NodeURI(dst.owner.Username, old.Path, true))
+	}
+	return guardShareRoot(target{uri: URI{Username: dst.owner.Username, Path: old.Path, Dir: old.IsDir()},
+		node: old, owner: dst.owner, dec: dst.dec, scoped: dst.scoped}, "replace")
+}
+
+// copySubtree creates the copy of n named name below parent, parents
+// before children, with each file's current bodies.
+func (t *Tree) copySubtree(ctx context.Context, tx *store.Store, c, own Caller, n, parent store.Node, name string) (store.Node, error) {
+	nodes, err := tx.Subtree(ctx, n) // by path: every folder before its children
+	if err != nil {
+		return store.Node{}, err
+	}
+	var files []int64
+	for _, x := range nodes {
+		if !x.IsDir() {
+			files = append(files, x.ID)
+		}
+	}
+	bodies, err := tx.LatestBodies(ctx, files)
+	if err != nil {
+		return store.Node{}, err
+	}
+	var hashes []string
+	for _, bs := range bodies {
+		for _, v := range bs {
+			hashes = append(hashes, v.BlobHash)
+		}
+	}
+	// New rows name the bytes: lock them against a concurrent collection.
+	if err := tx.LockBlobs(ctx, hashes); err != nil {
+		return store.Node{}, err
+	}
+	root := parent.ChildPath(name)
+	made := map[string]store.Node{} // by source path
+	var created []int64
+	for _, x := range nodes {
+		cp := store.Node{UserID: own.ID, Kind: x.Kind, Size: x.Size}
+		if x.ID == n.ID {
+			cp.ParentID, cp.Name, cp.Path = &parent.ID, name, root
+		} else {
+			up, ok := made[path.Dir(x.Path)]
+			if !ok {
+				return store.Node{}, store.ErrGone
+			}
+			cp.ParentID, cp.Name, cp.Path = &up.ID, x.Name, up.ChildPath(x.Name)
+		}
+		if err := tx.CreateNode(ctx, &cp); err != nil {
+			return store.Node{}, err
+		}
+		made[x.Path] = cp
+		if x.IsDir() {
+			continue
+		}
+		if err := copyBodies(ctx, tx, cp.ID, bodies[x.ID], author(c, own)); err != nil {
+			return store.Node{}, err
+		}
+		created = append(created, cp.ID)
+	}
+	if _, err := t.syncIndex(ctx, tx, created...); err != nil {
+		return store.Node{}, err
+	}
+	return made[n.Path], nil
+}
+
+// copyBodies gives a copied file version 1 of each of the source's current
+// bodies, the L2 body pointing at the copied raw one.
+func copyBodies(ctx context.Context, tx *store.Store, nodeID int64, bs map[string]store.FileVersion, by *int64) error {
+	var rawID *int64
+	for _, body := range []string{store.BodyRaw, store.BodyL2} {
+		v, ok := bs[body]
+		if !ok {
+			continue
+		}
+		v.ID, v.NodeID, v.Version, v.AuthorID, v.CreatedAt = 0, nodeID, 1, by, time.Time{}
+		if body == store.BodyL2 {
+			v.SourceVersionID = rawID
+		}
+		if err := tx.InsertVersion(ctx, &v); err != nil {
+			return err
+		}
+		if body == store.BodyRaw {
+			id := v.ID
+			rawID = &id
+		}
+	}
+	return nil
+}
