@@ -77,7 +77,7 @@ func (r *readFile) open() error {
 	if r.f != nil {
 		return nil
 	}
-	raw, err := r.fs.tree.OpenRaw(r.ctx, r.fs.c, r.fs.uri(r.e.Path, false))
+	raw, err := r.fs.tree.OpenEntry(r.e)
 	if err != nil {
 		return fail(r.ctx, err)
 	}

@@ -2,7 +2,6 @@ package dav
 
 import (
 	"context"
-	"io/fs"
 	"net/http"
 	"os"
 	"path"
@@ -221,5 +220,3 @@ func (f *fileSystem) forget(p string) {
 		}
 	}
 }
-
-func isNotExist(err error) bool { return err != nil && (os.IsNotExist(err) || err == fs.ErrNotExist) }

@@ -5,16 +5,20 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
-// writeFile is a PUT in progress. Writes go through a pipe to the Tree's
-// staging, which streams them to the blob store and enforces the upload
-// limit; Close commits the staged bytes as the file's next version with
+// writeFile is a PUT in progress. webdav copies the body with io.Copy,
+// which hands it to ReadFrom: the Tree's staging reads it straight from
+// the request, streaming it to the blob store and enforcing the upload
+// limit. Close commits the staged bytes as the file's next version with
 // the same call the REST upload makes (replace keeps the old version).
+// Plain Writes (or none, for the empty file a LOCK creates) go through a
+// pipe to the same staging.
 type writeFile struct {
 	ctx  context.Context
 	fs   *fileSystem
@@ -22,30 +26,41 @@ type writeFile struct {
 	name string
 	path string
 
-	pw     *io.PipeWriter
-	done   chan struct{}
-	staged knowledge.Staged
-	err    error // staging's
+	staging bool // Stage has been started, by ReadFrom or the pipe
+	pw      *io.PipeWriter
+	done    chan struct{} // closed when the pipe's Stage returns
+	staged  knowledge.Staged
+	err     error // staging's
 
 	closed bool
 	entry  knowledge.Entry // after a successful close
 }
 
 func newWriteFile(ctx context.Context, f *fileSystem, dir, name, p string) *writeFile {
-	pr, pw := io.Pipe()
-	w := &writeFile{ctx: ctx, fs: f, dir: dir, name: name, path: p, pw: pw, done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		w.staged, w.err = f.tree.Stage(name, pr)
-		// A writer blocked on a limit that was hit must learn of it.
-		pr.CloseWithError(errStaged)
-	}()
-	return w
+	return &writeFile{ctx: ctx, fs: f, dir: dir, name: name, path: p}
 }
 
-var errStaged = errors.New("the upload stopped")
+// ReadFrom stages the whole of r.
+func (w *writeFile) ReadFrom(r io.Reader) (int64, error) {
+	if w.staging {
+		return io.Copy(writerOnly{w}, r)
+	}
+	w.staging = true
+	cr := &countingReader{r: r}
+	w.staged, w.err = w.fs.tree.Stage(w.name, cr)
+	if w.err != nil {
+		return cr.n, fail(w.ctx, w.err)
+	}
+	return cr.n, nil
+}
 
 func (w *writeFile) Write(p []byte) (int, error) {
+	if !w.staging {
+		w.startPipe()
+	}
+	if w.pw == nil {
+		return 0, errors.New("the body was already staged")
+	}
 	n, err := w.pw.Write(p)
 	if err != nil {
 		<-w.done
@@ -56,6 +71,20 @@ func (w *writeFile) Write(p []byte) (int, error) {
 	return n, err
 }
 
+func (w *writeFile) startPipe() {
+	w.staging = true
+	pr, pw := io.Pipe()
+	w.pw, w.done = pw, make(chan struct{})
+	go func() {
+		defer close(w.done)
+		w.staged, w.err = w.fs.tree.Stage(w.name, pr)
+		// A writer blocked on a limit that was hit must learn of it.
+		pr.CloseWithError(errStaged)
+	}()
+}
+
+var errStaged = errors.New("the upload stopped")
+
 // Close publishes the bytes, unless the request body did not arrive
 // whole: a PUT cut short must not become a version.
 func (w *writeFile) Close() error {
@@ -63,16 +92,18 @@ func (w *writeFile) Close() error {
 		return nil
 	}
 	w.closed = true
+	if !w.staging {
+		w.staging = true
+		w.staged, w.err = w.fs.tree.Stage(w.name, strings.NewReader(""))
+	}
 	if b := w.fs.body; b != nil && !b.complete() {
-		w.pw.CloseWithError(errIncomplete)
-		<-w.done
+		w.finishPipe(errIncomplete)
 		if w.err == nil {
 			knowledge.Discard([]knowledge.Staged{w.staged})
 		}
 		return fail(w.ctx, apierr.BadRequest("incomplete_body", "the request body ended early; nothing was stored").WithCause(b.err))
 	}
-	w.pw.Close()
-	<-w.done
+	w.finishPipe(nil)
 	if w.err != nil {
 		return fail(w.ctx, w.err)
 	}
@@ -87,6 +118,28 @@ func (w *writeFile) Close() error {
 	}
 	w.entry = e
 	return nil
+}
+
+// finishPipe ends the pipe's staging, if there is one, and waits for it.
+func (w *writeFile) finishPipe(cause error) {
+	if w.pw == nil {
+		return
+	}
+	w.pw.CloseWithError(cause)
+	<-w.done
+}
+
+type writerOnly struct{ io.Writer }
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 var errIncomplete = errors.New("the request body ended early")

@@ -93,3 +93,18 @@ func (t *Tree) entries(ctx context.Context, tg target, ns []store.Node) ([]Entry
 	}
 	return out, nil
 }
+
+// OpenEntry opens the bytes of a file entry that Stat or ReadDir answered
+// for this request (they checked access), without resolving it again; a
+// file replaced or deleted since reads as it was when described, or, once
+// its bytes are collected, as not found.
+func (t *Tree) OpenEntry(e Entry) (RawFile, error) {
+	if e.Dir || e.Hash == "" {
+		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", e.Name)
+	}
+	f, err := t.blobs.Open(e.Hash)
+	if err != nil {
+		return RawFile{}, apierr.NotFound("not_found", "%s was deleted meanwhile", e.Name).WithCause(err)
+	}
+	return RawFile{File: f, Name: e.Name, MediaType: e.MediaType, Size: e.Size}, nil
+}
