@@ -212,6 +212,9 @@ func TestCopyMoveSubtrees(t *testing.T) {
 		if got := e.status(req{method: "COPY", path: "/dav/notes/", hdr: map[string]string{"Destination": "/dav/notes/inner/"}}); got != 400 {
 			t.Fatalf("COPY into itself: %d", got)
 		}
+		if got := e.status(req{method: "MOVE", path: "/dav/copy/metrics.csv", hdr: map[string]string{"Destination": "/dav/copy/"}}); got != 409 {
+			t.Fatalf("MOVE over the folder holding the source: %d, want 409", got)
+		}
 		if got := e.status(req{method: "MOVE", path: "/dav/notes/", hdr: map[string]string{"Destination": "/dav/missing/notes/"}}); got != 409 {
 			t.Fatalf("MOVE without parent: %d", got)
 		}
@@ -259,6 +262,25 @@ func TestLocksAcrossReplicas(t *testing.T) {
 		time.Sleep(1100 * time.Millisecond)
 		if got := other.status(req{method: "PUT", path: "/dav/notes/in.md", body: strings.NewReader("x")}); got != 201 {
 			t.Fatalf("PUT after the lock expired: %d", got)
+		}
+		// A lock on a member binds a DELETE or MOVE of its folder.
+		res, _ = e.do(req{method: "LOCK", path: "/dav/notes/archive/2025-retro.md", body: strings.NewReader(lockBody)})
+		member := strings.Trim(res.Header.Get("Lock-Token"), "<>")
+		if res.StatusCode != 200 {
+			t.Fatalf("LOCK member: %d", res.StatusCode)
+		}
+		if got := other.status(req{method: "DELETE", path: "/dav/notes/archive/"}); got != 423 {
+			t.Fatalf("DELETE of a folder with a locked member: %d, want 423", got)
+		}
+		if got := other.status(req{method: "MOVE", path: "/dav/notes/archive/", hdr: map[string]string{"Destination": "/dav/old/"}}); got != 423 {
+			t.Fatalf("MOVE of a folder with a locked member: %d, want 423", got)
+		}
+		if got := other.status(req{method: "DELETE", path: "/dav/notes/archive/", hdr: map[string]string{"If": "(<" + member + ">)"}}); got != 412 {
+			t.Fatalf("DELETE with the member's token as the folder's: %d, want 412", got)
+		}
+		tagged := "<" + other.url + "/dav/notes/archive/2025-retro.md> (<" + member + ">)"
+		if got := other.status(req{method: "DELETE", path: "/dav/notes/archive/", hdr: map[string]string{"If": tagged}}); got != 204 {
+			t.Fatalf("DELETE submitting the member's token for the member: %d, want 204", got)
 		}
 		// Bob's tree is his own: alice's lock paths do not bind him.
 		e.do(req{method: "LOCK", path: "/dav/Welcome.md", body: strings.NewReader(lockBody)})

@@ -71,7 +71,8 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(ctx)
 	fs := &fileSystem{tree: h.tree, store: h.st, c: c, root: c.ScopePath}
 	ls := &lockSystem{ctx: ctx, st: h.st, userID: c.ID, fs: fs,
-		probeOnly: r.Header.Get("If") == "" && r.Method != "LOCK"}
+		probeOnly: r.Header.Get("If") == "" && r.Method != "LOCK",
+		deep:      r.Method == "DELETE" || r.Method == "MOVE" || r.Method == "COPY"}
 	aw := &answerWriter{ResponseWriter: w, st: st}
 	name, ok := strings.CutPrefix(r.URL.Path, Path)
 	if !ok {

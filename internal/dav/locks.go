@@ -33,6 +33,9 @@ type lockSystem struct {
 	// takes a lock for the request's length only to learn whether another
 	// client holds one, and a read answers that without a write.
 	probeOnly bool
+	// deep is set for DELETE, MOVE and COPY, which change or replace whole
+	// subtrees: a lock anywhere below what they touch binds them too.
+	deep bool
 }
 
 var _ webdav.LockSystem = (*lockSystem)(nil)
@@ -99,7 +102,7 @@ func (l *lockSystem) Confirm(now time.Time, name0, name1 string, conditions ...w
 		}
 		p := l.fs.treePath(name)
 		for _, k := range ks {
-			if covers(k, p) && !named[k.Token] {
+			if (covers(k, p) || l.deep && within(k.Root, p)) && !named[k.Token] {
 				return nil, webdav.ErrConfirmationFailed
 			}
 		}
@@ -120,7 +123,7 @@ func (l *lockSystem) Create(now time.Time, d webdav.LockDetails) (string, error)
 			return "", err
 		}
 		for _, k := range ks {
-			if conflicts(k, p, d.ZeroDepth) {
+			if conflicts(k, p, d.ZeroDepth && !l.deep) {
 				return "", webdav.ErrLocked
 			}
 		}
