@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -114,6 +116,9 @@ func TestRefusals(t *testing.T) {
 		if _, err := e.tree.Mkdir(ctx, e.alice, "kb://me/wiki/"); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := e.tree.Publish(ctx, e.alice, "out", []knowledge.GeneratedFile{{Name: "s.md", Text: "a summary", Provenance: store.Provenance{Role: "overview"}}}, nil); err != nil {
+			t.Fatal(err)
+		}
 		e.put("/dav/alice-only.md", "mine", http.StatusCreated)
 		big := strings.Repeat("x", maxUpload+1)
 		cases := []struct {
@@ -126,6 +131,8 @@ func TestRefusals(t *testing.T) {
 			{"MKCOL in wiki", req{method: "MKCOL", path: "/dav/wiki/x"}, 403, "generated_read_only"},
 			{"DELETE wiki", req{method: "DELETE", path: "/dav/wiki"}, 403, "generated_read_only"},
 			{"COPY into wiki", req{method: "COPY", path: "/dav/Welcome.md", hdr: map[string]string{"Destination": "/dav/wiki/W.md"}}, 403, "generated_read_only"},
+			{"PUT over compile output elsewhere", req{method: "PUT", path: "/dav/out/s.md", body: strings.NewReader("x")}, 403, "generated_read_only"},
+			{"PUT into a compile output folder", req{method: "PUT", path: "/dav/out/new.md", body: strings.NewReader("x")}, 403, "generated_read_only"},
 			{"bad name", req{method: "PUT", path: "/dav/notes/a%E2%80%AEb.md", body: strings.NewReader("x")}, 400, "invalid_name"},
 			{"PUT without parent", req{method: "PUT", path: "/dav/nope/a.md", body: strings.NewReader("x")}, 409, ""},
 			{"PUT too large, announced", req{method: "PUT", path: "/dav/big.bin", body: strings.NewReader(big)}, 413, "file_too_large"},
@@ -145,10 +152,15 @@ func TestRefusals(t *testing.T) {
 				}
 			})
 		}
+		res, body := e.do(req{method: "PROPPATCH", path: "/dav/out/s.md", body: strings.NewReader(
+			`<?xml version="1.0"?><D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><z xmlns="urn:z">1</z></D:prop></D:set></D:propertyupdate>`)})
+		if res.StatusCode != 207 || !strings.Contains(string(body), "403 Forbidden") {
+			t.Fatalf("PROPPATCH of compile output: %d %s", res.StatusCode, body)
+		}
 		if _, err := e.tree.Stat(ctx, e.alice, "kb://me/big.bin"); err == nil {
 			t.Fatal("a refused upload left a file")
 		}
-		if res, body := e.do(req{method: "PROPFIND", path: "/dav/", hdr: map[string]string{"Depth": "infinity"}}); !strings.Contains(string(body), "propfind-finite-depth") {
+		if res, body = e.do(req{method: "PROPFIND", path: "/dav/", hdr: map[string]string{"Depth": "infinity"}}); !strings.Contains(string(body), "propfind-finite-depth") {
 			t.Fatalf("infinity refusal: %d %s", res.StatusCode, body)
 		}
 	})

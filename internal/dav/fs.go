@@ -102,6 +102,12 @@ func (f *fileSystem) writable(ctx context.Context, p string) error {
 	if e, err := f.stat(ctx, p); err == nil && e.Generated {
 		return f.refuseGenerated(p)
 	}
+	// Compile output may live in a folder of its own outside wiki/.
+	if dir := path.Dir("/" + p)[1:]; p != f.root {
+		if e, err := f.stat(ctx, dir); err == nil && e.Generated {
+			return f.refuseGenerated(p)
+		}
+	}
 	return nil
 }
 

@@ -75,7 +75,7 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		deep:      r.Method == "DELETE" || r.Method == "MOVE" || r.Method == "COPY"}
 	aw := &answerWriter{ResponseWriter: w, st: st}
 	name, ok := strings.CutPrefix(r.URL.Path, Path)
-	if !ok {
+	if !ok || name != "" && name[0] != '/' {
 		writeError(w, apierr.NotFound("not_found", "no such resource"))
 		return
 	}
@@ -95,6 +95,11 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		tb := &trackedBody{ReadCloser: r.Body}
 		r.Body, fs.body = tb, tb
+	case "LOCK":
+		if err := checkXMLBody(r); err != nil {
+			writeError(w, err)
+			return
+		}
 	case "PROPPATCH":
 		if err := checkXMLBody(r); err != nil {
 			writeError(w, err)
