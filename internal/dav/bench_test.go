@@ -140,6 +140,7 @@ func BenchmarkDAVPropfind(b *testing.B) {
 			if n < 1000*200 {
 				b.Fatalf("multistatus of %d bytes", n)
 			}
+			b.ReportMetric(float64(n), "resp-bytes")
 		}
 	})
 }
