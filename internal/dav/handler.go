@@ -17,6 +17,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -63,6 +64,7 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	observe.NoteUser(r.Context(), c.ID)
 	if c.ReadOnly && !readMethod(r.Method) {
 		writeError(w, apierr.Forbidden("read_only", "this API token is read-only: %s is refused", r.Method))
 		return
