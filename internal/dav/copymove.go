@@ -86,12 +86,12 @@ func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, 
 	case r.Method == "MOVE":
 		_, replaced, err = h.tree.MoveReplacing(ctx, fs.c, from, to)
 	case se.Dir && !depthInfinite:
-		replaced, err = h.copyFolderOnly(r, fs, dst)
+		_, replaced, err = h.tree.CopyShallow(ctx, fs.c, from, to, overwrite)
 	default:
 		_, replaced, err = h.tree.Copy(ctx, fs.c, from, to, overwrite)
-		if err == nil {
-			err = h.st.CopyDavProps(ctx, fs.c.ID, src, dst)
-		}
+	}
+	if err == nil && r.Method == "COPY" {
+		err = h.st.CopyDavProps(ctx, fs.c.ID, src, dst, depthInfinite)
 	}
 	if e, ok := apierr.As(err); ok && e.Code == "already_exists" {
 		err = apierr.New(http.StatusPreconditionFailed, "destination_exists", "the Destination exists and Overwrite is F")
@@ -106,20 +106,6 @@ func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, 
 	}
 	w.Header().Set("Location", Path+"/"+strings.TrimPrefix(path.Clean("/"+dstName), "/"))
 	w.WriteHeader(http.StatusCreated)
-}
-
-// copyFolderOnly is COPY with Depth: 0 of a folder: a new empty folder
-// (with the source's dead properties), replacing what is there.
-func (h *door) copyFolderOnly(r *http.Request, fs *fileSystem, dst string) (replaced bool, err error) {
-	ctx := r.Context()
-	if _, err := fs.stat(ctx, dst); err == nil {
-		if err := h.tree.Delete(ctx, fs.c, fs.uri(dst, false)); err != nil {
-			return false, err
-		}
-		replaced = true
-	}
-	_, err = h.tree.Mkdir(ctx, fs.c, fs.uri(dst, true))
-	return replaced, err
 }
 
 func writeStatus(w http.ResponseWriter, status int) {

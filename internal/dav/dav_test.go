@@ -2,8 +2,12 @@ package dav_test
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -307,4 +311,42 @@ func (e *env) replica() *env {
 	cp := *e
 	cp.url = startReplica(e)
 	return &cp
+}
+
+// TestCutPutStoresNothing hangs up in the middle of a PUT body: the file
+// keeps its old content and gets no version of the half that arrived.
+func TestCutPutStoresNothing(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		ctx := context.Background()
+		e.put("/dav/notes/cut.md", "whole", http.StatusCreated)
+		u, _ := url.Parse(e.url)
+		conn, err := net.Dial("tcp", u.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		auth := base64.StdEncoding.EncodeToString([]byte("alice:" + e.aliceKey))
+		fmt.Fprintf(conn, "PUT /dav/notes/cut.md HTTP/1.1\r\nHost: %s\r\nAuthorization: Basic %s\r\nContent-Length: 100000\r\n\r\nonly the start", u.Host, auth)
+		time.Sleep(200 * time.Millisecond)
+		conn.Close()
+		// The server notices the hang-up and answers nobody; wait for it.
+		deadline := time.Now().Add(time.Second)
+		for {
+			vs, err := e.tree.Versions(ctx, e.alice, "kb://me/notes/cut.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(vs) != 1 {
+				t.Fatalf("%d versions after a cut PUT, want 1", len(vs))
+			}
+			if time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+		_, body := e.do(req{method: "GET", path: "/dav/notes/cut.md"})
+		if string(body) != "whole" {
+			t.Fatalf("content after a cut PUT: %q", body)
+		}
+	})
 }

@@ -19,6 +19,16 @@ import (
 // newRaw goes to the trash in the same transaction; replaced tells whether
 // there was one. A copy stays within the tree it is in, as a move does.
 func (t *Tree) Copy(ctx context.Context, c Caller, raw, newRaw string, replace bool) (it Item, replaced bool, err error) {
+	return t.copy(ctx, c, raw, newRaw, replace, false)
+}
+
+// CopyShallow is Copy of the node alone: a folder arrives empty (WebDAV's
+// COPY with Depth: 0).
+func (t *Tree) CopyShallow(ctx context.Context, c Caller, raw, newRaw string, replace bool) (it Item, replaced bool, err error) {
+	return t.copy(ctx, c, raw, newRaw, replace, true)
+}
+
+func (t *Tree) copy(ctx context.Context, c Caller, raw, newRaw string, replace, shallow bool) (it Item, replaced bool, err error) {
 	src, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return Item{}, false, err
@@ -67,7 +77,7 @@ func (t *Tree) Copy(ctx context.Context, c Caller, raw, newRaw string, replace b
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if made, err = t.copySubtree(ctx, tx, c, own, n, parent, to.Name()); err != nil {
+		if made, err = t.copySubtree(ctx, tx, c, own, n, parent, to.Name(), shallow); err != nil {
 			return err
 		}
 		// A folder kept compiled gains the copied files.
@@ -116,11 +126,14 @@ func (t *Tree) replaceable(dst target, old, src store.Node) error {
 }
 
 // copySubtree creates the copy of n named name below parent, parents
-// before children, with each file's current bodies.
-func (t *Tree) copySubtree(ctx context.Context, tx *store.Store, c, own Caller, n, parent store.Node, name string) (store.Node, error) {
-	nodes, err := tx.Subtree(ctx, n) // by path: every folder before its children
-	if err != nil {
-		return store.Node{}, err
+// before children (n alone when shallow), with each file's current bodies.
+func (t *Tree) copySubtree(ctx context.Context, tx *store.Store, c, own Caller, n, parent store.Node, name string, shallow bool) (store.Node, error) {
+	nodes := []store.Node{n}
+	if !shallow {
+		var err error
+		if nodes, err = tx.Subtree(ctx, n); err != nil { // by path: every folder before its children
+			return store.Node{}, err
+		}
 	}
 	var files []int64
 	for _, x := range nodes {

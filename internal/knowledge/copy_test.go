@@ -41,6 +41,12 @@ func TestCopyAndMoveReplacing(t *testing.T) {
 			t.Fatalf("copy not indexed: %+v %v", res, err)
 		}
 
+		if _, _, err := tree.CopyShallow(ctx, alice, "kb://me/src/", "kb://me/shallow", false); err != nil {
+			t.Fatal(err)
+		}
+		if es, err := tree.ReadDir(ctx, alice, "kb://me/shallow/"); err != nil || len(es) != 0 {
+			t.Fatalf("a shallow copy of a folder holds %v %v", es, err)
+		}
 		_, _, err = tree.Copy(ctx, alice, "kb://me/src/", "kb://me/other", false)
 		wantCode(t, err, "already_exists")
 		_, _, err = tree.Copy(ctx, alice, "kb://me/src/", "kb://me/src/deep/again", false)

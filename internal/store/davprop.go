@@ -54,17 +54,21 @@ func (s *Store) PatchDavProps(ctx context.Context, nodeID int64, patches []DavPr
 }
 
 // CopyDavProps gives the nodes of the subtree at dst (a copy of the one at
-// src, in the same user's tree) the dead properties of their sources.
-func (s *Store) CopyDavProps(ctx context.Context, userID int64, src, dst string) error {
+// src, in the same user's tree) the dead properties of their sources; the
+// node at dst alone unless deep.
+func (s *Store) CopyDavProps(ctx context.Context, userID int64, src, dst string, deep bool) error {
 	var ps []struct {
 		Path string
 		DavProp
 	}
-	prefix := src + "/"
-	err := s.db.WithContext(ctx).Table("dav_props").Select("nodes.path, dav_props.*").
-		Joins("JOIN nodes ON nodes.id = dav_props.node_id").
-		Where("nodes.user_id = ? AND (nodes.path = ? OR substr(nodes.path, 1, ?) = ?)", userID, src, utf8.RuneCountInString(prefix), prefix).
-		Scan(&ps).Error
+	q := s.db.WithContext(ctx).Table("dav_props").Select("nodes.path, dav_props.*").
+		Joins("JOIN nodes ON nodes.id = dav_props.node_id")
+	if prefix := src + "/"; deep {
+		q = q.Where("nodes.user_id = ? AND (nodes.path = ? OR substr(nodes.path, 1, ?) = ?)", userID, src, utf8.RuneCountInString(prefix), prefix)
+	} else {
+		q = q.Where("nodes.user_id = ? AND nodes.path = ?", userID, src)
+	}
+	err := q.Scan(&ps).Error
 	if err != nil || len(ps) == 0 {
 		return translate(err)
 	}
