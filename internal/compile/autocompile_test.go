@@ -360,3 +360,52 @@ func TestAutoCompileDoesNotRetryAFileThatFailedOnTheSameBytes(t *testing.T) {
 		}
 	})
 }
+
+// TestAutoCompileTwoReplicas: two services on one database (two replicas)
+// schedule the same folders without queuing anything twice; a claimed
+// folder is not claimed again until its claim ends.
+func TestAutoCompileTwoReplicas(t *testing.T) {
+	each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect, func(o *Options) { o.AutoRetry = 50 * time.Millisecond })
+		ctx := context.Background()
+		if _, err := e.tree.Mkdir(ctx, e.alice, "kb://me/r/"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.SaveAuto(ctx, e.alice, AutoRequest{URI: "kb://me/r/", QuietS: intp(0)}); err != nil {
+			t.Fatal(err)
+		}
+		a, err := e.st.ClaimDueAutoCompile(ctx, "one", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.st.ClaimDueAutoCompile(ctx, "two", time.Minute); err == nil {
+			t.Fatal("a claimed folder was claimed again")
+		}
+		if err := e.st.FinishAutoCompile(ctx, a.ID, "two", a.ChangeSeq, nil, ""); err == nil {
+			t.Fatal("another replica ended the claim")
+		}
+		// A change during the claim keeps the folder due after it ends.
+		e.upload(e.alice, "kb://me/r/", map[string]string{"x.md": "x"})
+		if err := e.st.FinishAutoCompile(ctx, a.ID, "one", a.ChangeSeq, nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := e.svc.Auto(ctx, e.alice, "kb://me/r/"); !v.Pending {
+			t.Fatal("a change made during the scan was lost")
+		}
+		files := map[string]string{}
+		for i := range 30 {
+			files[fmt.Sprintf("%sg%02d.md", []string{"", "s/"}[i%2], i)] = fmt.Sprintf("g %d", i)
+		}
+		e.upload(e.alice, "kb://me/r/", files)
+		other := New(e.opts)
+		p2 := other.Start(2)
+		t.Cleanup(func() { _ = p2.Stop(context.Background()) })
+		e.start(2)
+		e.settle(e.alice, "kb://me/r/")
+		got := e.jobCounts(e.alice)
+		t.Logf("31 files, two replicas: %v", got)
+		if got[JobKind] != 31 || got[OverviewJobKind] != 2 {
+			t.Fatalf("jobs = %v, want 31 and 2", got)
+		}
+	})
+}

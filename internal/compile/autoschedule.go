@@ -149,14 +149,18 @@ func (s *Service) batch(ctx context.Context, a store.AutoCompile) (BatchResult, 
 	if err != nil {
 		return res, err
 	}
-	// full means the job was refused for the per-user queue limit.
-	enqueue := func(j store.Job) (created, full bool, err error) {
+	// full means the job was refused for the per-user queue limit; done
+	// (nil for none) says the node's latest job already did the work.
+	enqueue := func(j store.Job, done func(store.Job) bool) (created, full bool, err error) {
 		if queued >= int64(s.maxQueued) {
 			res.Retry, res.Reason = true, "your queue is full; the rest of the changes are queued when jobs finish"
 			return false, true, nil
 		}
 		j.UserID, j.MaxAttempts, j.ConfigurationJSON, j.ConfigHash = c.ID, snap.MaxAttempts, &cfg, hash
-		got, created, err := s.st.EnqueueJob(ctx, &j)
+		if done == nil {
+			done = func(store.Job) bool { return false }
+		}
+		got, created, err := s.st.EnqueueJobUnless(ctx, &j, done)
 		if err != nil {
 			return false, false, err
 		}
@@ -171,14 +175,17 @@ func (s *Service) batch(ctx context.Context, a store.AutoCompile) (BatchResult, 
 		return created, false, nil
 	}
 	for _, d := range dirs {
-		changed, affected, err := s.dirChanges(ctx, c, snap, d)
+		changed, affected, read, err := s.dirChanges(ctx, c, snap, d)
 		if err != nil {
 			return res, err
 		}
 		complete, created := true, 0
-		for _, f := range changed {
+		for i := range changed {
+			f := changed[i].node
 			id := f.ID
-			ok, full, err := enqueue(store.Job{Kind: JobKind, NodeID: &id, Path: f.Path, OutputPath: d.out})
+			fp := snap.fingerprint(store.RoleSummary, changed[i].hash)
+			ok, full, err := enqueue(store.Job{Kind: JobKind, NodeID: &id, Path: f.Path, OutputPath: d.out},
+				func(l store.Job) bool { return doneFor(l, f.Path, d.out, fp, read) })
 			if err != nil {
 				return res, err
 			}
@@ -200,7 +207,7 @@ func (s *Service) batch(ctx context.Context, a store.AutoCompile) (BatchResult, 
 			continue
 		}
 		id := d.node.ID
-		ok, full, err := enqueue(store.Job{Kind: OverviewJobKind, NodeID: &id, Path: d.node.Path, OutputPath: d.out})
+		ok, full, err := enqueue(store.Job{Kind: OverviewJobKind, NodeID: &id, Path: d.node.Path, OutputPath: d.out}, nil)
 		if err != nil {
 			return res, err
 		}
@@ -271,43 +278,53 @@ func skipped(prefixes []string, p string) bool {
 	return false
 }
 
+// changedFile is a file to compile and the hash of the bytes it holds.
+type changedFile struct {
+	node store.Node
+	hash string
+}
+
 // dirChanges compares a folder's files with their summaries: changed are
 // the files to compile; affected says the overview is not built from the
 // summaries the folder has now (a file deleted or moved away, a summary
-// published after the overview was read).
-func (s *Service) dirChanges(ctx context.Context, c knowledge.Caller, snap Snapshot, d *sourceDir) (changed []store.Node, affected bool, err error) {
+// published after the overview was read). read is when the summaries were
+// read, less the clock skew.
+func (s *Service) dirChanges(ctx context.Context, c knowledge.Caller, snap Snapshot, d *sourceDir) (changed []changedFile, affected bool, read time.Time, err error) {
 	ids := make([]int64, len(d.files))
 	inFolder := make(map[int64]store.Node, len(d.files))
 	for i, f := range d.files {
 		ids[i], inFolder[f.ID] = f.ID, f
 	}
+	// A job that finishes after this read published a summary the read
+	// did not see: its fingerprint, not the summaries, tells it was done.
+	read = time.Now().Add(-clockSkew)
 	bodies, err := s.st.LatestBodies(ctx, ids)
 	if err != nil {
-		return nil, false, err
-	}
-	outDir, err := s.st.NodeByPath(ctx, c.ID, d.out)
-	if errors.Is(err, store.ErrNotFound) {
-		return d.files, false, nil // nothing compiled here yet
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	ns, ps, err := s.st.SummariesIn(ctx, outDir.ID)
-	if err != nil {
-		return nil, false, err
+		return nil, false, read, err
 	}
 	byName := map[string]store.Provenance{}
 	var live []store.Node
-	for i, n := range ns {
-		switch summaryState(ps[i], n.Name, d.node.Path, inFolder) {
-		case summaryLive:
-			byName[n.Name] = ps[i]
-			live = append(live, n)
-		case summaryLeft:
-			affected = true
+	outDir, err := s.st.NodeByPath(ctx, c.ID, d.out)
+	switch {
+	case errors.Is(err, store.ErrNotFound): // nothing compiled here yet
+	case err != nil:
+		return nil, false, read, err
+	default:
+		ns, ps, err := s.st.SummariesIn(ctx, outDir.ID)
+		if err != nil {
+			return nil, false, read, err
+		}
+		for i, n := range ns {
+			switch summaryState(ps[i], n.Name, d.node.Path, inFolder) {
+			case summaryLive:
+				byName[n.Name] = ps[i]
+				live = append(live, n)
+			case summaryLeft:
+				affected = true
+			}
 		}
 	}
-	var todo []store.Node
+	var todo []changedFile
 	for _, f := range d.files {
 		raw, ok := bodies[f.ID][store.BodyRaw]
 		if !ok {
@@ -316,17 +333,14 @@ func (s *Service) dirChanges(ctx context.Context, c knowledge.Caller, snap Snaps
 		if p, ok := byName[summaryName(f.Name)]; ok && p.Fingerprint == snap.fingerprint(store.RoleSummary, raw.BlobHash) {
 			continue
 		}
-		todo = append(todo, f)
+		todo = append(todo, changedFile{f, raw.BlobHash})
 	}
-	changed, err = s.notFailed(ctx, c, snap, todo, bodies)
-	if err != nil {
-		return nil, false, err
-	}
-	if affected || len(live) == 0 {
-		return changed, affected, nil
+	changed, err = s.notDone(ctx, c, snap, todo, d.out, read)
+	if err != nil || affected || len(live) == 0 {
+		return changed, affected, read, err
 	}
 	stale, err := s.overviewStale(ctx, c, d.out, live)
-	return changed, stale, err
+	return changed, stale, read, err
 }
 
 // overviewStale tells whether the overview of the output folder out was
@@ -373,29 +387,38 @@ func (s *Service) overviewStale(ctx context.Context, c knowledge.Caller, out str
 	return false, nil
 }
 
-// notFailed leaves out the files whose last compile with these choices
-// failed on the bytes they hold now (its fingerprint says both): compiling them again would fail
-// again (the overview lists them; a retry from the task center or a new
-// upload compiles them).
-func (s *Service) notFailed(ctx context.Context, c knowledge.Caller, snap Snapshot, files []store.Node, bodies map[int64]map[string]store.FileVersion) ([]store.Node, error) {
+// clockSkew is how far the clocks of replicas may disagree.
+const clockSkew = 5 * time.Second
+
+// doneFor tells whether job l already compiled the file now at path, with
+// the bytes whose summary fingerprint is fp, into out: it failed on them (compiling them again would fail
+// again: the overview lists the file, a retry from the task center or a
+// new upload compiles it), or it succeeded after the summaries were read.
+func doneFor(l store.Job, path, out, fp string, read time.Time) bool {
+	return l.Fingerprint == fp && l.Path == path && l.OutputPath == out && (l.State == store.JobFailed ||
+		l.State == store.JobSucceeded && l.FinishedAt != nil && l.FinishedAt.After(read))
+}
+
+// notDone leaves out the files whose latest job is doneFor their bytes, in
+// one query for the folder; enqueue asks again, file by file.
+func (s *Service) notDone(ctx context.Context, c knowledge.Caller, snap Snapshot, files []changedFile, out string, read time.Time) ([]changedFile, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
 	ids := make([]int64, len(files))
 	for i, f := range files {
-		ids[i] = f.ID
+		ids[i] = f.node.ID
 	}
 	last, err := s.st.LatestJobs(ctx, c.ID, JobKind, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := files[:0:0]
+	keep := files[:0:0]
 	for _, f := range files {
-		j, ok := last[f.ID]
-		if ok && j.State == store.JobFailed && j.Fingerprint == snap.fingerprint(store.RoleSummary, bodies[f.ID][store.BodyRaw].BlobHash) {
+		if l, ok := last[f.node.ID]; ok && doneFor(l, f.node.Path, out, snap.fingerprint(store.RoleSummary, f.hash), read) {
 			continue
 		}
-		out = append(out, f)
+		keep = append(keep, f)
 	}
-	return out, nil
+	return keep, nil
 }

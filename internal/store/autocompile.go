@@ -266,3 +266,20 @@ func (s *Store) LatestJobs(ctx context.Context, userID int64, kind string, nodeI
 	}
 	return out, nil
 }
+
+// EnqueueJobUnless is EnqueueJob unless the latest job of j's kind for its
+// node is done for good by done's judgement: then that job is returned,
+// created=false. Reading the latest job once decides it: a job finishing
+// meanwhile is either still active there (and deduplicated) or done.
+func (s *Store) EnqueueJobUnless(ctx context.Context, j *Job, done func(Job) bool) (Job, bool, error) {
+	if j.NodeID != nil {
+		last, err := s.LatestJobs(ctx, j.UserID, j.Kind, []int64{*j.NodeID})
+		if err != nil {
+			return Job{}, false, err
+		}
+		if l, ok := last[*j.NodeID]; ok && (l.Active() || done(l)) {
+			return l, false, nil
+		}
+	}
+	return s.EnqueueJob(ctx, j)
+}
