@@ -30,6 +30,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Format: "pdf", Extractor: PDFExtractor, Pages: d.pages}
+	ocr := newOCRReader(lim.OCR)
 	ranges := splitPages(d.pages, runtime.GOMAXPROCS(0))
 	parts := make([]pdfRange, len(ranges))
 	var wg sync.WaitGroup
@@ -46,7 +47,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 				doc = nil
 			}
 		}
-		parts[k] = pdfRange{from: r[0], to: r[1], doc: doc}
+		parts[k] = pdfRange{from: r[0], to: r[1], doc: doc, ocr: ocr}
 	}
 	for k := range parts {
 		if parts[k].doc == nil {
@@ -91,6 +92,9 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 		return Result{}, Fail(CodeParseFailed, "not a readable PDF: none of its %d pages can be loaded", res.Pages)
 	}
 	res.Text = b.String()
+	if res.OCR = ocr.info(); res.OCR != nil {
+		res.Source, res.Extractor = SourceOCR, pdfExtractor(res.OCR)
+	}
 	return res, nil
 }
 
@@ -113,6 +117,7 @@ func splitPages(n, k int) [][2]int {
 type pdfRange struct {
 	from, to int
 	doc      *pdfDoc
+	ocr      *ocrReader // nil without OCR
 	texts    []string
 	errs     []PageError
 	err      error
@@ -156,7 +161,16 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 			}
 			continue
 		}
-		if t = cleanPDFText(t); t == "" {
+		t = cleanPDFText(t)
+		if p.ocr != nil && usableRunes(t) < usableTextRunes {
+			if o := p.ocrPage(ctx, d, i); usableRunes(o) > usableRunes(t) {
+				t = o
+			}
+			if ctx.Err() != nil {
+				return
+			}
+		}
+		if t == "" {
 			continue
 		}
 		p.texts = append(p.texts, t)
