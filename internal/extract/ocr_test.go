@@ -3,6 +3,9 @@ package extract
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -162,4 +165,23 @@ func TestOCRIsolation(t *testing.T) {
 			t.Fatalf("got %+v, %v", res, err)
 		}
 	})
+}
+
+// Without poppler, PDFium renders the scanned page.
+func TestOCRRendersWithPDFiumWithoutPoppler(t *testing.T) {
+	needOCR(t)
+	bin, _ := exec.LookPath("tesseract")
+	dir := t.TempDir()
+	if err := os.Symlink(bin, filepath.Join(dir, "tesseract")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	if o := (OCR{}).Resolve(); o.Pdftoppm != "" || o.Tesseract == "" {
+		t.Fatalf("resolved %+v", o)
+	}
+	raw := extracttest.ScannedPDF([]extracttest.Page{page(t, "en", 150)}, "")
+	res, err := Extract(context.Background(), "scan.pdf", raw, Limits{})
+	if err != nil || cer(res.Text, ocrEnglish) > 0.02 {
+		t.Fatalf("got %q, %v", res.Text, err)
+	}
 }

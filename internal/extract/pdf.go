@@ -31,6 +31,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	}
 	res := Result{Format: "pdf", Extractor: PDFExtractor, Pages: d.pages}
 	ocr := newOCRReader(lim.OCR)
+	defer ocr.close()
 	ranges := splitPages(d.pages, runtime.GOMAXPROCS(0))
 	parts := make([]pdfRange, len(ranges))
 	var wg sync.WaitGroup
@@ -163,7 +164,7 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 		}
 		t = cleanPDFText(t)
 		if p.ocr != nil && usableRunes(t) < usableTextRunes {
-			if o := p.ocrPage(ctx, d, i); usableRunes(o) > usableRunes(t) {
+			if o := p.ocrPage(ctx, d, raw, i); usableRunes(o) > usableRunes(t) {
 				t = o
 			}
 			if ctx.Err() != nil {

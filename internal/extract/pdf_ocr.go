@@ -1,11 +1,17 @@
 package extract
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"math"
+	"os"
+	"os/exec"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/klippa-app/go-pdfium/requests"
@@ -25,12 +31,12 @@ func usableRunes(s string) int {
 // ocrPage renders page i (0-based) of a document whose text layer holds
 // too little and reads it with OCR. It returns the recognized text, or ""
 // with the page listed in p.errs when the page could not be read.
-func (p *pdfRange) ocrPage(ctx context.Context, d *pdfDoc, i int) string {
+func (p *pdfRange) ocrPage(ctx context.Context, d *pdfDoc, raw []byte, i int) string {
 	if code := p.ocr.take(); code != "" {
 		p.lose(i+1, code)
 		return ""
 	}
-	img, dpi, err := d.render(i)
+	img, dpi, err := d.renderPage(ctx, p.ocr, raw, i)
 	if err != nil {
 		p.errs = append(p.errs, PageError{Page: i + 1, Code: CodeOCRFailed, Reason: pageReason(err)})
 		return ""
@@ -60,21 +66,27 @@ func (p *pdfRange) lose(page int, code string) {
 	p.errs = append(p.errs, PageError{Page: page, Code: code, Reason: reason})
 }
 
-// render draws page i in gray at 300 dpi, or coarser when that would pass
-// the pixel cap (a poster-sized page), and copies it out of the engine.
-func (d *pdfDoc) render(i int) (*image.Gray, int, error) {
+// renderPage draws page i (0-based) in gray at 300 dpi, or coarser when
+// that would pass the pixel cap (a poster-sized page): with poppler when it
+// is installed, else with PDFium.
+func (d *pdfDoc) renderPage(ctx context.Context, r *ocrReader, raw []byte, i int) (*image.Gray, int, error) {
 	page := requests.Page{ByIndex: &requests.PageByIndex{Document: d.doc, Index: i}}
 	size, err := d.inst.GetPageSize(&requests.GetPageSize{Page: page})
 	if err != nil {
 		return nil, 0, err
 	}
-	dpi := ocrDPI
-	if px := size.Width / 72 * size.Height / 72 * ocrDPI * ocrDPI; px > maxOCRPixels {
-		dpi = int(ocrDPI * math.Sqrt(maxOCRPixels/px))
-	}
+	dpi := renderDPI(size.Width, size.Height)
 	if dpi < 50 {
 		return nil, 0, fmt.Errorf("the page is too large to render for OCR (%.0f×%.0f points)", size.Width, size.Height)
 	}
+	if r.o.Pdftoppm != "" {
+		return r.renderPoppler(ctx, raw, i+1, size.Width, size.Height)
+	}
+	return d.render(page, dpi)
+}
+
+// render draws a page with PDFium and copies it out of the engine.
+func (d *pdfDoc) render(page requests.Page, dpi int) (*image.Gray, int, error) {
 	r, err := d.inst.RenderPageInDPI(&requests.RenderPageInDPI{Page: page, DPI: dpi, ImageFormat: requests.RenderImageFormatGrayscale})
 	if err != nil {
 		return nil, 0, err
@@ -97,4 +109,79 @@ func pdfExtractor(info *OCRInfo) string {
 		return PDFExtractor
 	}
 	return strings.Join([]string{PDFExtractor, info.Engine}, " + ")
+}
+
+// renderPoppler draws page (1-based) of raw with pdftoppm as 8-bit gray
+// PGM at 300 dpi (coarser past the pixel cap, as render does).
+func (r *ocrReader) renderPoppler(ctx context.Context, raw []byte, page int, wPt, hPt float64) (*image.Gray, int, error) {
+	r.pdfOnce.Do(func() {
+		f, err := os.CreateTemp("", "knowspace-ocr-*.pdf")
+		if err != nil {
+			r.pdfErr = err
+			return
+		}
+		if _, err = f.Write(raw); err == nil {
+			err = f.Close()
+		}
+		r.pdf, r.pdfErr = f.Name(), err
+	})
+	if r.pdfErr != nil {
+		return nil, 0, r.pdfErr
+	}
+	dpi := renderDPI(wPt, hPt)
+	pctx, cancel := context.WithTimeout(ctx, r.o.PageTimeout)
+	defer cancel()
+	n := strconv.Itoa(page)
+	cmd := exec.CommandContext(pctx, r.o.Pdftoppm, "-f", n, "-l", n, "-r", strconv.Itoa(dpi), "-gray", r.pdf)
+	cmd.Env = []string{}
+	var out bytes.Buffer
+	errs := &capped{max: 1 << 10}
+	cmd.Stdout, cmd.Stderr = &out, errs
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		return nil, 0, fmt.Errorf("pdftoppm: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
+	}
+	g, err := parsePGM(out.Bytes())
+	return g, dpi, err
+}
+
+// close removes the temporary copy of the document.
+func (r *ocrReader) close() {
+	if r != nil && r.pdf != "" {
+		_ = os.Remove(r.pdf)
+	}
+}
+
+// renderDPI is 300, or less for a page that would pass the pixel cap.
+func renderDPI(wPt, hPt float64) int {
+	dpi := ocrDPI
+	if px := wPt / 72 * hPt / 72 * ocrDPI * ocrDPI; px > maxOCRPixels {
+		dpi = int(ocrDPI * math.Sqrt(maxOCRPixels/px))
+	}
+	return dpi
+}
+
+// parsePGM reads a binary 8-bit PGM ("P5 w h 255" then the pixels).
+func parsePGM(b []byte) (*image.Gray, error) {
+	var fields [4]string
+	pos := 0
+	for k := 0; k < 4; k++ {
+		for pos < len(b) && (b[pos] == ' ' || b[pos] == '\n' || b[pos] == '\r' || b[pos] == '\t') {
+			pos++
+		}
+		start := pos
+		for pos < len(b) && !(b[pos] == ' ' || b[pos] == '\n' || b[pos] == '\r' || b[pos] == '\t') {
+			pos++
+		}
+		fields[k] = string(b[start:pos])
+	}
+	pos++ // the single white space before the pixels
+	w, _ := strconv.Atoi(fields[1])
+	h, _ := strconv.Atoi(fields[2])
+	if fields[0] != "P5" || fields[3] != "255" || w <= 0 || h <= 0 || int64(w)*int64(h) > maxOCRPixels || pos+w*h > len(b) {
+		return nil, errors.New("pdftoppm wrote no page image")
+	}
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	copy(g.Pix, b[pos:pos+w*h])
+	return g, nil
 }
