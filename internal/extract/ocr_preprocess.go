@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
-	"slices"
 )
 
 // preprocess turns a page image into what Tesseract reads best: 8-bit
@@ -71,37 +70,54 @@ func (w whiteUnder) At(x, y int) color.Color {
 func denoise(g *image.Gray) *image.Gray {
 	w, h := g.Bounds().Dx(), g.Bounds().Dy()
 	out := image.NewGray(image.Rect(0, 0, w, h))
+	var m medianRows
 	for y := range h {
-		for x := range w {
-			out.Pix[y*out.Stride+x] = median3(g, x, y, w, h)
-		}
+		m.row(g, y, out.Pix[y*out.Stride:y*out.Stride+w])
 	}
 	return out
 }
 
-func median3(g *image.Gray, x, y, w, h int) uint8 {
-	var win [9]uint8
-	n := 0
-	for dy := -1; dy <= 1; dy++ {
-		row := g.Pix[min(max(y+dy, 0), h-1)*g.Stride:]
-		for dx := -1; dx <= 1; dx++ {
-			win[n] = row[min(max(x+dx, 0), w-1)]
-			n++
-		}
+// medianRows computes 3×3 medians a row at a time: each column of three
+// is sorted once into lo, mid and hi, and a window's median is the median
+// of the largest lo, the middle mid and the smallest hi of its columns.
+type medianRows struct{ lo, mid, hi []uint8 }
+
+func (m *medianRows) row(g *image.Gray, y int, out []uint8) {
+	w, h := len(out), g.Bounds().Dy()
+	if cap(m.lo) < w {
+		m.lo, m.mid, m.hi = make([]uint8, w), make([]uint8, w), make([]uint8, w)
 	}
-	slices.Sort(win[:])
-	return win[4]
+	lo, mid, hi := m.lo[:w], m.mid[:w], m.hi[:w]
+	r0 := g.Pix[max(y-1, 0)*g.Stride:][:w]
+	r1 := g.Pix[y*g.Stride:][:w]
+	r2 := g.Pix[min(y+1, h-1)*g.Stride:][:w]
+	for x := range w {
+		a, b, c := r0[x], r1[x], r2[x]
+		a, b = min(a, b), max(a, b)
+		b, c = min(b, c), max(b, c)
+		a, b = min(a, b), max(a, b)
+		lo[x], mid[x], hi[x] = a, b, c
+	}
+	for x := range w {
+		l, r := max(x-1, 0), min(x+1, w-1)
+		out[x] = med3(max(lo[l], lo[x], lo[r]), med3(mid[l], mid[x], mid[r]), min(hi[l], hi[x], hi[r]))
+	}
 }
+
+func med3(a, b, c uint8) uint8 { return max(min(a, b), min(max(a, b), c)) }
 
 // noiseLevel is the mean gray-level change a 3×3 median would make,
 // sampled on every eighth row.
 func noiseLevel(g *image.Gray) float64 {
 	w, h := g.Bounds().Dx(), g.Bounds().Dy()
+	var m medianRows
+	med := make([]uint8, w)
 	var sum, n int64
 	for y := 0; y < h; y += 8 {
-		row := g.Pix[y*g.Stride:]
+		m.row(g, y, med)
+		row := g.Pix[y*g.Stride:][:w]
 		for x := range w {
-			d := int64(row[x]) - int64(median3(g, x, y, w, h))
+			d := int64(row[x]) - int64(med[x])
 			if d < 0 {
 				d = -d
 			}
@@ -160,7 +176,7 @@ func skewAngle(g *image.Gray) float64 {
 				}
 			}
 		}
-		if len(xs) < 400_000 || step > 8 {
+		if len(xs) < 100_000 || step > 8 {
 			break
 		}
 		step *= 2
@@ -202,20 +218,21 @@ func rotate(g *image.Gray, deg float64) *image.Gray {
 	out := image.NewGray(image.Rect(0, 0, w, h))
 	sin, cos := math.Sincos(deg * math.Pi / 180)
 	cx, cy := float64(w)/2, float64(h)/2
-	at := func(x, y int) float64 {
-		if x < 0 || y < 0 || x >= w || y >= h {
-			return 255
-		}
-		return float64(g.Pix[y*g.Stride+x])
-	}
 	for y := range h {
+		o := out.Pix[y*out.Stride : y*out.Stride+w]
+		dy := float64(y) - cy
 		for x := range w {
-			dx, dy := float64(x)-cx, float64(y)-cy
+			dx := float64(x) - cx
 			sx, sy := cos*dx-sin*dy+cx, sin*dx+cos*dy+cy
 			x0, y0 := int(math.Floor(sx)), int(math.Floor(sy))
+			if x0 < 0 || y0 < 0 || x0+1 >= w || y0+1 >= h {
+				o[x] = 255 // the corners turned in from outside the page
+				continue
+			}
 			fx, fy := sx-float64(x0), sy-float64(y0)
-			v := at(x0, y0)*(1-fx)*(1-fy) + at(x0+1, y0)*fx*(1-fy) + at(x0, y0+1)*(1-fx)*fy + at(x0+1, y0+1)*fx*fy
-			out.Pix[y*out.Stride+x] = uint8(v + 0.5)
+			r0, r1 := g.Pix[y0*g.Stride+x0:], g.Pix[(y0+1)*g.Stride+x0:]
+			v := float64(r0[0])*(1-fx)*(1-fy) + float64(r0[1])*fx*(1-fy) + float64(r1[0])*(1-fx)*fy + float64(r1[1])*fx*fy
+			o[x] = uint8(v + 0.5)
 		}
 	}
 	return out

@@ -23,7 +23,7 @@ import (
 const CJKFont = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 
 // ErrNoFont says the scanned-page helpers cannot draw text here; tests skip.
-var ErrNoFont = errors.New("Noto CJK font missing: apt-get install -y fonts-noto-cjk")
+var ErrNoFont = errors.New("the Noto CJK font is missing: apt-get install -y fonts-noto-cjk")
 
 // Page is a rendered page: a letter-sized sheet in 8-bit gray.
 type Page struct {
