@@ -7,6 +7,8 @@ import (
 	_ "image/gif" // a GIF's first frame
 	_ "image/jpeg"
 	_ "image/png"
+	"path"
+	"slices"
 	"strings"
 
 	_ "golang.org/x/image/bmp"
@@ -55,4 +57,11 @@ func imageReason(err error) string {
 		return "unknown or damaged image format"
 	}
 	return SafeMessage(s)
+}
+
+// MayOCR reports whether name is a format whose text may come from OCR:
+// an image or a PDF.
+func MayOCR(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".pdf" || slices.Contains(imageFormats, ext)
 }

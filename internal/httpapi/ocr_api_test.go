@@ -57,6 +57,13 @@ func TestOCRScannedPageIsSearchedAndRead(t *testing.T) {
 			t.Fatalf("read %d %s", code, b)
 		}
 
+		// The tree marks the OCR-derived body.
+		code, b = e.do("GET", "/resources?uri=kb://me/scans/", "alice", nil)
+		listing := cmpDecode[knowledge.Listing](t, b)
+		if code != 200 || len(listing.Items) != 1 || !listing.Items[0].OCR {
+			t.Fatalf("listing %d %s", code, b)
+		}
+
 		// The summary's provenance names the OCR engine and pages.
 		uri, _ := res["summary_uri"].(string)
 		code, b = e.do("GET", "/resources/content?uri="+uri, "alice", nil)

@@ -54,6 +54,8 @@ export interface ResourceNode {
   shared?: boolean;
   /** a folder kept compiled: its changes queue their compile after a quiet period */
   auto_compile?: boolean;
+  /** the file's text body was recognized by OCR and may contain recognition errors */
+  ocr?: boolean;
   /** entries of "Shared with me" (kb://shared/): whose node it is */
   owner?: string;
   /** entries of "Shared with me": the caller's role on it */
