@@ -39,4 +39,3 @@ func (t *Tree) ocrBodies(ctx context.Context, nodes []store.Node) (map[int64]boo
 	}
 	return out, nil
 }
-
