@@ -99,8 +99,9 @@ func TestOCRIsolation(t *testing.T) {
 			t.Fatal(err)
 		}
 		child := time.Since(start)
+		bomb := extracttest.PNGBomb(200_000, 200_000)
 		start = time.Now()
-		_, err := ocrIsolation().Run(ctx, "bomb.png", extracttest.PNGBomb(200_000, 200_000))
+		_, err := ocrIsolation().Run(ctx, "bomb.png", bomb)
 		var e *Error
 		if !errors.As(err, &e) || e.Code != CodeTooLarge || time.Since(start) > child+5*time.Second {
 			t.Fatalf("got %v after %v (a text file: %v); want too_large at once", err, time.Since(start), child)

@@ -163,7 +163,7 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 			continue
 		}
 		t = cleanPDFText(t)
-		if p.ocr != nil && usableRunes(t) < usableTextRunes {
+		if p.ocr != nil && usableRunes(t) < usableTextRunes && d.hasPicture(i) {
 			if o := p.ocrPage(ctx, d, raw, i); usableRunes(o) > usableRunes(t) {
 				t = o
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/klippa-app/go-pdfium/enums"
 	"github.com/klippa-app/go-pdfium/requests"
 )
 
@@ -47,6 +48,31 @@ func (p *pdfRange) ocrPage(ctx context.Context, d *pdfDoc, raw []byte, i int) st
 		return ""
 	}
 	return text
+}
+
+// maxObjectsChecked bounds the page objects looked at for a picture.
+const maxObjectsChecked = 4096
+
+// hasPicture tells whether page i (0-based) draws an image or a form (which
+// may hold one): only such a page can be a scan. A blank page, or one whose
+// only content failed to load, is not worth rendering and reading.
+func (d *pdfDoc) hasPicture(i int) bool {
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: d.doc, Index: i}}
+	n, err := d.inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: page})
+	if err != nil {
+		return false
+	}
+	for k := range min(n.Count, maxObjectsChecked) {
+		o, err := d.inst.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: page, Index: k})
+		if err != nil {
+			continue
+		}
+		ty, err := d.inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: o.PageObject})
+		if err == nil && (ty.Type == enums.FPDF_PAGEOBJ_IMAGE || ty.Type == enums.FPDF_PAGEOBJ_FORM) {
+			return true
+		}
+	}
+	return false
 }
 
 // lose lists page as not OCRed for code, extending the previous run of
