@@ -20,6 +20,7 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/tetratelabs/wazero v1.12.0
 	golang.org/x/crypto v0.59.0
+	golang.org/x/image v0.46.0
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.44.0
 	gopkg.in/yaml.v3 v3.0.1
@@ -67,7 +68,6 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	go.yaml.in/yaml/v4 v4.0.0 // indirect
-	golang.org/x/image v0.46.0 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
