@@ -167,6 +167,17 @@ func TestOCRIsolation(t *testing.T) {
 		}
 		t.Logf("cancelled 3 s into OCR; the run ended %v after", (time.Since(start) - 3*time.Second).Round(time.Millisecond))
 	})
+	t.Run("memory ceiling counts Tesseract", func(t *testing.T) {
+		// Tesseract reading a 300 dpi page holds about 140 MB, more than
+		// the extraction child itself: the ceiling is on the process tree.
+		iso := ocrIsolation()
+		iso.MemoryBytes = 100 << 20
+		_, err := iso.Run(ctx, "page.png", page(t, "zh", 300).PNG())
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeTooLarge {
+			t.Fatalf("got %v; want too_large past a 100 MB ceiling", err)
+		}
+	})
 	t.Run("normal scan after", func(t *testing.T) {
 		res, err := ocrIsolation().Run(ctx, "letter.png", small.PNG())
 		if err != nil || cer(res.Text, ocrEnglish) > 0.02 || res.Source != SourceOCR {
