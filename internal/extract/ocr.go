@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,10 +241,12 @@ type ocrReader struct {
 	pdf     string
 	pdfErr  error
 	pdfOnce sync.Once
-	used    int
-	pages   []OCRPage
-	words   int
-	confs   float64
+	// slots bounds the pages OCRed at once across the document's ranges.
+	slots chan struct{}
+	used  int
+	pages []OCRPage
+	words int
+	confs float64
 }
 
 // newOCRReader returns nil when OCR is unavailable.
@@ -257,7 +260,7 @@ func newOCRReader(o OCR) *ocrReader {
 		return nil
 	}
 	o.Languages = st.Languages
-	return &ocrReader{o: o, status: st}
+	return &ocrReader{o: o, status: st, slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 // take reserves one page of the cap, or says by its code why the page

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,25 +30,87 @@ func usableRunes(s string) int {
 	return n
 }
 
-// ocrPage renders page i (0-based) of a document whose text layer holds
-// too little and reads it with OCR. It returns the recognized text, or ""
-// with the page listed in p.errs when the page could not be read.
-func (p *pdfRange) ocrPage(ctx context.Context, d *pdfDoc, raw []byte, i int) string {
+// ocrJob is one page to OCR. What needs the PDF engine (the page's size,
+// and its image when PDFium renders it) is done before the job starts, in
+// the range's own goroutine: an engine instance is not shared.
+type ocrJob struct {
+	page     int // 1-based
+	raw      []byte
+	img      *image.Gray // rendered by PDFium, or nil for pdftoppm
+	dpi      int
+	wPt, hPt float64
+}
+
+// prepareOCR takes a page of the cap and does the engine's part of page i
+// (0-based); false means the page is not OCRed (and is listed in errs).
+func (p *pdfRange) prepareOCR(ctx context.Context, d *pdfDoc, raw []byte, i int) (ocrJob, bool) {
 	if code := p.ocr.take(); code != "" {
 		p.lose(i+1, code)
-		return ""
+		return ocrJob{}, false
 	}
-	img, dpi, err := d.renderPage(ctx, p.ocr, raw, i)
+	job, err := d.prepareRender(p.ocr, i)
 	if err != nil {
-		p.errs = append(p.errs, PageError{Page: i + 1, Code: CodeOCRFailed, Reason: pageReason(err)})
-		return ""
+		p.addErr(PageError{Page: i + 1, Code: CodeOCRFailed, Reason: pageReason(err)})
+		return ocrJob{}, false
 	}
-	text, err := p.ocr.read(ctx, i+1, img, dpi)
-	if pf, ok := err.(*pageFailure); ok {
-		p.errs = append(p.errs, PageError{Page: i + 1, Code: pf.code, Reason: pf.reason})
-		return ""
+	job.raw = raw
+	return job, true
+}
+
+// startOCR runs job in the background once one of the document's OCR
+// slots is free (one per core: Tesseract runs single-threaded), storing
+// its text under index idx of texts. False means ctx ended first.
+func (p *pdfRange) startOCR(ctx context.Context, job ocrJob, idx int) bool {
+	select {
+	case p.ocr.slots <- struct{}{}:
+	case <-ctx.Done():
+		return false
 	}
-	return text
+	p.ocrWait.Add(1)
+	go func() {
+		defer p.ocrWait.Done()
+		defer func() { <-p.ocr.slots }()
+		img, dpi := job.img, job.dpi
+		if img == nil {
+			var err error
+			if img, dpi, err = p.ocr.renderPoppler(ctx, job.raw, job.page, job.wPt, job.hPt); err != nil {
+				if ctx.Err() == nil {
+					p.addErr(PageError{Page: job.page, Code: CodeOCRFailed, Reason: SafeMessage("the page could not be rendered for OCR: " + err.Error())})
+				}
+				return
+			}
+		}
+		text, err := p.ocr.read(ctx, job.page, img, dpi)
+		if pf, ok := err.(*pageFailure); ok {
+			p.addErr(PageError{Page: job.page, Code: pf.code, Reason: pf.reason})
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.ocrTexts == nil {
+			p.ocrTexts = map[int]string{}
+		}
+		p.ocrTexts[idx] = text
+	}()
+	return true
+}
+
+// waitOCR waits for the range's OCR and puts each page's text in place of
+// its text layer when it holds more.
+func (p *pdfRange) waitOCR() {
+	p.ocrWait.Wait()
+	for idx, text := range p.ocrTexts {
+		if usableRunes(text) > usableRunes(p.texts[idx]) {
+			p.texts[idx] = text
+		}
+	}
+	slices.SortStableFunc(p.errs, func(a, b PageError) int { return a.Page - b.Page })
+}
+
+func (p *pdfRange) addErr(e PageError) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.errs = append(p.errs, e)
 }
 
 // maxObjectsChecked bounds the page objects looked at for a picture.
@@ -78,6 +141,8 @@ func (d *pdfDoc) hasPicture(i int) bool {
 // lose lists page as not OCRed for code, extending the previous run of
 // pages lost the same way: a 2,000-page scan past the cap is one entry.
 func (p *pdfRange) lose(page int, code string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if n := len(p.errs); n > 0 {
 		last := &p.errs[n-1]
 		if last.Code == code && max(last.Page, last.Last) == page-1 {
@@ -92,23 +157,23 @@ func (p *pdfRange) lose(page int, code string) {
 	p.errs = append(p.errs, PageError{Page: page, Code: code, Reason: reason})
 }
 
-// renderPage draws page i (0-based) in gray at 300 dpi, or coarser when
-// that would pass the pixel cap (a poster-sized page): with poppler when it
-// is installed, else with PDFium.
-func (d *pdfDoc) renderPage(ctx context.Context, r *ocrReader, raw []byte, i int) (*image.Gray, int, error) {
+// prepareRender sizes page i (0-based) for rendering in gray at 300 dpi,
+// or coarser when that would pass the pixel cap (a poster-sized page), and
+// renders it with PDFium when poppler is not installed to do it later.
+func (d *pdfDoc) prepareRender(r *ocrReader, i int) (ocrJob, error) {
 	page := requests.Page{ByIndex: &requests.PageByIndex{Document: d.doc, Index: i}}
 	size, err := d.inst.GetPageSize(&requests.GetPageSize{Page: page})
 	if err != nil {
-		return nil, 0, err
+		return ocrJob{}, err
 	}
-	dpi := renderDPI(size.Width, size.Height)
-	if dpi < 50 {
-		return nil, 0, fmt.Errorf("the page is too large to render for OCR (%.0f×%.0f points)", size.Width, size.Height)
+	job := ocrJob{page: i + 1, dpi: renderDPI(size.Width, size.Height), wPt: size.Width, hPt: size.Height}
+	if job.dpi < 50 {
+		return ocrJob{}, fmt.Errorf("the page is too large to render for OCR (%.0f×%.0f points)", size.Width, size.Height)
 	}
-	if r.o.Pdftoppm != "" {
-		return r.renderPoppler(ctx, raw, i+1, size.Width, size.Height)
+	if r.o.Pdftoppm == "" {
+		job.img, job.dpi, err = d.render(page, job.dpi)
 	}
-	return d.render(page, dpi)
+	return job, err
 }
 
 // render draws a page with PDFium and copies it out of the engine.
