@@ -20,6 +20,7 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/tetratelabs/wazero v1.12.0
 	golang.org/x/crypto v0.59.0
+	golang.org/x/image v0.46.0
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.44.0
 	gopkg.in/yaml.v3 v3.0.1

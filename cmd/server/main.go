@@ -170,8 +170,15 @@ func serve(configPath string) error {
 	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
+	ocr := extract.OCR{Languages: a.cfg.OCR.Languages, MaxPages: a.cfg.OCR.MaxPages, PageTimeout: a.cfg.OCR.PageTimeout,
+		MinConfidence: a.cfg.OCR.MinConfidence, Disabled: !a.cfg.OCR.On()}
+	if st := ocr.Status(); st.Available {
+		slog.Info("OCR available", "engine", st.Engine, "languages", st.Languages, "note", st.Hint)
+	} else {
+		slog.Warn("OCR unavailable: scanned pages and images will have no text", "hint", st.Hint)
+	}
 	extraction := &extract.Isolation{Timeout: a.cfg.ParseTimeout, MemoryBytes: a.cfg.ParseMemoryMB << 20,
-		CacheDir: filepath.Join(a.cfg.DataDir, "cache", "pdf-engine")}
+		CacheDir: filepath.Join(a.cfg.DataDir, "cache", "pdf-engine"), Limits: extract.Limits{OCR: ocr}}
 	skills := &skill.Service{Store: a.store, Tree: a.tree, Models: models}
 	imports := &importer.Service{Store: a.store, Tree: a.tree, MaxUpload: a.cfg.MaxUploadBytes,
 		QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser,
@@ -202,7 +209,7 @@ func serve(configPath string) error {
 	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.auth, Models: models, Turns: turns, Shutdown: shutdown})
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Import: imports, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
-		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes,
+		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes, OCR: ocr,
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})},
 			{Path: "/v1", Handler: openai},
 			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.tree, Auth: a.auth, Store: a.store, MaxUpload: a.cfg.MaxUploadBytes})}}})

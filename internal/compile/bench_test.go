@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/extract/extracttest"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -100,4 +101,38 @@ func BenchmarkQueueClaim(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCompileScannedPage compiles one scanned 300 dpi page (a PNG,
+// through the extraction child, fake LLM) per iteration on one worker and
+// reports the share of the job's wall time that OCR takes, measured by
+// reading the same page in-process in the same run.
+func BenchmarkCompileScannedPage(b *testing.B) {
+	if !(extract.OCR{}).Status().Available {
+		b.Skip("needs Tesseract: " + extract.OCRInstallHint)
+	}
+	p, err := extracttest.RenderText("A scanned page: the harbour office kept 2,450 boxes of letters, maps and ledgers, each filed by the clerk on duty.", 300)
+	if err != nil {
+		b.Skip(err)
+	}
+	raw := p.PNG()
+	e := newEnv(b, "sqlite", func(o *Options) { o.Poll = 5 * time.Millisecond; o.Heartbeat = time.Second })
+	e.start(1)
+	var ocr time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		folder := fmt.Sprintf("kb://me/scan%d/", i)
+		e.put(e.alice, folder, map[string][]byte{"page.png": raw})
+		start := time.Now()
+		if _, err := extract.Extract(context.Background(), "page.png", raw, extract.Limits{}); err != nil {
+			b.Fatal(err)
+		}
+		ocr += time.Since(start)
+		b.StartTimer()
+		res := e.enqueue(e.alice, Request{URIs: []string{folder + "page.png"}})
+		e.wait(e.alice, res.Jobs[0].ID, store.JobSucceeded)
+	}
+	b.ReportMetric(100*ocr.Seconds()/b.Elapsed().Seconds(), "ocr-%-of-job")
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }

@@ -225,7 +225,12 @@ func (r *jobRun) summarize(ctx context.Context, src store.Node, doc sourceRef, t
 		}
 	}
 	srcURI := knowledge.NodeURI(r.src.Username, src.Path, false)
-	body, err := r.exec.run(ctx, r.system(), skill.SummaryPrompt(srcURI, text))
+	prompt := skill.SummaryPrompt(srcURI, text)
+	if doc.OCR != nil {
+		prompt += fmt.Sprintf("\n\nThis text was recognized by OCR (%s, mean word confidence %.0f of 100) and may contain recognition errors: say in the summary that it comes from a scan, and do not present doubtful words as certain.",
+			doc.OCR.Engine, doc.OCR.Confidence)
+	}
+	body, err := r.exec.run(ctx, r.system(), prompt)
 	if err != nil {
 		return err
 	}
@@ -341,10 +346,13 @@ type sourceRef struct {
 	FailedPages     []int  `json:"failed_pages,omitempty"`
 	TruncatedAt     int64  `json:"truncated_at,omitempty"`
 	SummarizedChars int    `json:"summarized_chars,omitempty"`
+	// OCR names the engine, languages, pages and confidences when the
+	// text was recognized from pixels.
+	OCR *extract.OCRInfo `json:"ocr,omitempty"`
 }
 
 func documentRef(rawHash, l2Hash string, res extract.Result) sourceRef {
-	d := sourceRef{SHA256: rawHash, L2SHA256: l2Hash, Extractor: res.Extractor, Encoding: res.Encoding, Pages: res.Pages}
+	d := sourceRef{SHA256: rawHash, L2SHA256: l2Hash, Extractor: res.Extractor, Encoding: res.Encoding, Pages: res.Pages, OCR: res.OCR}
 	for _, pe := range res.PageErrors {
 		d.FailedPages = append(d.FailedPages, pe.Page)
 	}
@@ -382,6 +390,9 @@ func (r *jobRun) frontMatter(role string, sources []sourceRef) string {
 				pages[i] = strconv.Itoa(p)
 			}
 			fmt.Fprintf(&b, "    failed_pages: [%s]\n", strings.Join(pages, ", "))
+		}
+		if s.OCR != nil {
+			writeOCR(&b, s.OCR)
 		}
 		if s.TruncatedAt > 0 {
 			fmt.Fprintf(&b, "    truncated_at: %d # characters kept of the extracted text\n", s.TruncatedAt)

@@ -208,8 +208,9 @@ func TestFailuresAreClassified(t *testing.T) {
 			!strings.Contains(j.Error.Message, "blob.bin") || e.chatCount() != before {
 			t.Fatalf("binary: %+v %+v", j, j.Error)
 		}
+		// An image is read by OCR; one whose header is cut short is damaged.
 		j = run("photo.png", []byte("\x89PNG\r\n\x1a\n"), Request{})
-		if j.Error == nil || j.Error.Code != "unsupported_format" || !strings.Contains(j.Error.Message, "PNG image") {
+		if j.Error == nil || j.Error.Code != "parse_failed" || !strings.Contains(j.Error.Message, "not a readable image") {
 			t.Fatalf("png: %+v", j.Error)
 		}
 

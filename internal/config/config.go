@@ -37,6 +37,8 @@ type Config struct {
 	// runs in a child process killed when it passes either.
 	ParseTimeout  time.Duration `yaml:"parse_timeout"`
 	ParseMemoryMB int64         `yaml:"parse_memory_mb"`
+	// OCR reads scanned pages and images.
+	OCR OCR `yaml:"ocr"`
 	// BlobStore is where file bytes live: "disk" (default, under data_dir)
 	// or "s3" (an S3-compatible object store; credentials from the AWS
 	// environment variables).
@@ -182,7 +184,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 			BodyIdleTimeout: 30 * time.Second, BodyTimeout: 30 * time.Second},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
-		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB,
+		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB, OCR: defaultOCR(),
 		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
 		Conversations: Conversations{Store: true}, BlobStore: "disk",
 		Import:    Import{MaxEntries: DefaultImportMaxEntries, MaxBytes: DefaultImportMaxBytes},
@@ -296,6 +298,9 @@ func (c Config) Validate() error {
 	}
 	if c.ParseMemoryMB < 64 || c.ParseMemoryMB > 64<<10 {
 		return errors.New("parse_memory_mb: must be between 64 and 65536")
+	}
+	if err := c.OCR.validate(); err != nil {
+		return err
 	}
 	if err := c.validateBlobStore(); err != nil {
 		return err

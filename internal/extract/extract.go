@@ -30,6 +30,8 @@ type Limits struct {
 	MaxTextBytes int
 	// MaxInflateBytes caps what a zip-based format may decompress in all.
 	MaxInflateBytes int64
+	// OCR reads images and the scanned pages of PDFs.
+	OCR OCR `json:"ocr"`
 }
 
 // Defaults for Limits.
@@ -46,6 +48,7 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxInflateBytes <= 0 {
 		l.MaxInflateBytes = DefaultMaxInflateBytes
 	}
+	l.OCR = l.OCR.Resolve()
 	return l
 }
 
@@ -56,6 +59,11 @@ type Result struct {
 	Format    string `json:"format"`             // "pdf", "docx", "text", "html", ...
 	Encoding  string `json:"encoding,omitempty"` // text formats: the source encoding, e.g. "gb18030"
 	Extractor string `json:"extractor"`          // engine name and version, e.g. "pdfium/6721"
+	// Source is "ocr" when some or all of Text was recognized from pixels
+	// (OCR says which pages and how confidently); empty when every
+	// character came from the file's own text.
+	Source string   `json:"source,omitempty"`
+	OCR    *OCRInfo `json:"ocr,omitempty"`
 	// Pages counts pages, slides or sheets; 0 when the format has none.
 	Pages int `json:"pages,omitempty"`
 	// PageErrors lists the pages (1-based) that were lost, with why; the
@@ -68,9 +76,16 @@ type Result struct {
 
 // PageError is one page of a document that yielded no text.
 type PageError struct {
-	Page   int    `json:"page"`
+	Page int `json:"page"`
+	// Last is the last page of a run of pages lost for the same reason
+	// (pages past the OCR cap), when it is more than Page.
+	Last   int    `json:"last,omitempty"`
+	Code   string `json:"code,omitempty"`
 	Reason string `json:"reason"`
 }
+
+// SourceOCR is Result.Source for text recognized from pixels.
+const SourceOCR = "ocr"
 
 // Error is a classified extraction failure. Message is valid UTF-8, at most
 // 500 characters, and never quotes the file's bytes.
@@ -123,6 +138,13 @@ var formats = map[string]format{
 	".odt":   extractODT,
 }
 
+// Images are read by OCR.
+func init() {
+	for _, ext := range imageFormats {
+		formats[ext] = extractImage
+	}
+}
+
 // HasParser reports whether name is read by a format parser (PDF, office
 // formats, HTML, ...) rather than decoded as plain text. Only parsers can
 // be driven into loops or huge allocations by a hostile file, so only they
@@ -146,8 +168,6 @@ var markupText = map[string]bool{".html": true, ".htm": true, ".xhtml": true}
 var knownBinary = map[string]string{
 	".doc": "Word 97-2003 document", ".xls": "Excel 97-2003 workbook", ".ppt": "PowerPoint 97-2003 presentation",
 	".zip": "zip archive", ".gz": "gzip archive", ".7z": "7-Zip archive", ".rar": "RAR archive",
-	".png": "PNG image", ".jpg": "JPEG image", ".jpeg": "JPEG image", ".gif": "GIF image",
-	".webp": "WebP image", ".tif": "TIFF image", ".tiff": "TIFF image", ".bmp": "BMP image",
 	".mp3": "audio file", ".wav": "audio file", ".mp4": "video file", ".mov": "video file",
 }
 
@@ -197,8 +217,16 @@ func Extract(ctx context.Context, name string, raw []byte, lim Limits) (res Resu
 	res.Text = strings.ToValidUTF8(res.Text, "\uFFFD")
 	res.cap(lim.MaxTextBytes)
 	if strings.TrimSpace(res.Text) == "" {
+		for _, pe := range res.PageErrors {
+			if pe.Code == CodeOCRTimeout {
+				return Result{}, Fail(CodeTimeout, "%s has no text layer, and OCR ran out of the time budget (parse_timeout) before it read a page", name)
+			}
+		}
 		if res.Format == "pdf" {
-			return Result{}, Fail(CodeNoText, "%s has no text layer (scanned or image-only pages); OCR is not available", name)
+			return Result{}, Fail(CodeNoText, "%s has no text layer (scanned or image-only pages); %s", name, noOCRHint(lim.OCR))
+		}
+		if res.Source == SourceOCR {
+			return Result{}, Fail(CodeNoText, "%s: OCR found no text in it", name)
 		}
 		return Result{}, Fail(CodeNoText, "%s has no extractable text", name)
 	}

@@ -97,6 +97,10 @@ func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, 
 		argv = []string{exe, "extract"}
 	}
 	req.MemoryBytes = ceiling
+	// The child has no PATH; Tesseract is found here. OCR stops starting
+	// pages a little before the deadline, so a long scan keeps what it read.
+	req.Limits.OCR = req.Limits.OCR.Resolve()
+	req.Limits.OCR.Until = time.Now().Add(timeout - min(max(timeout/5, time.Second), 15*time.Second))
 	hdr, _ := json.Marshal(req)
 
 	cctx, cancel := context.WithCancelCause(ctx)

@@ -30,6 +30,8 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Format: "pdf", Extractor: PDFExtractor, Pages: d.pages}
+	ocr := newOCRReader(lim.OCR)
+	defer ocr.close()
 	ranges := splitPages(d.pages, runtime.GOMAXPROCS(0))
 	parts := make([]pdfRange, len(ranges))
 	var wg sync.WaitGroup
@@ -46,7 +48,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 				doc = nil
 			}
 		}
-		parts[k] = pdfRange{from: r[0], to: r[1], doc: doc}
+		parts[k] = pdfRange{from: r[0], to: r[1], doc: doc, ocr: ocr}
 	}
 	for k := range parts {
 		if parts[k].doc == nil {
@@ -71,7 +73,8 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 		return Result{}, err
 	}
 	var b strings.Builder
-	for _, p := range parts {
+	for k := range parts {
+		p := &parts[k]
 		if p.err != nil {
 			return Result{}, p.err
 		}
@@ -79,6 +82,9 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 		for _, t := range p.texts {
 			if b.Len() > lim.MaxTextBytes {
 				break
+			}
+			if t == "" { // a scanned page OCR found nothing on
+				continue
 			}
 			if b.Len() > 0 {
 				b.WriteString("\n\n")
@@ -91,6 +97,9 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 		return Result{}, Fail(CodeParseFailed, "not a readable PDF: none of its %d pages can be loaded", res.Pages)
 	}
 	res.Text = b.String()
+	if res.OCR = ocr.info(); res.OCR != nil {
+		res.Source, res.Extractor = SourceOCR, pdfExtractor(res.OCR)
+	}
 	return res, nil
 }
 
@@ -113,15 +122,22 @@ func splitPages(n, k int) [][2]int {
 type pdfRange struct {
 	from, to int
 	doc      *pdfDoc
+	ocr      *ocrReader // nil without OCR
 	texts    []string
 	errs     []PageError
 	err      error
+	// OCR of the range's pages runs beside it: results by index in
+	// texts, merged by waitOCR.
+	mu       sync.Mutex
+	ocrWait  sync.WaitGroup
+	ocrTexts map[int]string
 }
 
 // read extracts the range's pages, at most about limit bytes of them.
 func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 	d := p.doc
 	defer func() { d.close() }()
+	defer p.waitOCR()
 	reopens, size := 0, 0
 	for i := p.from; i < p.to; i++ {
 		if ctx.Err() != nil {
@@ -132,7 +148,7 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 			if ctx.Err() != nil {
 				return
 			}
-			p.errs = append(p.errs, PageError{Page: i + 1, Reason: pageReason(err)})
+			p.addErr(PageError{Page: i + 1, Reason: pageReason(err)})
 			if !errors.Is(err, pdfiumerr.ErrPage) {
 				// A trap: the instance's heap is suspect, so read the
 				// rest in a fresh one.
@@ -140,7 +156,7 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 				if reopens++; reopens > maxPDFReopens {
 					d.inst = nil
 					for j := i + 2; j <= p.to; j++ {
-						p.errs = append(p.errs, PageError{Page: j, Reason: "not read: the engine failed on earlier pages"})
+						p.addErr(PageError{Page: j, Reason: "not read: the engine failed on earlier pages"})
 					}
 					return
 				}
@@ -156,7 +172,19 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 			}
 			continue
 		}
-		if t = cleanPDFText(t); t == "" {
+		t = cleanPDFText(t)
+		if p.ocr != nil && usableRunes(t) < usableTextRunes && d.hasPicture(i) {
+			// The page is read in the background while the range goes on;
+			// its text takes the layer text's place if it is better.
+			if job, ok := p.prepareOCR(ctx, d, raw, i); ok {
+				p.texts = append(p.texts, t)
+				if !p.startOCR(ctx, job, len(p.texts)-1) {
+					return
+				}
+				continue
+			}
+		}
+		if t == "" {
 			continue
 		}
 		p.texts = append(p.texts, t)

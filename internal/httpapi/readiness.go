@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/extract"
 )
 
 // readyTimeout bounds the database checks of one probe.
@@ -18,6 +19,9 @@ type readyBody struct {
 	Database   string `json:"database"`
 	Migrations int64  `json:"migrations"`
 	Workers    int    `json:"workers"`
+	// OCR says whether scanned pages and images can be read, and with
+	// which languages; its absence is not unreadiness.
+	OCR extract.OCRStatus `json:"ocr"`
 }
 
 func notReady(format string, args ...any) *apierr.Error {
@@ -47,5 +51,6 @@ func (h *handlers) ready(c echo.Context) error {
 	if running < h.Workers {
 		return notReady("workers: %d of %d compile workers are running", running, h.Workers)
 	}
-	return c.JSON(http.StatusOK, readyBody{Status: "ready", Database: h.Store.Dialect(), Migrations: current, Workers: running})
+	return c.JSON(http.StatusOK, readyBody{Status: "ready", Database: h.Store.Dialect(), Migrations: current, Workers: running,
+		OCR: h.OCR.Status()})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi/openapi"
 	"github.com/knowspace/knowspace/internal/importer"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -42,6 +43,8 @@ type Deps struct {
 	// Workers is how many compile workers this replica is configured to
 	// run (0 on an API-only replica); /readyz waits for them.
 	Workers int
+	// OCR is the extraction's OCR configuration, reported by /readyz.
+	OCR extract.OCR
 	// Skills keeps compile skills; nil builds one on Store, Tree and
 	// Models. Pass the one Compile resolves skills with.
 	Skills *skill.Service

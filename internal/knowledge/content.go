@@ -9,6 +9,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -34,6 +35,29 @@ type Page struct {
 	// Encoding is the text encoding of the uploaded bytes (e.g. "gb18030"),
 	// absent for documents and binary files; Text is always UTF-8.
 	Encoding string `json:"encoding,omitempty"`
+	// Source is "ocr" when the text was recognized from pixels (a scan or
+	// an image) and may hold recognition errors; OCRConfidence is its mean
+	// word confidence (0–100) and OCRLowPages the pages under the floor.
+	Source        string   `json:"source,omitempty"`
+	OCRConfidence *float64 `json:"ocr_confidence,omitempty"`
+	OCRLowPages   []int    `json:"ocr_low_confidence_pages,omitempty"`
+}
+
+// markOCR copies what the extraction says of OCR onto the page.
+func (p *Page) markOCR() {
+	var ex struct {
+		Source string           `json:"source"`
+		OCR    *extract.OCRInfo `json:"ocr"`
+	}
+	if json.Unmarshal(p.Extraction, &ex) != nil || ex.Source != extract.SourceOCR || ex.OCR == nil {
+		return
+	}
+	p.Source, p.OCRConfidence = ex.Source, &ex.OCR.Confidence
+	for _, pg := range ex.OCR.Pages {
+		if pg.LowConfidence {
+			p.OCRLowPages = append(p.OCRLowPages, pg.Page)
+		}
+	}
 }
 
 // ReadPage returns limit code points of the file's text body from offset:
@@ -81,6 +105,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	p.Body, p.Total = v.Body, v.CharCount
 	if v.ExtractionJSON != nil {
 		p.Extraction = json.RawMessage(*v.ExtractionJSON)
+		p.markOCR()
 	}
 	switch {
 	case offset > p.Total:

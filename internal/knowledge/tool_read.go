@@ -28,7 +28,8 @@ var readTool = toolDef{
 		"Offsets and lengths count Unicode code points. body says which text you got: l2 (parsed text), raw (the upload is text) or none (no text yet). "+
 		"total is the length of the whole text; next_offset starts the next page (null at the end), prev_offset the page before (null at the start). "+
 		"Reading a folder's overview (overview_uri from ls) or a file's summary (summary_uri) first is cheaper than paging through raw files; "+
-		"quote only from the raw file you read, not from a summary.",
+		"quote only from the raw file you read, not from a summary. "+
+		"source \"ocr\" means the text was recognized from a scan or image (ocr_confidence is the mean word confidence, 0-100) and may contain recognition errors: say so when you quote it.",
 		MaxPageLimit, DefaultPageLimit),
 	tooBig: "read fewer characters with a smaller limit",
 	args: []argSpec{

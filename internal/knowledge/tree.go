@@ -120,6 +120,8 @@ type Item struct {
 	Shared bool `json:"shared,omitempty"`
 	// AutoCompile marks a folder kept compiled (PUT /resources/auto-compile).
 	AutoCompile bool `json:"auto_compile,omitempty"`
+	// OCR marks a file whose current text body was recognized by OCR.
+	OCR bool `json:"ocr,omitempty"`
 	// Owner and Role describe an entry of kb://shared/.
 	Owner string `json:"owner,omitempty"`
 	Role  string `json:"role,omitempty"`
@@ -297,6 +299,10 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 			return Listing{}, apierr.Internal(err)
 		}
 	}
+	ocr, err := t.ocrBodies(ctx, children)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
 	shared := map[int64]bool{}
 	if tg.owner.ID == c.ID {
 		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
@@ -308,6 +314,7 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 		it := itemOf(tg.owner.Username, ch)
 		it.Shared = shared[ch.ID]
 		it.AutoCompile = watched[ch.ID]
+		it.OCR = ocr[ch.ID]
 		if j, ok := jobs[ch.ID]; ok {
 			it.Job = &j
 		}

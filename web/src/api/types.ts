@@ -54,6 +54,8 @@ export interface ResourceNode {
   shared?: boolean;
   /** a folder kept compiled: its changes queue their compile after a quiet period */
   auto_compile?: boolean;
+  /** the file's text body was recognized by OCR and may contain recognition errors */
+  ocr?: boolean;
   /** entries of "Shared with me" (kb://shared/): whose node it is */
   owner?: string;
   /** entries of "Shared with me": the caller's role on it */
@@ -84,6 +86,12 @@ export interface ContentPage {
   text: string;
   /** encoding of the uploaded bytes when they are text, e.g. "gb18030"; text is always decoded. */
   encoding?: string;
+  /** "ocr" when the text was recognized from a scan or an image and may contain recognition errors. */
+  source?: "ocr";
+  /** mean word confidence (0–100) of the OCR text */
+  ocr_confidence?: number;
+  /** pages whose OCR confidence is under the server's floor */
+  ocr_low_confidence_pages?: number[];
 }
 
 export interface UploadResponse {

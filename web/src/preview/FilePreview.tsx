@@ -13,6 +13,8 @@ import { listingKey } from "../tree/useFolderListings";
 import { messageOf } from "../ui/errors";
 import { DownloadButton } from "./DownloadButton";
 import { EncodingLabel } from "./EncodingLabel";
+import { OcrLabel, showsScan } from "./OcrLabel";
+import { WorkspaceImage } from "./WorkspaceImage";
 import { PreviewPager } from "./PreviewPager";
 import { FindInFile } from "./FindInFile";
 import type { FindState } from "./FindInFile";
@@ -222,7 +224,12 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
     <PreviewFrame
       title={name}
       path={displayPath(uri, root)}
-      label={<EncodingLabel encoding={page?.encoding} />}
+      label={
+        <>
+          <EncodingLabel encoding={page?.encoding} />
+          <OcrLabel page={page} />
+        </>
+      }
       actions={
         <>
           <SummaryLink uri={uri} onOpen={onOpen} />
@@ -270,6 +277,18 @@ function PageBody({ page, name, mark }: { page: ContentPage; name: string; mark?
     return (
       <div className="empty-state" data-testid="preview-empty">
         <p>{t("empty")}</p>
+      </div>
+    );
+  }
+  if (showsScan(name, page)) {
+    return (
+      <div className="ocr-split" data-testid="preview-ocr-split">
+        <figure aria-label={t("ocr.image")}>
+          <WorkspaceImage uri={page.uri} alt={name} />
+        </figure>
+        <pre className="plain" aria-label={t("ocr.text")}>
+          {markText(page.text, mark)}
+        </pre>
       </div>
     );
   }

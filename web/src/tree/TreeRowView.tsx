@@ -164,6 +164,11 @@ export const TreeRowView = memo(function TreeRowView(props: {
             <FolderSync size={10} aria-hidden /> {t("row.keptCompiled")}
           </span>
         )}
+        {node.ocr && (
+          <span className="badge tree-badge tone-subtle" data-ocr="" title={t("row.ocrTitle")}>
+            {t("row.ocr")}
+          </span>
+        )}
         {node.generated && (
           <span className="badge generated" title={t("row.generatedTitle")}>
             <Sparkles size={11} aria-hidden /> {t("row.gen")}

@@ -81,6 +81,25 @@ describe("tree row and toolbar", () => {
     expect(other.title).toBe(plain.uri);
   });
 
+  it("marks a file whose text was recognized by OCR", () => {
+    const noop = () => {};
+    const scan: ResourceNode = { ...plain, uri: "kb://users/ann/scan.png", name: "scan.png", kind: "file", ocr: true };
+    const note: ResourceNode = { ...scan, uri: "kb://users/ann/note.md", name: "note.md", ocr: undefined };
+    act(() =>
+      root.render(
+        <div role="tree" aria-label="Files">
+          <TreeRowView row={{ type: "node", key: scan.uri, node: scan, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
+          <TreeRowView row={{ type: "node", key: note.uri, node: note, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
+        </div>,
+      ),
+    );
+    const [row, other] = [...host.querySelectorAll<HTMLElement>('[role="treeitem"]')] as [HTMLElement, HTMLElement];
+    const mark = row.querySelector<HTMLElement>("[data-ocr]");
+    expect(mark?.textContent).toBe("OCR");
+    expect(mark?.title).toContain("recognition errors");
+    expect(other.querySelector("[data-ocr]")).toBeNull();
+  });
+
   it("opens the overview from the toolbar only for a compiled folder", () => {
     const open = vi.fn();
     const bar = (onOpenOverview?: () => void) => (
