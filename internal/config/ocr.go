@@ -3,7 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/knowspace/knowspace/internal/extract"
 )
 
 // OCR configures reading scanned pages and images with Tesseract.
@@ -23,16 +26,10 @@ type OCR struct {
 	MinConfidence float64 `yaml:"min_confidence"`
 }
 
-// Defaults of OCR (the same as internal/extract's).
-const (
-	DefaultOCRMaxPages      = 200
-	DefaultOCRPageTimeout   = 60 * time.Second
-	DefaultOCRMinConfidence = 60
-)
-
+// defaultOCR is the extractor's own defaults, so the two cannot drift.
 func defaultOCR() OCR {
-	return OCR{Languages: []string{"eng", "chi_sim"}, MaxPages: DefaultOCRMaxPages,
-		PageTimeout: DefaultOCRPageTimeout, MinConfidence: DefaultOCRMinConfidence}
+	return OCR{Languages: slices.Clone(extract.DefaultOCRLanguages), MaxPages: extract.DefaultOCRMaxPages,
+		PageTimeout: extract.DefaultOCRPageTimeout, MinConfidence: extract.DefaultOCRMinConfidence}
 }
 
 // On reports whether OCR is enabled.
