@@ -1,11 +1,8 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"mime/multipart"
-	"net/http"
 	"testing"
 	"time"
 
@@ -17,21 +14,7 @@ import (
 // uploadTree sends files with relative paths in one folder upload.
 func (e *cmpEnv) uploadTree(user, folder string, files map[string]string) {
 	e.t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for name, content := range files {
-		w, _ := mw.CreateFormFile("file", name)
-		w.Write([]byte(content))
-	}
-	mw.Close()
-	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/resources/upload?parents=true&on_conflict=replace&uri="+folder, &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
-	resp, err := CheckedClient(e.t).Do(req)
-	if err != nil || resp.StatusCode >= 300 {
-		e.t.Fatalf("upload: %v %v", err, resp.Status)
-	}
-	resp.Body.Close()
+	e.postUpload(user, "parents=true&uri="+folder, files)
 }
 
 // settledJobs waits until the folder's changes are queued and every job of

@@ -91,6 +91,13 @@ func (e *cmpEnv) upload(user, folder string, files map[string]string) {
 	if code, b := e.do("POST", "/resources/folders", user, map[string]string{"uri": folder}); code != 201 && code != 200 && code != 409 {
 		e.t.Fatalf("mkdir %d %s", code, b)
 	}
+	e.postUpload(user, "uri="+folder, files)
+}
+
+// postUpload sends files in one upload request with the given query
+// (on_conflict=replace always) and requires success.
+func (e *cmpEnv) postUpload(user, query string, files map[string]string) {
+	e.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	for name, content := range files {
@@ -98,7 +105,7 @@ func (e *cmpEnv) upload(user, folder string, files map[string]string) {
 		w.Write([]byte(content))
 	}
 	mw.Close()
-	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/resources/upload?on_conflict=replace&uri="+folder, &buf)
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/resources/upload?on_conflict=replace&"+query, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
 	resp, err := CheckedClient(e.t).Do(req)
