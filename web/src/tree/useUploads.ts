@@ -127,7 +127,7 @@ export function useUploads() {
     (folder: string, files: readonly File[]) => {
       if (files.length === 0) return;
       const id = nextID++;
-      const total = files.reduce((s, f) => s + f.size, 0);
+      let total = files.reduce((s, f) => s + f.size, 0);
       const label = labelOf(files);
       let aborted = false;
       let abortCurrent = () => {};
@@ -154,6 +154,11 @@ export function useUploads() {
         let done = 0;
         const limits = await uploadLimits(qc);
         const { send, failed: tooLarge } = setAsideTooLarge(files, limits);
+        if (tooLarge.length > 0) {
+          // Progress counts what is sent: a file set aside never arrives.
+          total = send.reduce((s, f) => s + f.size, 0);
+          patch(id, { total });
+        }
         const session: ConflictSession = { skipped: [], failed: tooLarge };
         const bounds = batchBounds(UPLOAD_BATCH_FILES, UPLOAD_BATCH_BYTES, limits);
         const batches = uploadBatches(send, bounds.files, bounds.bytes);
