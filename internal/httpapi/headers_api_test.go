@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -52,6 +53,34 @@ func TestSecurityHeaders(t *testing.T) {
 		}
 		if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
 			t.Errorf("%s: CSP allows inline code: %q", c.path, csp)
+		}
+	}
+}
+
+// TestProbesNeverGetTheWebApp: paths that tools probe (metrics scrapers,
+// OAuth discovery) answer the JSON error, not index.html, even with the
+// web app mounted.
+func TestProbesNeverGetTheWebApp(t *testing.T) {
+	stack := httpapi.NewTestStack(t, store.DialectSQLite)
+	spa := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<!doctype html><div id=root></div>"))
+	})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, SPA: spa}))
+	t.Cleanup(srv.Close)
+	for _, c := range []struct{ path, says string }{
+		{"/metrics", "metrics_listen"},
+		{"/.well-known/oauth-protected-resource/mcp", "nothing is published"},
+	} {
+		res, err := httpapi.CheckedClient(t).Get(srv.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 404 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") ||
+			!strings.Contains(string(body), `"no_route"`) || !strings.Contains(string(body), c.says) {
+			t.Errorf("GET %s: %d %s %s", c.path, res.StatusCode, res.Header.Get("Content-Type"), body)
 		}
 	}
 }

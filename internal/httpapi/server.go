@@ -204,6 +204,11 @@ func New(d Deps) *echo.Echo {
 	e.Any("/.well-known/*", func(c echo.Context) error {
 		return apierr.NotFound("no_route", "nothing is published at %s", c.Request().URL.Path)
 	})
+	// Scrapers pointed at the API port by mistake would read the web app's
+	// page as a malformed exposition; say where the metrics are instead.
+	e.RouteNotFound("/metrics", func(c echo.Context) error {
+		return apierr.NotFound("no_route", "metrics are served on their own address (metrics_listen, KB_METRICS_LISTEN), not on the API port")
+	})
 	if d.SPA != nil {
 		e.GET("/*", echo.WrapHandler(d.SPA))
 	}
