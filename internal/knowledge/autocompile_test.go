@@ -125,6 +125,39 @@ func TestWritesMarkTheNearestFolderKeptCompiled(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+		// A folder kept compiled goes to the trash with its setting and
+		// comes back kept compiled, nested ones too, with their choices.
+		if err := tree.st.PutAutoCompile(ctx, &store.AutoCompile{UserID: alice.ID, NodeID: inner,
+			RequestJSON: `{"executor":"llm","model_id":"m"}`, QuietS: 7}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tree.Delete(ctx, alice, "kb://me/w/"); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := tree.st.AutoCompiled(ctx, []int64{w, inner}); len(got) != 0 {
+			t.Fatalf("deleted folders still kept compiled: %v", got)
+		}
+		tr, err := tree.ListTrash(ctx, alice)
+		if err != nil || len(tr) == 0 || tr[0].URI != "kb://users/alice/w/" {
+			t.Fatalf("trash %v %v", tr, err)
+		}
+		if _, err := tree.RestoreTrash(ctx, alice, tr[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		for path, want := range map[string]store.AutoCompile{"w": {RequestJSON: "{}", QuietS: 5},
+			"w/inner": {RequestJSON: `{"executor":"llm","model_id":"m"}`, QuietS: 7}} {
+			n, err := tree.st.NodeByPath(ctx, alice.ID, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := tree.st.AutoCompileOf(ctx, alice.ID, n.ID)
+			if err != nil || a.RequestJSON != want.RequestJSON || a.QuietS != want.QuietS || a.DueAt == nil {
+				t.Fatalf("restored %s: %+v %v; want kept compiled with %+v and due", path, a, err, want)
+			}
+			if path == "w" {
+				w = n.ID
+			}
+		}
 		a, _ := tree.st.AutoCompileOf(ctx, alice.ID, w)
 		if a.DueAt == nil || a.ChangedAt == nil || a.DueAt.Sub(*a.ChangedAt).Seconds() != 5 {
 			t.Fatalf("due time is not the last change plus the quiet period: %+v", a)

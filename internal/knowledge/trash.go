@@ -23,6 +23,14 @@ type trashedNode struct {
 	Size      int64               `json:"size"`
 	CreatedAt time.Time           `json:"created_at"`
 	Versions  []store.FileVersion `json:"versions"`
+	// Kept is the folder's auto-compile setting, so a restored folder is
+	// kept compiled again with the same choices.
+	Kept *keptCompiled `json:"kept_compiled,omitempty"`
+}
+
+type keptCompiled struct {
+	RequestJSON string `json:"request"`
+	QuietS      int    `json:"quiet_s"`
 }
 
 // TrashEntry is the JSON shape of a trash item.
@@ -88,6 +96,10 @@ func trashNode(ctx context.Context, tx *store.Store, c, own Caller, n store.Node
 	if err != nil {
 		return err
 	}
+	kept, err := tx.AutoCompilesOf(ctx, own.ID, ids)
+	if err != nil {
+		return err
+	}
 	byNode := map[int64][]store.FileVersion{}
 	seen := map[string]bool{}
 	var hashes []string
@@ -103,6 +115,9 @@ func trashNode(ctx context.Context, tx *store.Store, c, own Caller, n store.Node
 	for i, x := range nodes {
 		payload[i] = trashedNode{Path: strings.TrimPrefix(strings.TrimPrefix(x.Path, n.Path), "/"),
 			Kind: x.Kind, Generated: x.Generated, Size: x.Size, CreatedAt: x.CreatedAt, Versions: byNode[x.ID]}
+		if a, ok := kept[x.ID]; ok {
+			payload[i].Kept = &keptCompiled{RequestJSON: a.RequestJSON, QuietS: a.QuietS}
+		}
 		size += x.Size
 	}
 	raw, err := json.Marshal(payload)
@@ -196,6 +211,14 @@ func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, erro
 			made[p.Path] = n
 			if err := restoreVersions(ctx, tx, n.ID, p.Versions); err != nil {
 				return err
+			}
+			if p.Kept != nil {
+				// Due after its quiet period, like a folder newly kept
+				// compiled: what changed while it was away compiles.
+				a := store.AutoCompile{UserID: c.ID, NodeID: n.ID, RequestJSON: p.Kept.RequestJSON, QuietS: p.Kept.QuietS}
+				if err := tx.PutAutoCompile(ctx, &a); err != nil {
+					return err
+				}
 			}
 			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
 				return err

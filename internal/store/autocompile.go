@@ -72,6 +72,22 @@ func (s *Store) DeleteAutoCompile(ctx context.Context, userID, nodeID int64) err
 	return nil
 }
 
+// AutoCompilesOf returns the settings of the user's folders among ids, by
+// node id: what a folder sent to the trash takes with it.
+func (s *Store) AutoCompilesOf(ctx context.Context, userID int64, ids []int64) (map[int64]AutoCompile, error) {
+	out := map[int64]AutoCompile{}
+	for _, part := range chunks(ids) {
+		var got []AutoCompile
+		if err := s.db.WithContext(ctx).Where("user_id = ? AND node_id IN ?", userID, part).Find(&got).Error; err != nil {
+			return nil, translate(err)
+		}
+		for _, a := range got {
+			out[a.NodeID] = a
+		}
+	}
+	return out, nil
+}
+
 // AutoCompiled tells which of the folders ids are kept compiled.
 func (s *Store) AutoCompiled(ctx context.Context, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
