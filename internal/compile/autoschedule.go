@@ -22,6 +22,7 @@ const DefaultAutoRetry = 15 * time.Second
 type BatchResult struct {
 	Summaries int // summary jobs created
 	Overviews int // overview jobs created
+	Removed   int // generated nodes removed with the source folders they came from
 	Retry     bool
 	Reason    string
 }
@@ -81,9 +82,9 @@ func (s *Service) RunDueAuto(ctx context.Context, owner string) (done bool, err 
 	if ferr := s.st.FinishAutoCompile(fctx, a.ID, owner, a.ChangeSeq, retry, msg); ferr != nil && !errors.Is(ferr, store.ErrClaimLost) {
 		return false, ferr
 	}
-	if res.Summaries+res.Overviews > 0 {
+	if res.Summaries+res.Overviews+res.Removed > 0 {
 		slog.Info("auto-compile batch queued", "folder", a.NodeID, "user_id", a.UserID,
-			"summary_jobs", res.Summaries, "overview_jobs", res.Overviews, "retry", res.Retry)
+			"summary_jobs", res.Summaries, "overview_jobs", res.Overviews, "removed", res.Removed, "retry", res.Retry)
 		s.notify()
 	}
 	return false, nil
@@ -217,6 +218,14 @@ func (s *Service) batch(ctx context.Context, a store.AutoCompile) (BatchResult, 
 		if full {
 			break
 		}
+	}
+	removed, busy, err := s.pruneGone(ctx, c, root, outRoot)
+	if err != nil {
+		return res, err
+	}
+	res.Removed = removed
+	if busy && !res.Retry {
+		res.Retry, res.Reason = true, "jobs still write into the output of a folder that is gone; it is removed when they end"
 	}
 	return res, nil
 }

@@ -101,7 +101,7 @@ func (r *jobRun) folderOverview(ctx context.Context) error {
 			}
 		}
 	}
-	if err := r.s.tree.RemoveGenerated(ctx, r.caller, gone, r.hold(ctx)); err != nil {
+	if _, err := r.s.tree.RemoveGenerated(ctx, r.caller, gone, r.hold(ctx)); err != nil {
 		return err
 	}
 	if len(keep) == 0 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -86,6 +87,18 @@ func (s *Store) AutoCompilesOf(ctx context.Context, userID int64, ids []int64) (
 		}
 	}
 	return out, nil
+}
+
+// ActiveJobsInto counts the user's queued and running jobs whose output
+// goes to the folder at dir or below it.
+func (s *Store) ActiveJobsInto(ctx context.Context, userID int64, dir string) (int64, error) {
+	prefix := dir + "/"
+	var n int64
+	err := s.db.WithContext(ctx).Model(&Job{}).
+		Where("user_id = ? AND state IN ? AND (output_path = ? OR substr(output_path, 1, ?) = ?)",
+			userID, []string{JobQueued, JobRunning}, dir, utf8.RuneCountInString(prefix), prefix).
+		Count(&n).Error
+	return n, translate(err)
 }
 
 // AutoCompiled tells which of the folders ids are kept compiled.
