@@ -11,7 +11,9 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-func TestSecurityHeaders(t *testing.T) {
+// newSPAServer serves the API with a stand-in web app, as the binary
+// mounts the real one.
+func newSPAServer(t *testing.T) *httptest.Server {
 	stack := httpapi.NewTestStack(t, store.DialectSQLite)
 	spa := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -19,6 +21,11 @@ func TestSecurityHeaders(t *testing.T) {
 	})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, SPA: spa}))
 	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	srv := newSPAServer(t)
 	cases := []struct {
 		method, path string
 		status       int
@@ -61,13 +68,7 @@ func TestSecurityHeaders(t *testing.T) {
 // OAuth discovery) answer the JSON error, not index.html, even with the
 // web app mounted.
 func TestProbesNeverGetTheWebApp(t *testing.T) {
-	stack := httpapi.NewTestStack(t, store.DialectSQLite)
-	spa := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<!doctype html><div id=root></div>"))
-	})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, SPA: spa}))
-	t.Cleanup(srv.Close)
+	srv := newSPAServer(t)
 	for _, c := range []struct{ path, says string }{
 		{"/metrics", "metrics_listen"},
 		{"/.well-known/oauth-protected-resource/mcp", "nothing is published"},
