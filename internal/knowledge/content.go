@@ -160,6 +160,9 @@ type RawFile struct {
 	Name      string
 	MediaType string
 	Size      int64
+	// Hash names the bytes (their content hash): what is drawn or derived
+	// from them may be cached under it.
+	Hash string
 }
 
 // OpenRaw opens the latest uploaded bytes of a file; the caller closes it.
@@ -185,5 +188,5 @@ func (t *Tree) OpenRaw(ctx context.Context, c Caller, raw string) (RawFile, erro
 		}
 		return RawFile{}, apierr.Internal(err)
 	}
-	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size}, nil
+	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size, Hash: v.BlobHash}, nil
 }
