@@ -64,6 +64,9 @@ func RenderPage(ctx context.Context, raw []byte, page int, o OCR) (img PageImage
 	if page < 1 {
 		return PageImage{}, Fail(CodePageOutOfRange, "page %d does not exist: pages count from 1", page)
 	}
+	if _, err := pdfPool(); err != nil {
+		return PageImage{}, Fail(CodeNoRenderer, "no PDF renderer: %v", err)
+	}
 	d, err := openPDF(ctx, raw)
 	if err != nil {
 		return PageImage{}, err
