@@ -177,3 +177,23 @@ func TestIsolatedRenderPage(t *testing.T) {
 		}
 	})
 }
+
+// A PDF's text says where each page begins, so a window of it can show
+// the page images it comes from; a cut text keeps only the pages it holds.
+func TestPDFPageStarts(t *testing.T) {
+	text := "Twelve pages of minutes, read from the text layer."
+	raw := extracttest.ScannedPDF([]extracttest.Page{{}, {}}, text)
+	res, err := Extract(context.Background(), "minutes.pdf", raw, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := int64(len([]rune(text))) + 2
+	if len(res.PageStarts) != 2 || res.PageStarts[0] != (PageStart{1, 0}) || res.PageStarts[1] != (PageStart{2, second}) ||
+		string([]rune(res.Text)[second:]) != text {
+		t.Fatalf("starts %+v of %q", res.PageStarts, res.Text)
+	}
+	res, err = Extract(context.Background(), "minutes.pdf", raw, Limits{MaxTextBytes: len(text) + 1})
+	if err != nil || !res.Truncated || len(res.PageStarts) != 1 {
+		t.Fatalf("cut: starts %+v, %v", res.PageStarts, err)
+	}
+}
