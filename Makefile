@@ -21,7 +21,8 @@ check-tools:
 	@command -v $(GO) >/dev/null || { echo "missing: Go 1.26+ (https://go.dev/dl)"; exit 1; }
 	@command -v gcc >/dev/null || { echo "missing: gcc (SQLite uses cgo): apt-get install -y gcc"; exit 1; }
 	@command -v npm >/dev/null || { echo "missing: Node.js 20+ and npm: apt-get install -y nodejs npm"; exit 1; }
-	@command -v tesseract >/dev/null || echo "note: Tesseract is missing (apt-get install -y tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim): scanned pages and images will have no text, and the OCR tests will be skipped"
+	@command -v tesseract >/dev/null || echo "note: Tesseract is missing (apt-get install -y tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra): scanned pages and images will have no text, and the OCR tests will be skipped"
+	@! command -v tesseract >/dev/null || tesseract --list-langs 2>/dev/null | grep -qx chi_tra || echo "note: Tesseract's Traditional Chinese model is missing (apt-get install -y tesseract-ocr-chi-tra): the OCR corpus test leaves it out"
 
 web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund

@@ -66,6 +66,10 @@ type Result struct {
 	OCR    *OCRInfo `json:"ocr,omitempty"`
 	// Pages counts pages, slides or sheets; 0 when the format has none.
 	Pages int `json:"pages,omitempty"`
+	// PageStarts says where each PDF page's text begins in Text (pages
+	// without text are left out), so a window of the text can name the
+	// pages it shows.
+	PageStarts []PageStart `json:"page_starts,omitempty"`
 	// PageErrors lists the pages (1-based) that were lost, with why; the
 	// rest of the document is still in Text.
 	PageErrors []PageError `json:"page_errors,omitempty"`
@@ -82,6 +86,13 @@ type PageError struct {
 	Last   int    `json:"last,omitempty"`
 	Code   string `json:"code,omitempty"`
 	Reason string `json:"reason"`
+}
+
+// PageStart is where page Page (1-based) begins in a Result's Text, in
+// code points.
+type PageStart struct {
+	Page   int   `json:"page"`
+	Offset int64 `json:"offset"`
 }
 
 // SourceOCR is Result.Source for text recognized from pixels.
@@ -245,4 +256,10 @@ func (r *Result) cap(n int) {
 	r.Text = r.Text[:cut]
 	r.Truncated = true
 	r.TruncatedAt = int64(utf8.RuneCountInString(r.Text))
+	for i, ps := range r.PageStarts {
+		if ps.Offset >= r.TruncatedAt {
+			r.PageStarts = r.PageStarts[:i]
+			break
+		}
+	}
 }

@@ -49,12 +49,17 @@ type request struct {
 	CacheDir    string `json:"cache_dir,omitempty"`
 	// Warm asks the child only to start the PDF engine, filling CacheDir.
 	Warm bool `json:"warm,omitempty"`
+	// Page asks the child to draw this page (1-based) of a PDF instead of
+	// extracting its text.
+	Page int `json:"page,omitempty"`
 }
 
-// reply is the child's one answer on stdout.
+// reply is the child's one answer on stdout: a Result or an Image, or an
+// Error (which an Image may come with, to say how many pages there are).
 type reply struct {
-	Result *Result `json:"result,omitempty"`
-	Error  *Error  `json:"error,omitempty"`
+	Result *Result    `json:"result,omitempty"`
+	Image  *PageImage `json:"image,omitempty"`
+	Error  *Error     `json:"error,omitempty"`
 }
 
 // Run extracts raw in a child process. The error is an *Error (including
@@ -80,8 +85,25 @@ func (iso Isolation) Warm(ctx context.Context) error {
 }
 
 func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, error) {
+	rep, err := iso.exchange(ctx, req, raw, iso.Timeout)
+	switch {
+	case err != nil:
+		return Result{}, err
+	case rep.Error != nil:
+		return Result{}, rep.Error
+	case rep.Result == nil:
+		return Result{}, Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", req.Name)
+	}
+	return *rep.Result, nil
+}
+
+// exchange sends one request to a new child and returns its reply, or the
+// failure that ended it: ctx's error, CodeTimeout past timeout (0 means
+// DefaultTimeout), CodeTooLarge past the memory ceiling, CodeParseFailed
+// when the child died without an answer.
+func (iso Isolation) exchange(ctx context.Context, req request, raw []byte, timeout time.Duration) (reply, error) {
 	name := req.Name
-	timeout, ceiling := iso.Timeout, iso.MemoryBytes
+	ceiling := iso.MemoryBytes
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -92,7 +114,7 @@ func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, 
 	if len(argv) == 0 {
 		exe, err := os.Executable()
 		if err != nil {
-			return Result{}, fmt.Errorf("find own executable: %w", err)
+			return reply{}, fmt.Errorf("find own executable: %w", err)
 		}
 		argv = []string{exe, "extract"}
 	}
@@ -117,7 +139,7 @@ func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, 
 	cmd.WaitDelay = time.Second
 	configureChild(cmd)
 	if err := cmd.Start(); err != nil {
-		return Result{}, fmt.Errorf("start extraction child: %w", err)
+		return reply{}, fmt.Errorf("start extraction child: %w", err)
 	}
 	done := make(chan struct{})
 	overMemory := make(chan int64, 1)
@@ -129,24 +151,21 @@ func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, 
 
 	switch cause := context.Cause(cctx); {
 	case ctx.Err() != nil:
-		return Result{}, ctx.Err()
+		return reply{}, ctx.Err()
 	case errors.Is(cause, errDeadline):
-		return Result{}, Fail(CodeTimeout, "%s: reading the file took longer than %s and was stopped", name, timeout)
+		return reply{}, Fail(CodeTimeout, "%s: reading the file took longer than %s and was stopped", name, timeout)
 	case errors.Is(cause, errOverMemory):
 		<-overMemory
-		return Result{}, Fail(CodeTooLarge, "%s: reading the file needed more than %d MB of memory and was stopped", name, ceiling>>20)
+		return reply{}, Fail(CodeTooLarge, "%s: reading the file needed more than %d MB of memory and was stopped", name, ceiling>>20)
 	}
 	var rep reply
-	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil || (rep.Result == nil) == (rep.Error == nil) {
+	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil || rep.Result == nil && rep.Image == nil && rep.Error == nil {
 		// The same bytes would crash it again: a failure of this file, not
 		// one to retry. What the child said goes to the log only.
 		slog.Warn("extraction child ended without an answer", "file", name, "exit", err, "stderr", stderr.String())
-		return Result{}, Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", name)
+		return reply{}, Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", name)
 	}
-	if rep.Error != nil {
-		return Result{}, rep.Error
-	}
-	return *rep.Result, nil
+	return rep, nil
 }
 
 var (
@@ -195,21 +214,30 @@ func ChildMain() int {
 		fmt.Fprintln(os.Stderr, "extract: read input:", err)
 		return 2
 	}
-	var res Result
-	if req.Warm {
-		err = StartPDFEngine()
-		res.Format = "pdf"
-	} else {
-		res, err = Extract(context.Background(), req.Name, raw, req.Limits)
-	}
 	var rep reply
+	switch {
+	case req.Warm:
+		err = StartPDFEngine()
+		rep.Result = &Result{Format: "pdf"}
+	case req.Page > 0:
+		var img PageImage
+		img, err = RenderPage(context.Background(), raw, req.Page, req.Limits.OCR)
+		if img.Pages > 0 {
+			rep.Image = &img
+		}
+	default:
+		var res Result
+		res, err = Extract(context.Background(), req.Name, raw, req.Limits)
+		rep.Result = &res
+	}
 	var e *Error
 	switch {
 	case err == nil:
-		rep.Result = &res
 	case errors.As(err, &e):
+		rep.Result = nil
 		rep.Error = e
 	default:
+		rep.Result, rep.Image = nil, nil
 		rep.Error = Fail(CodeParseFailed, "%s could not be read: %v", req.Name, err)
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(rep); err != nil {

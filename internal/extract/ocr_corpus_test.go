@@ -23,6 +23,11 @@ const (
 	ocrChinese = "知识库保存扫描的信件、收据和拍摄的页面。读取它们需要光学字符识别，并且要如实说明识别出了什么。" +
 		"一九八七年，档案馆收藏了港务局的两千四百五十箱信函、地图和账簿。\n" +
 		"每一页都由值班的职员编号、注明日期并归档，职员会在页边记下任何损坏。"
+	// ocrTraditional is the Chinese text in Traditional characters, drawn
+	// in Noto Sans CJK TC and read with chi_tra.
+	ocrTraditional = "知識庫保存掃描的信件、收據和拍攝的頁面。讀取它們需要光學字元識別，並且要如實說明識別出了什麼。" +
+		"一九八七年，檔案館收藏了港務局的兩千四百五十箱信函、地圖和帳簿。\n" +
+		"每一頁都由值班的職員編號、註明日期並歸檔，職員會在頁邊記下任何損壞。"
 )
 
 // needOCR skips a test that needs Tesseract and the Noto CJK font.
@@ -41,7 +46,8 @@ var pages struct {
 	m map[string]extracttest.Page
 }
 
-// page renders (once per test binary) the English or Chinese text at dpi.
+// page renders (once per test binary) the English ("en"), Simplified
+// Chinese ("zh") or Traditional Chinese ("tw") text at dpi.
 func page(t testing.TB, lang string, dpi int) extracttest.Page {
 	t.Helper()
 	pages.Lock()
@@ -50,11 +56,14 @@ func page(t testing.TB, lang string, dpi int) extracttest.Page {
 	if p, ok := pages.m[key]; ok {
 		return p
 	}
-	text := ocrEnglish
-	if lang == "zh" {
+	text, face := ocrEnglish, extracttest.FaceSC
+	switch lang {
+	case "zh":
 		text = ocrChinese
+	case "tw":
+		text, face = ocrTraditional, extracttest.FaceTC
 	}
-	p, err := extracttest.RenderText(text, dpi)
+	p, err := extracttest.RenderTextIn(text, dpi, face)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +140,8 @@ func TestOCRCorpus(t *testing.T) {
 		want      string
 		maxCER    float64
 		ocrPages  []int
+		// langs is ocr.languages for the file; nil is the default.
+		langs []string
 	}
 	en, zh := ocrEnglish, ocrChinese
 	png := func(lang string, dpi int, f func(extracttest.Page) extracttest.Page) func() []byte {
@@ -139,20 +150,35 @@ func TestOCRCorpus(t *testing.T) {
 	same := func(p extracttest.Page) extracttest.Page { return p }
 	rot := func(p extracttest.Page) extracttest.Page { return p.Rotated90() }
 	files := []file{
-		{"english-150dpi", ".png", png("en", 150, same), en, 0.02, []int{1}},
-		{"english-300dpi", ".png", png("en", 300, same), en, 0.02, []int{1}},
-		{"english-noisy-skewed", ".png", png("en", 300, noisy), en, 0.06, []int{1}},
-		{"english-rotated-90", ".png", png("en", 300, rot), en, 0.02, []int{1}},
-		{"chinese-150dpi", ".png", png("zh", 150, same), zh, 0.03, []int{1}},
-		{"chinese-300dpi", ".png", png("zh", 300, same), zh, 0.03, []int{1}},
-		{"chinese-noisy-skewed", ".png", png("zh", 300, noisy), zh, 0.10, []int{1}},
-		{"chinese-rotated-90", ".png", png("zh", 300, rot), zh, 0.03, []int{1}},
+		{"english-150dpi", ".png", png("en", 150, same), en, 0.02, []int{1}, nil},
+		{"english-300dpi", ".png", png("en", 300, same), en, 0.02, []int{1}, nil},
+		{"english-noisy-skewed", ".png", png("en", 300, noisy), en, 0.06, []int{1}, nil},
+		{"english-rotated-90", ".png", png("en", 300, rot), en, 0.02, []int{1}, nil},
+		{"chinese-150dpi", ".png", png("zh", 150, same), zh, 0.03, []int{1}, nil},
+		{"chinese-300dpi", ".png", png("zh", 300, same), zh, 0.03, []int{1}, nil},
+		{"chinese-noisy-skewed", ".png", png("zh", 300, noisy), zh, 0.10, []int{1}, nil},
+		{"chinese-rotated-90", ".png", png("zh", 300, rot), zh, 0.03, []int{1}, nil},
 		{"scanned-pdf", ".pdf", func() []byte {
 			return extracttest.ScannedPDF([]extracttest.Page{page(t, "en", 300), page(t, "zh", 300)}, "")
-		}, en + "\n" + zh, 0.03, []int{1, 2}},
+		}, en + "\n" + zh, 0.03, []int{1, 2}, nil},
 		{"mixed-pdf", ".pdf", func() []byte {
 			return extracttest.ScannedPDF([]extracttest.Page{{}, page(t, "zh", 300)}, mixedTextLayer)
-		}, mixedTextLayer + "\n" + zh, 0.03, []int{2}},
+		}, mixedTextLayer + "\n" + zh, 0.03, []int{2}, nil},
+	}
+	// Traditional Chinese is read with its own model, when installed. The
+	// issue sets no goal for it; chi_tra writes the full-width comma "，"
+	// as "," (three of its four errors on the clean page), so its clean
+	// pages are held to 5 %, the noisy one to Simplified's 10 %.
+	if (OCR{Languages: []string{"chi_tra"}}).Status().Missing == nil {
+		tw, langs := ocrTraditional, []string{"eng", "chi_tra"}
+		files = append(files,
+			file{"traditional-150dpi", ".png", png("tw", 150, same), tw, 0.05, []int{1}, langs},
+			file{"traditional-300dpi", ".png", png("tw", 300, same), tw, 0.05, []int{1}, langs},
+			file{"traditional-noisy-skewed", ".png", png("tw", 300, noisy), tw, 0.10, []int{1}, langs},
+			file{"traditional-rotated-90", ".png", png("tw", 300, rot), tw, 0.05, []int{1}, langs},
+		)
+	} else {
+		t.Log("Traditional Chinese is not in the corpus: its model is missing (apt-get install -y tesseract-ocr-chi-tra)")
 	}
 	rates := map[string]float64{}
 	var mu sync.Mutex
@@ -162,7 +188,7 @@ func TestOCRCorpus(t *testing.T) {
 				t.Parallel()
 				// The page budget is the isolation tests' concern; here a
 				// loaded machine must not fail a page.
-				res, err := Extract(context.Background(), f.name+f.ext, f.raw(), Limits{OCR: OCR{PageTimeout: 10 * time.Minute}})
+				res, err := Extract(context.Background(), f.name+f.ext, f.raw(), Limits{OCR: OCR{PageTimeout: 10 * time.Minute, Languages: f.langs}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -177,6 +203,9 @@ func TestOCRCorpus(t *testing.T) {
 				if res.Source != SourceOCR || res.OCR == nil || !strings.HasPrefix(res.OCR.Engine, "tesseract 5") {
 					t.Fatalf("not marked as OCR: %+v", res)
 				}
+				if f.langs != nil && fmt.Sprint(res.OCR.Languages) != fmt.Sprint(f.langs) {
+					t.Errorf("read with %v, want %v", res.OCR.Languages, f.langs)
+				}
 				var got []int
 				for _, p := range res.OCR.Pages {
 					got = append(got, p.Page)
@@ -187,8 +216,12 @@ func TestOCRCorpus(t *testing.T) {
 			})
 		}
 	})
-	for _, lang := range []string{"english", "chinese"} {
-		up, side := rates[lang+"-300dpi"], rates[lang+"-rotated-90"]
+	for _, lang := range []string{"english", "chinese", "traditional"} {
+		up, readUp := rates[lang+"-300dpi"]
+		side, readSide := rates[lang+"-rotated-90"]
+		if !readUp || !readSide {
+			continue // Traditional Chinese without its model
+		}
 		if side > up+0.005 {
 			t.Errorf("%s: the rotated page reads worse (%.2f%%) than upright (%.2f%%)", lang, 100*side, 100*up)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	pdfiumerr "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
@@ -73,13 +74,14 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 		return Result{}, err
 	}
 	var b strings.Builder
+	var runes int64
 	for k := range parts {
 		p := &parts[k]
 		if p.err != nil {
 			return Result{}, p.err
 		}
 		res.PageErrors = append(res.PageErrors, p.errs...)
-		for _, t := range p.texts {
+		for i, t := range p.texts {
 			if b.Len() > lim.MaxTextBytes {
 				break
 			}
@@ -88,8 +90,14 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 			}
 			if b.Len() > 0 {
 				b.WriteString("\n\n")
+				runes += 2
 			}
+			res.PageStarts = append(res.PageStarts, PageStart{Page: p.pages[i], Offset: runes})
+			// Invalid UTF-8 becomes one U+FFFD per bad byte run, as
+			// Extract's ToValidUTF8 will make it, so the offsets hold.
+			t = strings.ToValidUTF8(t, "\uFFFD")
 			b.WriteString(t)
+			runes += int64(utf8.RuneCountInString(t))
 		}
 	}
 	if len(res.PageErrors) == res.Pages {
@@ -124,6 +132,7 @@ type pdfRange struct {
 	doc      *pdfDoc
 	ocr      *ocrReader // nil without OCR
 	texts    []string
+	pages    []int // the page (1-based) of each of texts
 	errs     []PageError
 	err      error
 	// OCR of the range's pages runs beside it: results by index in
@@ -177,7 +186,7 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 			// The page is read in the background while the range goes on;
 			// its text takes the layer text's place if it is better.
 			if job, ok := p.prepareOCR(ctx, d, raw, i); ok {
-				p.texts = append(p.texts, t)
+				p.texts, p.pages = append(p.texts, t), append(p.pages, i+1)
 				if !p.startOCR(ctx, job, len(p.texts)-1) {
 					return
 				}
@@ -187,7 +196,7 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 		if t == "" {
 			continue
 		}
-		p.texts = append(p.texts, t)
+		p.texts, p.pages = append(p.texts, t), append(p.pages, i+1)
 		if size += len(t); size > limit {
 			return
 		}

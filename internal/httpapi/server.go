@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -45,6 +46,8 @@ type Deps struct {
 	Workers int
 	// OCR is the extraction's OCR configuration, reported by /readyz.
 	OCR extract.OCR
+	// Pages draws the pages of PDFs for the preview; nil answers 503.
+	Pages PageRenderer
 	// Skills keeps compile skills; nil builds one on Store, Tree and
 	// Models. Pass the one Compile resolves skills with.
 	Skills *skill.Service
@@ -99,7 +102,8 @@ func New(d Deps) *echo.Echo {
 		d.Turns = turn.New(d.Tree, d.Chat, d.StreamsPerUser)
 	}
 	h := &handlers{Deps: d,
-		checks: newRateLimiter(checksPerMinute, time.Minute, "a minute")}
+		checks:  newRateLimiter(checksPerMinute, time.Minute, "a minute"),
+		renders: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	e.GET("/healthz", h.health)
 	e.GET("/readyz", h.ready)
 
@@ -145,6 +149,7 @@ func New(d Deps) *echo.Echo {
 	authed.DELETE("/resources", h.deleteResource)
 	authed.GET("/resources/content", h.readContent)
 	authed.GET("/resources/raw", h.downloadRaw)
+	authed.GET("/resources/page-image", h.pageImage)
 	authed.GET("/resources/versions", h.listVersions)
 	authed.POST("/resources/shares", h.createShare)
 	authed.GET("/resources/shares", h.listShares)
@@ -217,7 +222,8 @@ func New(d Deps) *echo.Echo {
 
 type handlers struct {
 	Deps
-	checks *rateLimiter // model and CLI profile checks, per user
+	checks  *rateLimiter  // model and CLI profile checks, per user
+	renders chan struct{} // page images drawn at once, one per core
 }
 
 func (h *handlers) health(c echo.Context) error {

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,6 +42,44 @@ type Page struct {
 	Source        string   `json:"source,omitempty"`
 	OCRConfidence *float64 `json:"ocr_confidence,omitempty"`
 	OCRLowPages   []int    `json:"ocr_low_confidence_pages,omitempty"`
+	// Pages are the document's pages (1-based) whose text this window
+	// shows, for a PDF whose extraction recorded where its pages begin.
+	Pages []int `json:"pages,omitempty"`
+	// starts is where each page begins in the body (extraction's
+	// page_starts), kept out of the answer: one entry per page would
+	// weigh on every read of a long document.
+	starts []extract.PageStart
+}
+
+// takePageStarts moves page_starts out of the extraction shown.
+func (p *Page) takePageStarts() {
+	if !bytes.Contains(p.Extraction, []byte(`"page_starts"`)) {
+		return
+	}
+	var ex map[string]json.RawMessage
+	if json.Unmarshal(p.Extraction, &ex) != nil {
+		return
+	}
+	_ = json.Unmarshal(ex["page_starts"], &p.starts)
+	delete(ex, "page_starts")
+	if b, err := json.Marshal(ex); err == nil {
+		p.Extraction = b
+	}
+}
+
+// markPages names the pages whose text the window [Offset, Offset+len(Text))
+// holds: each page runs from its start to the next page's.
+func (p *Page) markPages() {
+	end := p.Offset + int64(utf8.RuneCountInString(p.Text))
+	for i, s := range p.starts {
+		next := p.Total
+		if i+1 < len(p.starts) {
+			next = p.starts[i+1].Offset
+		}
+		if s.Offset < end && next > p.Offset {
+			p.Pages = append(p.Pages, s.Page)
+		}
+	}
 }
 
 // markOCR copies what the extraction says of OCR onto the page.
@@ -106,6 +145,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	if v.ExtractionJSON != nil {
 		p.Extraction = json.RawMessage(*v.ExtractionJSON)
 		p.markOCR()
+		p.takePageStarts()
 	}
 	switch {
 	case offset > p.Total:
@@ -129,6 +169,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	if end := offset + int64(utf8.RuneCountInString(p.Text)); end < p.Total {
 		p.NextOffset = &end
 	}
+	p.markPages()
 	return p, nil
 }
 
@@ -160,6 +201,9 @@ type RawFile struct {
 	Name      string
 	MediaType string
 	Size      int64
+	// Hash names the bytes (their content hash): what is drawn or derived
+	// from them may be cached under it.
+	Hash string
 }
 
 // OpenRaw opens the latest uploaded bytes of a file; the caller closes it.
@@ -185,5 +229,5 @@ func (t *Tree) OpenRaw(ctx context.Context, c Caller, raw string) (RawFile, erro
 		}
 		return RawFile{}, apierr.Internal(err)
 	}
-	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size}, nil
+	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size, Hash: v.BlobHash}, nil
 }

@@ -18,9 +18,15 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// CJKFont is Debian's fonts-noto-cjk collection; index 2 in it is Noto Sans
-// CJK SC, which has Latin glyphs as well as Simplified Chinese ones.
+// CJKFont is Debian's fonts-noto-cjk collection; each of its faces has
+// Latin glyphs as well as the CJK ones of its region.
 const CJKFont = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+
+// Faces of CJKFont, by their index in the collection.
+const (
+	FaceSC = 2 // Noto Sans CJK SC: Simplified Chinese
+	FaceTC = 3 // Noto Sans CJK TC: Traditional Chinese, Taiwan's glyph forms
+)
 
 // ErrNoFont says the scanned-page helpers cannot draw text here; tests skip.
 var ErrNoFont = errors.New("the Noto CJK font is missing: apt-get install -y fonts-noto-cjk")
@@ -34,7 +40,11 @@ type Page struct {
 // RenderText lays out text on a US-letter page at dpi in 12-point Noto Sans
 // CJK SC with one-inch margins, breaking lines between words (and between
 // any two Chinese characters) and keeping the text's own paragraph breaks.
-func RenderText(text string, dpi int) (Page, error) {
+func RenderText(text string, dpi int) (Page, error) { return RenderTextIn(text, dpi, FaceSC) }
+
+// RenderTextIn is RenderText in another face of CJKFont (FaceTC for
+// Traditional Chinese, whose glyphs differ from the Simplified forms).
+func RenderTextIn(text string, dpi, face int) (Page, error) {
 	raw, err := os.ReadFile(CJKFont)
 	if err != nil {
 		return Page{}, ErrNoFont
@@ -43,30 +53,32 @@ func RenderText(text string, dpi int) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	f, err := coll.Font(2)
+	f, err := coll.Font(face)
 	if err != nil {
 		return Page{}, err
 	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 12, DPI: float64(dpi), Hinting: font.HintingFull})
+	ff, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 12, DPI: float64(dpi), Hinting: font.HintingFull})
 	if err != nil {
 		return Page{}, err
 	}
-	defer face.Close()
+	defer ff.Close()
 	w, h := dpi*17/2, dpi*11
 	img := image.NewGray(image.Rect(0, 0, w, h))
 	for i := range img.Pix {
 		img.Pix[i] = 0xff
 	}
-	d := &font.Drawer{Dst: img, Src: image.Black, Face: face}
+	d := &font.Drawer{Dst: img, Src: image.Black, Face: ff}
 	margin := fixed.I(dpi)
 	right := fixed.I(w - dpi)
-	lineH := face.Metrics().Height * 3 / 2
-	y := margin + face.Metrics().Ascent
+	lineH := ff.Metrics().Height * 3 / 2
+	y := margin + ff.Metrics().Ascent
 	for _, para := range strings.Split(text, "\n") {
 		x := margin
 		for _, tok := range tokens(para) {
 			adv := d.MeasureString(tok)
-			if x+adv > right && x > margin {
+			// Closing punctuation never starts a line (kinsoku): it hangs
+			// in the margin instead, as typesetters do.
+			if x+adv > right && x > margin && !strings.Contains(closing, tok) {
 				x, y = margin, y+lineH
 				if tok == " " {
 					continue
@@ -80,6 +92,9 @@ func RenderText(text string, dpi int) (Page, error) {
 	}
 	return Page{Gray: img, DPI: dpi}, nil
 }
+
+// closing is the CJK punctuation that may not begin a line.
+const closing = "，。、；：！？）」』】》"
 
 // tokens cuts a paragraph into the units a line may break between: words,
 // single spaces and single Chinese characters.

@@ -119,6 +119,12 @@ export async function fetchRaw(uri: string, signal?: AbortSignal): Promise<Blob>
   return res.blob();
 }
 
+/** fetchPageImage fetches one page (from 1) of a PDF drawn as a PNG. */
+export async function fetchPageImage(uri: string, page: number, signal?: AbortSignal): Promise<Blob> {
+  const res = await request("/resources/page-image", { query: { uri, page: String(page) }, signal });
+  return res.blob();
+}
+
 /** OnConflict is what an upload does with a taken name; fail answers 409 exists. */
 export type OnConflict = "fail" | "replace" | "rename";
 

@@ -92,6 +92,10 @@ export interface ContentPage {
   ocr_confidence?: number;
   /** pages whose OCR confidence is under the server's floor */
   ocr_low_confidence_pages?: number[];
+  /** the PDF pages (from 1) whose text this window shows */
+  pages?: number[];
+  /** how an L2 body was extracted; ocr.pages lists the pages OCR read */
+  extraction?: { ocr?: { pages?: { page: number }[] } };
 }
 
 export interface UploadResponse {

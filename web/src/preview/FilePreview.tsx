@@ -13,7 +13,8 @@ import { listingKey } from "../tree/useFolderListings";
 import { messageOf } from "../ui/errors";
 import { DownloadButton } from "./DownloadButton";
 import { EncodingLabel } from "./EncodingLabel";
-import { OcrLabel, showsScan } from "./OcrLabel";
+import { OcrLabel, scanPages, showsScan } from "./OcrLabel";
+import { PdfPageImage } from "./PdfPageImage";
 import { WorkspaceImage } from "./WorkspaceImage";
 import { PreviewPager } from "./PreviewPager";
 import { FindInFile } from "./FindInFile";
@@ -280,11 +281,16 @@ function PageBody({ page, name, mark }: { page: ContentPage; name: string; mark?
       </div>
     );
   }
-  if (showsScan(name, page)) {
+  const scans = scanPages(name, page);
+  if (showsScan(name, page) || scans.length > 0) {
     return (
       <div className="ocr-split" data-testid="preview-ocr-split">
         <figure aria-label={t("ocr.image")}>
-          <WorkspaceImage uri={page.uri} alt={name} />
+          {scans.length > 0 ? (
+            scans.map((n) => <PdfPageImage key={n} uri={page.uri} page={n} name={name} />)
+          ) : (
+            <WorkspaceImage uri={page.uri} alt={name} />
+          )}
         </figure>
         <pre className="plain" aria-label={t("ocr.text")}>
           {markText(page.text, mark)}

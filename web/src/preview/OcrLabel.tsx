@@ -25,3 +25,14 @@ const SHOWN = new Set(["png", "jpg", "jpeg", "gif", "webp", "bmp"]);
 export function showsScan(name: string, page: Pick<ContentPage, "source">): boolean {
   return page.source === "ocr" && SHOWN.has(extensionOf(name));
 }
+
+/**
+ * scanPages lists the pages of a scanned PDF whose images the preview shows
+ * beside the text: those of the current window that OCR read. A body parsed
+ * before the server said which pages a window shows lists every OCR page.
+ */
+export function scanPages(name: string, page: Pick<ContentPage, "source" | "pages" | "extraction">): number[] {
+  if (page.source !== "ocr" || extensionOf(name) !== "pdf") return [];
+  const ocred = new Set((page.extraction?.ocr?.pages ?? []).map((p) => p.page));
+  return (page.pages ?? [...ocred]).filter((n) => ocred.has(n));
+}
