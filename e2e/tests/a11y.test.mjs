@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { NARROW, closeDialogs, launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
 import { ask, askAndWait, chatBox } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 
@@ -101,6 +101,33 @@ for (const colorScheme of ["light", "dark"]) {
         await page.emulateMedia({ colorScheme });
         await loginThroughUI(page);
         await check("narrow workspace");
+      }),
+    );
+
+    it(
+      "an empty workspace: the tree says it is empty, beside the tree, not inside it",
+      shotOnFailure(() => page, async () => {
+        const [user, password] = ["empty-tree", "empty-tree-Password-1"];
+        const admin = await apiLogin(server.baseURL);
+        const made = await fetch(`${server.baseURL}/api/v1/admin/users`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ username: user, password, role: "user" }),
+        });
+        assert.equal(made.status, 201, await made.text());
+        const token = await apiLogin(server.baseURL, user, password);
+        for (const name of ["Welcome.md", "data/", "notes/"]) {
+          const uri = encodeURIComponent(`kb://users/${user}/${name}`);
+          const res = await fetch(`${server.baseURL}/api/v1/resources?uri=${uri}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+          assert.equal(res.status, 204, `delete ${name}: ${await res.text()}`);
+        }
+        await page?.context().close();
+        page = await newPage(browser, server.baseURL);
+        await page.emulateMedia({ colorScheme });
+        await loginThroughUI(page, user, password);
+        await page.getByText("Empty folder").waitFor();
+        assert.equal(await page.getByRole("tree").getByText("Empty folder").count(), 0, "the note is not inside the tree");
+        await check("empty workspace");
       }),
     );
   });

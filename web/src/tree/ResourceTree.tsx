@@ -18,7 +18,7 @@ import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
 import { canModify, canShare, canWriteIn } from "./access";
 import { isActiveJob } from "./badges";
-import { flattenWorkspace } from "./flatten";
+import { flattenWorkspace, treeStatus } from "./flatten";
 import { JobWatch } from "./JobWatch";
 import { overviewOf } from "./layers";
 import type { FolderState, TreeRow } from "./flatten";
@@ -91,6 +91,7 @@ export function ResourceTree(props: {
   const loadMore = own.loadMore;
   const folders = useMemo(() => new Map<string, FolderState>([...own.folders, ...shared.folders]), [own.folders, shared.folders]);
   const rows = useMemo(() => flattenWorkspace(root, expanded, folders), [root, expanded, folders]);
+  const status = useMemo(() => treeStatus(rows), [rows]);
   // A badge of a loaded file that says queued/running keeps the job watcher on.
   const treeActive = useMemo(() => {
     for (const st of folders.values()) for (const n of st.items) if (isActiveJob(n.job?.state)) return true;
@@ -344,11 +345,15 @@ export function ResourceTree(props: {
         onSummon={props.onSummon}
         onExit={() => scrollRef.current?.focus()}
       />
+      {status.note && (
+        <TreeRowView row={status.note} selected={false} dropTarget={false} onActivate={activate} onLoadMore={onLoadMore} onOpen={onOpen} />
+      )}
       <div
         ref={scrollRef}
         className={`tree-scroll${dropFolder === root ? " drop-root" : ""}`}
         role="tree"
         aria-label={t("files")}
+        aria-busy={status.busy || undefined}
         tabIndex={0}
         aria-activedescendant={selectedRowID}
         onKeyDown={onKeyDown}
@@ -361,7 +366,7 @@ export function ResourceTree(props: {
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index];
-            if (!row) return null;
+            if (!row || row === status.note) return null;
             const isSel = row.type === "node" && row.node.uri === selected;
             const isDrop = row.type === "node" && row.node.kind === "dir" && row.node.uri === dropFolder;
             return (

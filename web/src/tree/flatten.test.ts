@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ResourceNode } from "../api/types";
-import { flattenTree, flattenWorkspace } from "./flatten";
+import { flattenTree, flattenWorkspace, treeStatus } from "./flatten";
 import { SHARED_ROOT } from "../api/uri";
 import type { FolderState } from "./flatten";
 
@@ -106,5 +106,25 @@ describe("flattenWorkspace", () => {
     const rows = flattenWorkspace(root, new Set([SHARED_ROOT]), folders);
     expect(summary(rows)).toEqual(["Welcome.md", "Shared with me/", "  papers", "  <more>"]);
     expect(rows.at(-1)).toMatchObject({ type: "more", folder: SHARED_ROOT });
+  });
+});
+
+describe("treeStatus", () => {
+  const at = (state?: FolderState) => flattenTree(root, new Set(), state ? new Map([[root, state]]) : new Map());
+
+  it("is busy while the first listing loads, so the tree is not read as broken", () => {
+    expect(treeStatus(at())).toEqual({ busy: true });
+  });
+
+  it("moves an empty or failed root's note out of the tree", () => {
+    const empty = at(ok([]));
+    expect(treeStatus(empty)).toEqual({ busy: false, note: empty[0] });
+    const failed = at({ items: [], nextCursor: null, status: "error", error: "boom" });
+    expect(treeStatus(failed).note).toMatchObject({ type: "error", message: "boom" });
+  });
+
+  it("leaves a tree with items alone, loading subfolders included", () => {
+    const rows = at(ok([welcome], "c1"));
+    expect(treeStatus(rows)).toEqual({ busy: false });
   });
 });

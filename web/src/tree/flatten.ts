@@ -106,3 +106,15 @@ export function visibleFolders(
   walk(root);
   return out;
 }
+
+/**
+ * treeStatus keeps the tree valid for assistive technology, which expects a
+ * tree to own tree items: before the first listing the tree is busy, and a
+ * root with nothing to list (empty, or its listing failed) has its note shown
+ * beside the tree instead of inside it.
+ */
+export function treeStatus(rows: readonly TreeRow[]): { busy: boolean; note?: TreeRow } {
+  if (rows.some((r) => r.type === "node")) return { busy: false };
+  const note = rows.find((r) => r.type === "empty" || r.type === "error");
+  return note ? { busy: false, note } : { busy: rows.some((r) => r.type === "loading") };
+}
