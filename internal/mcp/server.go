@@ -74,12 +74,13 @@ func newDoor(s *mcp.Server, d Deps) http.Handler {
 		PropagateRequestCancellation: true,
 		// A call's answer is one JSON body, not an SSE stream: a stateless
 		// server has no stream to send anything else on (no sampling, no
-		// resumption), our tools send no progress, and one write with a
-		// Content-Length spares the flush, the chunked framing and the
-		// client's stream reader (BenchmarkRead: about a fifth of the MCP
-		// overhead). Clients must accept both (Streamable HTTP, "Sending
-		// Messages to the Server"); closing the request still cancels the
-		// call (TestClosingTheRequestCancelsTheCall).
+		// resumption), our tools send no progress, and a small answer then
+		// leaves in one write with a Content-Length, sparing the flush, the
+		// chunk framing and the client's stream reader (docs/BENCHMARKS.md,
+		// MCP: the wire ratio's median from 2.0× to 1.5× on 2026-07-28).
+		// Clients must accept both (Streamable HTTP, "Sending Messages to
+		// the Server"); closing the request still cancels the call
+		// (TestClosingTheRequestCancelsTheCall).
 		JSONResponse:        true,
 		MaxRequestBodyBytes: maxBody,
 		// Rebinding is answered by the bearer token (a rebound page cannot
