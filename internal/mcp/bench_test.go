@@ -73,9 +73,10 @@ func (e *env) replay(rec *recorder) {
 // of REST). Each iteration makes the REST call and then the MCP call of
 // every revision, back to back, so load on a shared machine hits all
 // alike. "wire" replays the request the SDK's client sends and reads the
-// answer's bytes, as the REST side does: the ratio is the door's own cost. "sdk" is the
-// Go SDK's client, which also decodes the JSON-RPC envelope and checks the
-// result against the tool's output schema: the client's cost added.
+// answer's bytes, as the REST side does: the ratio is the door's own cost.
+// "sdk" is the Go SDK's client, which also writes its _meta and headers
+// into each call and decodes the JSON-RPC envelope and the result (it
+// checks no output schema): the client's cost added.
 func BenchmarkRead(b *testing.B) {
 	e := newEnv(b, store.DialectSQLite)
 	// A new value per call: the client writes its revision's _meta into
