@@ -46,6 +46,9 @@ func (e *env) wireRequest(revision string, params *sdk.CallToolParams) *recorder
 	if _, err := cs.CallTool(context.Background(), params); err != nil || rec.body == nil {
 		e.t.Fatalf("recording %s: %v", revision, err)
 	}
+	if v := rec.header.Get("Mcp-Protocol-Version"); v != revision {
+		e.t.Fatalf("the %s client sent a %s call", revision, v)
+	}
 	return rec
 }
 
@@ -70,15 +73,21 @@ func (e *env) replay(rec *recorder) {
 // of REST). Each iteration makes the REST call and then the MCP call of
 // every revision, back to back, so load on a shared machine hits all
 // alike. "wire" replays the request the SDK's client sends and reads the
-// answer's bytes, as the REST side does: the ratio is the door's own cost. "sdk" is the
-// Go SDK's client, which also decodes the JSON-RPC envelope and checks the
-// result against the tool's output schema: the client's cost added.
+// answer's bytes, as the REST side does: the ratio is the door's own cost.
+// "sdk" is the Go SDK's client, which also writes its _meta and headers
+// into each call and decodes the JSON-RPC envelope and the result (it
+// checks no output schema): the client's cost added.
 func BenchmarkRead(b *testing.B) {
 	e := newEnv(b, store.DialectSQLite)
-	params := &sdk.CallToolParams{Name: "read", Arguments: map[string]any{"uri": "kb://me/Welcome.md", "limit": 500}}
+	// A new value per call: the client writes its revision's _meta into
+	// the params it is given, and a shared value would carry the newest
+	// revision's _meta into the older revision's calls.
+	params := func() *sdk.CallToolParams {
+		return &sdk.CallToolParams{Name: "read", Arguments: map[string]any{"uri": "kb://me/Welcome.md", "limit": 500}}
+	}
 	sessions, recorded := map[string]*sdk.ClientSession{}, map[string]*recorder{}
 	for _, rev := range revisions {
-		sessions[rev], recorded[rev] = e.connect(e.alice, rev), e.wireRequest(rev, params)
+		sessions[rev], recorded[rev] = e.connect(e.alice, rev), e.wireRequest(rev, params())
 	}
 	var rest time.Duration
 	wire, viaSDK := map[string]time.Duration{}, map[string]time.Duration{}
@@ -99,7 +108,7 @@ func BenchmarkRead(b *testing.B) {
 			wire[rev] = w
 			s := viaSDK[rev]
 			timed(&s, func() {
-				if res, err := sessions[rev].CallTool(context.Background(), params); err != nil || res.IsError {
+				if res, err := sessions[rev].CallTool(context.Background(), params()); err != nil || res.IsError {
 					b.Fatalf("%v %v", res, err)
 				}
 			})

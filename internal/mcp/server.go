@@ -38,6 +38,14 @@ const maxBody = 256 << 10
 // New builds the /mcp handler. One SDK server serves every request: the
 // caller travels with each request, never in server state.
 func New(d Deps) http.Handler {
+	d = d.withDefaults()
+	s := newServer(d)
+	addTools(s, d.Tree)
+	addResources(s, d.Tree, d.ResourcesPage)
+	return newDoor(s, d)
+}
+
+func (d Deps) withDefaults() Deps {
 	if d.PerUser <= 0 {
 		d.PerUser = DefaultPerUser
 	}
@@ -47,18 +55,34 @@ func New(d Deps) http.Handler {
 	if d.Version == "" {
 		d.Version = "dev"
 	}
-	s := mcp.NewServer(&mcp.Implementation{Name: "knowspace", Title: "Knowspace", Version: d.Version}, &mcp.ServerOptions{
+	return d
+}
+
+func newServer(d Deps) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: "knowspace", Title: "Knowspace", Version: d.Version}, &mcp.ServerOptions{
 		Instructions: "Knowspace is the user's knowledge workspace. Browse with ls (start at kb://me/), read files with read, " +
 			"search text with search, and check compile progress with status. Every answer is paged: follow next_cursor or next_offset.",
 		// Every answer depends on who asks.
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
 	})
-	addTools(s, d.Tree)
-	addResources(s, d.Tree, d.ResourcesPage)
+}
+
+// newDoor serves s over Streamable HTTP behind our checks.
+func newDoor(s *mcp.Server, d Deps) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		PropagateRequestCancellation: true,
-		MaxRequestBodyBytes:          maxBody,
+		// A call's answer is one JSON body, not an SSE stream: a stateless
+		// server has no stream to send anything else on (no sampling, no
+		// resumption), our tools send no progress, and a small answer then
+		// leaves in one write with a Content-Length, sparing the flush, the
+		// chunk framing and the client's stream reader (docs/BENCHMARKS.md,
+		// MCP: the wire ratio's median from 2.0× to 1.5× on 2026-07-28).
+		// Clients must accept both (Streamable HTTP, "Sending Messages to
+		// the Server"); closing the request still cancels the call
+		// (TestClosingTheRequestCancelsTheCall).
+		JSONResponse:        true,
+		MaxRequestBodyBytes: maxBody,
 		// Rebinding is answered by the bearer token (a rebound page cannot
 		// send one) and our Origin check; the SDK's localhost guard would
 		// refuse a reverse proxy on the same host that keeps the public Host.
