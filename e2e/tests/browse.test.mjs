@@ -21,6 +21,26 @@ describe("browse and preview", { timeout: 120_000 }, () => {
   });
 
   it(
+    "the tree's title and every toolbar button are visible inside the panel, one row of buttons at the default width",
+    shotOnFailure(() => page, async () => {
+      const panel = await page.locator(".tree-panel").boundingBox();
+      const title = await page.locator(".tree-panel .panel-title").boundingBox();
+      const buttons = await page.getByRole("toolbar").getByRole("button").evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return { name: e.getAttribute("aria-label"), left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        }),
+      );
+      assert.ok(title.width > 20, `the title "Files" is squeezed to ${title.width}px`);
+      for (const b of buttons) {
+        assert.ok(b.left >= panel.x && b.right <= panel.x + panel.width, `${b.name} runs out of the panel: ${JSON.stringify(b)} in ${JSON.stringify(panel)}`);
+        assert.ok(b.top >= title.y + title.height || b.left >= title.x + title.width, `${b.name} covers the title`);
+      }
+      assert.equal(new Set(buttons.map((b) => b.top)).size, 1, "the buttons fit one row");
+    }),
+  );
+
+  it(
     "previews Welcome.md as rendered markdown",
     shotOnFailure(() => page, async () => {
       await treeItem(page, `${ROOT}Welcome.md`).click();
