@@ -188,6 +188,8 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await page.getByRole("button", { name: zh.get("tree:toolbar.share") }).click();
       const share = page.getByRole("dialog");
       await share.getByText(zh.get("share:whoHasAccess"), { exact: true }).first().waitFor();
+      // The heading shows at once; "only you" once the shares have loaded.
+      await share.getByText(zh.get("share:onlyYou")).waitFor();
       await assertChinese(page, "share", ["share:whoHasAccess", "share:owner", "share:onlyYou", "share:done"]);
       await share.getByRole("button", { name: zh.get("share:done") }).click();
       await share.waitFor({ state: "detached" });
