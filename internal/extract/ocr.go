@@ -48,6 +48,11 @@ type OCR struct {
 	Disabled bool `json:"disabled,omitempty"`
 }
 
+// toolIODelay is how long the output of an OCR tool (tesseract,
+// pdftoppm) that has exited may take to drain: a pipe holds 64 KB at most,
+// yet on a loaded machine the reading goroutine waited past 1 s.
+const toolIODelay = 3 * time.Second
+
 // Defaults of OCR.
 const (
 	DefaultOCRMaxPages      = 200
@@ -280,34 +285,53 @@ func (r *ocrReader) take() string {
 
 // read OCRs one page image (1-based page number) and records its confidence.
 func (r *ocrReader) read(ctx context.Context, page int, img image.Image, dpi int) (string, error) {
+	pctx, cancel := context.WithDeadline(ctx, r.pageDeadline())
+	defer cancel()
+	gray, dpi, err := preprocess(pctx, img, dpi)
+	if err == nil {
+		var res ocrResult
+		if res, err = r.tesseract(pctx, gray, dpi); err == nil {
+			return r.record(page, res), nil
+		}
+	}
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if pctx.Err() != nil {
+		return "", r.pastBudget()
+	}
+	return "", &pageFailure{code: CodeOCRFailed, reason: SafeMessage("OCR failed on this page: " + err.Error())}
+}
+
+// pageDeadline is when work on a page started now must end: its own
+// budget, or the document's (Until) when that comes first, so that pages
+// in flight at Until stop too, rendering and preprocessing included, and
+// the pages already read reach the parent before it kills the child.
+func (r *ocrReader) pageDeadline() time.Time {
 	budget := time.Now().Add(r.o.PageTimeout)
 	if !r.o.Until.IsZero() && r.o.Until.Before(budget) {
 		budget = r.o.Until
 	}
-	pctx, cancel := context.WithDeadline(ctx, budget)
-	defer cancel()
-	gray, dpi := preprocess(img, dpi)
-	res, err := r.tesseract(pctx, gray, dpi)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if pctx.Err() != nil {
-			return "", &pageFailure{code: CodeOCRTimeout, reason: fmt.Sprintf("OCR of this page passed its budget (%s, or the document's time budget) and was stopped", r.o.PageTimeout)}
-		}
-		return "", &pageFailure{code: CodeOCRFailed, reason: SafeMessage("OCR failed on this page: " + err.Error())}
-	}
+	return budget
+}
+
+func (r *ocrReader) pastBudget() *pageFailure {
+	return &pageFailure{code: CodeOCRTimeout, reason: fmt.Sprintf("OCR of this page passed its budget (%s, or the document's time budget) and was stopped", r.o.PageTimeout)}
+}
+
+// record keeps a read page's confidence and returns its text.
+func (r *ocrReader) record(page int, res ocrResult) string {
 	p := OCRPage{Page: page, Confidence: round1(res.conf), Words: res.words,
 		LowConfidence: res.words > 0 && res.conf < r.o.MinConfidence}
 	if res.words == 0 {
-		return "", nil
+		return ""
 	}
 	r.mu.Lock()
 	r.pages = append(r.pages, p)
 	r.words += res.words
 	r.confs += res.conf * float64(res.words)
 	r.mu.Unlock()
-	return res.text, nil
+	return res.text
 }
 
 // info is what the reader did, for the Result; nil when it read nothing.
@@ -366,7 +390,7 @@ func (r *ocrReader) tesseract(ctx context.Context, img *image.Gray, dpi int) (oc
 	var out bytes.Buffer
 	errs := &capped{max: 2 << 10}
 	cmd.Stdout, cmd.Stderr = &out, errs
-	cmd.WaitDelay = time.Second
+	cmd.WaitDelay = toolIODelay
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return ocrResult{}, ctx.Err()

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"image/draw"
@@ -13,12 +14,24 @@ import (
 // (0 when unknown). Binarization and small skews Tesseract handles itself
 // (Otsu), and pages turned by quarter turns its orientation detection;
 // small skews are straightened here.
-func preprocess(src image.Image, dpi int) (*image.Gray, int) {
+//
+// Each stage takes a while on a large page: ctx ending between two stops
+// it, so a page in flight when the document's budget runs out ends too.
+func preprocess(ctx context.Context, src image.Image, dpi int) (*image.Gray, int, error) {
 	g := toGray(src)
+	if ctx.Err() != nil {
+		return nil, 0, ctx.Err()
+	}
 	if noiseLevel(g) > noisyAbove {
 		g = denoise(g)
 	}
+	if ctx.Err() != nil {
+		return nil, 0, ctx.Err()
+	}
 	if a := skewAngle(g); math.Abs(a) >= minSkew {
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
 		g = rotate(g, a)
 	}
 	f := 1.0
@@ -31,12 +44,15 @@ func preprocess(src image.Image, dpi int) (*image.Gray, int) {
 		f = 2
 	}
 	if f > 1.05 {
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
 		g = upscale(g, f)
 		if dpi > 0 {
 			dpi = int(float64(dpi)*f + 0.5)
 		}
 	}
-	return g, dpi
+	return g, dpi, nil
 }
 
 // noisyAbove is the mean gray-level change a 3×3 median makes beyond which

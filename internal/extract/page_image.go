@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/klippa-app/go-pdfium/requests"
 )
@@ -192,7 +191,7 @@ func popplerPNG(ctx context.Context, bin string, raw []byte, page, dpi int) ([]b
 	var out bytes.Buffer
 	errs := &capped{max: 1 << 10}
 	cmd.Stdout, cmd.Stderr = &out, errs
-	cmd.WaitDelay = time.Second
+	cmd.WaitDelay = toolIODelay
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("pdftoppm: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
 	}

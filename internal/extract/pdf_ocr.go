@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/klippa-app/go-pdfium/enums"
@@ -74,7 +73,9 @@ func (p *pdfRange) startOCR(ctx context.Context, job ocrJob, idx int) bool {
 		if img == nil {
 			var err error
 			if img, dpi, err = p.ocr.renderPoppler(ctx, job.raw, job.page, job.wPt, job.hPt); err != nil {
-				if ctx.Err() == nil {
+				if pf, ok := err.(*pageFailure); ok {
+					p.addErr(PageError{Page: job.page, Code: pf.code, Reason: pf.reason})
+				} else if ctx.Err() == nil {
 					p.addErr(PageError{Page: job.page, Code: CodeOCRFailed, Reason: SafeMessage("the page could not be rendered for OCR: " + err.Error())})
 				}
 				return
@@ -220,7 +221,7 @@ func (r *ocrReader) renderPoppler(ctx context.Context, raw []byte, page int, wPt
 		return nil, 0, r.pdfErr
 	}
 	dpi := renderDPI(wPt, hPt)
-	pctx, cancel := context.WithTimeout(ctx, r.o.PageTimeout)
+	pctx, cancel := context.WithDeadline(ctx, r.pageDeadline())
 	defer cancel()
 	n := strconv.Itoa(page)
 	cmd := exec.CommandContext(pctx, r.o.Pdftoppm, "-f", n, "-l", n, "-r", strconv.Itoa(dpi), "-gray", r.pdf)
@@ -228,8 +229,11 @@ func (r *ocrReader) renderPoppler(ctx context.Context, raw []byte, page int, wPt
 	var out bytes.Buffer
 	errs := &capped{max: 1 << 10}
 	cmd.Stdout, cmd.Stderr = &out, errs
-	cmd.WaitDelay = time.Second
+	cmd.WaitDelay = toolIODelay
 	if err := cmd.Run(); err != nil {
+		if pctx.Err() != nil && ctx.Err() == nil {
+			return nil, 0, r.pastBudget()
+		}
 		return nil, 0, fmt.Errorf("pdftoppm: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
 	}
 	g, err := parsePGM(out.Bytes())
