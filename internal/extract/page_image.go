@@ -8,9 +8,6 @@ import (
 	"image/png"
 	"math"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 
 	"github.com/klippa-app/go-pdfium/requests"
 )
@@ -185,20 +182,11 @@ func popplerPNG(ctx context.Context, bin string, raw []byte, page, dpi int) ([]b
 	if err != nil {
 		return nil, err
 	}
-	n := strconv.Itoa(page)
-	cmd := exec.CommandContext(ctx, bin, "-f", n, "-l", n, "-r", strconv.Itoa(dpi), "-cropbox", "-png", f.Name())
-	cmd.Env = []string{}
-	var out bytes.Buffer
-	errs := &capped{max: 1 << 10}
-	cmd.Stdout, cmd.Stderr = &out, errs
-	cmd.WaitDelay = toolIODelay
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("pdftoppm: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
+	out, err := pdftoppm(ctx, bin, f.Name(), page, dpi, "-cropbox", "-png")
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("pdftoppm drew nothing")
 	}
-	if out.Len() == 0 {
-		return nil, fmt.Errorf("pdftoppm drew nothing")
-	}
-	return out.Bytes(), nil
+	return out, err
 }
 
 func plural(n int, word string) string {

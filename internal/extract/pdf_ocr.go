@@ -223,21 +223,32 @@ func (r *ocrReader) renderPoppler(ctx context.Context, raw []byte, page int, wPt
 	dpi := renderDPI(wPt, hPt)
 	pctx, cancel := context.WithDeadline(ctx, r.pageDeadline())
 	defer cancel()
+	out, err := pdftoppm(pctx, r.o.Pdftoppm, r.pdf, page, dpi, "-gray")
+	if err != nil {
+		if pctx.Err() != nil && ctx.Err() == nil {
+			return nil, 0, r.pastBudget()
+		}
+		return nil, 0, err
+	}
+	g, err := parsePGM(out)
+	return g, dpi, err
+}
+
+// pdftoppm draws page (1-based) of the PDF at path at dpi with poppler's
+// pdftoppm, in the output format the flags ask for, and returns its bytes.
+func pdftoppm(ctx context.Context, bin, path string, page, dpi int, flags ...string) ([]byte, error) {
 	n := strconv.Itoa(page)
-	cmd := exec.CommandContext(pctx, r.o.Pdftoppm, "-f", n, "-l", n, "-r", strconv.Itoa(dpi), "-gray", r.pdf)
+	args := append([]string{"-f", n, "-l", n, "-r", strconv.Itoa(dpi)}, flags...)
+	cmd := exec.CommandContext(ctx, bin, append(args, path)...)
 	cmd.Env = []string{}
 	var out bytes.Buffer
 	errs := &capped{max: 1 << 10}
 	cmd.Stdout, cmd.Stderr = &out, errs
 	cmd.WaitDelay = toolIODelay
 	if err := cmd.Run(); err != nil {
-		if pctx.Err() != nil && ctx.Err() == nil {
-			return nil, 0, r.pastBudget()
-		}
-		return nil, 0, fmt.Errorf("pdftoppm: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
+		return nil, fmt.Errorf("pdftoppm: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
 	}
-	g, err := parsePGM(out.Bytes())
-	return g, dpi, err
+	return out.Bytes(), nil
 }
 
 // close removes the temporary copy of the document.
