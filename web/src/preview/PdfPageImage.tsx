@@ -6,14 +6,12 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ImageOff } from "lucide-react";
 import { fetchPageImage } from "../api/resources";
-import { messageOf } from "../ui/errors";
+import { useObjectURL } from "./useObjectURL";
 
 export function PdfPageImage({ uri, page, name }: { uri: string; page: number; name: string }) {
   const { t } = useTranslation("preview");
   const box = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
-  const [url, setURL] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     const el = box.current;
@@ -34,25 +32,7 @@ export function PdfPageImage({ uri, page, name }: { uri: string; page: number; n
     return () => io.disconnect();
   }, []);
 
-  useEffect(() => {
-    if (!near) return;
-    const ac = new AbortController();
-    let objectURL: string | null = null;
-    setURL(null);
-    setError(null);
-    fetchPageImage(uri, page, ac.signal)
-      .then((blob) => {
-        objectURL = URL.createObjectURL(blob);
-        setURL(objectURL);
-      })
-      .catch((err: unknown) => {
-        if (!ac.signal.aborted) setError(messageOf(err));
-      });
-    return () => {
-      ac.abort();
-      if (objectURL) URL.revokeObjectURL(objectURL);
-    };
-  }, [near, uri, page]);
+  const { url, error } = useObjectURL((signal) => fetchPageImage(uri, page, signal), `${uri}#${page}`, near);
 
   const alt = t("ocr.pageAlt", { page, name });
   return (
