@@ -45,6 +45,9 @@ func TestExtractionProvenanceAndFailedFiles(t *testing.T) {
 		if err := json.Unmarshal(p.Extraction, &how); err != nil || how.Format != "pdf" || how.Extractor == "" || how.Pages != 1 {
 			t.Fatalf("extraction of the l2 page: %s (%v)", p.Extraction, err)
 		}
+		if len(p.Pages) != 1 || p.Pages[0] != 1 || strings.Contains(string(p.Extraction), "page_starts") {
+			t.Fatalf("the parsed page names pages %v; extraction %s", p.Pages, p.Extraction)
+		}
 
 		ov := e.read(e.alice, "kb://me/wiki/p/.overview.md")
 		if !strings.Contains(ov, "## Files not compiled") || !strings.Contains(ov, "`broken.pdf` — parse_failed: ") {

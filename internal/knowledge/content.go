@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -45,51 +44,42 @@ type Page struct {
 	// Pages are the document's pages (1-based) whose text this window
 	// shows, for a PDF whose extraction recorded where its pages begin.
 	Pages []int `json:"pages,omitempty"`
-	// starts is where each page begins in the body (extraction's
-	// page_starts), kept out of the answer: one entry per page would
+	// starts is where each page begins in the body (the version's
+	// page_starts column), kept out of the answer: one entry per page would
 	// weigh on every read of a long document.
-	starts []extract.PageStart
-}
-
-// takePageStarts moves page_starts out of the extraction shown.
-func (p *Page) takePageStarts() {
-	if !bytes.Contains(p.Extraction, []byte(`"page_starts"`)) {
-		return
-	}
-	var ex map[string]json.RawMessage
-	if json.Unmarshal(p.Extraction, &ex) != nil {
-		return
-	}
-	_ = json.Unmarshal(ex["page_starts"], &p.starts)
-	delete(ex, "page_starts")
-	if b, err := json.Marshal(ex); err == nil {
-		p.Extraction = b
-	}
+	starts string
 }
 
 // markPages names the pages whose text the window [Offset, Offset+len(Text))
-// holds: each page runs from its start to the next page's.
+// holds: each page runs from its start to the next page's. The scan starts
+// at the page holding Offset and stops at the first page past the window.
 func (p *Page) markPages() {
 	end := p.Offset + int64(utf8.RuneCountInString(p.Text))
-	for i, s := range p.starts {
-		next := p.Total
-		if i+1 < len(p.starts) {
-			next = p.starts[i+1].Offset
+	prev, seen := store.PageStart{}, false
+	for s := range store.PageStartsFrom(p.starts, p.Offset) {
+		if seen && prev.Offset < end && s.Offset > p.Offset {
+			p.Pages = append(p.Pages, prev.Page)
 		}
-		if s.Offset < end && next > p.Offset {
-			p.Pages = append(p.Pages, s.Page)
+		if s.Offset >= end {
+			return
 		}
+		prev, seen = s, true
+	}
+	if seen && prev.Offset < end && p.Total > p.Offset {
+		p.Pages = append(p.Pages, prev.Page)
 	}
 }
 
-// markOCR copies what the extraction says of OCR onto the page.
-func (p *Page) markOCR() {
+// markOCR copies what the extraction says of OCR onto the page, and
+// returns the format the extraction names.
+func (p *Page) markOCR() (format string) {
 	var ex struct {
+		Format string           `json:"format"`
 		Source string           `json:"source"`
 		OCR    *extract.OCRInfo `json:"ocr"`
 	}
 	if json.Unmarshal(p.Extraction, &ex) != nil || ex.Source != extract.SourceOCR || ex.OCR == nil {
-		return
+		return ex.Format
 	}
 	p.Source, p.OCRConfidence = ex.Source, &ex.OCR.Confidence
 	for _, pg := range ex.OCR.Pages {
@@ -97,6 +87,7 @@ func (p *Page) markOCR() {
 			p.OCRLowPages = append(p.OCRLowPages, pg.Page)
 		}
 	}
+	return ex.Format
 }
 
 // ReadPage returns limit code points of the file's text body from offset:
@@ -144,8 +135,11 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	p.Body, p.Total = v.Body, v.CharCount
 	if v.ExtractionJSON != nil {
 		p.Extraction = json.RawMessage(*v.ExtractionJSON)
-		p.markOCR()
-		p.takePageStarts()
+		if p.markOCR() == "pdf" {
+			if p.starts, err = t.st.PageStartsOf(ctx, v.ID); err != nil {
+				return Page{}, apierr.Internal(err)
+			}
+		}
 	}
 	switch {
 	case offset > p.Total:

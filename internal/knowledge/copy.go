@@ -196,10 +196,15 @@ func copyBodies(ctx context.Context, tx *store.Store, nodeID int64, bs map[strin
 		if !ok {
 			continue
 		}
-		v.ID, v.NodeID, v.Version, v.AuthorID, v.CreatedAt = 0, nodeID, 1, by, time.Time{}
 		if body == store.BodyL2 {
-			v.SourceVersionID = rawID
+			// Listings leave the page starts out; the copy keeps them.
+			starts, err := tx.PageStartsOf(ctx, v.ID)
+			if err != nil {
+				return err
+			}
+			v.SourceVersionID, v.PageStarts = rawID, starts
 		}
+		v.ID, v.NodeID, v.Version, v.AuthorID, v.CreatedAt = 0, nodeID, 1, by, time.Time{}
 		if err := tx.InsertVersion(ctx, &v); err != nil {
 			return err
 		}

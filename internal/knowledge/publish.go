@@ -120,9 +120,13 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 	defer p.Abort()
 	info := p.Info
 	meta := res
-	meta.Text = ""
+	meta.Text, meta.PageStarts = "", nil
 	b, _ := json.Marshal(meta)
 	how := string(b)
+	starts := make([]store.PageStart, len(res.PageStarts))
+	for i, ps := range res.PageStarts {
+		starts[i] = store.PageStart{Page: ps.Page, Offset: ps.Offset}
+	}
 	var v store.FileVersion
 	added := false
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
@@ -141,7 +145,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 		}
 		v = store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
 			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
-			SourceVersionID: &source.ID, ExtractionJSON: &how}
+			SourceVersionID: &source.ID, ExtractionJSON: &how, PageStarts: store.EncodePageStarts(starts)}
 		if err := tx.AddVersion(ctx, &v); err != nil {
 			return err
 		}

@@ -111,3 +111,56 @@ func stripSchema(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestPageStartsLeaveTheExtraction: the upgrade moves a parsed PDF's page
+// starts out of its extraction JSON into their own column, in order, and
+// keeps the rest of the extraction.
+func TestPageStartsLeaveTheExtraction(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		ctx := context.Background()
+		dsn, dir := storetest.Empty(t, dialect)
+		old := rawDB(t, dialect, dsn, dir)
+		if err := store.MigrateTo(ctx, old, dialect, 16); err != nil {
+			t.Fatal(err)
+		}
+		how := `{"format":"pdf","extractor":"pdfium","pages":12,"page_starts":[{"page":1,"offset":0},{"page":3,"offset":120},{"page":12,"offset":98765}]}`
+		for _, q := range []string{
+			`INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES ('early', 'h', 'user', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+			`INSERT INTO nodes (user_id, name, path, kind, created_at, updated_at) SELECT id, 'book.pdf', 'book.pdf', 'file', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP FROM users`,
+			`INSERT INTO file_versions (node_id, body, version, blob_hash, size, is_text, created_at) SELECT id, 'raw', 1, 'h1', 9, FALSE, CURRENT_TIMESTAMP FROM nodes`,
+			`INSERT INTO file_versions (node_id, body, version, blob_hash, size, is_text, created_at, extraction_json) SELECT id, 'l2', 1, 'h2', 9, TRUE, CURRENT_TIMESTAMP, '` + how + `' FROM nodes`,
+			`INSERT INTO file_versions (node_id, body, version, blob_hash, size, is_text, created_at, extraction_json) SELECT id, 'l2', 2, 'h3', 9, TRUE, CURRENT_TIMESTAMP, '{"format":"docx"}' FROM nodes`,
+		} {
+			if _, err := old.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		st, err := store.Open(ctx, dsn, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		var starts, how2 [2]string
+		rows, err := old.Query(`SELECT page_starts, extraction_json FROM file_versions WHERE body = 'l2' ORDER BY version`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; rows.Next() && i < 2; i++ {
+			if err := rows.Scan(&starts[i], &how2[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows.Close()
+		if starts != [2]string{"1:0,3:120,12:98765", ""} {
+			t.Fatalf("page starts %q", starts)
+		}
+		for _, want := range []string{`"format":`, `"pdf"`, `"pages":`, `12`, `"extractor":`} {
+			if !strings.Contains(how2[0], want) || strings.Contains(how2[0], "page_starts") {
+				t.Fatalf("extraction after the upgrade: %s", how2[0])
+			}
+		}
+		if how2[1] != `{"format":"docx"}` {
+			t.Fatalf("an extraction without page starts was rewritten: %s", how2[1])
+		}
+	})
+}

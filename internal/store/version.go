@@ -27,6 +27,9 @@ type FileVersion struct {
 	SourceVersionID *int64
 	// ExtractionJSON describes, for an L2 body, how it was extracted.
 	ExtractionJSON *string `gorm:"column:extraction_json"`
+	// PageStarts is, for the L2 body of a PDF, where each page begins
+	// (EncodePageStarts). LatestBodies leaves it empty; PageStartsOf reads it.
+	PageStarts string
 	// Encoding is, for a raw version in a text encoding other than UTF-8,
 	// that encoding; its decoded text is an L2 body sourced from it.
 	Encoding string

@@ -28,8 +28,13 @@ func (s *Store) WalkFiles(ctx context.Context, userID int64, dir, after string, 
 	return ns, translate(err)
 }
 
+// bodyColumns are file_versions' columns but page_starts, which listings
+// never need and which holds an entry per page of a long document.
+const bodyColumns = `fv.id, fv.node_id, fv.body, fv.version, fv.blob_hash, fv.size, fv.is_text,
+  fv.char_count, fv.media_type, fv.source_version_id, fv.extraction_json, fv.encoding, fv.author_id, fv.created_at`
+
 // LatestBodies returns, for each of the nodes, the newest version of each of
-// its bodies (raw, l2) in one query.
+// its bodies (raw, l2) in one query, without their page starts.
 func (s *Store) LatestBodies(ctx context.Context, nodeIDs []int64) (map[int64]map[string]FileVersion, error) {
 	out := make(map[int64]map[string]FileVersion, len(nodeIDs))
 	if len(nodeIDs) == 0 {
@@ -37,7 +42,7 @@ func (s *Store) LatestBodies(ctx context.Context, nodeIDs []int64) (map[int64]ma
 	}
 	for _, ids := range chunks(nodeIDs) {
 		var vs []FileVersion
-		err := s.db.WithContext(ctx).Raw(`SELECT fv.* FROM file_versions fv
+		err := s.db.WithContext(ctx).Raw(`SELECT `+bodyColumns+` FROM file_versions fv
 JOIN (SELECT node_id, body, MAX(version) AS version FROM file_versions
       WHERE node_id IN ? GROUP BY node_id, body) m
   ON fv.node_id = m.node_id AND fv.body = m.body AND fv.version = m.version`, ids).
