@@ -3,11 +3,11 @@ package extract
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"math"
-	"os"
 
 	"github.com/klippa-app/go-pdfium/requests"
 )
@@ -46,11 +46,12 @@ type PageImage struct {
 }
 
 // RenderPage draws page (1-based) of the PDF raw as a PNG of at most
-// PageImageMaxWidth × PageImageMaxHeight pixels, with poppler's pdftoppm
-// when o names it (see OCR.Resolve) and PDFium otherwise: the renderers of
-// OCR. A page past the end is an *Error with CodePageOutOfRange, returned
-// with the PageImage that says how many pages there are. It runs in the
-// calling goroutine; Isolation.RenderPage runs it in the extraction child.
+// PageImageMaxWidth × PageImageMaxHeight pixels, with poppler (pdfinfo and
+// pdftoppm) when o names pdftoppm (see OCR.Resolve) and PDFium otherwise:
+// the renderers of OCR. A page past the end is an *Error with
+// CodePageOutOfRange, returned with the PageImage that says how many pages
+// there are. It runs in the calling goroutine; Isolation.RenderPage runs
+// it in the extraction child.
 func RenderPage(ctx context.Context, raw []byte, page int, o OCR) (img PageImage, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -60,6 +61,23 @@ func RenderPage(ctx context.Context, raw []byte, page int, o OCR) (img PageImage
 	if page < 1 {
 		return PageImage{}, Fail(CodePageOutOfRange, "page %d does not exist: pages count from 1", page)
 	}
+	if info := pdfinfoBeside(o.Pdftoppm); info != "" {
+		img, err = popplerPage(ctx, info, o.Pdftoppm, raw, page)
+	} else {
+		img, err = pdfiumPage(ctx, raw, page)
+	}
+	var e *Error
+	if err != nil && !errors.As(err, &e) {
+		if ctx.Err() != nil {
+			return PageImage{}, ctx.Err()
+		}
+		return img, Fail(CodeParseFailed, "page %d could not be drawn (%s)", page, SafeMessage(err.Error()))
+	}
+	return img, err
+}
+
+// pdfiumPage draws page with PDFium, inside this process.
+func pdfiumPage(ctx context.Context, raw []byte, page int) (PageImage, error) {
 	if _, err := pdfPool(); err != nil {
 		return PageImage{}, Fail(CodeNoRenderer, "no PDF renderer: %v", err)
 	}
@@ -68,9 +86,9 @@ func RenderPage(ctx context.Context, raw []byte, page int, o OCR) (img PageImage
 		return PageImage{}, err
 	}
 	defer d.close()
-	img = PageImage{Page: page, Pages: d.pages}
+	img := PageImage{Page: page, Pages: d.pages, Renderer: PDFExtractor}
 	if page > d.pages {
-		return img, Fail(CodePageOutOfRange, "page %d is past the end: the document has %d %s", page, d.pages, plural(d.pages, "page"))
+		return img, pastTheEnd(page, d.pages)
 	}
 	ref := requests.Page{ByIndex: &requests.PageByIndex{Document: d.doc, Index: page - 1}}
 	size, err := d.inst.GetPageSize(&requests.GetPageSize{Page: ref})
@@ -79,34 +97,25 @@ func RenderPage(ctx context.Context, raw []byte, page int, o OCR) (img PageImage
 	}
 	dpi := pageImageDPI(size.Width, size.Height)
 	if dpi < minPageImageDPI {
-		return img, Fail(CodeTooLarge, "page %d is %.0f×%.0f points, too large to draw", page, size.Width, size.Height)
+		return img, tooLargeToDraw(page, size.Width, size.Height)
 	}
-	var g image.Image
-	if o.Pdftoppm != "" {
-		img.Renderer = "pdftoppm"
-		img.PNG, err = popplerPNG(ctx, o.Pdftoppm, raw, page, dpi)
-		if err == nil {
-			var cfg image.Config
-			if cfg, err = png.DecodeConfig(bytes.NewReader(img.PNG)); err == nil {
-				img.Width, img.Height = cfg.Width, cfg.Height
-			}
-		}
-	} else {
-		img.Renderer = PDFExtractor
-		g, err = d.renderRGBA(ref, dpi)
-		if err == nil {
-			var b bytes.Buffer
-			err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, g)
-			img.PNG, img.Width, img.Height = b.Bytes(), g.Bounds().Dx(), g.Bounds().Dy()
-		}
-	}
+	g, err := d.renderRGBA(ref, dpi)
 	if err != nil {
-		if ctx.Err() != nil {
-			return PageImage{}, ctx.Err()
-		}
-		return img, Fail(CodeParseFailed, "page %d could not be drawn (%s)", page, SafeMessage(err.Error()))
+		return img, err
 	}
-	return img, nil
+	var b bytes.Buffer
+	err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, g)
+	img.PNG, img.Width, img.Height = b.Bytes(), g.Bounds().Dx(), g.Bounds().Dy()
+	return img, err
+}
+
+// pastTheEnd and tooLargeToDraw are the refusals both renderers share.
+func pastTheEnd(page, pages int) error {
+	return Fail(CodePageOutOfRange, "page %d is past the end: the document has %d %s", page, pages, plural(pages, "page"))
+}
+
+func tooLargeToDraw(page int, wPt, hPt float64) error {
+	return Fail(CodeTooLarge, "page %d is %.0f×%.0f points, too large to draw", page, wPt, hPt)
 }
 
 // RenderPage draws page (1-based) of the PDF raw, named name, in a child
@@ -166,27 +175,6 @@ func (d *pdfDoc) renderRGBA(page requests.Page, dpi int) (*image.RGBA, error) {
 		copy(out.Pix[y*out.Stride:(y+1)*out.Stride], src.Pix[y*src.Stride:y*src.Stride+4*out.Rect.Dx()])
 	}
 	return out, nil
-}
-
-// popplerPNG draws page of raw with pdftoppm as a PNG at dpi. The crop box
-// is PDFium's page size too, so the bounds computed from it hold.
-func popplerPNG(ctx context.Context, bin string, raw []byte, page, dpi int) ([]byte, error) {
-	f, err := os.CreateTemp("", "knowspace-page-*.pdf")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(f.Name())
-	if _, err = f.Write(raw); err == nil {
-		err = f.Close()
-	}
-	if err != nil {
-		return nil, err
-	}
-	out, err := pdftoppm(ctx, bin, f.Name(), page, dpi, "-cropbox", "-png")
-	if err == nil && len(out) == 0 {
-		err = fmt.Errorf("pdftoppm drew nothing")
-	}
-	return out, err
 }
 
 func plural(n int, word string) string {

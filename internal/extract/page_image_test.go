@@ -6,6 +6,7 @@ import (
 	"errors"
 	"image"
 	"image/png"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -106,6 +107,29 @@ func TestRenderPageBoundsItsSize(t *testing.T) {
 	}
 }
 
+// A page turned a quarter is drawn turned, within the bounds: a letter
+// page on its side is 1650 pixels wide at 150 dpi, past the width bound.
+func TestRenderPageTurnsRotatedPages(t *testing.T) {
+	content := "BT /F1 24 Tf 72 700 Td (A page on its side) Tj ET"
+	turned := extracttest.PDF(
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Rotate 90 /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		"<< /Length "+strconv.Itoa(len(content))+" >>\nstream\n"+content+"\nendstream",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+	)
+	for name, o := range renderers(t) {
+		pi, err := RenderPage(context.Background(), turned, 1, o)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(pi.PNG))
+		if err != nil || cfg.Width <= cfg.Height || cfg.Width > PageImageMaxWidth || cfg.Width < PageImageMaxWidth*9/10 || pi.Width != cfg.Width {
+			t.Fatalf("%s: %d×%d (reported %d×%d, %v); want landscape, at most %d wide", name, cfg.Width, cfg.Height, pi.Width, pi.Height, err, PageImageMaxWidth)
+		}
+	}
+}
+
 func TestRenderPageRefuses(t *testing.T) {
 	raw := scanPair(t)
 	huge := extracttest.PDF(
@@ -127,14 +151,51 @@ func TestRenderPageRefuses(t *testing.T) {
 		{"not a PDF", page(t, "en", 150).PNG(), 1, CodeParseFailed, "not a readable PDF", 0, false},
 		{"a page of 200 inches", huge, 1, CodeTooLarge, "too large to draw", 1, false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			pi, err := RenderPage(context.Background(), c.raw, c.page, OCR{})
-			var e *Error
-			if !errors.As(err, &e) || e.Code != c.code || !strings.Contains(e.Message, c.says) || pi.Pages != c.pages || len(pi.PNG) > 0 {
-				t.Fatalf("got %v (pages %d); want %s saying %q", err, pi.Pages, c.code, c.says)
-			}
-		})
+	locked, err := os.ReadFile("testdata/pdf/encrypted-user.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct {
+		name     string
+		raw      []byte
+		page     int
+		code     string
+		says     string
+		pages    int
+		rendered bool
+	}{"a user password", locked, 1, CodeEncrypted, "password-protected", 0, false})
+	for name, o := range renderers(t) {
+		for _, c := range cases {
+			t.Run(name+"/"+c.name, func(t *testing.T) {
+				pi, err := RenderPage(context.Background(), c.raw, c.page, o)
+				var e *Error
+				if !errors.As(err, &e) || e.Code != c.code || !strings.Contains(e.Message, c.says) || pi.Pages != c.pages || len(pi.PNG) > 0 {
+					t.Fatalf("got %v (pages %d); want %s saying %q", err, pi.Pages, c.code, c.says)
+				}
+			})
+		}
+	}
+}
+
+// The hostile PDFs of the extraction corpus end at once with each
+// renderer: drawn, or refused with a classified error.
+func TestRenderPageEndsOnHostileFiles(t *testing.T) {
+	for name, o := range renderers(t) {
+		for _, f := range []string{"bad-stream", "cyclic-kids", "deep-tree", "huge-count", "parent-loop", "truncated", "xref-loop"} {
+			t.Run(name+"/"+f, func(t *testing.T) {
+				raw, err := os.ReadFile("testdata/pdf/" + f + ".pdf")
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), slowdown*10*time.Second)
+				defer cancel()
+				pi, err := RenderPage(ctx, raw, 1, o)
+				var e *Error
+				if ctx.Err() != nil || (err == nil && len(pi.PNG) == 0) || (err != nil && !errors.As(err, &e)) {
+					t.Fatalf("got %d bytes, %v (context: %v)", len(pi.PNG), err, ctx.Err())
+				}
+			})
+		}
 	}
 }
 

@@ -225,7 +225,7 @@ func openPDFIn(ctx, acquire context.Context, raw []byte) (*pdfDoc, error) {
 		inst.discard()
 		switch {
 		case errors.Is(err, pdfiumerr.ErrPassword):
-			return nil, Fail(CodeEncrypted, "the PDF is password-protected; remove the password and upload it again")
+			return nil, passwordProtected()
 		case errors.Is(err, pdfiumerr.ErrSecurity):
 			return nil, Fail(CodeEncrypted, "the PDF is encrypted with an unsupported security handler")
 		}
@@ -308,4 +308,9 @@ func pageReason(err error) string {
 	// The first line is wazero's trap kind; the rest is a wasm stack.
 	first, _, _ := strings.Cut(err.Error(), "\n")
 	return SafeMessage(fmt.Sprintf("the engine failed on this page (%s)", first))
+}
+
+// passwordProtected is the refusal of a PDF that needs a password to open.
+func passwordProtected() error {
+	return Fail(CodeEncrypted, "the PDF is password-protected; remove the password and upload it again")
 }

@@ -206,17 +206,7 @@ func pdfExtractor(info *OCRInfo) string {
 // renderPoppler draws page (1-based) of raw with pdftoppm as 8-bit gray
 // PGM at 300 dpi (coarser past the pixel cap, as render does).
 func (r *ocrReader) renderPoppler(ctx context.Context, raw []byte, page int, wPt, hPt float64) (*image.Gray, int, error) {
-	r.pdfOnce.Do(func() {
-		f, err := os.CreateTemp("", "knowspace-ocr-*.pdf")
-		if err != nil {
-			r.pdfErr = err
-			return
-		}
-		if _, err = f.Write(raw); err == nil {
-			err = f.Close()
-		}
-		r.pdf, r.pdfErr = f.Name(), err
-	})
+	r.pdfOnce.Do(func() { r.pdf, r.pdfErr = tempPDF(raw) })
 	if r.pdfErr != nil {
 		return nil, 0, r.pdfErr
 	}
@@ -239,14 +229,21 @@ func (r *ocrReader) renderPoppler(ctx context.Context, raw []byte, page int, wPt
 func pdftoppm(ctx context.Context, bin, path string, page, dpi int, flags ...string) ([]byte, error) {
 	n := strconv.Itoa(page)
 	args := append([]string{"-f", n, "-l", n, "-r", strconv.Itoa(dpi)}, flags...)
-	cmd := exec.CommandContext(ctx, bin, append(args, path)...)
+	return runPoppler(ctx, "pdftoppm", bin, append(args, path)...)
+}
+
+// runPoppler runs one of poppler's tools with no environment and returns
+// what it printed; its error carries the last line the tool complained
+// with.
+func runPoppler(ctx context.Context, tool, bin string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = []string{}
 	var out bytes.Buffer
 	errs := &capped{max: 1 << 10}
 	cmd.Stdout, cmd.Stderr = &out, errs
 	cmd.WaitDelay = toolIODelay
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("pdftoppm: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
+		return nil, fmt.Errorf("%s: %v %s", tool, err, lastLine(strings.TrimSpace(errs.String())))
 	}
 	return out.Bytes(), nil
 }
