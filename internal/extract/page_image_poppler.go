@@ -43,6 +43,9 @@ func popplerPage(ctx context.Context, pdfinfo, pdftoppmBin string, raw []byte, p
 	if page > info.pages {
 		return img, pastTheEnd(page, info.pages)
 	}
+	if info.width <= 0 || info.height <= 0 {
+		return img, Fail(CodeParseFailed, "page %d cannot be loaded (it has no page box)", page)
+	}
 	dpi := pageImageDPI(info.width, info.height)
 	if dpi < minPageImageDPI {
 		return img, tooLargeToDraw(page, info.width, info.height)
