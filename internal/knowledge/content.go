@@ -70,9 +70,9 @@ func (p *Page) markPages() {
 	}
 }
 
-// markOCR copies what the extraction says of OCR onto the page, and
+// markExtraction copies what the extraction says of OCR onto the page, and
 // returns the format the extraction names.
-func (p *Page) markOCR() (format string) {
+func (p *Page) markExtraction() (format string) {
 	var ex struct {
 		Format string           `json:"format"`
 		Source string           `json:"source"`
@@ -135,7 +135,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 	p.Body, p.Total = v.Body, v.CharCount
 	if v.ExtractionJSON != nil {
 		p.Extraction = json.RawMessage(*v.ExtractionJSON)
-		if p.markOCR() == "pdf" {
+		if p.markExtraction() == "pdf" {
 			if p.starts, err = t.st.PageStartsOf(ctx, v.ID); err != nil {
 				return Page{}, apierr.Internal(err)
 			}
