@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { apiMkdir, apiUpload } from "../lib/agent.mjs";
+import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
@@ -172,6 +173,28 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       await page.getByRole("tree", { name: "Files" }).waitFor();
       const afterReload = (await treePanel.boundingBox()).width;
       assert.ok(Math.abs(afterReload - widened) < 3, `layout remembered (${widened} vs ${afterReload})`);
+    }),
+  );
+
+  it(
+    "a file deep in long folders keeps its whole name in the preview's title; the path gives way",
+    shotOnFailure(() => page, async () => {
+      const token = await apiLogin(server.baseURL);
+      let folder = ROOT;
+      for (const name of ["an-uncommonly-long-folder-name-for-the-header", "and-a-second-level-that-is-long-too"]) {
+        folder += `${name}/`;
+        await apiMkdir(server.baseURL, token, folder);
+      }
+      await apiUpload(server.baseURL, token, folder, { "quarterly-report-2026.md": "# Q4\n" });
+      await page.goto(`/?open=${encodeURIComponent(`${folder}quarterly-report-2026.md`)}`);
+      const title = page.locator(".preview-title");
+      await title.getByText("quarterly-report-2026.md", { exact: true }).waitFor();
+      const [name, path] = await title.locator(".ellipsis").evaluateAll((els) =>
+        els.map((e) => ({ text: e.textContent, scroll: e.scrollWidth, client: e.clientWidth })),
+      );
+      assert.equal(name.text, "quarterly-report-2026.md");
+      assert.ok(name.scroll <= name.client, `the name is cut: ${name.client}px of ${name.scroll}px shown`);
+      assert.ok(path.scroll > path.client, `the path should be the one cut: ${JSON.stringify(path)}`);
     }),
   );
 });
