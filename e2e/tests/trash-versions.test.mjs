@@ -92,14 +92,20 @@ describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
   it(
     "an upload the user stops shows Cancelled, not Failed",
     shotOnFailure(() => page, async () => {
-      // Hold the request so there is time to press the row's cancel button.
+      // Hold the request so there is time to press the row's cancel button,
+      // and press it only once the request is held: on a loaded machine a
+      // click can come before the request leaves, which stops it unsent.
       let held = 0;
+      let reached;
+      const inFlight = new Promise((resolve) => (reached = resolve));
       await page.route("**/api/v1/resources/upload**", () => {
         held++;
+        reached();
       });
       try {
         await uploadToRoot([text("stopped.txt", "never stored\n")]);
         const row = page.locator(".upload", { hasText: "stopped.txt" });
+        await inFlight;
         await row.getByRole("button", { name: "Cancel upload of stopped.txt" }).click();
         await row.locator(".upload-status", { hasText: "Cancelled" }).waitFor();
         assert.equal(await row.getAttribute("data-state"), "cancelled");
