@@ -85,16 +85,21 @@ func TestRenderPageDrawsEachPage(t *testing.T) {
 	}
 }
 
-// A page far wider than tall is drawn within the width bound.
-func TestRenderPageBoundsItsSize(t *testing.T) {
-	content := "BT /F1 48 Tf 72 300 Td (A wide banner page) Tj ET"
-	wide := extracttest.PDF(
+// textPagePDF is a one-page PDF whose page has the given box entries and
+// draws content in Helvetica.
+func textPagePDF(box, content string) []byte {
+	return extracttest.PDF(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 4000 700] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		"<< /Type /Page /Parent 2 0 R "+box+" /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
 		"<< /Length "+strconv.Itoa(len(content))+" >>\nstream\n"+content+"\nendstream",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
 	)
+}
+
+// A page far wider than tall is drawn within the width bound.
+func TestRenderPageBoundsItsSize(t *testing.T) {
+	wide := textPagePDF("/MediaBox [0 0 4000 700]", "BT /F1 48 Tf 72 300 Td (A wide banner page) Tj ET")
 	for name, o := range renderers(t) {
 		pi, err := RenderPage(context.Background(), wide, 1, o)
 		if err != nil {
@@ -110,14 +115,7 @@ func TestRenderPageBoundsItsSize(t *testing.T) {
 // A page turned a quarter is drawn turned, within the bounds: a letter
 // page on its side is 1650 pixels wide at 150 dpi, past the width bound.
 func TestRenderPageTurnsRotatedPages(t *testing.T) {
-	content := "BT /F1 24 Tf 72 700 Td (A page on its side) Tj ET"
-	turned := extracttest.PDF(
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Rotate 90 /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		"<< /Length "+strconv.Itoa(len(content))+" >>\nstream\n"+content+"\nendstream",
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-	)
+	turned := textPagePDF("/MediaBox [0 0 612 792] /Rotate 90", "BT /F1 24 Tf 72 700 Td (A page on its side) Tj ET")
 	for name, o := range renderers(t) {
 		pi, err := RenderPage(context.Background(), turned, 1, o)
 		if err != nil {
