@@ -129,6 +129,7 @@ func TestCommandEndpoint(t *testing.T) {
 			{"extra field", e.alice, `{"command":"read","uri":"kb://me/Welcome.md","query":"x"}`, 400, "invalid_arguments", nil, nil},
 			{"limit 0", e.alice, `{"command":"read","uri":"kb://me/Welcome.md","limit":0}`, 400, "invalid_arguments", nil, nil},
 			{"limit 6001", e.alice, `{"command":"read","uri":"kb://me/Welcome.md","limit":6001}`, 400, "invalid_arguments", nil, nil},
+			{"search with 16 \"**\"", e.alice, `{"command":"search","uri":"kb://me/","query":"x","path":"` + strings.Repeat("**/", 16) + `zz"}`, 400, "invalid_arguments", nil, nil},
 			{"search numeric offset", e.alice, `{"command":"search","uri":"kb://me/","query":"x","offset":3}`, 400, "invalid_arguments", nil, nil},
 			{"other user's folder", e.alice, `{"command":"ls","uri":"kb://users/bob/notes/"}`, 404, "not_found", nil, nil},
 			{"other user's missing path", e.alice, `{"command":"ls","uri":"kb://users/bob/nothing/"}`, 404, "not_found", nil, nil},

@@ -121,6 +121,8 @@ func TestSearchAPI(t *testing.T) {
 			{[]string{"q", "x", "kind", "files"}, "invalid_kind", "all, name or content"},
 			{[]string{"q", "x", "regex", "maybe"}, "invalid_regex", "true or false"},
 			{[]string{"q", "x", "path", "[a-"}, "invalid_arguments", "not a valid glob"},
+			{[]string{"q", "x", "path", strings.Repeat("**/", 16) + "zz"}, "invalid_arguments", `at most 8 "**"`},
+			{[]string{"q", "x", "path", strings.Repeat("**/", 60) + "zz"}, "invalid_arguments", `at most 8 "**"`},
 			{[]string{"q", "x", "cursor", "nope"}, "invalid_arguments", "not a cursor"},
 			{[]string{"q", "a(b", "regex", "true"}, "invalid_arguments", "regex: missing closing )"},
 		} {

@@ -125,16 +125,19 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 		if len(ns) == fetch {
 			complete = false
 		}
-		for _, n := range ns {
+		for i, n := range ns {
+			if i%256 == 0 && ctx.Err() != nil {
+				return nil, false, ctx.Err()
+			}
 			fn, _ := index.Fold(nil, []byte(n.Name), nil)
-			i := strings.Index(string(fn), needle)
-			if i < 0 || !glob.Match(relPath(call.baseOf(n), n.Path)) {
+			at := strings.Index(string(fn), needle)
+			if at < 0 || !glob.Match(relPath(call.baseOf(n), n.Path)) {
 				continue
 			}
 			rank := 2
 			if len(fn) == len(needle) {
 				rank = 0
-			} else if i == 0 {
+			} else if at == 0 {
 				rank = 1
 			}
 			uri := NodeURI(call.ownerOf(n), n.Path, n.IsDir())

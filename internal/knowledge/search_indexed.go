@@ -124,6 +124,9 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 	}
 	var found []rankedFile
 	for _, f := range cands {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if !p.glob.Match(relPath(p.call.baseOf(f), f.Path)) {
 			continue
 		}

@@ -44,6 +44,9 @@ func (p *hitPage) visitAll(ctx context.Context, files []store.Node) (bool, error
 		return false, apierr.Internal(err)
 	}
 	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return true, err
+		}
 		stop, err := p.visit(ctx, f, bodies[f.ID])
 		if err != nil || stop {
 			return true, err
