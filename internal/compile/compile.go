@@ -82,7 +82,9 @@ type Options struct {
 
 // Runner runs one claimed job of its kind. ctx ends when the user cancels,
 // the lease is lost or the worker stops; an error implementing
-// JobFailure() sets the job's error code.
+// JobFailure() sets the job's error code. A runner whose effect must not
+// happen twice completes the job in the transaction of its effect and
+// returns store.Completed.
 type Runner interface {
 	Run(ctx context.Context, j store.Job, owner string) (any, error)
 }

@@ -174,7 +174,10 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 		state string
 		attrs []any
 	)
+	_, completed := res.(store.Completed)
 	switch {
+	case err == nil && completed:
+		state = store.JobSucceeded
 	case err == nil:
 		b, _ := json.Marshal(res)
 		ferr = p.s.st.CompleteJob(fctx, j.ID, owner, string(b))

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
@@ -45,18 +44,9 @@ type Service struct {
 	MaxUpload int64
 	// Notify wakes a local worker after an enqueue (compile.Service.Notify).
 	Notify func()
-	// Lease is the worker pool's lease (default 30s, compile's default).
-	Lease time.Duration
 	// QueuedJobsPerUser caps one user's waiting jobs, imports counted with
 	// compiles (limits.queued_jobs_per_user; 0 means no cap here).
 	QueuedJobsPerUser int
-}
-
-func (s *Service) lease() time.Duration {
-	if s.Lease > 0 {
-		return s.Lease
-	}
-	return 30 * time.Second
 }
 
 func (s *Service) limits() Limits {

@@ -49,7 +49,7 @@ func (s *Service) Run(ctx context.Context, j store.Job, owner string) (any, erro
 		return nil, err
 	}
 	s.Tree.DropStagedArchive(cfg.Staged)
-	return res, nil
+	return store.Completed{Result: res}, nil
 }
 
 func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledge.Caller, cfg config) (Result, error) {
@@ -116,21 +116,28 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledg
 	dirs, badDirs := checkedDirs(dirs)
 	skipped = append(append(skipped, badNames...), badDirs...)
 	nf := len(files)
-	items, err := s.Tree.CommitImport(ctx, c, knowledge.Import{Target: cfg.Target, Top: cfg.Folder, Dirs: dirs,
+	var res Result
+	_, err = s.Tree.CommitImport(ctx, c, knowledge.Import{Target: cfg.Target, Top: cfg.Folder, Dirs: dirs,
 		Files: files, OnConflict: cfg.OnConflict,
 		Guard: func(tx *store.Store) error { return tx.HoldJob(ctx, j.ID, owner) },
-		// Renewed with the commit: while a large commit holds SQLite's
-		// writer the pool's heartbeat cannot renew, and the lease would
-		// look expired to the reaper the moment the commit ends.
-		Done: func(tx *store.Store) error { _, err := tx.RenewLease(ctx, j.ID, owner, s.lease()); return err }})
+		// The job completes in the commit's transaction: a worker that dies
+		// after the commit leaves a finished job, not one a second worker
+		// would run again when the lease expires (duplicating every file).
+		Done: func(tx *store.Store, items []knowledge.Item) error {
+			res = Result{FolderURI: cfg.Target, Files: nf, Folders: len(dirs), Skipped: nonNil(skipped)}
+			if cfg.Folder != "" && len(items) > 0 {
+				res.FolderURI = items[0].URI
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				return err
+			}
+			return tx.CompleteJob(ctx, j.ID, owner, string(b))
+		}})
 	if err != nil {
 		return Result{}, err
 	}
-	folder := cfg.Target
-	if cfg.Folder != "" && len(items) > 0 {
-		folder = items[0].URI
-	}
-	return Result{FolderURI: folder, Files: nf, Folders: len(dirs), Skipped: nonNil(skipped)}, nil
+	return res, nil
 }
 
 // checkedDirs keeps the folder entries whose names are valid, spelled as

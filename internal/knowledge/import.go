@@ -37,9 +37,10 @@ type Import struct {
 	Dirs       [][]string
 	Files      []Staged
 	OnConflict string
-	// Guard runs first inside the transaction and Done last; an error
-	// of either aborts it.
-	Guard, Done func(tx *store.Store) error
+	// Guard runs first inside the transaction and Done last, with the
+	// items the commit made; an error of either aborts it.
+	Guard func(tx *store.Store) error
+	Done  func(tx *store.Store, items []Item) error
 }
 
 // CommitImport publishes a whole imported tree in one transaction: the

@@ -137,9 +137,10 @@ type commitExtra struct {
 	// guard runs first in the transaction (a job's lease check), so a
 	// cancelled job publishes nothing.
 	guard func(tx *store.Store) error
-	// done runs last in the transaction (the job renews its lease there:
-	// a long commit holds SQLite's writer, so the heartbeat cannot).
-	done func(tx *store.Store) error
+	// done runs last in the transaction with the committed items: the job
+	// completes there, so a crash can never separate its effect from its
+	// outcome.
+	done func(tx *store.Store, items []Item) error
 }
 
 func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []Staged, onConflict string, x commitExtra) ([]Item, error) {
@@ -233,7 +234,7 @@ func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []S
 			return err
 		}
 		if x.done != nil {
-			return x.done(tx)
+			return x.done(tx, itemsOf(own.Username, nodes))
 		}
 		return nil
 	})
@@ -248,11 +249,15 @@ func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []S
 		t.freeBlobs(ctx, hashes)
 		return nil, wrapStoreErr(err)
 	}
+	return itemsOf(own.Username, nodes), nil
+}
+
+func itemsOf(owner string, nodes []store.Node) []Item {
 	items := make([]Item, len(nodes))
 	for i, n := range nodes {
-		items[i] = itemOf(own.Username, n)
+		items[i] = itemOf(owner, n)
 	}
-	return items, nil
+	return items
 }
 
 // ensureFolders finds or creates the folders segs below the upload's

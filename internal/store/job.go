@@ -280,6 +280,11 @@ func (s *Store) SetJobFingerprint(ctx context.Context, id int64, owner, fp strin
 	return leaseResult(s.leased(ctx, id, owner).Updates(map[string]any{"fingerprint": fp}))
 }
 
+// Completed is what a job's runner returns when it already completed the
+// job (CompleteJob on the transaction of its effect): the worker records
+// nothing more.
+type Completed struct{ Result any }
+
 // CompleteJob marks a leased job succeeded with its result.
 func (s *Store) CompleteJob(ctx context.Context, id int64, owner string, result string) error {
 	t := now()
