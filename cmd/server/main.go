@@ -148,6 +148,10 @@ func serve(configPath string) error {
 		return err
 	}
 	defer a.store.Close()
+	// Before any CLI program can start: they must not read our memory.
+	if err := compile.ProtectServer(); err != nil {
+		slog.Warn("could not make the server undumpable; CLI programs running as its user can read its secrets", "err", err)
+	}
 
 	generated, err := a.auth.EnsureAdmin(ctx, a.cfg.AdminPassword)
 	if err != nil {
@@ -185,7 +189,7 @@ func serve(configPath string) error {
 		Limits:            importer.Limits{MaxEntries: a.cfg.Import.MaxEntries, MaxBytes: a.cfg.Import.MaxBytes}}
 	compiler := compile.New(compile.Options{Store: a.store, Tree: a.tree, Models: models, CLIProfiles: a.cfg.CLIProfiles,
 		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser, Skills: skills,
-		Runners: map[string]compile.Runner{importer.Kind: imports}})
+		Runners: map[string]compile.Runner{importer.Kind: imports}, CLIUser: a.cfg.CLIUser})
 	imports.Notify = compiler.Notify
 	shutdown := make(chan struct{})
 	lim := a.cfg.Limits

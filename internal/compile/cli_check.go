@@ -47,6 +47,12 @@ func (s *Service) CheckCLIProfile(ctx context.Context, name string) (*JobError, 
 	cmd.Dir = dir
 	cmd.Env = allowedEnv(p.Env, os.LookupEnv)
 	ownGroup(cmd)
+	if s.cliUserErr != nil {
+		return &JobError{Code: "bad_configuration", Message: s.cliUserErr.Error()}, nil
+	}
+	if err := s.cliUser.apply(cmd, dir); err != nil {
+		return nil, apierr.Internal(err)
+	}
 	cmd.WaitDelay = cliWaitDelay
 	err = cmd.Run()
 	killGroup(cmd)

@@ -18,10 +18,20 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// script writes an executable shell script to a temporary directory.
+// script writes an executable shell script to a temporary directory that
+// the account CLI programs run as (nobody, when tests run as root) can
+// reach; t.TempDir's are the test user's alone.
 func script(t *testing.T, body string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "fake-cli")
+	dir, err := os.MkdirTemp("", "knowspace-cli-script-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "fake-cli")
 	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -78,6 +78,9 @@ type Options struct {
 	// Runners run the jobs of other kinds (a folder import) on the same
 	// queue, leases, progress and cancel; a kind without one is a compile.
 	Runners map[string]Runner
+	// CLIUser is the account CLI profiles run as (config cli_user); empty
+	// is the server's own, or "nobody" when the server runs as root.
+	CLIUser string
 }
 
 // Runner runs one claimed job of its kind. ctx ends when the user cancels,
@@ -103,6 +106,9 @@ type Service struct {
 	extract  *extract.Isolation
 	skills   *skill.Service
 	runners  map[string]Runner
+	// cliUser runs CLI profiles; cliUserErr, when set, fails CLI jobs.
+	cliUser    cliUser
+	cliUserErr error
 	// autoRetry: see Options.AutoRetry.
 	autoRetry time.Duration
 
@@ -134,6 +140,7 @@ func New(o Options) *Service {
 		s.profiles[p.Name] = p
 		s.order = append(s.order, p.Name)
 	}
+	s.cliUser, s.cliUserErr = lookupCLIUser(o.CLIUser)
 	if s.lease <= 0 {
 		s.lease = 30 * time.Second
 	}

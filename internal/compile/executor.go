@@ -64,7 +64,10 @@ func (s *Service) executorFor(snap Snapshot) (executor, error) {
 		if err != nil {
 			return nil, err
 		}
-		return cliExecutor{argv: argv, env: p.Env}, nil
+		if s.cliUserErr != nil {
+			return nil, permanent("bad_configuration", "%v", s.cliUserErr)
+		}
+		return cliExecutor{argv: argv, env: p.Env, user: s.cliUser}, nil
 	}
 	return nil, permanent("bad_configuration", "unknown executor %q", snap.Executor)
 }
@@ -128,10 +131,12 @@ func contains(list []string, v string) bool {
 // by the operator, but it may run tools on model output, so it is given no
 // more than it needs: only the environment variables its profile lists, an
 // empty private working directory removed afterwards, its own process group
-// killed whole when it ends, and a cap on what it may write.
+// killed whole when it ends, a cap on what it may write, and (see
+// ProtectServer and cliUser) no way into the server's memory or /proc.
 type cliExecutor struct {
 	argv []string
 	env  []string // names of the variables passed through
+	user cliUser
 }
 
 func (e cliExecutor) run(ctx context.Context, system, prompt string) (string, error) {
@@ -149,6 +154,9 @@ func (e cliExecutor) run(ctx context.Context, system, prompt string) (string, er
 	stderr := &tail{max: cliStderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	ownGroup(cmd)
+	if err := e.user.apply(cmd, dir); err != nil {
+		return "", err
+	}
 	// Children that keep the pipes open must not hold Wait forever.
 	cmd.WaitDelay = cliWaitDelay
 	err = cmd.Run()
@@ -165,8 +173,10 @@ func (e cliExecutor) run(ctx context.Context, system, prompt string) (string, er
 	switch {
 	case errors.As(err, &exitErr):
 		return "", permanent("cli_failed", "%s exited with status %d: %s", e.argv[0], exitErr.ExitCode(), stderr.String())
-	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
 		return "", permanent("bad_configuration", "program %s of the cli profile is not installed", e.argv[0])
+	case errors.Is(err, fs.ErrPermission):
+		return "", permanent("bad_configuration", "program %s of the cli profile may not be run by the account CLI programs run as (cli_user)", e.argv[0])
 	case errors.Is(err, exec.ErrWaitDelay):
 		// The program exited; only a child holding its output was cut off.
 	case err != nil:

@@ -53,7 +53,10 @@ type Config struct {
 	Models []llm.ModelConfig `yaml:"models"`
 	// CLIProfiles are the command-line compile executors (SPEC §9).
 	CLIProfiles []CLIProfile `yaml:"cli_profiles"`
-	Limits      Limits       `yaml:"limits"`
+	// CLIUser is the account CLI profiles run as; empty is the server's
+	// own, or "nobody" when the server runs as root.
+	CLIUser string `yaml:"cli_user"`
+	Limits  Limits `yaml:"limits"`
 	// Import bounds a folder import from an archive.
 	Import Import `yaml:"import"`
 	// Conversations says whether chat history is kept on the server.
@@ -210,6 +213,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"KB_BLOB_STORE": &c.BlobStore, "KB_S3_ENDPOINT": &c.S3.Endpoint, "KB_S3_BUCKET": &c.S3.Bucket,
 		"KB_S3_PREFIX": &c.S3.Prefix, "KB_S3_REGION": &c.S3.Region,
 		"KB_LOG_FORMAT": &c.LogFormat, "KB_LOG_LEVEL": &c.LogLevel, "KB_METRICS_LISTEN": &c.MetricsListen,
+		"KB_CLI_USER": &c.CLIUser,
 	} {
 		if v := getenv(name); v != "" {
 			*dst = v
