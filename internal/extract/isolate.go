@@ -67,7 +67,7 @@ type reply struct {
 // ctx's error when ctx ended first, or a plain error when the child could
 // not be started.
 func (iso Isolation) Run(ctx context.Context, name string, raw []byte) (Result, error) {
-	return iso.run(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir}, raw)
+	return iso.run(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir}, bytes.NewReader(raw))
 }
 
 // Warm starts the PDF engine once in a child so that CacheDir holds its
@@ -80,12 +80,12 @@ func (iso Isolation) Warm(ctx context.Context) error {
 	// Compiling the engine is our own trusted work, and under the race
 	// detector it takes several times a document's memory.
 	iso.Timeout, iso.MemoryBytes = 10*time.Minute, max(iso.MemoryBytes, 8<<30)
-	_, err := iso.run(ctx, request{Name: "the PDF engine", CacheDir: iso.CacheDir, Warm: true}, nil)
+	_, err := iso.run(ctx, request{Name: "the PDF engine", CacheDir: iso.CacheDir, Warm: true}, bytes.NewReader(nil))
 	return err
 }
 
-func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, error) {
-	rep, err := iso.exchange(ctx, req, raw, iso.Timeout)
+func (iso Isolation) run(ctx context.Context, req request, body io.Reader) (Result, error) {
+	rep, err := iso.exchange(ctx, req, body, iso.Timeout)
 	switch {
 	case err != nil:
 		return Result{}, err
@@ -97,11 +97,11 @@ func (iso Isolation) run(ctx context.Context, req request, raw []byte) (Result, 
 	return *rep.Result, nil
 }
 
-// exchange sends one request to a new child and returns its reply, or the
-// failure that ended it: ctx's error, CodeTimeout past timeout (0 means
+// exchange sends one request to a new child, the document streamed from
+// body, and returns its reply, or the failure that ended it: ctx's error, CodeTimeout past timeout (0 means
 // DefaultTimeout), CodeTooLarge past the memory ceiling, CodeParseFailed
 // when the child died without an answer.
-func (iso Isolation) exchange(ctx context.Context, req request, raw []byte, timeout time.Duration) (reply, error) {
+func (iso Isolation) exchange(ctx context.Context, req request, body io.Reader, timeout time.Duration) (reply, error) {
 	name := req.Name
 	ceiling := iso.MemoryBytes
 	if timeout <= 0 {
@@ -132,7 +132,7 @@ func (iso Isolation) exchange(ctx context.Context, req request, raw []byte, time
 	// empty environment and no working directory of ours.
 	cmd.Env = []string{childEnvKey + "=1"}
 	cmd.Dir = os.TempDir()
-	cmd.Stdin = io.MultiReader(bytes.NewReader(append(hdr, '\n')), bytes.NewReader(raw))
+	cmd.Stdin = io.MultiReader(bytes.NewReader(append(hdr, '\n')), body)
 	var out bytes.Buffer
 	stderr := &capped{max: maxStderr}
 	cmd.Stdout, cmd.Stderr = &out, stderr

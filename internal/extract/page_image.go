@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 
 	"github.com/klippa-app/go-pdfium/requests"
@@ -118,12 +119,12 @@ func tooLargeToDraw(page int, wPt, hPt float64) error {
 	return Fail(CodeTooLarge, "page %d is %.0f×%.0f points, too large to draw", page, wPt, hPt)
 }
 
-// RenderPage draws page (1-based) of the PDF raw, named name, in a child
-// process under the extraction's memory ceiling, and within one page's
+// RenderPage draws page (1-based) of the PDF src, named name, in a child
+// process, to which src streams (the caller holds no copy of the file), under the extraction's memory ceiling, and within one page's
 // budget (ocr.page_timeout, at most the whole parse_timeout); cancelling
 // ctx kills the child and its renderer. Errors are as RenderPage's, plus
 // the child's (CodeTimeout, CodeTooLarge, ctx's error).
-func (iso Isolation) RenderPage(ctx context.Context, name string, raw []byte, page int) (PageImage, error) {
+func (iso Isolation) RenderPage(ctx context.Context, name string, src io.Reader, page int) (PageImage, error) {
 	if page < 1 {
 		return PageImage{}, Fail(CodePageOutOfRange, "%s: page %d does not exist: pages count from 1", name, page)
 	}
@@ -131,7 +132,7 @@ func (iso Isolation) RenderPage(ctx context.Context, name string, raw []byte, pa
 	if iso.Timeout > 0 {
 		timeout = min(timeout, iso.Timeout)
 	}
-	rep, err := iso.exchange(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir, Page: page}, raw, timeout)
+	rep, err := iso.exchange(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir, Page: page}, src, timeout)
 	if err != nil {
 		return PageImage{}, err
 	}

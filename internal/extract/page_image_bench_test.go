@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -31,7 +32,7 @@ func BenchmarkPageImage(b *testing.B) {
 	b.Run("child", func(b *testing.B) {
 		iso := ocrIsolation() // the child finds pdftoppm as the server's does
 		for range b.N {
-			if pi, err := iso.RenderPage(context.Background(), "scan.pdf", raw, 1); err != nil || pi.Renderer != "pdftoppm" {
+			if pi, err := iso.RenderPage(context.Background(), "scan.pdf", bytes.NewReader(raw), 1); err != nil || pi.Renderer != "pdftoppm" {
 				b.Fatal(err, pi.Renderer)
 			}
 		}

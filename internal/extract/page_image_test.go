@@ -203,7 +203,7 @@ func TestIsolatedRenderPage(t *testing.T) {
 	raw := scanPair(t)
 	ctx := context.Background()
 	iso := ocrIsolation()
-	pi, err := iso.RenderPage(ctx, "scan.pdf", raw, 2)
+	pi, err := iso.RenderPage(ctx, "scan.pdf", bytes.NewReader(raw), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestIsolatedRenderPage(t *testing.T) {
 		t.Fatalf("page 2: %+v, %v", PageImage{Page: pi.Page, Pages: pi.Pages, Width: pi.Width}, err)
 	}
 
-	pi, err = iso.RenderPage(ctx, "scan.pdf", raw, 5)
+	pi, err = iso.RenderPage(ctx, "scan.pdf", bytes.NewReader(raw), 5)
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodePageOutOfRange || pi.Pages != 2 || !strings.HasPrefix(e.Message, "scan.pdf: page 5") {
 		t.Fatalf("page 5: %v, pages %d", err, pi.Pages)
@@ -221,7 +221,7 @@ func TestIsolatedRenderPage(t *testing.T) {
 		short := ocrIsolation()
 		short.Limits.OCR.PageTimeout = 50 * time.Millisecond
 		start := time.Now()
-		_, err := short.RenderPage(ctx, "scan.pdf", raw, 1)
+		_, err := short.RenderPage(ctx, "scan.pdf", bytes.NewReader(raw), 1)
 		if !errors.As(err, &e) || e.Code != CodeTimeout || time.Since(start) > 5*time.Second {
 			t.Fatalf("got %v after %v; want parse_timeout past a 50 ms budget", err, time.Since(start))
 		}
@@ -230,7 +230,7 @@ func TestIsolatedRenderPage(t *testing.T) {
 		cctx, cancel := context.WithCancel(ctx)
 		time.AfterFunc(100*time.Millisecond, cancel)
 		start := time.Now()
-		_, err := ocrIsolation().RenderPage(cctx, "scan.pdf", raw, 1)
+		_, err := ocrIsolation().RenderPage(cctx, "scan.pdf", bytes.NewReader(raw), 1)
 		if !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
 			t.Fatalf("got %v after %v; want canceled at once", err, time.Since(start))
 		}

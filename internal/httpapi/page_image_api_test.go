@@ -158,7 +158,7 @@ func TestPageImage(t *testing.T) {
 // says when it saw that.
 type blockingRenderer struct{ ended chan time.Time }
 
-func (r blockingRenderer) RenderPage(ctx context.Context, _ string, _ []byte, _ int) (extract.PageImage, error) {
+func (r blockingRenderer) RenderPage(ctx context.Context, _ string, _ io.Reader, _ int) (extract.PageImage, error) {
 	<-ctx.Done()
 	r.ended <- time.Now()
 	return extract.PageImage{}, ctx.Err()

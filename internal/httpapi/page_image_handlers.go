@@ -19,7 +19,7 @@ import (
 // PageRenderer draws one page of a PDF for the preview; the extraction's
 // Isolation is one (the child process, its budget and memory ceiling).
 type PageRenderer interface {
-	RenderPage(ctx context.Context, name string, raw []byte, page int) (extract.PageImage, error)
+	RenderPage(ctx context.Context, name string, src io.Reader, page int) (extract.PageImage, error)
 }
 
 // maxPageImageSource is the largest PDF a page is drawn from: the most the
@@ -58,19 +58,15 @@ func (h *handlers) pageImage(c echo.Context) error {
 	if h.Pages == nil {
 		return apierr.New(http.StatusServiceUnavailable, extract.CodeNoRenderer, "drawing PDF pages is not available on this server")
 	}
-	raw, err := io.ReadAll(f)
+	// A render is a child process: a few at a time, a few per user, and a
+	// client that leaves while it waits for a turn costs nothing. The file
+	// streams to the child, so waiting requests hold no copy of it.
+	release, err := h.renders.acquire(ctx, caller(c).ID)
 	if err != nil {
-		return apierr.Internal(fmt.Errorf("read %s: %w", f.Name, err))
-	}
-	// A render is a child process: a few at a time, and a client that
-	// leaves while it waits for a turn costs nothing.
-	select {
-	case h.renders <- struct{}{}:
-		defer func() { <-h.renders }()
-	case <-ctx.Done():
 		return clientLeft(ctx)
 	}
-	img, err := h.Pages.RenderPage(ctx, f.Name, raw, page)
+	defer release()
+	img, err := h.Pages.RenderPage(ctx, f.Name, f, page)
 	if err != nil {
 		if ctx.Err() != nil {
 			return clientLeft(ctx)

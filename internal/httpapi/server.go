@@ -103,7 +103,7 @@ func New(d Deps) *echo.Echo {
 	}
 	h := &handlers{Deps: d,
 		checks:  newRateLimiter(checksPerMinute, time.Minute, "a minute"),
-		renders: make(chan struct{}, runtime.GOMAXPROCS(0))}
+		renders: newRenderSlots(runtime.GOMAXPROCS(0))}
 	e.GET("/healthz", h.health)
 	e.GET("/readyz", h.ready)
 
@@ -222,8 +222,8 @@ func New(d Deps) *echo.Echo {
 
 type handlers struct {
 	Deps
-	checks  *rateLimiter  // model and CLI profile checks, per user
-	renders chan struct{} // page images drawn at once, one per core
+	checks  *rateLimiter // model and CLI profile checks, per user
+	renders *renderSlots // page images drawn at once: one per core, half of them per user
 }
 
 func (h *handlers) health(c echo.Context) error {
