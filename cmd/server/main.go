@@ -194,7 +194,7 @@ func serve(configPath string) error {
 	shutdown := make(chan struct{})
 	lim := a.cfg.Limits
 	timeouts := httpapi.Timeouts{ReadHeader: lim.ReadHeaderTimeout, Idle: lim.IdleTimeout,
-		BodyIdle: lim.BodyIdleTimeout, Body: lim.BodyTimeout}
+		BodyIdle: lim.BodyIdleTimeout, Body: lim.BodyTimeout, Write: lim.WriteTimeout}
 	var conversations *chat.Service
 	if a.cfg.Conversations.Store {
 		conversations = &chat.Service{Store: a.store, Tree: a.tree}

@@ -93,6 +93,9 @@ type Limits struct {
 	IdleTimeout       time.Duration `yaml:"idle_timeout"` // keep-alive between requests
 	BodyIdleTimeout   time.Duration `yaml:"body_idle_timeout"`
 	BodyTimeout       time.Duration `yaml:"body_timeout"`
+	// WriteTimeout bounds one write of a response body: a client that
+	// stopped reading a download loses its connection.
+	WriteTimeout time.Duration `yaml:"write_timeout"`
 }
 
 // CLIProfile is a compile executor run as a program: Argv is the command
@@ -185,7 +188,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		Listen: DefaultListen, DataDir: DefaultDataDir, SessionTTL: 8 * time.Hour, SessionMaxTTL: 7 * 24 * time.Hour,
 		Limits: Limits{StreamsPerUser: 4, QueuedJobsPerUser: 200,
 			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-			BodyIdleTimeout: 30 * time.Second, BodyTimeout: 30 * time.Second},
+			BodyIdleTimeout: 30 * time.Second, BodyTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB, OCR: defaultOCR(),
 		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
@@ -292,6 +295,7 @@ func (c Config) Validate() error {
 		{"limits.idle_timeout", c.Limits.IdleTimeout, time.Second, time.Hour},
 		{"limits.body_idle_timeout", c.Limits.BodyIdleTimeout, time.Second, 10 * time.Minute},
 		{"limits.body_timeout", c.Limits.BodyTimeout, time.Second, time.Hour},
+		{"limits.write_timeout", c.Limits.WriteTimeout, time.Second, time.Hour},
 	} {
 		if d.v < d.min || d.v > d.max {
 			return fmt.Errorf("%s: must be between %s and %s", d.name, d.min, d.max)

@@ -19,6 +19,10 @@ type Timeouts struct {
 	// Body caps the whole read of a non-upload body (JSON, commands), which
 	// is small, so a client trickling a byte per BodyIdle is cut too.
 	Body time.Duration
+	// Write is how long one write of a response body may wait for the
+	// client to take bytes: a slow download that keeps moving is never
+	// cut, a client that stopped reading is.
+	Write time.Duration
 }
 
 // Default timeouts.
@@ -27,6 +31,7 @@ const (
 	DefaultIdleTimeout       = 2 * time.Minute
 	DefaultBodyIdleTimeout   = 30 * time.Second
 	DefaultBodyTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 30 * time.Second
 )
 
 func (t Timeouts) withDefaults() Timeouts {
@@ -34,7 +39,7 @@ func (t Timeouts) withDefaults() Timeouts {
 		v *time.Duration
 		d time.Duration
 	}{{&t.ReadHeader, DefaultReadHeaderTimeout}, {&t.Idle, DefaultIdleTimeout},
-		{&t.BodyIdle, DefaultBodyIdleTimeout}, {&t.Body, DefaultBodyTimeout}} {
+		{&t.BodyIdle, DefaultBodyIdleTimeout}, {&t.Body, DefaultBodyTimeout}, {&t.Write, DefaultWriteTimeout}} {
 		if *f.v <= 0 {
 			*f.v = f.d
 		}
@@ -121,3 +126,48 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 }
 
 func (b *deadlineBody) Close() error { return b.body.Close() }
+
+// writeDeadlines bounds each write of a response body by t.Write, and the
+// flush after the handler returns, so a client that stops reading a
+// download (raw, WebDAV, exports, page images) loses its connection instead
+// of holding a descriptor and a goroutine. Between writes there is no
+// deadline: an idle stream, or a handler still working, is not cut.
+func writeDeadlines(t Timeouts) echo.MiddlewareFunc {
+	t = t.withDefaults()
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			res := c.Response()
+			w := &deadlineWriter{ResponseWriter: res.Writer, rc: http.NewResponseController(res.Writer), limit: t.Write}
+			res.Writer = w
+			err := next(c)
+			// net/http flushes what is buffered after the handler returns.
+			_ = w.rc.SetWriteDeadline(time.Now().Add(t.Write))
+			return err
+		}
+	}
+}
+
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc    *http.ResponseController
+	limit time.Duration
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.limit))
+	n, err := w.ResponseWriter.Write(p)
+	_ = w.rc.SetWriteDeadline(time.Time{})
+	return n, err
+}
+
+// FlushError bounds a flush as a write: a stream's events reach the
+// socket there.
+func (w *deadlineWriter) FlushError() error {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.limit))
+	err := w.rc.Flush()
+	_ = w.rc.SetWriteDeadline(time.Time{})
+	return err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -94,6 +94,7 @@ func New(d Deps) *echo.Echo {
 	e.Pre(securityHeaders)
 	e.Use(requestLog)
 	e.Use(bodyDeadlines(d.Timeouts))
+	e.Use(writeDeadlines(d.Timeouts))
 
 	if d.Skills == nil {
 		d.Skills = &skill.Service{Store: d.Store, Tree: d.Tree, Models: d.Models}
