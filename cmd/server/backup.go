@@ -17,6 +17,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -55,14 +56,20 @@ func backupCommand(configPath string, args []string) error {
 	}
 }
 
+// backupPrefix names a backup's scratch directory in the data directory.
+const backupPrefix = "backup"
+
 var errBlobGone = errors.New("a referenced blob was purged during the backup")
 
 func writeBackup(ctx context.Context, a *app, out string) error {
-	work, err := os.MkdirTemp(a.cfg.DataDir, "backup-")
+	// A backup killed midway leaves a database copy here; the lock says
+	// it is ours, so the next start removes it once we are gone.
+	scr, err := scratch.Claim(a.cfg.DataDir, backupPrefix)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(work)
+	defer scr.Release()
+	work := scr.Path
 	m := manifest{Format: 1, Dialect: a.store.Dialect(), CreatedAt: time.Now().UTC()}
 	dbPath := filepath.Join(work, "db")
 	var refs *store.Store

@@ -33,6 +33,7 @@ import (
 	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/openaiapi"
+	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/turn"
@@ -123,7 +124,12 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	blobs.CleanStaging(blob.StagingMaxAge)
+	logLeftovers(blobs.CleanStaging(blob.StagingMaxAge))
+	backups, err := scratch.Sweep(cfg.DataDir, backupPrefix)
+	if err != nil {
+		slog.Warn("sweep backup leftovers", "err", err)
+	}
+	logLeftovers(backups)
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
 	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
@@ -148,6 +154,7 @@ func serve(configPath string) error {
 		return err
 	}
 	defer a.store.Close()
+	defer a.blobs.Close()
 	// Before any CLI program can start: they must not read our memory.
 	if err := compile.ProtectServer(); err != nil {
 		slog.Warn("could not make the server undumpable; CLI programs running as its user can read its secrets", "err", err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -118,5 +120,42 @@ func TestTwoReplicasShareDatabaseAndObjectStore(t *testing.T) {
 	status, body = a.request("GET", "/api/v1/resources/content?uri="+url.QueryEscape("kb://me/wiki/team/brief.md"), tokA, nil)
 	if status != 200 || json.Unmarshal(body, &page) != nil || !strings.Contains(page.Text, "zebra") {
 		t.Fatalf("compiled page on A: %d %.600s", status, body)
+	}
+
+	// An archive imported through A (no workers) is unpacked by B's worker:
+	// it was once staged on A's own disk, where B answered archive_gone.
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	for _, name := range []string{"minutes/q1.md", "minutes/q2.md"} {
+		w, _ := zw.Create(name)
+		fmt.Fprintf(w, "# %s\nthe zebra figure again\n", name)
+	}
+	zw.Close()
+	status, body = a.multipart("/api/v1/resources/import?uri="+url.QueryEscape("kb://me/team/"), tokA, "archive.zip", zipped.Bytes())
+	var imp struct {
+		Job struct {
+			ID int64 `json:"id"`
+		} `json:"job"`
+	}
+	if status != http.StatusAccepted || json.Unmarshal(body, &imp) != nil || imp.Job.ID == 0 {
+		t.Fatalf("import on A: %d %s", status, body)
+	}
+	deadline = time.Now().Add(90 * time.Second)
+	for {
+		status, body = a.request("GET", fmt.Sprintf("/api/v1/jobs/%d", imp.Job.ID), tokA, nil)
+		if status != 200 || json.Unmarshal(body, &job) != nil {
+			t.Fatalf("import job on A: %d %s", status, body)
+		}
+		if job.State == "succeeded" || job.State == "failed" || job.State == "cancelled" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if job.State != "succeeded" {
+		t.Fatalf("import job: %s\n%s", body, b.logs())
+	}
+	status, body = a.request("GET", "/api/v1/resources?uri="+url.QueryEscape("kb://me/team/archive/minutes/"), tokA, nil)
+	if status != 200 || !strings.Contains(string(body), "q1.md") || !strings.Contains(string(body), "q2.md") {
+		t.Fatalf("imported folder on A: %d %.600s", status, body)
 	}
 }

@@ -7,10 +7,11 @@ import (
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/scratch"
 )
 
-// Housekeeping periods. The staging sweep runs hourly because staged files
-// older than blob.StagingMaxAge are crash leftovers; the first orphan sweep
+// Housekeeping periods. The staging sweep runs hourly: it removes what
+// crashed processes (another replica's) staged; the first orphan sweep
 // runs a minute after start so it never slows start-up.
 const (
 	stagingSweepInterval = time.Hour
@@ -32,9 +33,7 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 		case <-ctx.Done():
 			return
 		case <-staging.C:
-			if n := blobs.CleanStaging(blob.StagingMaxAge); n > 0 {
-				slog.Info("staging sweep removed crash leftovers", "count", n)
-			}
+			logLeftovers(blobs.CleanStaging(blob.StagingMaxAge))
 			if n, err := tree.ExpireTrash(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("trash expiry", "err", err)
 			} else if n > 0 {
@@ -50,5 +49,12 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 			}
 			orphans.Reset(blobInterval)
 		}
+	}
+}
+
+// logLeftovers says what a sweep of crash leftovers removed.
+func logLeftovers(removed []scratch.Leftover) {
+	for _, l := range removed {
+		slog.Info("removed a crashed process's leftovers", "path", l.Path, "bytes", l.Bytes)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -102,10 +101,16 @@ type Skip struct {
 // and is valid only during the call.
 type Visit func(e Entry, body io.Reader) error
 
+// Source is an archive's bytes: read in order (tar) or at offsets (zip).
+type Source interface {
+	io.Reader
+	io.ReaderAt
+}
+
 // Walk reads the archive f of size bytes and calls visit for each entry in
 // archive order. progress, when set, gets the fraction read so far. It
 // stops at the first refusal (*Error), ctx's end or visit's error.
-func Walk(ctx context.Context, f *os.File, size int64, format Format, lim Limits, progress func(float64), visit Visit) ([]Skip, error) {
+func Walk(ctx context.Context, f Source, size int64, format Format, lim Limits, progress func(float64), visit Visit) ([]Skip, error) {
 	if lim.MaxEntryBytes <= 0 || lim.MaxEntryBytes > lim.MaxBytes {
 		lim.MaxEntryBytes = lim.MaxBytes
 	}

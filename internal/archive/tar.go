@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
-	"os"
 )
 
 // counting tells how many compressed bytes the decoder has taken, for the
@@ -22,7 +21,7 @@ func (c *counting) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (w *walker) tar(f *os.File, size int64, gz bool) error {
+func (w *walker) tar(f io.Reader, size int64, gz bool) error {
 	src := &counting{r: f}
 	var r io.Reader = bufio.NewReaderSize(src, 8<<10)
 	if gz {

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 )
 
-func (w *walker) zip(f *os.File, size int64) error {
+func (w *walker) zip(f io.ReaderAt, size int64) error {
 	zr, err := zip.NewReader(f, size)
 	if err != nil {
 		return refuse(CodeInvalid, "not a readable zip archive: %v", err)

@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/knowspace/knowspace/internal/scratch"
 )
 
 // ErrTooLarge means the input passed the limit given to Put.
@@ -23,7 +25,11 @@ var ErrTooLarge = errors.New("blob exceeds size limit")
 type Store struct {
 	b   Backend
 	dir string // the disk backend's blobs/<aa>/<hash>, blobs/<aa>/<hash>.idx
-	tmp string // staging area on the same file system, so rename is atomic
+	// tmp is this process's staging area, a scratch directory under
+	// staging (on the same file system, so rename is atomic).
+	tmp     string
+	staging string
+	own     *scratch.Dir
 	// BeforeRemove, when set, runs just before Remove deletes a blob's
 	// bytes. Tests use it to interleave an upload deterministically.
 	BeforeRemove func(hash string)
@@ -38,21 +44,30 @@ func Open(dataDir string) (*Store, error) {
 // OpenWith stages under dataDir and publishes to b; a nil b is the disk
 // under dataDir/blobs.
 func OpenWith(dataDir string, b Backend) (*Store, error) {
-	s := &Store{tmp: filepath.Join(dataDir, "tmp")}
-	dirs := []string{s.tmp}
+	s := &Store{staging: filepath.Join(dataDir, "tmp")}
+	own, err := scratch.Claim(s.staging, stagingPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("blob staging: %w", err)
+	}
+	s.own, s.tmp = own, own.Path
 	if b == nil {
 		s.dir = filepath.Join(dataDir, "blobs")
 		b = NewDisk(s.dir, s.tmp)
-		dirs = append(dirs, s.dir)
-	}
-	s.b = b
-	for _, d := range dirs {
-		if err := os.MkdirAll(d, 0o700); err != nil {
+		if err := os.MkdirAll(s.dir, 0o700); err != nil {
+			own.Release()
 			return nil, fmt.Errorf("blob dir: %w", err)
 		}
 	}
+	s.b = b
 	return s, nil
 }
+
+// stagingPrefix names each process's staging directory under tmp/.
+const stagingPrefix = "proc"
+
+// Close removes this process's staging directory; what a crash leaves
+// there, the next CleanStaging removes.
+func (s *Store) Close() { s.own.Release() }
 
 // Info describes a blob's bytes as seen while it was written.
 type Info struct {
@@ -189,24 +204,32 @@ func (s *Store) Remove(hash string) error {
 	return s.b.Delete(ctx, blobKey(hash))
 }
 
-// StagingMaxAge is how old a staged file must be before CleanStaging takes
-// it for a crash leftover rather than an upload in flight.
+// StagingMaxAge is how old a file staged by an older version (in tmp/
+// itself, with no owner to ask) must be before CleanStaging takes it for a
+// crash leftover rather than an upload in flight.
 const StagingMaxAge = time.Hour
 
-// CleanStaging removes staged files older than maxAge; recent ones may be
-// uploads in flight, here or on another replica sharing the data directory.
-// It returns how many it removed.
-func (s *Store) CleanStaging(maxAge time.Duration) int {
-	entries, _ := os.ReadDir(s.tmp)
-	n := 0
+// CleanStaging removes what crashed processes staged: the staging
+// directories whose process no longer runs (here or on another replica
+// sharing the data directory), whatever their age, and files of older
+// versions past maxAge. It returns what it removed.
+func (s *Store) CleanStaging(maxAge time.Duration) []scratch.Leftover {
+	out, err := scratch.Sweep(s.staging, stagingPrefix)
+	if err != nil {
+		out = append(out, scratch.Leftover{Path: s.staging, Bytes: -1})
+	}
+	entries, _ := os.ReadDir(s.staging)
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > maxAge {
-			if os.Remove(filepath.Join(s.tmp, e.Name())) == nil {
-				n++
-			}
+		info, err := e.Info()
+		if err != nil || e.IsDir() || time.Since(info.ModTime()) <= maxAge {
+			continue
+		}
+		p := filepath.Join(s.staging, e.Name())
+		if os.Remove(p) == nil {
+			out = append(out, scratch.Leftover{Path: p, Bytes: info.Size()})
 		}
 	}
-	return n
+	return out
 }
 
 // path is where the disk backend keeps a blob (tests).
@@ -224,12 +247,17 @@ func (s *Store) OpenStaged(name string) (*os.File, error) {
 	if name == "" || name != filepath.Base(name) || name == "." || name == ".." {
 		return nil, fmt.Errorf("bad staged name %q", name)
 	}
-	return os.Open(filepath.Join(s.tmp, name))
+	if f, err := os.Open(filepath.Join(s.tmp, name)); !errors.Is(err, os.ErrNotExist) {
+		return f, err
+	}
+	// Staged by an older version, in tmp/ itself.
+	return os.Open(filepath.Join(s.staging, name))
 }
 
 // RemoveStaged discards a staged copy by its StagedName.
 func (s *Store) RemoveStaged(name string) {
 	if name != "" && name == filepath.Base(name) && name != "." && name != ".." {
 		os.Remove(filepath.Join(s.tmp, name))
+		os.Remove(filepath.Join(s.staging, name))
 	}
 }

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"io"
 	"math/rand"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/knowspace/knowspace/internal/scratch"
 )
 
 func putString(t *testing.T, s *Store, text string, oneByte bool) *Pending {
@@ -98,9 +99,7 @@ func TestPutDetectsBinaryAndLimit(t *testing.T) {
 	if _, err := s.Put(strings.NewReader("0123456789A"), 10); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("want ErrTooLarge, got %v", err)
 	}
-	if left, _ := filepathGlob(s.tmp); len(left) != 0 {
+	if left := scratch.Files(s.staging); len(left) != 0 {
 		t.Fatalf("staging not clean: %v", left)
 	}
 }
-
-func filepathGlob(dir string) ([]string, error) { return filepath.Glob(filepath.Join(dir, "*")) }

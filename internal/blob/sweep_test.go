@@ -75,16 +75,23 @@ func TestBlobsArePrivate(t *testing.T) {
 			t.Fatalf("%s: mode %v, want %v (%v)", path, st.Mode().Perm(), want, err)
 		}
 	}
+	// Files an older version staged in tmp/ itself go past StagingMaxAge;
+	// this process's own staging is never swept, whatever its age.
 	old := time.Now().Add(-2 * StagingMaxAge)
-	stale, _ := os.CreateTemp(s.tmp, "upload-*")
+	stale, _ := os.CreateTemp(s.staging, "upload-*")
 	stale.Close()
 	os.Chtimes(stale.Name(), old, old)
-	inflight, _ := os.CreateTemp(s.tmp, "upload-*")
+	inflight, _ := os.CreateTemp(s.staging, "upload-*")
 	inflight.Close()
-	if n := s.CleanStaging(StagingMaxAge); n != 1 {
-		t.Fatalf("cleaned %d staged files, want 1", n)
+	mine, _ := os.CreateTemp(s.tmp, "upload-*")
+	mine.Close()
+	os.Chtimes(mine.Name(), old, old)
+	if got := s.CleanStaging(StagingMaxAge); len(got) != 1 || got[0].Path != stale.Name() {
+		t.Fatalf("cleaned %+v, want only %s", got, stale.Name())
 	}
-	if _, err := os.Stat(inflight.Name()); err != nil {
-		t.Fatal("an upload in flight was swept")
+	for _, f := range []string{inflight.Name(), mine.Name()} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s was swept", f)
+		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -496,15 +497,7 @@ func (e *env) page(token, uri string, offset, limit int64) pageJSON {
 // stagingFiles lists what is left in <datadir>/tmp.
 func (e *env) stagingFiles() []string {
 	e.t.Helper()
-	entries, err := os.ReadDir(filepath.Join(e.DataDir, "tmp"))
-	if err != nil {
-		e.t.Fatalf("read staging dir: %v", err)
-	}
-	var out []string
-	for _, en := range entries {
-		out = append(out, en.Name())
-	}
-	return out
+	return scratch.Files(filepath.Join(e.DataDir, "tmp"))
 }
 
 // blobFiles counts the stored blobs (and their indexes).

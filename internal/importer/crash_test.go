@@ -97,3 +97,57 @@ func zipOf(t *testing.T, n int) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestQueuedImportArchiveOutlivesTheSweep: a queued import's archive lives
+// in the blob store, where the blob collection spares it however long the
+// job waits (the staging sweep once removed it after an hour), and it goes
+// once the import ended.
+func TestQueuedImportArchiveOutlivesTheSweep(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		ctx := context.Background()
+		st, dir := storetest.Open(t, dialect)
+		blobs, err := blob.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := knowledge.NewTree(st, blobs, 1<<20)
+		u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
+		if err := st.CreateUser(ctx, &u); err != nil {
+			t.Fatal(err)
+		}
+		c := knowledge.Caller{ID: u.ID, Username: u.Username}
+		imp := &Service{Store: st, Tree: tree, MaxUpload: 1 << 20}
+		j, err := imp.Enqueue(ctx, c, Request{URI: "kb://me/", FileName: "notes.zip"}, bytes.NewReader(zipOf(t, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.BlobHash == "" || !blobs.Exists(j.BlobHash) {
+			t.Fatalf("the archive is not in the blob store: %+v", j)
+		}
+		if got := blobs.CleanStaging(0); len(got) != 0 {
+			t.Errorf("the staging sweep removed %+v", got)
+		}
+		if _, err := blobs.Sweep(ctx, 0, tree.FreeBlobs); err != nil {
+			t.Fatal(err)
+		}
+		if !blobs.Exists(j.BlobHash) {
+			t.Fatal("the blob collection removed a queued import's archive")
+		}
+		claimed, err := st.ClaimJob(ctx, "w1", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := imp.Run(ctx, claimed, "w1"); err != nil {
+			t.Fatal(err)
+		}
+		if blobs.Exists(j.BlobHash) {
+			t.Fatal("the archive outlived its import")
+		}
+		l, err := tree.List(ctx, c, "kb://me/notes/", 0, 10)
+		if err != nil || len(l.Items) != 2 {
+			t.Fatalf("imported folder: %+v %v", l.Items, err)
+		}
+	})
+}

@@ -62,8 +62,10 @@ func (s *Service) limits() Limits {
 
 // config is the job's snapshot: everything a worker elsewhere needs.
 type config struct {
-	Archive    string `json:"archive"` // the uploaded file's name
-	Staged     string `json:"staged"`  // its staged copy
+	Archive string `json:"archive"` // the uploaded file's name
+	// Staged names the copy in one replica's staging directory that jobs
+	// queued before the archive moved to the blob store (Job.BlobHash) read.
+	Staged     string `json:"staged,omitempty"`
 	Size       int64  `json:"size"`
 	Target     string `json:"target"` // the folder URI it lands in
 	Folder     string `json:"folder,omitempty"`
@@ -130,32 +132,34 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request, bo
 			return store.Job{}, apierr.TooMany("queue_full", "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
 		}
 	}
-	lim := s.limits()
-	staged, size, err := s.Tree.StageArchive(r.FileName, body, lim.MaxBytes)
-	if err != nil {
-		return store.Job{}, err
-	}
-	cfg := config{Archive: r.FileName, Staged: staged, Size: size, Target: u.String(), Folder: folder,
-		OnConflict: onConflict, MaxEntries: lim.MaxEntries, MaxBytes: lim.MaxBytes, TimeoutS: timeoutS}
-	b, _ := json.Marshal(cfg)
-	js := string(b)
-	j := store.Job{UserID: c.ID, Kind: Kind, Path: n.ChildPath(folder), OutputPath: n.ChildPath(folder),
-		ConfigurationJSON: &js, MaxAttempts: 3}
+	j := store.Job{UserID: c.ID, Kind: Kind, Path: n.ChildPath(folder), OutputPath: n.ChildPath(folder), MaxAttempts: 3}
 	if folder == "" {
 		j.Path, j.OutputPath = n.Path, n.Path
 	}
 	if u.Username != c.Username {
 		o, err := s.Store.UserByUsername(ctx, u.Username)
 		if err != nil {
-			s.Tree.DropStagedArchive(staged)
 			return store.Job{}, apierr.Internal(err)
 		}
 		j.SourceUserID = &o.ID
 	}
-	out, _, err := s.Store.EnqueueJob(ctx, &j)
-	if err != nil {
-		s.Tree.DropStagedArchive(staged)
+	lim := s.limits()
+	var out store.Job
+	err = s.Tree.KeepArchive(ctx, r.FileName, body, lim.MaxBytes, func(tx *store.Store, hash string, size int64) error {
+		cfg := config{Archive: r.FileName, Size: size, Target: u.String(), Folder: folder,
+			OnConflict: onConflict, MaxEntries: lim.MaxEntries, MaxBytes: lim.MaxBytes, TimeoutS: timeoutS}
+		b, _ := json.Marshal(cfg)
+		js := string(b)
+		j.ConfigurationJSON, j.BlobHash = &js, hash
+		var err error
+		out, _, err = tx.EnqueueJob(ctx, &j)
+		return err
+	})
+	if _, ok := apierr.As(err); err != nil && !ok {
 		return store.Job{}, apierr.Internal(err)
+	}
+	if err != nil {
+		return store.Job{}, err
 	}
 	if s.Notify != nil {
 		s.Notify()

@@ -30,7 +30,7 @@ const progressEvery = 250 * time.Millisecond
 // Run unpacks the job's archive and commits the tree (compile.Runner).
 func (s *Service) Run(ctx context.Context, j store.Job, owner string) (any, error) {
 	var cfg config
-	if j.ConfigurationJSON == nil || json.Unmarshal([]byte(*j.ConfigurationJSON), &cfg) != nil || cfg.Staged == "" {
+	if j.ConfigurationJSON == nil || json.Unmarshal([]byte(*j.ConfigurationJSON), &cfg) != nil || j.BlobHash == "" && cfg.Staged == "" {
 		return nil, &failure{code: "bad_configuration", msg: "the import job's snapshot is unreadable"}
 	}
 	u, err := s.Store.UserByID(ctx, j.UserID)
@@ -44,12 +44,36 @@ func (s *Service) Run(ctx context.Context, j store.Job, owner string) (any, erro
 		var f *failure
 		if errors.As(err, &f) && !f.retry {
 			// Final: no later attempt needs the archive.
-			s.Tree.DropStagedArchive(cfg.Staged)
+			s.dropArchive(ctx, j, cfg)
 		}
 		return nil, err
 	}
-	s.Tree.DropStagedArchive(cfg.Staged)
+	s.dropArchive(ctx, j, cfg)
 	return store.Completed{Result: res}, nil
+}
+
+// openArchive opens the job's archive wherever it was kept.
+func (s *Service) openArchive(j store.Job, cfg config) (archive.Source, func() error, error) {
+	if j.BlobHash != "" {
+		f, err := s.Tree.OpenArchive(j.BlobHash)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, f.Close, nil
+	}
+	f, err := s.Tree.OpenStagedArchive(cfg.Staged)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}
+
+func (s *Service) dropArchive(ctx context.Context, j store.Job, cfg config) {
+	if j.BlobHash != "" {
+		s.Tree.DropArchive(ctx, j.BlobHash)
+	} else {
+		s.Tree.DropStagedArchive(cfg.Staged)
+	}
 }
 
 func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledge.Caller, cfg config) (Result, error) {
@@ -57,14 +81,14 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledg
 	if !ok {
 		return Result{}, &failure{code: "not_an_archive", msg: "the job's file is not an archive"}
 	}
-	f, err := s.Tree.OpenStagedArchive(cfg.Staged)
+	f, closeArchive, err := s.openArchive(j, cfg)
 	if errors.Is(err, os.ErrNotExist) {
-		return Result{}, &failure{code: "archive_gone", msg: "the uploaded archive is no longer staged (it waited too long or the import already ended); upload it again"}
+		return Result{}, &failure{code: "archive_gone", msg: "the uploaded archive is no longer kept (the import already ended); upload it again"}
 	}
 	if err != nil {
 		return Result{}, err
 	}
-	defer f.Close()
+	defer closeArchive()
 
 	var (
 		files []knowledge.Staged

@@ -13,6 +13,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -110,8 +111,8 @@ func TestTreeOperations(t *testing.T) {
 		_, err = tree.List(ctx, a, "kb://me/归档/深/", 0, 0)
 		wantCode(t, err, "not_found")
 		wantCode(t, tree.Delete(ctx, a, "kb://me/"), "invalid_delete")
-		if entries, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(entries) != 0 {
-			t.Fatalf("staging not empty: %d files", len(entries))
+		if left := scratch.Files(filepath.Join(dir, "tmp")); len(left) != 0 {
+			t.Fatalf("staging not empty: %v", left)
 		}
 	})
 }
@@ -190,8 +191,8 @@ func TestUploadIsAllOrNothing(t *testing.T) {
 		wantCode(t, err, "path_in_name")
 		_, err = tree.StagePath("../evil", true, strings.NewReader("x"))
 		wantCode(t, err, "invalid_name")
-		if entries, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(entries) != 0 {
-			t.Fatalf("staging not empty: %d files", len(entries))
+		if left := scratch.Files(filepath.Join(dir, "tmp")); len(left) != 0 {
+			t.Fatalf("staging not empty: %v", left)
 		}
 	})
 }

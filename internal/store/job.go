@@ -43,19 +43,22 @@ type Job struct {
 	Attempts          int
 	MaxAttempts       int
 	ConfigurationJSON *string `gorm:"column:configuration_json"`
-	ConfigHash        string
-	Fingerprint       string
-	ResultJSON        *string `gorm:"column:result_json"`
-	ErrorCode         string
-	ErrorMessage      string
-	CancelRequested   bool
-	LeaseOwner        string
-	LeaseExpiresAt    *time.Time
-	RunAfter          time.Time
-	StartedAt         *time.Time
-	FinishedAt        *time.Time
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	// BlobHash names a blob the job needs until it ends (an import's
+	// archive); BlobsInUse keeps it while the job is queued or running.
+	BlobHash        string
+	ConfigHash      string
+	Fingerprint     string
+	ResultJSON      *string `gorm:"column:result_json"`
+	ErrorCode       string
+	ErrorMessage    string
+	CancelRequested bool
+	LeaseOwner      string
+	LeaseExpiresAt  *time.Time
+	RunAfter        time.Time
+	StartedAt       *time.Time
+	FinishedAt      *time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 }
 
 // Active tells whether the job is waiting or running.

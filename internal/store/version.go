@@ -61,8 +61,8 @@ func (s *Store) LatestVersion(ctx context.Context, nodeID int64, body string) (F
 
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
-// BlobsInUse returns which of hashes some version or trash item still
-// references.
+// BlobsInUse returns which of hashes some version, trash item, or queued
+// or running job still references.
 func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]bool, error) {
 	var used, trashed []string
 	err := s.db.WithContext(ctx).Model(&FileVersion{}).Distinct("blob_hash").
@@ -75,7 +75,13 @@ func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]boo
 	if err != nil {
 		return nil, translate(err)
 	}
-	used = append(used, trashed...)
+	var waiting []string
+	err = s.db.WithContext(ctx).Model(&Job{}).Distinct("blob_hash").
+		Where("blob_hash IN ? AND state IN ?", hashes, []string{JobQueued, JobRunning}).Pluck("blob_hash", &waiting).Error
+	if err != nil {
+		return nil, translate(err)
+	}
+	used = append(append(used, trashed...), waiting...)
 	out := make(map[string]bool, len(used))
 	for _, h := range used {
 		out[h] = true
