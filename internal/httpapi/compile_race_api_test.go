@@ -50,6 +50,7 @@ func TestCompileRacingDeletes(t *testing.T) {
 			problems []string
 			jobs     = map[int64]bool{}
 			requests int
+			failed   int // requests answered 5xx
 		)
 		problem := func(format string, args ...any) {
 			mu.Lock()
@@ -73,10 +74,13 @@ func TestCompileRacingDeletes(t *testing.T) {
 						code, b := e.do("POST", "/knowledge-agent/compile", "alice", map[string]any{"uris": []string{uri}, "model_id": "fake"})
 						mu.Lock()
 						requests++
+						if code >= 500 {
+							failed++
+						}
 						mu.Unlock()
 						if code != 200 {
 							problem("compile %s: %d %s", uri, code, b)
-							return
+							continue
 						}
 						res := cmpDecode[cmpEnqueue](t, b)
 						switch {
@@ -123,6 +127,9 @@ func TestCompileRacingDeletes(t *testing.T) {
 			end := j.State
 			if j.Error != nil {
 				end += ": " + j.Error.Code
+				if j.State == "cancelled" {
+					end += " (" + j.Error.Message + ")"
+				}
 			}
 			ends[end]++
 			switch {
@@ -138,7 +145,7 @@ func TestCompileRacingDeletes(t *testing.T) {
 			summary = append(summary, fmt.Sprintf("%s ×%d", end, n))
 		}
 		sort.Strings(summary)
-		t.Logf("%s: %d compile requests, %d jobs: %s", dialect, requests, len(jobs), strings.Join(summary, ", "))
+		t.Logf("%s: %d compile requests, %d answered 5xx; %d jobs: %s", dialect, requests, failed, len(jobs), strings.Join(summary, ", "))
 		if len(problems) > 0 {
 			sort.Strings(problems)
 			t.Fatalf("%d problems, first: %s", len(problems), strings.Join(problems[:min(len(problems), 5)], "\n"))
