@@ -32,6 +32,8 @@ const (
 type Service struct {
 	Store *store.Store
 	Tree  *knowledge.Tree
+
+	unsaved unsavedTurns
 }
 
 // Conversation is the API view of a conversation.

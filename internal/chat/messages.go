@@ -69,6 +69,7 @@ type Detail struct {
 // Detail returns the caller's conversation with its current messages; with
 // all, each message carries its earlier versions, oldest first.
 func (s *Service) Detail(ctx context.Context, c knowledge.Caller, id int64, all bool) (Detail, error) {
+	s.settleUnsaved(ctx)
 	conv, err := s.own(ctx, c, id)
 	if err != nil {
 		return Detail{}, err

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -56,6 +55,9 @@ type Outcome struct {
 // assistant message as streaming. The history comes from the stored
 // messages before the answered one; a client's own history plays no part.
 func (s *Service) Begin(ctx context.Context, c knowledge.Caller, r TurnRequest) (Turn, error) {
+	// An answer whose final write failed would read as still streaming
+	// below and refuse the question.
+	s.settleUnsaved(ctx)
 	var seed []HistoryItem
 	if r.ConversationID == 0 {
 		if r.Regenerate != 0 || r.Edit != 0 {
@@ -165,31 +167,4 @@ func placeTurn(msgs []store.ConversationMessage, r TurnRequest, t *Turn) (int, [
 		history = append(history, HistoryItem{Role: m.Role, Content: m.Content})
 	}
 	return userSlot, history, nil
-}
-
-// Finish stores what the turn produced with its final status.
-func (s *Service) Finish(ctx context.Context, t Turn, o Outcome) error {
-	calls := o.ToolCalls
-	if calls == nil {
-		calls = []ToolCall{}
-	}
-	rawCalls, err := json.Marshal(calls)
-	if err != nil {
-		return err
-	}
-	m := store.ConversationMessage{ID: t.MessageID, Content: o.Content, Reasoning: o.Reasoning, ToolCalls: string(rawCalls),
-		Status: o.Status, Estimate: o.Estimate}
-	if o.Error != nil {
-		m.ErrorCode, m.ErrorMessage = o.Error.Code, o.Error.Message
-	}
-	if o.Usage != nil {
-		raw, err := json.Marshal(o.Usage)
-		if err != nil {
-			return err
-		}
-		if string(raw) != "null" {
-			m.Usage = string(raw)
-		}
-	}
-	return s.Store.FinishMessage(ctx, m)
 }

@@ -74,7 +74,22 @@ func (s *Service) runJob(ctx context.Context, j store.Job, owner string) (Result
 	}
 	err = r.pipeline(ctx)
 	r.res.ModelCalls = r.exec.used
-	return r.res, err
+	return r.res, r.sourceGone(ctx, err)
+}
+
+// sourceGone names the cause of a failure the job's file took with it: a
+// file deleted mid-run fails the next write or read of it with a bare
+// database error, which would otherwise read as internal.
+func (r *jobRun) sourceGone(ctx context.Context, err error) error {
+	var f *Failure
+	if err == nil || errors.As(err, &f) || ctx.Err() != nil {
+		return err
+	}
+	if _, serr := r.source(ctx); errors.As(serr, &f) {
+		f.cause = err
+		return f
+	}
+	return err
 }
 
 // newRun reads what every attempt needs: the snapshot, its executor and

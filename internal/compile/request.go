@@ -254,6 +254,12 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 			j.SourceUserID = &owner
 		}
 		got, created, err := s.st.EnqueueJob(ctx, &j)
+		if errors.Is(err, store.ErrGone) {
+			// Deleted since it was resolved above: the answer a request
+			// made a moment later gives.
+			reject(a.uri.String(), "not_visible", "%s does not exist or is not visible to you (it was deleted while the request was made)", a.uri)
+			continue
+		}
 		if err != nil {
 			return EnqueueResult{}, apierr.Internal(err)
 		}

@@ -204,6 +204,10 @@ func (p *Pool) process(j store.Job, owner string, claimed time.Time) {
 		f.Message = extract.SafeMessage(f.Message)
 		state, ferr = p.s.st.FailJob(fctx, j.ID, owner, f.Code, f.Message, f.Retryable, p.s.backoff(j.Attempts))
 		attrs = []any{"code", f.Code, "retryable", f.Retryable}
+		if f.Code == "internal" {
+			// The user sees only "internal"; the log keeps what it was.
+			attrs = append(attrs, "err", err)
+		}
 		if state == store.JobQueued {
 			p.s.notify()
 		}

@@ -35,6 +35,12 @@ type TestStack struct {
 func NewTestStack(t testing.TB, dialect string) TestStack {
 	t.Helper()
 	st, dir := storetest.Open(t, dialect)
+	return NewTestStackOn(t, st, dir)
+}
+
+// NewTestStackOn builds a stack on an open store and its data directory.
+func NewTestStackOn(t testing.TB, st *store.Store, dir string) TestStack {
+	t.Helper()
 	blobs, err := blob.Open(dir)
 	if err != nil {
 		t.Fatalf("open blobs: %v", err)

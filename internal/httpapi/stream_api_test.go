@@ -52,7 +52,12 @@ func (e *stEnv) checked(req *http.Request) *http.Request {
 
 func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *stEnv {
 	t.Helper()
-	stack := NewTestStack(t, dialect)
+	return stSetupOn(t, NewTestStack(t, dialect), tweak...)
+}
+
+// stSetupOn is stSetup on a stack built by the caller.
+func stSetupOn(t testing.TB, stack TestStack, tweak ...func(*Deps)) *stEnv {
+	t.Helper()
 	fake := fakellm.New(fakellm.Options{})
 	fakeSrv := httptest.NewServer(fake)
 	t.Cleanup(fakeSrv.Close)

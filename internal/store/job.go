@@ -25,6 +25,17 @@ var ErrLeaseLost = errors.New("job lease lost")
 // ErrJobCancelled means the user asked to cancel the job the caller runs.
 var ErrJobCancelled = errors.New("job cancelled by the user")
 
+// Why a job was cancelled. A running job whose file is deleted carries
+// CancelledDeleted (code cancelled) until its worker stops; a cancelled
+// job keeps that reason, any other says CancelledByUser.
+const (
+	CancelledByUser  = "cancelled by the user"
+	CancelledDeleted = "cancelled: the file was deleted"
+)
+
+// cancelReason is the SQL of the message a job is cancelled with.
+var cancelReason = gorm.Expr("CASE WHEN error_code = 'cancelled' THEN error_message ELSE ? END", CancelledByUser)
+
 // Job is one row of the queue. NodeID is the source file (nil once deleted);
 // Path is where it was when the job was enqueued.
 type Job struct {
@@ -297,9 +308,10 @@ func (s *Store) CompleteJob(ctx context.Context, id int64, owner string, result 
 	}))
 }
 
-// FailJob records a failure of a leased job. A retryable failure with
-// attempts left puts the job back in the queue after backoff; anything else
-// fails it for good. It returns the job's new state.
+// FailJob records a failure of a leased job. A job asked to cancel ends
+// cancelled with its reason; a retryable failure with attempts left puts
+// the job back in the queue after backoff; anything else fails it for
+// good. It returns the job's new state.
 func (s *Store) FailJob(ctx context.Context, id int64, owner, code, message string, retryable bool, backoff time.Duration) (string, error) {
 	var state string
 	err := s.InTx(ctx, func(tx *Store) error {
@@ -314,10 +326,16 @@ func (s *Store) FailJob(ctx context.Context, id int64, owner, code, message stri
 		t := now()
 		upd := map[string]any{"error_code": code, "error_message": message,
 			"lease_owner": "", "lease_expires_at": nil, "updated_at": t}
-		if retryable && j.Attempts < j.MaxAttempts && !j.CancelRequested {
+		switch {
+		case j.CancelRequested:
+			// The cancel came first, and a deleted file is most likely
+			// what the attempt failed on.
+			state = JobCancelled
+			upd["finished_at"], upd["error_code"], upd["error_message"] = t, "cancelled", cancelReason
+		case retryable && j.Attempts < j.MaxAttempts:
 			state = JobQueued
 			upd["run_after"] = t.Add(backoff)
-		} else {
+		default:
 			state = JobFailed
 			upd["finished_at"] = t
 		}
@@ -340,7 +358,7 @@ func (s *Store) ReleaseJob(ctx context.Context, id int64, owner string) error {
 func (s *Store) FinishCancelled(ctx context.Context, id int64, owner string) error {
 	t := now()
 	return leaseResult(s.leased(ctx, id, owner).Updates(map[string]any{
-		"state": JobCancelled, "error_code": "cancelled", "error_message": "cancelled by the user",
+		"state": JobCancelled, "error_code": "cancelled", "error_message": cancelReason,
 		"lease_owner": "", "lease_expires_at": nil, "finished_at": t, "updated_at": t,
 	}))
 }
@@ -363,7 +381,7 @@ func (s *Store) CancelJob(ctx context.Context, userID, id int64) (Job, error) {
 			"state":         queued(JobCancelled, "state"),
 			"finished_at":   queued(t, "finished_at"),
 			"error_code":    queued("cancelled", "error_code"),
-			"error_message": queued("cancelled by the user", "error_message"),
+			"error_message": queued(CancelledByUser, "error_message"),
 		})
 	if res.Error != nil {
 		return Job{}, translate(res.Error)
@@ -421,8 +439,9 @@ func (s *Store) RequeueExpired(ctx context.Context) (int64, error) {
 	tx = db.Model(&Job{}).Where("state = ? AND lease_expires_at < ?", JobRunning, t).
 		Updates(map[string]any{"state": gorm.Expr("CASE WHEN cancel_requested THEN 'cancelled' ELSE 'failed' END"),
 			"lease_owner": "", "lease_expires_at": nil, "finished_at": t, "updated_at": t,
-			"error_code":    gorm.Expr("CASE WHEN cancel_requested THEN 'cancelled' ELSE 'lease_expired' END"),
-			"error_message": gorm.Expr("CASE WHEN cancel_requested THEN 'cancelled by the user' ELSE 'the job lost its worker on every attempt' END")})
+			"error_code": gorm.Expr("CASE WHEN cancel_requested THEN 'cancelled' ELSE 'lease_expired' END"),
+			"error_message": gorm.Expr("CASE WHEN NOT cancel_requested THEN 'the job lost its worker on every attempt' "+
+				"WHEN error_code = 'cancelled' THEN error_message ELSE ? END", CancelledByUser)})
 	if tx.Error != nil {
 		return n, translate(tx.Error)
 	}

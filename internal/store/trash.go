@@ -114,23 +114,21 @@ func (s *Store) PurgeTrash(ctx context.Context, userID int64, id int64, before t
 }
 
 // CancelJobsOf cancels the active compile jobs of the nodes (they are being
-// deleted), as CancelJob does for one.
+// deleted), as CancelJob does for one. A running job is given its reason
+// now, while the deletion is known: its worker ends it with that reason.
 func (s *Store) CancelJobsOf(ctx context.Context, nodeIDs []int64) error {
 	if len(nodeIDs) == 0 {
 		return nil
 	}
 	t := now()
-	queued := func(then any, otherwise string) any {
-		return exprCase(JobQueued, then, otherwise)
-	}
 	return translate(s.db.WithContext(ctx).Model(&Job{}).
 		Where("node_id IN ? AND state IN ?", nodeIDs, []string{JobQueued, JobRunning}).
 		Updates(map[string]any{
 			"cancel_requested": true, "updated_at": t,
-			"state":         queued(JobCancelled, "state"),
-			"finished_at":   queued(t, "finished_at"),
-			"error_code":    queued("cancelled", "error_code"),
-			"error_message": queued("cancelled: the file was deleted", "error_message"),
+			"state":         exprCase(JobQueued, JobCancelled, "state"),
+			"finished_at":   exprCase(JobQueued, t, "finished_at"),
+			"error_code":    "cancelled",
+			"error_message": CancelledDeleted,
 		}).Error)
 }
 

@@ -28,6 +28,8 @@ const (
 	// sends what is queued in one write, so a short queue costs no
 	// throughput, and each open turn holds one.
 	eventQueue = 16
+	// saveTimeout bounds a turn's final write, retries included.
+	saveTimeout = 10 * time.Second
 )
 
 // Service starts turns. One per server, shared by every door, so the
@@ -76,8 +78,11 @@ type Running struct {
 	release  func()
 	finished chan struct{}
 	record   turnRecord
-	req      Request
-	svc      *Service
+	// stored says the answer's final write was made (or given up) before
+	// the turn's last event went out; End then writes nothing.
+	stored bool
+	req    Request
+	svc    *Service
 }
 
 // Context ends when the turn is ended (End) or the request's context ends.
@@ -142,6 +147,9 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		defer close(events)
 		runner.Run(ctx, t, func(e agent.Event) {
 			run.record.observe(e)
+			if e.Name == agent.EventDone || e.Name == agent.EventError {
+				e = run.store(e)
+			}
 			select {
 			case events <- e:
 			case <-ctx.Done():
@@ -161,15 +169,40 @@ func (r *Running) End(shutdown bool) chat.Outcome {
 	defer r.release()
 	outcome := r.record.outcome(shutdown)
 	r.record.report(r.req.RequestID, r.ID, r.req.Model.Meta().ID, r.req.Caller.ID, outcome)
-	if r.Stored != nil {
-		// The request is over; the answer is stored all the same.
-		saveCtx, done := context.WithTimeout(context.WithoutCancel(r.ctx), 10*time.Second)
-		defer done()
-		if err := r.svc.Chat.Finish(saveCtx, *r.Stored, outcome); err != nil {
-			slog.Error("store the answer", "conversation", r.Stored.Conversation.ID, "message", r.Stored.MessageID, "err", err)
-		}
+	if r.Stored != nil && !r.stored {
+		r.save(outcome)
 	}
 	return outcome
+}
+
+// store writes a stored turn's answer before its last event goes out, so
+// the client is told done only for an answer that was kept. When the write
+// fails, done becomes an error and the turn is recorded as failed; an error
+// stays the error it was.
+func (r *Running) store(last agent.Event) agent.Event {
+	if r.Stored == nil {
+		return last
+	}
+	r.stored = true
+	if r.save(r.record.outcome(false)) || last.Name == agent.EventError {
+		return last
+	}
+	e := agent.Event{Name: agent.EventError, Data: agent.ErrorData{Code: "answer_not_saved",
+		Message: "the answer could not be saved: the database failed as it ended; ask again in a moment"}}
+	r.record.observe(e)
+	return e
+}
+
+// save writes the outcome of a stored turn, whoever ended it: a client
+// that left or a stopped server does not lose the answer.
+func (r *Running) save(o chat.Outcome) bool {
+	ctx, done := context.WithTimeout(context.WithoutCancel(r.ctx), saveTimeout)
+	defer done()
+	if err := r.svc.Chat.Finish(ctx, *r.Stored, o); err != nil {
+		slog.Error("store the answer", "conversation", r.Stored.Conversation.ID, "message", r.Stored.MessageID, "err", err)
+		return false
+	}
+	return true
 }
 
 // EndUser ends every open turn of the user (the account was disabled).
