@@ -132,9 +132,11 @@ func capabilityOf(c echo.Context) capability {
 	return routeCapabilities["ANY "+c.Path()]
 }
 
-// requireCapability refuses the credential in the context the routes its
-// declaration does not admit; it runs after requireAuth on every signed-in
-// route.
+// requireCapability refuses a credential that its route's declaration does
+// not admit; it runs after requireAuth on every signed-in route. The other
+// front doors (MCP, WebDAV, /v1) are mounts with their own authentication
+// that read the tree and run turns, never the account's routes; the tree
+// keeps their scoped callers inside the scope.
 func requireCapability(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		p := currentPrincipal(c)
