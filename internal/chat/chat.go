@@ -59,10 +59,48 @@ func NotFound(id int64) error {
 // own loads the caller's conversation.
 func (s *Service) own(ctx context.Context, c knowledge.Caller, id int64) (store.Conversation, error) {
 	conv, err := s.Store.ConversationOf(ctx, c.ID, id)
-	if errors.Is(err, store.ErrNotFound) || err == nil && !c.SeesURI(conv.URI) {
+	if errors.Is(err, store.ErrNotFound) {
 		return store.Conversation{}, NotFound(id)
 	}
-	return conv, err
+	if err != nil {
+		return store.Conversation{}, err
+	}
+	vis, err := s.visible(ctx, c, []store.Conversation{conv})
+	if err != nil {
+		return store.Conversation{}, err
+	}
+	if len(vis) == 0 {
+		return store.Conversation{}, NotFound(id)
+	}
+	return conv, nil
+}
+
+// visible keeps the conversations a scoped token may see: those about a
+// node in its scope now, matched by node identity (knowledge.Tree.ScopeHolds),
+// so a folder renamed away keeps its conversations from a new folder of
+// its old name. A conversation whose node is gone, or one from before
+// nodes were recorded, is no scoped token's.
+func (s *Service) visible(ctx context.Context, c knowledge.Caller, convs []store.Conversation) ([]store.Conversation, error) {
+	if !c.Scoped() {
+		return convs, nil
+	}
+	var ids []int64
+	for _, conv := range convs {
+		if conv.NodeID != nil {
+			ids = append(ids, *conv.NodeID)
+		}
+	}
+	holds, err := s.Tree.ScopeHolds(ctx, c, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := convs[:0:0]
+	for _, conv := range convs {
+		if conv.NodeID != nil && holds[*conv.NodeID] {
+			out = append(out, conv)
+		}
+	}
+	return out, nil
 }
 
 // Create opens an empty conversation in a scope the caller can see.
@@ -76,6 +114,9 @@ func (s *Service) Create(ctx context.Context, c knowledge.Caller, uri, title str
 		return Conversation{}, err
 	}
 	conv := store.Conversation{UserID: c.ID, URI: scope.URI, Title: title}
+	if scope.NodeID != 0 {
+		conv.NodeID = &scope.NodeID
+	}
 	if err := s.Store.CreateConversation(ctx, &conv); err != nil {
 		return Conversation{}, err
 	}
@@ -162,10 +203,12 @@ func (s *Service) List(ctx context.Context, c knowledge.Caller, r ListRequest) (
 		cur := encodeCursor(last.Touched, last.ID)
 		p.NextCursor = &cur
 	}
+	// A scoped token's page may come out short; the cursor still pages on.
+	if rows, err = s.visible(ctx, c, rows); err != nil {
+		return Page{}, err
+	}
 	for _, row := range rows {
-		if c.SeesURI(row.URI) { // a scoped token's page may come out short
-			p.Items = append(p.Items, view(row))
-		}
+		p.Items = append(p.Items, view(row))
 	}
 	return p, nil
 }

@@ -136,6 +136,9 @@ func (s *Service) snapshot(ctx context.Context, c knowledge.Caller, r Request) (
 		}
 	}
 	if r.OutputParent != "" {
+		if err := outputInScope(c, r.OutputParent); err != nil {
+			return Snapshot{}, err
+		}
 		u, n, err := s.tree.Resolve(ctx, c, r.OutputParent)
 		if err != nil {
 			return Snapshot{}, apierr.BadRequest("invalid_output_parent", "output_parent: %s", safeMessage(err))
@@ -281,8 +284,9 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 }
 
 // outputPath is the folder that receives the summaries: the output parent,
-// or the source folder mirrored below the caller's wiki/ (for a folder
-// shared with them, below wiki/shared/<owner>/).
+// or the source folder mirrored below the caller's wiki/ (a scoped
+// token's is inside its scope; for a folder shared with the caller, below
+// wiki/shared/<owner>/).
 func (s *Service) outputPath(ctx context.Context, c knowledge.Caller, snap Snapshot, src knowledge.URI) (string, error) {
 	if snap.OutputParent != "" {
 		_, n, err := s.tree.Resolve(ctx, c, snap.OutputParent)
@@ -291,14 +295,24 @@ func (s *Service) outputPath(ctx context.Context, c knowledge.Caller, snap Snaps
 		}
 		return n.Path, nil
 	}
-	root := knowledge.GeneratedRoot
-	if src.Username != c.Username {
-		root += "/shared/" + src.Username
+	return c.OutputFolder(src.Username, src.Path), nil
+}
+
+// outputInScope refuses a scoped token an output folder outside its scope
+// before anything is resolved, so the answer says nothing of what exists
+// there: its compile writes only where it can read.
+func outputInScope(c knowledge.Caller, raw string) error {
+	if !c.Scoped() {
+		return nil
 	}
-	if src.Path == "" {
-		return root, nil
+	u, err := knowledge.ParseURI(raw, c.Username)
+	if err != nil {
+		return apierr.BadRequest("invalid_output_parent", "output_parent: %s", safeMessage(err))
 	}
-	return root + "/" + src.Path, nil
+	if u.Username != c.Username || !c.InScope(u.Path) {
+		return apierr.Forbidden("scope_violation", "output_parent %s is outside this API token's folder %s; its compile outputs go inside it (by default %swiki/)", u, c.ScopeURI(), c.ScopeURI())
+	}
+	return nil
 }
 
 // staleFiles lists the files of a folder whose summary is stale.

@@ -40,26 +40,6 @@ func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// requireWritable keeps a read-only token off changes that are not files.
-func requireWritable(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if err := currentPrincipal(c).RequireWritable(); err != nil {
-			return err
-		}
-		return next(c)
-	}
-}
-
-// requireUnscoped keeps a scoped API token off the account's management.
-func requireUnscoped(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if err := currentPrincipal(c).RequireUnscoped(); err != nil {
-			return err
-		}
-		return next(c)
-	}
-}
-
 func currentUser(c echo.Context) store.User {
 	return currentPrincipal(c).User
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -24,19 +25,25 @@ const MaxAbstractChars = 300
 // matter plus MaxAbstractChars of text, in any script.
 const abstractReadBytes = 4 << 10
 
-// layerPath is the folder where the caller's default compile of folder
-// path (in owner's tree) puts its L0 and L1: the folder mirrored below the
-// caller's wiki/, or below wiki/shared/<owner>/ for a folder shared with
-// them, as summaries are the caller's own. A folder already inside the
-// caller's wiki/ holds its own digests.
-func layerPath(c Caller, owner Caller, path string) string {
-	if owner.ID == c.ID {
-		if path == GeneratedRoot || strings.HasPrefix(path, GeneratedRoot+"/") {
-			return path
-		}
-		return joinPath(GeneratedRoot, path)
+// OutputFolder is where the caller's default compile of folder path of
+// owner's tree puts its output: the folder mirrored below the caller's
+// wiki/, or below wiki/shared/<owner>/ for a folder shared with them, as
+// summaries are the caller's own. A scoped token's wiki/ is the one inside
+// its scope folder, the only place it can read what it made. A folder
+// already inside that wiki/ holds its own digests.
+func (c Caller) OutputFolder(owner, path string) string {
+	if owner != c.Username {
+		return joinPath(GeneratedRoot+"/shared/"+owner, path)
 	}
-	return joinPath(GeneratedRoot+"/shared/"+owner.Username, path)
+	root, rel := GeneratedRoot, path
+	if c.Scoped() && c.InScope(path) {
+		root = joinPath(c.ScopePath, GeneratedRoot)
+		rel = strings.TrimPrefix(strings.TrimPrefix(path, c.ScopePath), "/")
+	}
+	if access.Within(path, root) {
+		return path
+	}
+	return joinPath(root, rel)
 }
 
 func joinPath(dir, name string) string {
@@ -72,7 +79,7 @@ func (t *Tree) folderLayers(ctx context.Context, c Caller, dirs []layerDir) (map
 	byLayer := make(map[string][]int, len(dirs))
 	paths := make([]string, 0, 2*len(dirs))
 	for i, d := range dirs {
-		lp := layerPath(c, d.owner, d.path)
+		lp := c.OutputFolder(d.owner.Username, d.path)
 		if _, ok := byLayer[lp]; !ok {
 			paths = append(paths, joinPath(lp, OverviewName), joinPath(lp, AbstractName))
 		}

@@ -98,7 +98,7 @@ func (s resolvedScope) layersContain(c Caller, u URI) bool {
 	if s.shared || !s.node.IsDir() || u.Username != c.Username {
 		return false
 	}
-	return access.Within(u.Path, layerPath(c, s.owner, s.node.Path))
+	return access.Within(u.Path, c.OutputFolder(s.owner.Username, s.node.Path))
 }
 
 // name spells the scope for messages.

@@ -46,8 +46,9 @@ type TrashEntry struct {
 	DeletedBy string `json:"deleted_by"`
 }
 
-func (t *Tree) entryOf(c Caller, it store.TrashItem) TrashEntry {
-	return TrashEntry{ID: it.ID, URI: NodeURI(c.Username, it.Path, it.Kind == store.KindDir), Name: it.Name,
+// entryOf spells an item; at is where a restore puts it back.
+func (t *Tree) entryOf(c Caller, it store.TrashItem, at string) TrashEntry {
+	return TrashEntry{ID: it.ID, URI: NodeURI(c.Username, at, it.Kind == store.KindDir), Name: it.Name,
 		Kind: it.Kind, Size: it.Size, DeletedAt: it.DeletedAt, ExpiresAt: it.DeletedAt.Add(t.trashTTL)}
 }
 
@@ -124,7 +125,7 @@ func trashNode(ctx context.Context, tx *store.Store, c, own Caller, n store.Node
 	if err != nil {
 		return err
 	}
-	it := store.TrashItem{UserID: own.ID, Path: n.Path, Name: n.Name, Kind: n.Kind, Size: size,
+	it := store.TrashItem{UserID: own.ID, Path: n.Path, ParentID: n.ParentID, Name: n.Name, Kind: n.Kind, Size: size,
 		PayloadJSON: string(raw), DeletedBy: author(c, own), DeletedAt: time.Now().UTC()}
 	if err := tx.AddTrash(ctx, &it, hashes); err != nil {
 		return err
@@ -148,12 +149,17 @@ func (t *Tree) ListTrash(ctx context.Context, c Caller) ([]TrashEntry, error) {
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
+	its, err = visibleTrash(ctx, t.st, c, its)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
+	at, err := restorePaths(ctx, t.st, its)
+	if err != nil {
+		return nil, apierr.Internal(err)
+	}
 	out := make([]TrashEntry, 0, len(its))
 	for _, it := range its {
-		if !c.InScope(it.Path) {
-			continue
-		}
-		e := t.entryOf(c, it)
+		e := t.entryOf(c, it, at[it.ID])
 		e.DeletedBy = nameOr(names, it.DeletedBy, c.Username)
 		out = append(out, e)
 	}
@@ -164,26 +170,28 @@ func trashNotFound(id int64) error {
 	return apierr.NotFound("not_found", "no such trash item: %d", id)
 }
 
-// RestoreTrash puts an item back where it was, recreating missing parent
-// folders; when that place is taken it becomes "name (restored)".
+// RestoreTrash puts an item back into the folder it was deleted from,
+// wherever that folder is now, or at its old path (recreating missing
+// folders) when that folder is gone too; when the name is taken it
+// becomes "name (restored)".
 func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, error) {
 	var restored store.Node
 	err := t.mutate(ctx, c, func(tx *store.Store) error {
 		it, err := tx.TrashByID(ctx, c.ID, id)
-		if errors.Is(err, store.ErrNotFound) || err == nil && !c.InScope(it.Path) {
+		if errors.Is(err, store.ErrNotFound) {
 			return trashNotFound(id)
 		}
 		if err != nil {
 			return err
 		}
-		if err := scopedTrashWrite(c, it); err != nil {
+		if err := scopedTrashWrite(ctx, tx, c, it); err != nil {
 			return err
 		}
 		var payload []trashedNode
 		if err := json.Unmarshal([]byte(it.PayloadJSON), &payload); err != nil {
 			return fmt.Errorf("trash item %d: %w", id, err)
 		}
-		parent, err := ensureUserFolder(ctx, tx, c, path.Dir("/" + it.Path)[1:])
+		parent, err := restoreParent(ctx, tx, c, it)
 		if err != nil {
 			return err
 		}
@@ -354,45 +362,4 @@ func freeName(ctx context.Context, tx *store.Store, c Caller, dir store.Node, na
 		}
 	}
 	return "", apierr.Conflict("already_exists", "no free name for %s", name)
-}
-
-// scopedTrashWrite refuses a read-only token changing the trash, and the
-// scope folder itself being restored by its token (it would be a new node
-// the token is not scoped to).
-func scopedTrashWrite(c Caller, it store.TrashItem) error {
-	if c.Scoped() && c.ReadOnly {
-		return apierr.Forbidden("read_only", "this API token is read-only: it cannot change the trash")
-	}
-	if c.Scoped() && it.Path == c.ScopePath {
-		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot restore or purge it", c.ScopeURI())
-	}
-	return nil
-}
-
-// purgeScopedTrash purges the items of a scoped caller's trash that lie
-// inside its scope: one by id, or all of them for id 0.
-func (t *Tree) purgeScopedTrash(ctx context.Context, c Caller, id int64) (int, error) {
-	its, err := t.st.ListTrash(ctx, c.ID)
-	if err != nil {
-		return 0, apierr.Internal(err)
-	}
-	n := 0
-	for _, it := range its {
-		if (id != 0 && it.ID != id) || !c.InScope(it.Path) {
-			continue
-		}
-		if err := scopedTrashWrite(c, it); err != nil {
-			return n, err
-		}
-		hashes, k, err := t.st.PurgeTrash(ctx, c.ID, it.ID, time.Time{})
-		if err != nil {
-			return n, apierr.Internal(err)
-		}
-		t.freeBlobs(ctx, hashes)
-		n += k
-	}
-	if id != 0 && n == 0 {
-		return 0, trashNotFound(id)
-	}
-	return n, nil
 }

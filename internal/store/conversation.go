@@ -17,9 +17,12 @@ const (
 // Conversation is one user's chat in a scope. UserID is always the user
 // who had it, even when the scope is in a tree shared with them.
 type Conversation struct {
-	ID        int64 `gorm:"primaryKey"`
-	UserID    int64
-	URI       string
+	ID     int64 `gorm:"primaryKey"`
+	UserID int64
+	URI    string
+	// NodeID is the node the conversation is about while it exists; a
+	// scoped token matches conversations to its folder by it.
+	NodeID    *int64
 	Title     string
 	ModelID   string
 	Touched   int64 // unix microseconds of the last activity; list order

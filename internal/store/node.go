@@ -178,3 +178,24 @@ func (s *Store) NodesByPaths(ctx context.Context, userID int64, paths []string) 
 	err := s.db.WithContext(ctx).Where("user_id = ? AND path IN ?", userID, paths).Find(&ns).Error
 	return ns, translate(err)
 }
+
+// NodesWithin returns which of the user's nodes ids are root or lie below
+// it, found by walking up each node's parents: identity, not paths, so a
+// folder renamed away takes what is below it along and a new folder given
+// its old name holds none of it.
+func (s *Store) NodesWithin(ctx context.Context, userID, root int64, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var found []int64
+	err := s.db.WithContext(ctx).Raw(`WITH RECURSIVE up(start, id, parent_id) AS (
+			SELECT id, id, parent_id FROM nodes WHERE user_id = ? AND id IN ?
+			UNION ALL
+			SELECT up.start, n.id, n.parent_id FROM nodes n JOIN up ON n.id = up.parent_id AND up.id <> ?)
+		SELECT DISTINCT start FROM up WHERE id = ?`, userID, ids, root, root).Scan(&found).Error
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, translate(err)
+}

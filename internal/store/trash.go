@@ -14,9 +14,12 @@ func exprCase(state string, then any, otherwise string) any {
 
 // TrashItem is a deleted node (with its subtree) its owner can restore.
 type TrashItem struct {
-	ID          int64 `gorm:"primaryKey"`
-	UserID      int64
-	Path        string // where it was
+	ID     int64 `gorm:"primaryKey"`
+	UserID int64
+	Path   string // where it was
+	// ParentID is the folder it was deleted from while that exists: a
+	// restore puts it back there, wherever the folder is now.
+	ParentID    *int64
 	Name        string
 	Kind        string
 	Size        int64
