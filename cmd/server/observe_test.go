@@ -15,14 +15,15 @@ import (
 
 // TestMetricsListenAndJSONLogs runs the binary with metrics_listen and
 // log_format json: /metrics answers on its own port only, a turn moves
-// its counters, every stderr line is JSON, and `knowspace probe` reads
-// /readyz.
+// its counters, every stderr line is JSON, `knowspace probe` reads
+// /readyz, and KB_TRUSTED_PROXIES makes the proxy's X-Forwarded-For the
+// client address of the request lines.
 func TestMetricsListenAndJSONLogs(t *testing.T) {
 	needBinary(t)
 	dataDir := t.TempDir()
 	metricsAddr := freePort(t)
 	env := []string{"KB_ADMIN_PASSWORD=observe-admin-pw", "KB_FAKE_LLM=1", "KB_WORKERS=1",
-		"KB_METRICS_LISTEN=" + metricsAddr, "KB_LOG_FORMAT=json"}
+		"KB_METRICS_LISTEN=" + metricsAddr, "KB_LOG_FORMAT=json", "KB_TRUSTED_PROXIES=127.0.0.1"}
 	s := startServer(t, dataDir, env...)
 	m := s.waitLine(regexp.MustCompile(`^Metrics: http://(\S+)/metrics$`))
 	if m[1] != metricsAddr {
@@ -34,6 +35,15 @@ func TestMetricsListenAndJSONLogs(t *testing.T) {
 		map[string]any{"uri": "kb://me/", "model_id": "fake", "message": "hello there"})
 	if status != 200 || !strings.Contains(string(body), "event: done") {
 		t.Fatalf("turn: %d %.500s", status, body)
+	}
+
+	req, _ := http.NewRequest("POST", "http://"+s.addr+"/api/v1/auth/login", strings.NewReader(`{"username":"admin","password":"wrong-password"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Forwarded-For", "203.0.113.5")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 401 {
+		t.Fatalf("a wrong password through the trusted proxy: %v %v", res, err)
+	} else {
+		res.Body.Close()
 	}
 
 	scrape := func(addr string) (int, string) {
@@ -82,6 +92,9 @@ func TestMetricsListenAndJSONLogs(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec["msg"] == nil {
 			t.Errorf("stderr line is not a JSON log record: %q", line)
 		}
+	}
+	if !strings.Contains(stderr, `"client":"203.0.113.5","route":"/api/v1/auth/login"`) {
+		t.Errorf("no request line from the forwarded client address:\n%s", stderr)
 	}
 	if !strings.Contains(stderr, `"msg":"turn"`) {
 		t.Errorf("no turn line in the log:\n%s", stderr)

@@ -65,6 +65,9 @@ type Config struct {
 	// MetricsListen is the host:port of GET /metrics; empty serves none.
 	// It is its own listener so metrics are never public by accident.
 	MetricsListen string `yaml:"metrics_listen"`
+	// TrustedProxies are the reverse proxies (CIDR ranges or addresses)
+	// whose X-Forwarded-For names the client; empty trusts no one.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 }
 
 // Conversations configures stored chat history. Store false keeps nothing:
@@ -215,6 +218,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 			*dst = v
 		}
 	}
+	if v := getenv("KB_TRUSTED_PROXIES"); v != "" {
+		c.TrustedProxies = splitList(v)
+	}
 	if v := getenv("KB_WORKERS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -244,6 +250,9 @@ func (c Config) Validate() error {
 		return errors.New("data_dir: must not be empty")
 	}
 	if err := c.validateObservability(); err != nil {
+		return err
+	}
+	if err := c.validateTrustedProxies(); err != nil {
 		return err
 	}
 	if c.DatabaseDSN != "" && !strings.HasPrefix(c.DatabaseDSN, "postgres://") && !strings.HasPrefix(c.DatabaseDSN, "postgresql://") {
