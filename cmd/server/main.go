@@ -131,7 +131,8 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost})
+	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost,
+		LoginsPerSecond: cfg.Limits.LoginsPerSecond})
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -86,6 +86,10 @@ type Import struct {
 type Limits struct {
 	StreamsPerUser    int `yaml:"streams_per_user"`     // open chat streams
 	QueuedJobsPerUser int `yaml:"queued_jobs_per_user"` // compile jobs waiting
+	// LoginsPerSecond is the login budget: password checks a second across
+	// every account, past which logins wait (429 too_many_logins); 0 is
+	// the auth service's default (auth.DefaultLoginsPerSecond).
+	LoginsPerSecond int `yaml:"logins_per_second"`
 	// Slow clients: headers must arrive within ReadHeaderTimeout; each read
 	// of a body may wait BodyIdleTimeout for bytes (so a slow but moving
 	// upload goes on); a non-upload body must be read within BodyTimeout.
@@ -275,6 +279,9 @@ func (c Config) Validate() error {
 	}
 	if c.Limits.QueuedJobsPerUser < 1 || c.Limits.QueuedJobsPerUser > 1_000_000 {
 		return errors.New("limits.queued_jobs_per_user: must be between 1 and 1000000")
+	}
+	if c.Limits.LoginsPerSecond < 0 || c.Limits.LoginsPerSecond > 10_000 {
+		return errors.New("limits.logins_per_second: must be between 1 and 10000 (0: the default, 10)")
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")

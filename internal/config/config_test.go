@@ -20,6 +20,7 @@ workers: 3
 limits:
   streams_per_user: 2
   body_idle_timeout: 5s
+  logins_per_second: 40
 models:
   - id: local
     name: Local
@@ -34,7 +35,7 @@ models:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || c.Limits.StreamsPerUser != 2 || c.Limits.QueuedJobsPerUser != 200 ||
+	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || c.Limits.StreamsPerUser != 2 || c.Limits.QueuedJobsPerUser != 200 || c.Limits.LoginsPerSecond != 40 ||
 		c.Limits.BodyIdleTimeout != 5*time.Second || c.Limits.BodyTimeout != 30*time.Second || c.Limits.ReadHeaderTimeout != 10*time.Second ||
 		c.MaxUploadRequestBytes != DefaultMaxUploadRequest || len(c.Models) != 1 || c.Models[0].ID != "local" {
 		t.Fatalf("%+v", c)
@@ -86,6 +87,7 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"workers: 500", "", "workers:"},
 		{"limits:\n  streams_per_user: 0", "", "limits.streams_per_user"},
 		{"limits:\n  queued_jobs_per_user: -1", "", "limits.queued_jobs_per_user"},
+		{"limits:\n  logins_per_second: -1", "", "limits.logins_per_second"},
 		{"session_ttl: 10h\nsession_max_ttl: 1h", "", "session_max_ttl"},
 		{"limits:\n  body_idle_timeout: 10ms", "", "limits.body_idle_timeout"},
 		{"limits:\n  read_header_timeout: 0s", "", "limits.read_header_timeout"},
