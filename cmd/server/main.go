@@ -222,7 +222,8 @@ func serve(configPath string) error {
 	}
 	// The gauges whose truth is in the shared database are read at scrape.
 	observe.SetSources(observe.Sources{BlobBytes: a.store.BlobBytes, JobStates: a.store.CountJobsByState})
-	metrics, err := observe.Listen(a.cfg.MetricsListen)
+	// The metrics port is the operator's: /readyz there answers in full.
+	metrics, err := observe.Listen(a.cfg.MetricsListen, observe.Route{Pattern: "GET /readyz", Handler: httpapi.ReadyDetails(e)})
 	if err != nil {
 		ln.Close()
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -16,7 +17,7 @@ import (
 // TestMetricsListenAndJSONLogs runs the binary with metrics_listen and
 // log_format json: /metrics answers on its own port only, a turn moves
 // its counters, every stderr line is JSON, `knowspace probe` reads
-// /readyz, and KB_TRUSTED_PROXIES makes the proxy's X-Forwarded-For the
+// /readyz (in full on the metrics port), and KB_TRUSTED_PROXIES makes the proxy's X-Forwarded-For the
 // client address of the request lines.
 func TestMetricsListenAndJSONLogs(t *testing.T) {
 	needBinary(t)
@@ -74,6 +75,29 @@ func TestMetricsListenAndJSONLogs(t *testing.T) {
 	}
 	if code, text := scrape(s.addr); code == 200 && strings.Contains(text, "knowspace_") {
 		t.Error("the API listener serves the metrics too")
+	}
+
+	// /readyz says what runs on the metrics port only, or to an admin.
+	readyz := func(addr, token string) string {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/readyz", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return fmt.Sprintf("%d %s", res.StatusCode, strings.TrimSpace(string(b)))
+	}
+	if got := readyz(s.addr, ""); got != `200 {"status":"ready"}` {
+		t.Errorf("anonymous /readyz on the API port: %s", got)
+	}
+	for _, got := range []string{readyz(metricsAddr, ""), readyz(s.addr, token)} {
+		if !strings.HasPrefix(got, `200 {"status":"ready","database":"sqlite","migrations":`) || !strings.Contains(got, `"ocr":`) {
+			t.Errorf("/readyz on the metrics port or as the admin: %s", got)
+		}
 	}
 
 	out, err := runCLI(t, dataDir, []string{"KB_LISTEN=" + s.addr}, "probe")
