@@ -20,6 +20,9 @@ type service struct {
 	DependsOn   map[string]dep    `yaml:"depends_on"`
 	Environment map[string]string `yaml:"environment"`
 	Volumes     []string          `yaml:"volumes"`
+	Networks    map[string]struct {
+		IPv4Address string `yaml:"ipv4_address"`
+	} `yaml:"networks"`
 	Healthcheck *struct {
 		Test []string `yaml:"test"`
 	} `yaml:"healthcheck"`
@@ -93,6 +96,10 @@ func TestComposeFile(t *testing.T) {
 	for _, n := range []string{"app-api", "app-worker"} {
 		if p.DependsOn[n].Condition != "service_healthy" {
 			t.Errorf("proxy: does not wait for a healthy %s", n)
+		}
+		// Otherwise every client is the proxy to the login throttle.
+		if proxy, trusted := p.Networks["default"].IPv4Address, f.Services[n].Environment["KB_TRUSTED_PROXIES"]; proxy == "" || trusted != proxy {
+			t.Errorf("%s: KB_TRUSTED_PROXIES %q does not name the proxy's address %q", n, trusted, proxy)
 		}
 	}
 	if s := f.Services["s3"]; !strings.HasPrefix(s.Image, "chrislusf/seaweedfs") || f.Services["s3-init"].DependsOn["s3"].Condition != "service_healthy" {

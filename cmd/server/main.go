@@ -137,7 +137,8 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost})
+	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost,
+		LoginsPerSecond: cfg.Limits.LoginsPerSecond})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -221,6 +222,7 @@ func serve(configPath string) error {
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Import: imports, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
 		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes, OCR: ocr, Pages: extraction,
+		TrustedProxies: a.cfg.TrustedProxyRanges(),
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})},
 			{Path: "/v1", Handler: openai},
 			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.tree, Auth: a.auth, Store: a.store, MaxUpload: a.cfg.MaxUploadBytes})}}})
@@ -231,7 +233,8 @@ func serve(configPath string) error {
 	}
 	// The gauges whose truth is in the shared database are read at scrape.
 	observe.SetSources(observe.Sources{BlobBytes: a.store.BlobBytes, JobStates: a.store.CountJobsByState})
-	metrics, err := observe.Listen(a.cfg.MetricsListen)
+	// The metrics port is the operator's: /readyz there answers in full.
+	metrics, err := observe.Listen(a.cfg.MetricsListen, observe.Route{Pattern: "GET /readyz", Handler: httpapi.ReadyDetails(e)})
 	if err != nil {
 		ln.Close()
 		return err

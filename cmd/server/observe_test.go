@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,14 +16,15 @@ import (
 
 // TestMetricsListenAndJSONLogs runs the binary with metrics_listen and
 // log_format json: /metrics answers on its own port only, a turn moves
-// its counters, every stderr line is JSON, and `knowspace probe` reads
-// /readyz.
+// its counters, every stderr line is JSON, `knowspace probe` reads
+// /readyz (in full on the metrics port), and KB_TRUSTED_PROXIES makes the proxy's X-Forwarded-For the
+// client address of the request lines.
 func TestMetricsListenAndJSONLogs(t *testing.T) {
 	needBinary(t)
 	dataDir := t.TempDir()
 	metricsAddr := freePort(t)
 	env := []string{"KB_ADMIN_PASSWORD=observe-admin-pw", "KB_FAKE_LLM=1", "KB_WORKERS=1",
-		"KB_METRICS_LISTEN=" + metricsAddr, "KB_LOG_FORMAT=json"}
+		"KB_METRICS_LISTEN=" + metricsAddr, "KB_LOG_FORMAT=json", "KB_TRUSTED_PROXIES=127.0.0.1"}
 	s := startServer(t, dataDir, env...)
 	m := s.waitLine(regexp.MustCompile(`^Metrics: http://(\S+)/metrics$`))
 	if m[1] != metricsAddr {
@@ -34,6 +36,15 @@ func TestMetricsListenAndJSONLogs(t *testing.T) {
 		map[string]any{"uri": "kb://me/", "model_id": "fake", "message": "hello there"})
 	if status != 200 || !strings.Contains(string(body), "event: done") {
 		t.Fatalf("turn: %d %.500s", status, body)
+	}
+
+	req, _ := http.NewRequest("POST", "http://"+s.addr+"/api/v1/auth/login", strings.NewReader(`{"username":"admin","password":"wrong-password"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Forwarded-For", "203.0.113.5")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 401 {
+		t.Fatalf("a wrong password through the trusted proxy: %v %v", res, err)
+	} else {
+		res.Body.Close()
 	}
 
 	scrape := func(addr string) (int, string) {
@@ -66,6 +77,29 @@ func TestMetricsListenAndJSONLogs(t *testing.T) {
 		t.Error("the API listener serves the metrics too")
 	}
 
+	// /readyz says what runs on the metrics port only, or to an admin.
+	readyz := func(addr, token string) string {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/readyz", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return fmt.Sprintf("%d %s", res.StatusCode, strings.TrimSpace(string(b)))
+	}
+	if got := readyz(s.addr, ""); got != `200 {"status":"ready"}` {
+		t.Errorf("anonymous /readyz on the API port: %s", got)
+	}
+	for _, got := range []string{readyz(metricsAddr, ""), readyz(s.addr, token)} {
+		if !strings.HasPrefix(got, `200 {"status":"ready","database":"sqlite","migrations":`) || !strings.Contains(got, `"ocr":`) {
+			t.Errorf("/readyz on the metrics port or as the admin: %s", got)
+		}
+	}
+
 	out, err := runCLI(t, dataDir, []string{"KB_LISTEN=" + s.addr}, "probe")
 	if err != nil {
 		t.Fatalf("probe /readyz on a ready server: %v %s", err, out)
@@ -82,6 +116,9 @@ func TestMetricsListenAndJSONLogs(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec["msg"] == nil {
 			t.Errorf("stderr line is not a JSON log record: %q", line)
 		}
+	}
+	if !strings.Contains(stderr, `"client":"203.0.113.5","route":"/api/v1/auth/login"`) {
+		t.Errorf("no request line from the forwarded client address:\n%s", stderr)
 	}
 	if !strings.Contains(stderr, `"msg":"turn"`) {
 		t.Errorf("no turn line in the log:\n%s", stderr)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -22,6 +24,9 @@ type Options struct {
 	TTL        time.Duration // a session ends when unused this long
 	MaxTTL     time.Duration // and at the latest this long after login
 	BcryptCost int
+	// LoginsPerSecond caps password checks across all accounts (0:
+	// DefaultLoginsPerSecond), so a flood of logins cannot take every core.
+	LoginsPerSecond int
 }
 
 // Seeder gives a new account its starting content.
@@ -40,6 +45,8 @@ type Service struct {
 	dummyHash string
 	throttle  *Throttle
 	now       func() time.Time
+	// compare is bcrypt's; tests count the hashes through it.
+	compare func(hash, pw []byte) error
 }
 
 // New builds the service.
@@ -48,7 +55,7 @@ func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
 		return nil, errors.New("jwt secret must be at least 32 bytes")
 	}
 	s := &Service{st: st, seeder: seeder, secret: opts.Secret, ttl: opts.TTL, maxTTL: opts.MaxTTL, cost: opts.BcryptCost,
-		throttle: NewThrottle(), now: time.Now}
+		throttle: NewThrottle(opts.LoginsPerSecond), now: time.Now, compare: bcrypt.CompareHashAndPassword}
 	if s.ttl <= 0 {
 		s.ttl = 8 * time.Hour
 	}

@@ -83,7 +83,7 @@ func TestSlidingSession(t *testing.T) {
 // TestThrottleConcurrentAttempts: 200 concurrent wrong passwords from one
 // address compute exactly the free number of hashes, the rest get 429.
 func TestThrottleConcurrentAttempts(t *testing.T) {
-	th := NewThrottle()
+	th := NewThrottle(1 << 20) // the pair rules alone
 	var mu sync.Mutex
 	hashes, refused := 0, 0
 	var wg sync.WaitGroup
@@ -118,7 +118,7 @@ func TestThrottleConcurrentAttempts(t *testing.T) {
 // owner's correct password from an address that has not failed, while the
 // attackers' addresses are locked with growing delays.
 func TestThrottleOwnerDuringAttack(t *testing.T) {
-	th := NewThrottle()
+	th := NewThrottle(1 << 20) // the pair rules alone
 	c := &clock{t: time.Now()}
 	th.now = c.now
 	wrong := func() (bool, error) { return false, nil }

@@ -20,11 +20,15 @@ import (
 //
 // Attempts are admitted under the lock before the password is hashed (in
 // flight counts against the free failures), so concurrent guesses cannot all
-// pass the check before the first failure is recorded.
+// pass the check before the first failure is recorded. An admitted attempt
+// also spends the global login budget; an attempt refused for either reason
+// costs no hash and counts as no failure, and leaves no entry behind, so a
+// flood of made-up names cannot fill the table.
 // It is in memory, per process; replicas each apply it.
 type Throttle struct {
 	mu      sync.Mutex
 	entries map[string]*throttleEntry
+	budget  loginBudget
 	now     func() time.Time
 }
 
@@ -44,14 +48,16 @@ const (
 	maxThrottleEntries = 100_000
 )
 
-// NewThrottle builds an empty throttle.
-func NewThrottle() *Throttle {
-	return &Throttle{entries: map[string]*throttleEntry{}, now: time.Now}
+// NewThrottle builds an empty throttle that admits at most loginsPerSecond
+// password checks a second in all (0: DefaultLoginsPerSecond).
+func NewThrottle(loginsPerSecond int) *Throttle {
+	return &Throttle{entries: map[string]*throttleEntry{}, budget: newLoginBudget(loginsPerSecond), now: time.Now}
 }
 
 // Attempt runs check (which reports whether the password was right) unless
-// the (account, addr) pair must wait, in which case it answers 429 with the
-// wait in RetryAfter. A wrong password is errBadCredentials.
+// the (account, addr) pair must wait (429 too_many_attempts) or the login
+// budget is spent (429 too_many_logins); either carries the wait in
+// RetryAfter. A wrong password is errBadCredentials.
 func (t *Throttle) Attempt(account, addr string, check func() (bool, error)) error {
 	pairKey, acctKey := "p:"+account+"\x00"+addr, "u:"+account
 	if err := t.admit(pairKey, acctKey); err != nil {
@@ -61,7 +67,7 @@ func (t *Throttle) Attempt(account, addr string, check func() (bool, error)) err
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	pair, acct := t.entry(pairKey, now), t.entry(acctKey, now)
+	pair := t.entry(pairKey, now)
 	pair.inFlight--
 	switch {
 	case err != nil:
@@ -72,6 +78,7 @@ func (t *Throttle) Attempt(account, addr string, check func() (bool, error)) err
 		pair.failures, pair.until = 0, time.Time{}
 		return nil
 	}
+	acct := t.entry(acctKey, now)
 	pair.failures++
 	pair.last = now
 	acct.failures++
@@ -89,17 +96,28 @@ func (t *Throttle) admit(pairKey, acctKey string) error {
 	if len(t.entries) > maxThrottleEntries {
 		t.prune(now)
 	}
-	pair, acct := t.entry(pairKey, now), t.entry(acctKey, now)
+	pair, acct := t.peek(pairKey, now), t.peek(acctKey, now)
 	if d := pair.until.Sub(now); d > 0 {
 		return tooMany(d)
 	}
 	// Below the limit as many attempts may run at once as failures remain;
 	// past it, one at a time between locks.
-	if pair.inFlight >= max(t.limit(acct)-pair.failures, 1) {
+	if pair.inFlight >= max(t.limit(&acct)-pair.failures, 1) {
 		return tooMany(time.Second)
 	}
-	pair.inFlight++
+	if d := t.budget.take(now); d > 0 {
+		return tooManyLogins(d)
+	}
+	t.entry(pairKey, now).inFlight++
 	return nil
+}
+
+// peek is key's entry as entry would give it, without storing one.
+func (t *Throttle) peek(key string, now time.Time) throttleEntry {
+	if e := t.entries[key]; e != nil && (e.inFlight > 0 || now.Sub(e.last) <= forgetAfter) {
+		return *e
+	}
+	return throttleEntry{last: now}
 }
 
 // limit is how many failures a pair has before its lock begins.

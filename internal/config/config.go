@@ -68,6 +68,9 @@ type Config struct {
 	// MetricsListen is the host:port of GET /metrics; empty serves none.
 	// It is its own listener so metrics are never public by accident.
 	MetricsListen string `yaml:"metrics_listen"`
+	// TrustedProxies are the reverse proxies (CIDR ranges or addresses)
+	// whose X-Forwarded-For names the client; empty trusts no one.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 }
 
 // Conversations configures stored chat history. Store false keeps nothing:
@@ -86,6 +89,10 @@ type Import struct {
 type Limits struct {
 	StreamsPerUser    int `yaml:"streams_per_user"`     // open chat streams
 	QueuedJobsPerUser int `yaml:"queued_jobs_per_user"` // compile jobs waiting
+	// LoginsPerSecond is the login budget: password checks a second across
+	// every account, past which logins wait (429 too_many_logins); 0 is
+	// the auth service's default (auth.DefaultLoginsPerSecond).
+	LoginsPerSecond int `yaml:"logins_per_second"`
 	// Slow clients: headers must arrive within ReadHeaderTimeout; each read
 	// of a body may wait BodyIdleTimeout for bytes (so a slow but moving
 	// upload goes on); a non-upload body must be read within BodyTimeout.
@@ -222,6 +229,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 			*dst = v
 		}
 	}
+	if v := getenv("KB_TRUSTED_PROXIES"); v != "" {
+		c.TrustedProxies = splitList(v)
+	}
 	if v := getenv("KB_WORKERS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -253,6 +263,9 @@ func (c Config) Validate() error {
 	if err := c.validateObservability(); err != nil {
 		return err
 	}
+	if err := c.validateTrustedProxies(); err != nil {
+		return err
+	}
 	if c.DatabaseDSN != "" && !strings.HasPrefix(c.DatabaseDSN, "postgres://") && !strings.HasPrefix(c.DatabaseDSN, "postgresql://") {
 		return errors.New("database_dsn: must be a postgres:// URL, or empty for SQLite in the data dir")
 	}
@@ -273,6 +286,9 @@ func (c Config) Validate() error {
 	}
 	if c.Limits.QueuedJobsPerUser < 1 || c.Limits.QueuedJobsPerUser > 1_000_000 {
 		return errors.New("limits.queued_jobs_per_user: must be between 1 and 1000000")
+	}
+	if c.Limits.LoginsPerSecond < 0 || c.Limits.LoginsPerSecond > 10_000 {
+		return errors.New("limits.logins_per_second: must be between 1 and 10000 (0: the default, 10)")
 	}
 	if c.MaxUploadBytes < 1 {
 		return errors.New("max_upload_bytes: must be positive")

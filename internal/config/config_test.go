@@ -20,6 +20,7 @@ workers: 3
 limits:
   streams_per_user: 2
   body_idle_timeout: 5s
+  logins_per_second: 40
 models:
   - id: local
     name: Local
@@ -34,7 +35,7 @@ models:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || c.Limits.StreamsPerUser != 2 || c.Limits.QueuedJobsPerUser != 200 ||
+	if c.Listen != ":7000" || c.DataDir != "/srv/ks" || c.Workers != 0 || c.Limits.StreamsPerUser != 2 || c.Limits.QueuedJobsPerUser != 200 || c.Limits.LoginsPerSecond != 40 ||
 		c.Limits.BodyIdleTimeout != 5*time.Second || c.Limits.BodyTimeout != 30*time.Second || c.Limits.ReadHeaderTimeout != 10*time.Second ||
 		c.MaxUploadRequestBytes != DefaultMaxUploadRequest || len(c.Models) != 1 || c.Models[0].ID != "local" {
 		t.Fatalf("%+v", c)
@@ -86,6 +87,7 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"workers: 500", "", "workers:"},
 		{"limits:\n  streams_per_user: 0", "", "limits.streams_per_user"},
 		{"limits:\n  queued_jobs_per_user: -1", "", "limits.queued_jobs_per_user"},
+		{"limits:\n  logins_per_second: -1", "", "limits.logins_per_second"},
 		{"session_ttl: 10h\nsession_max_ttl: 1h", "", "session_max_ttl"},
 		{"limits:\n  body_idle_timeout: 10ms", "", "limits.body_idle_timeout"},
 		{"limits:\n  read_header_timeout: 0s", "", "limits.read_header_timeout"},
@@ -118,5 +120,46 @@ func TestEmptyFileMeansDefaults(t *testing.T) {
 	c, err := Load(path, env(nil))
 	if err != nil || c.Listen != DefaultListen || c.MaxUploadBytes != DefaultMaxUploadBytes {
 		t.Fatalf("%+v %v", c, err)
+	}
+}
+
+// trusted_proxies is a list of ranges (a bare address is one address);
+// KB_TRUSTED_PROXIES replaces it, comma separated; the default trusts
+// no one.
+func TestTrustedProxies(t *testing.T) {
+	t.Parallel()
+	c, err := Load("", env(nil))
+	if err != nil || len(c.TrustedProxies) != 0 || len(c.TrustedProxyRanges()) != 0 {
+		t.Fatalf("default: %v %v", c.TrustedProxies, err)
+	}
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	os.WriteFile(path, []byte("trusted_proxies: [10.0.0.0/8, 192.0.2.7, '2001:db8::/32']\n"), 0o600)
+	for _, tc := range []struct {
+		env  string
+		want string
+	}{
+		{"", "10.0.0.0/8 192.0.2.7/32 2001:db8::/32"},
+		{"172.30.118.10/32, 127.0.0.1", "172.30.118.10/32 127.0.0.1/32"},
+	} {
+		c, err := Load(path, env(map[string]string{"KB_TRUSTED_PROXIES": tc.env}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range c.TrustedProxyRanges() {
+			got = append(got, n.String())
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Fatalf("KB_TRUSTED_PROXIES=%q: %v, want %s", tc.env, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"trusted_proxies: [proxy.local]\n", "trusted_proxies: [10.0.0.0/33]\n", "trusted_proxies: ['']\n"} {
+		os.WriteFile(path, []byte(bad), 0o600)
+		if _, err := Load(path, env(nil)); err == nil || !strings.Contains(err.Error(), "trusted_proxies[0]") {
+			t.Errorf("%q: want an error naming trusted_proxies[0], got %v", bad, err)
+		}
+	}
+	if _, err := Load("", env(map[string]string{"KB_TRUSTED_PROXIES": "10.0.0.1,x"})); err == nil || !strings.Contains(err.Error(), `trusted_proxies[1]: "x"`) {
+		t.Errorf("bad KB_TRUSTED_PROXIES: %v", err)
 	}
 }

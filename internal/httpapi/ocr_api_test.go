@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"net/http"
 	"os/exec"
 	"strings"
 	"testing"
@@ -75,10 +76,13 @@ func TestOCRScannedPageIsSearchedAndRead(t *testing.T) {
 	})
 }
 
-// /readyz says whether OCR can run and with which languages.
+// /readyz says to an administrator whether OCR can run and with which
+// languages.
 func TestReadyReportsOCR(t *testing.T) {
-	e := cmpNewEnv(t, "sqlite")
-	resp, err := CheckedClient(t).Get(e.srv.URL + "/readyz")
+	e := obsSetup(t, "sqlite", 0)
+	req, _ := http.NewRequest("GET", e.url+"/readyz", nil)
+	req.Header.Set("Authorization", "Bearer "+e.tokens[e.signInAdmin()])
+	resp, err := CheckedClient(t).Do(req)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("readyz %v %v", resp, err)
 	}

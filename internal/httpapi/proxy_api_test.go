@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -104,5 +105,70 @@ func TestProxyPassesStreamEventByEvent(t *testing.T) {
 	// last; flushed, they are spread over the fake's pauses.
 	if spread := arrived[pieces-1].Sub(arrived[0]); spread < (pieces-1)*gap/2 {
 		t.Fatalf("the deltas arrived within %v of each other: the proxy held them back", spread)
+	}
+}
+
+// clientFrom is a client whose connections leave from the loopback address
+// ip, so a proxy on 127.0.0.1 sees it as its own client.
+func clientFrom(t *testing.T, ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Timeout: 30 * time.Second, Transport: CheckingTransport{T: t, Base: &http.Transport{DialContext: d.DialContext}}}
+}
+
+// postLogin signs in through base with c, with extra headers in pairs;
+// it answers the status and the error code or the session token.
+func postLogin(t *testing.T, c *http.Client, base, user, password string, header ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/auth/login",
+		strings.NewReader(fmt.Sprintf(`{"username":%q,"password":%q}`, user, password)))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Token string                `json:"token"`
+		Error struct{ Code string } `json:"error"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		t.Fatalf("login answer %d: %v", res.StatusCode, err)
+	}
+	if res.StatusCode == http.StatusTooManyRequests && res.Header.Get("Retry-After") == "" {
+		t.Fatalf("429 without Retry-After")
+	}
+	if out.Token != "" {
+		return res.StatusCode, out.Token
+	}
+	return res.StatusCode, out.Error.Code
+}
+
+// Behind the deployed proxy, with the proxy trusted, the throttle counts
+// each client by its own address: failures for bob from one client lock
+// that client only, never bob's correct password from another, and a
+// client naming another address in X-Forwarded-For is still itself.
+func TestProxyThrottlesEachClientByItsAddress(t *testing.T) {
+	_, proxy, _ := net.ParseCIDR("127.0.0.1/32")
+	env := stSetup(t, store.DialectSQLite, func(d *Deps) { d.TrustedProxies = []*net.IPNet{proxy} })
+	base := startCaddy(t, strings.TrimPrefix(env.srv.URL, "http://"))
+	guesser, owner := clientFrom(t, "127.0.0.2"), clientFrom(t, "127.0.0.3")
+
+	for i := 1; i <= 5; i++ {
+		if status, code := postLogin(t, guesser, base, "bob", "wrong-password"); status != 401 || code != "invalid_credentials" {
+			t.Fatalf("guess %d: %d %s", i, status, code)
+		}
+	}
+	if status, code := postLogin(t, guesser, base, "bob", "password-bob"); status != 429 || code != "too_many_attempts" {
+		t.Fatalf("the guessing client after five failures: %d %s", status, code)
+	}
+	if status, code := postLogin(t, guesser, base, "bob", "password-bob", "X-Forwarded-For", "127.0.0.9"); status != 429 {
+		t.Fatalf("the guessing client naming another address: %d %s", status, code)
+	}
+	status, tok := postLogin(t, owner, base, "bob", "password-bob")
+	if status != 200 || !strings.HasPrefix(tok, "ey") {
+		t.Fatalf("bob from another client, right password: %d %s", status, tok)
 	}
 }

@@ -3,17 +3,22 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 // readyTimeout bounds the database checks of one probe.
 const readyTimeout = 3 * time.Second
 
+// readyBody is what an administrator (or the metrics listener) hears;
+// anyone else hears only the status, since the database kind, schema
+// version and OCR engine's version tell an attacker what to aim at.
 type readyBody struct {
 	Status     string `json:"status"`
 	Database   string `json:"database"`
@@ -24,6 +29,10 @@ type readyBody struct {
 	OCR extract.OCRStatus `json:"ocr"`
 }
 
+type readyStatus struct {
+	Status string `json:"status"`
+}
+
 func notReady(format string, args ...any) *apierr.Error {
 	return apierr.New(http.StatusServiceUnavailable, "not_ready", format, args...)
 }
@@ -31,26 +40,67 @@ func notReady(format string, args ...any) *apierr.Error {
 // ready answers 200 only when this replica can do its work: the database
 // answers, its schema is at the version this binary embeds, and the
 // workers it is configured to run are running. /healthz stays liveness.
+// Why it is not ready, and what it runs, only an administrator hears; the
+// reason is logged either way.
 func (h *handlers) ready(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), readyTimeout)
 	defer cancel()
+	body, err := h.readiness(ctx)
+	details := h.seesReadyDetails(ctx, c)
+	switch {
+	case err != nil && details:
+		return err
+	case err != nil:
+		return notReady("this replica is not ready").WithCause(err)
+	case details:
+		return c.JSON(http.StatusOK, body)
+	}
+	return c.JSON(http.StatusOK, readyStatus{Status: body.Status})
+}
+
+func (h *handlers) readiness(ctx context.Context) (readyBody, error) {
 	if err := h.Store.Ping(ctx); err != nil {
-		return notReady("database: %s is not reachable", h.Store.Dialect()).WithCause(err)
+		return readyBody{}, notReady("database: %s is not reachable", h.Store.Dialect()).WithCause(err)
 	}
 	current, latest, err := h.Store.MigrationVersions(ctx)
 	if err != nil {
-		return notReady("migrations: the schema version cannot be read").WithCause(err)
+		return readyBody{}, notReady("migrations: the schema version cannot be read").WithCause(err)
 	}
 	if current < latest {
-		return notReady("migrations: the database is at version %d, this server needs %d", current, latest)
+		return readyBody{}, notReady("migrations: the database is at version %d, this server needs %d", current, latest)
 	}
 	running := 0
 	if h.Compile != nil {
 		running = h.Compile.WorkersRunning()
 	}
 	if running < h.Workers {
-		return notReady("workers: %d of %d compile workers are running", running, h.Workers)
+		return readyBody{}, notReady("workers: %d of %d compile workers are running", running, h.Workers)
 	}
-	return c.JSON(http.StatusOK, readyBody{Status: "ready", Database: h.Store.Dialect(), Migrations: current, Workers: running,
-		OCR: h.OCR.Status()})
+	return readyBody{Status: "ready", Database: h.Store.Dialect(), Migrations: current, Workers: running,
+		OCR: h.OCR.Status()}, nil
+}
+
+type readyDetailsKey struct{}
+
+// ReadyDetails serves next (the API) with /readyz answering in full, for
+// the metrics listener: what reaches that port is the operator's.
+func ReadyDetails(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), readyDetailsKey{}, true)))
+	})
+}
+
+// seesReadyDetails: the metrics listener, or an administrator's unscoped
+// bearer credential. A missing or wrong one is no error here: the
+// proxy's health check sends none.
+func (h *handlers) seesReadyDetails(ctx context.Context, c echo.Context) bool {
+	if full, _ := ctx.Value(readyDetailsKey{}).(bool); full {
+		return true
+	}
+	scheme, token, ok := strings.Cut(c.Request().Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	p, err := h.Auth.AuthenticatePrincipal(ctx, strings.TrimSpace(token))
+	return err == nil && p.User.Role == store.RoleAdmin && !p.Scoped()
 }

@@ -44,8 +44,9 @@ func requestID(incoming string) string {
 
 // requestLog gives each request an id (returned in X-Request-Id), counts
 // it in the metrics by route template, and writes one log line: id, user
-// id, route, method, status, duration, bytes. Never the raw path (it holds
-// file names), the query, a header or a body.
+// id, client address (as the login throttle sees it), route, method,
+// status, duration, bytes. Never the raw path (it holds file names), the
+// query, a header or a body.
 func requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	var (
 		once   sync.Once
@@ -83,7 +84,7 @@ func requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 			user = doorUser.Load()
 		}
 		slog.Log(c.Request().Context(), level, "request", "request_id", id, "user_id", user,
-			"route", route, "method", c.Request().Method, "status", status,
+			"client", c.RealIP(), "route", route, "method", c.Request().Method, "status", status,
 			"duration_ms", float64(took.Microseconds())/1000, "bytes", c.Response().Size)
 		return nil
 	}

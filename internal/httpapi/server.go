@@ -5,6 +5,7 @@ package httpapi
 import (
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -65,6 +66,10 @@ type Deps struct {
 	// MaxUploadRequest caps a whole upload request, all parts together;
 	// zero means no cap beyond the per-file limit times MaxUploadFiles.
 	MaxUploadRequest int64
+	// TrustedProxies are the socket peers whose X-Forwarded-For names the
+	// client; empty trusts no one, so a direct client cannot pick the
+	// address the login throttle and the request log see.
+	TrustedProxies []*net.IPNet
 	// Mounts are the other front doors (MCP, the OpenAI-compatible
 	// endpoint, WebDAV): each owns its path and below, authenticates its
 	// own way and calls the same domain services.
@@ -87,9 +92,7 @@ type Mount struct {
 func New(d Deps) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	// Only the socket address is trusted for throttling; X-Forwarded-For is
-	// client-controlled unless a proxy is configured to overwrite it.
-	e.IPExtractor = echo.ExtractIPDirect()
+	e.IPExtractor = clientAddrExtractor(d.TrustedProxies)
 	e.HTTPErrorHandler = errorHandler
 	e.Pre(securityHeaders)
 	e.Use(requestLog)

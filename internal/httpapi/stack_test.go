@@ -46,7 +46,9 @@ func NewTestStackOn(t testing.TB, st *store.Store, dir string) TestStack {
 		t.Fatalf("open blobs: %v", err)
 	}
 	tree := knowledge.NewTree(st, blobs, TestUploadLimit)
-	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(TestSecret), TTL: TestSessionTTL, MaxTTL: TestSessionMaxTTL, BcryptCost: bcrypt.MinCost})
+	// Tests sign in at machine speed; the login budget has its own tests.
+	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(TestSecret), TTL: TestSessionTTL, MaxTTL: TestSessionMaxTTL,
+		BcryptCost: bcrypt.MinCost, LoginsPerSecond: 10_000})
 	if err != nil {
 		t.Fatalf("auth service: %v", err)
 	}

@@ -50,10 +50,17 @@ type MetricsServer struct {
 	srv *http.Server
 }
 
-// Listen serves /metrics on addr (host:port). An empty addr serves nothing
-// and returns nil: metrics are off unless asked for, so they are never
-// public by accident.
-func Listen(addr string) (*MetricsServer, error) {
+// Route is one more handler on the metrics listener, for what only the
+// operator should see (the full readiness answer).
+type Route struct {
+	Pattern string // as http.ServeMux reads it: "GET /readyz"
+	Handler http.Handler
+}
+
+// Listen serves /metrics, and the extra routes, on addr (host:port). An
+// empty addr serves nothing and returns nil: metrics are off unless asked
+// for, so they are never public by accident.
+func Listen(addr string, extra ...Route) (*MetricsServer, error) {
 	if addr == "" {
 		return nil, nil
 	}
@@ -63,6 +70,9 @@ func Listen(addr string) (*MetricsServer, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", Handler())
+	for _, r := range extra {
+		mux.Handle(r.Pattern, r.Handler)
+	}
 	m := &MetricsServer{ln: ln, srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}}
 	go func() {
