@@ -256,15 +256,11 @@ func errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	e, ok := apierr.As(err)
-	if !ok {
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			e = fromEcho(he)
-		} else {
-			e = apierr.Internal(err)
-		}
+	var he *echo.HTTPError
+	if _, ok := apierr.As(err); !ok && errors.As(err, &he) {
+		err = fromEcho(he)
 	}
+	e := apierr.From(err)
 	if e.Status >= 500 {
 		slog.Error("request failed", "request_id", currentRequestID(c), "method", c.Request().Method, "route", c.Path(), "code", e.Code, "err", err)
 	} else if e.Cause != nil {

@@ -25,10 +25,7 @@ type errorFields struct {
 // openAIError is the one place our error becomes OpenAI's; its cause goes
 // to the log, never to the client.
 func openAIError(err error) (int, errorObject) {
-	e, ok := apierr.As(err)
-	if !ok {
-		e = apierr.Internal(err)
-	}
+	e := apierr.From(err)
 	if e.Status >= 500 {
 		slog.Error("openai request failed", "code", e.Code, "err", err)
 	}

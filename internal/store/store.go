@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mattn/go-sqlite3"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	"gorm.io/driver/postgres"
@@ -30,19 +28,6 @@ import (
 const (
 	DialectSQLite   = "sqlite"
 	DialectPostgres = "postgres"
-)
-
-var (
-	// ErrNotFound means no row matched.
-	ErrNotFound = errors.New("not found")
-	// ErrConflict means a unique constraint refused the write.
-	ErrConflict = errors.New("already exists")
-	// ErrGone means a row the write refers to (a parent folder, a file)
-	// was deleted meanwhile: a foreign key refused it.
-	ErrGone = errors.New("deleted meanwhile")
-	// ErrBusy means the database gave up on a lock (a deadlock, a
-	// serialization failure, SQLite's busy timeout); trying again may work.
-	ErrBusy = errors.New("database busy")
 )
 
 // Store is the database handle shared by the repositories.
@@ -197,33 +182,6 @@ func (s *Store) Ping(ctx context.Context) error {
 		return err
 	}
 	return sqlDB.PingContext(ctx)
-}
-
-// translate maps driver errors to the store's sentinel errors.
-func translate(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, gorm.ErrRecordNotFound):
-		return ErrNotFound
-	case errors.Is(err, gorm.ErrDuplicatedKey):
-		return fmt.Errorf("%w: %v", ErrConflict, err)
-	case errors.Is(err, gorm.ErrForeignKeyViolated):
-		return fmt.Errorf("%w: %v", ErrGone, err)
-	case isBusy(err):
-		return fmt.Errorf("%w: %v", ErrBusy, err)
-	}
-	return err
-}
-
-func isBusy(err error) bool {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		// deadlock_detected, serialization_failure, lock_not_available
-		return pe.Code == "40P01" || pe.Code == "40001" || pe.Code == "55P03"
-	}
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 // InTx runs fn in one transaction; fn must use only the Store it is given
