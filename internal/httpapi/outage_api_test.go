@@ -154,3 +154,20 @@ func TestDatabaseOutageAnswersUnavailableThenRecovers(t *testing.T) {
 	}
 	e.login("admin", adminPassword)
 }
+func TestDeadPooledConnectionIsRetriedForReads(t *testing.T) {
+	e, p := proxiedEnv(t)
+	e.mustOK(e.do(http.MethodPost, "/api/v1/resources/folders", e.Admin, map[string]string{"uri": "kb://me/kept/"}), http.StatusCreated, nil)
+
+	// The pool's idle connections die under it, as when PostgreSQL restarts.
+	p.Cut()
+	var l listingJSON
+	e.mustOK(e.do(http.MethodGet, q("/api/v1/resources", "kb://me/"), e.Admin, nil), http.StatusOK, &l)
+	found := false
+	for _, it := range l.Items {
+		found = found || it.Name == "kept"
+	}
+	if !found {
+		t.Fatalf("the listing after the cut lacks kept: %+v", l.Items)
+	}
+	e.mustOK(e.do(http.MethodPost, "/api/v1/resources/folders", e.Admin, map[string]string{"uri": "kb://me/later/"}), http.StatusCreated, nil)
+}

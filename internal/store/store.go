@@ -16,7 +16,6 @@ import (
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
-	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -43,10 +42,14 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	var (
 		dialector gorm.Dialector
 		dialect   string
+		err       error
 	)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		dialector, dialect = postgres.Open(dsn), DialectPostgres
+		dialect = DialectPostgres
+		if dialector, err = openPostgres(dsn); err != nil {
+			return nil, err
+		}
 	case dsn == "":
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
@@ -72,8 +75,6 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 		// Immediate transactions plus busy_timeout serialize writers inside
 		// SQLite itself; a few connections keep readers from queueing behind them.
 		sqlDB.SetMaxOpenConns(4)
-	} else {
-		sqlDB.SetMaxOpenConns(20)
 	}
 	if err := sqlDB.PingContext(ctx); err != nil {
 		s.Close()
