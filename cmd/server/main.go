@@ -210,6 +210,7 @@ func serve(configPath string) error {
 	e := httpapi.New(httpapi.Deps{Store: a.store, Auth: a.auth, Tree: a.tree, SPA: web.Handler(), Chat: conversations,
 		Models: models, Compile: compiler, Import: imports, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
 		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes, OCR: ocr, Pages: extraction,
+		Space: httpapi.Space{DataDir: a.cfg.DataDir, TempDir: os.TempDir(), MinFree: a.cfg.MinFreeBytes},
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})},
 			{Path: "/v1", Handler: openai},
 			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.tree, Auth: a.auth, Store: a.store, MaxUpload: a.cfg.MaxUploadBytes})}}})

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // golang.org/x/net/webdav turns every file-system error into a status of
@@ -90,7 +91,7 @@ func (w *answerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func writeError(w http.ResponseWriter, err error) {
 	e := apierr.From(err)
 	if e.Status >= 500 {
-		slog.Error("webdav request failed", "code", e.Code, "err", e.Cause)
+		slog.Error("webdav request failed", append([]any{"code", e.Code, "err", e.Cause}, observe.NoSpaceAttrs(e)...)...)
 	}
 	h := w.Header()
 	if e.Status == http.StatusUnauthorized {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // readyTimeout bounds the database checks of one probe.
@@ -44,6 +45,9 @@ func (h *handlers) ready(c echo.Context) error {
 	if current < latest {
 		return notReady("migrations: the database is at version %d, this server needs %d", current, latest)
 	}
+	if err := h.Space.check(); err != nil {
+		return err
+	}
 	running := 0
 	if h.Compile != nil {
 		running = h.Compile.WorkersRunning()
@@ -53,4 +57,31 @@ func (h *handlers) ready(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, readyBody{Status: "ready", Database: h.Store.Dialect(), Migrations: current, Workers: running,
 		OCR: h.OCR.Status()})
+}
+
+// Space is where this replica writes files, which /readyz watches: a
+// replica whose disk is nearly full takes no more traffic before every
+// write answers 507.
+type Space struct {
+	DataDir string // the database (SQLite), blobs and staged uploads
+	TempDir string // extraction and page drawing
+	// MinFree is the floor: under this many free bytes in either
+	// directory the replica is not ready. Zero checks nothing.
+	MinFree int64
+}
+
+func (s Space) check() error {
+	if s.MinFree <= 0 {
+		return nil
+	}
+	for _, d := range []struct{ name, path string }{{"data", s.DataDir}, {"temp", s.TempDir}} {
+		if d.path == "" {
+			continue
+		}
+		if free, ok := observe.FreeBytes(d.path); ok && free < s.MinFree {
+			// The path is the operator's to know, not an anonymous prober's.
+			return notReady("disk: the %s directory has %d bytes free, under the floor of %d (min_free_bytes)", d.name, free, s.MinFree)
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // errorObject is OpenAI's error shape, which its clients parse into their
@@ -27,7 +28,7 @@ type errorFields struct {
 func openAIError(err error) (int, errorObject) {
 	e := apierr.From(err)
 	if e.Status >= 500 {
-		slog.Error("openai request failed", "code", e.Code, "err", err)
+		slog.Error("openai request failed", append([]any{"code", e.Code, "err", err}, observe.NoSpaceAttrs(err)...)...)
 	}
 	code := e.Code
 	switch code {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"strings"
 	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3"
+	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -52,7 +54,8 @@ func translate(err error) error {
 	case isUnavailable(err):
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	case isFull(err):
-		return fmt.Errorf("%w: %v", ErrNoSpace, err)
+		// %w keeps the database file (fullSQLite) for the log.
+		return fmt.Errorf("%w: %w", ErrNoSpace, err)
 	}
 	return err
 }
@@ -101,4 +104,21 @@ func isFull(err error) bool {
 	}
 	var se sqlite3.Error
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrFull || se.SystemErrno == syscall.ENOSPC)
+}
+
+// fullSQLite is SQLite's dialect, with a full disk reported against the
+// database file, so the log can say which disk is full and how much of
+// it is free.
+type fullSQLite struct {
+	*sqlite.Dialector
+	path string
+}
+
+func (d fullSQLite) Translate(err error) error {
+	err = d.Dialector.Translate(err)
+	var pe *fs.PathError
+	if isFull(err) && !errors.As(err, &pe) {
+		return &fs.PathError{Op: "write", Path: d.path, Err: err}
+	}
+	return err
 }

@@ -54,7 +54,8 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
-		dialector, dialect = sqlite.Open(sqliteDSN(filepath.Join(dataDir, "knowspace.db"))), DialectSQLite
+		file := filepath.Join(dataDir, "knowspace.db")
+		dialector, dialect = fullSQLite{sqlite.Open(sqliteDSN(file)).(*sqlite.Dialector), file}, DialectSQLite
 	default:
 		return nil, fmt.Errorf("database dsn: only postgres:// URLs are supported (empty means SQLite in the data dir)")
 	}
