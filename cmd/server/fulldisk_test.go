@@ -139,6 +139,40 @@ func zipOf(t *testing.T, name string, body []byte) []byte {
 	return buf.Bytes()
 }
 
+type jobAnswer struct {
+	Job struct {
+		ID int64 `json:"id"`
+	} `json:"job"`
+}
+
+// waitJob polls the job until it has ended.
+func (s *server) waitJob(token string, id int64) (state, code string) {
+	s.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		a := s.call("GET", fmt.Sprintf("/api/v1/jobs/%d", id), token, nil)
+		var j struct {
+			State string `json:"state"`
+			Error *struct {
+				Code string `json:"code"`
+			} `json:"error"`
+		}
+		if a.status != http.StatusOK || json.Unmarshal(a.body, &j) != nil {
+			s.t.Fatalf("job %d: %s", id, a)
+		}
+		switch j.State {
+		case "succeeded", "failed", "cancelled":
+			if j.Error != nil {
+				code = j.Error.Code
+			}
+			return j.State, code
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("job %d did not end within 60s\n%s", id, s.logs())
+	return "", ""
+}
+
 // TestFullDiskAnswersInsufficientStorage runs the real binary with its
 // data directory on a small tmpfs and fills it: every write answers 507
 // insufficient_storage (on PostgreSQL only those that write files: the
@@ -245,5 +279,48 @@ func fullDisk(t *testing.T, dialect string) {
 	}
 	if a := s.call("GET", "/readyz", "", nil); a.status != http.StatusOK {
 		t.Errorf("readyz once space is freed: %s", a)
+	}
+}
+
+// TestImportFailedForSpaceIsRetried imports an archive that fits on the
+// disk but whose files do not: each attempt fails for space, the job ends
+// failed insufficient_storage with its archive kept, and once space is
+// freed a retry completes it.
+func TestImportFailedForSpaceIsRetried(t *testing.T) {
+	needBinary(t)
+	for _, dialect := range davDialects() {
+		t.Run(dialect, func(t *testing.T) {
+			s, dir, session := smallDiskServer(t, dialect)
+			importForSpace(t, s, dir, session)
+		})
+	}
+}
+
+func importForSpace(t *testing.T, s *server, dir, session string) {
+	filler := fill(t, dir, 1<<20)
+	var big bytes.Buffer
+	for i := 0; big.Len() < 3<<20; i++ {
+		fmt.Fprintf(&big, "%08d knowspace fills the disk\n", i*7919%100000000)
+	}
+	a := s.multipart("/api/v1/resources/import?uri="+url.QueryEscape("kb://me/"), session, "big.zip", zipOf(t, "big.txt", big.Bytes()))
+	var j jobAnswer
+	if a.status != http.StatusAccepted || json.Unmarshal(a.body, &j) != nil {
+		t.Fatalf("import with 1 MiB free: %s", a)
+	}
+	if state, code := s.waitJob(session, j.Job.ID); state != "failed" || code != "insufficient_storage" {
+		t.Fatalf("import of 3 MiB with 1 MiB free ended %s %q, want failed insufficient_storage", state, code)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	if a := s.call("POST", fmt.Sprintf("/api/v1/jobs/%d/retry", j.Job.ID), session, nil); a.status != http.StatusOK {
+		t.Fatalf("retry the import: %s", a)
+	}
+	if state, code := s.waitJob(session, j.Job.ID); state != "succeeded" {
+		t.Fatalf("the import retried once space is freed ended %s %q\n%s", state, code, s.logs())
+	}
+	a = s.call("GET", "/api/v1/resources/content?uri="+url.QueryEscape("kb://me/big/big.txt"), session, nil)
+	if a.status != http.StatusOK || !strings.Contains(string(a.body), "knowspace fills the disk") {
+		t.Fatalf("the imported file: %s", a)
 	}
 }
