@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -21,29 +19,7 @@ import (
 // upload sends one file to folder and reports the status.
 func (s *server) upload(token, folder, name string, content []byte) int {
 	s.t.Helper()
-	status, _ := s.multipart("/api/v1/resources/upload?uri="+url.QueryEscape(folder), token, name, content)
-	return status
-}
-
-// multipart posts one file as the form field "file" and returns the
-// answer; 0 when the request failed.
-func (s *server) multipart(path, token, name string, content []byte) (int, []byte) {
-	s.t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	w, _ := mw.CreateFormFile("file", name)
-	w.Write(content)
-	mw.Close()
-	req, _ := http.NewRequest("POST", "http://"+s.addr+path, &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		return 0, nil
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b
+	return s.multipart("/api/v1/resources/upload?uri="+url.QueryEscape(folder), token, name, content).status
 }
 
 // A backup taken while a writer uploads holds a consistent state: restored

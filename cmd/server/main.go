@@ -223,6 +223,7 @@ func serve(configPath string) error {
 		Models: models, Compile: compiler, Import: imports, Workers: a.cfg.Workers, Skills: skills, Shutdown: shutdown,
 		Turns: turns, Timeouts: timeouts, MaxUploadRequest: a.cfg.MaxUploadRequestBytes, OCR: ocr, Pages: extraction,
 		TrustedProxies: a.cfg.TrustedProxyRanges(),
+		Space:          httpapi.Space{DataDir: a.cfg.DataDir, TempDir: os.TempDir(), MinFree: a.cfg.MinFreeBytes},
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.tree, Auth: a.auth})},
 			{Path: "/v1", Handler: openai},
 			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.tree, Auth: a.auth, Store: a.store, MaxUpload: a.cfg.MaxUploadBytes})}}})

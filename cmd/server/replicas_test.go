@@ -131,7 +131,8 @@ func TestTwoReplicasShareDatabaseAndObjectStore(t *testing.T) {
 		fmt.Fprintf(w, "# %s\nthe zebra figure again\n", name)
 	}
 	zw.Close()
-	status, body = a.multipart("/api/v1/resources/import?uri="+url.QueryEscape("kb://me/team/"), tokA, "archive.zip", zipped.Bytes())
+	sent := a.multipart("/api/v1/resources/import?uri="+url.QueryEscape("kb://me/team/"), tokA, "archive.zip", zipped.Bytes())
+	status, body = sent.status, sent.body
 	var imp struct {
 		Job struct {
 			ID int64 `json:"id"`

@@ -90,8 +90,12 @@ func TooMany(code, format string, args ...any) *Error {
 	return New(http.StatusTooManyRequests, code, format, args...)
 }
 
-// Internal is a 500 whose message never reveals the cause.
+// Internal is a 500 whose message never reveals the cause; a cause that
+// is a fault (the database down, a full disk) answers as that fault.
 func Internal(cause error) *Error {
+	if f := fault(cause); f != nil {
+		return f
+	}
 	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal server error", Cause: cause}
 }
 

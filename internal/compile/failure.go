@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
@@ -60,6 +61,14 @@ func classify(ctx context.Context, err error) *Failure {
 		case errors.Is(cause, errLeaseLost):
 			return &Failure{Code: "lease_lost", Message: "the worker lost the job's lease", Retryable: true, cause: err}
 		}
+	}
+	// The machine's faults pass: the job runs again once there is room
+	// or the database is back, and the user may retry it after that.
+	switch {
+	case apierr.IsNoSpace(err):
+		return &Failure{Code: "insufficient_storage", Message: "the server ran out of storage space", Retryable: true, cause: err}
+	case errors.Is(err, apierr.ErrUnavailable):
+		return &Failure{Code: "unavailable", Message: "the database was unavailable", Retryable: true, cause: err}
 	}
 	if errors.Is(err, knowledge.ErrOutputTaken) {
 		return &Failure{Code: "output_conflict", Message: "an output file would replace a file that is not generated: " + err.Error(), cause: err}

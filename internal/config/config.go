@@ -48,6 +48,9 @@ type Config struct {
 	BlobSweepInterval time.Duration `yaml:"blob_sweep_interval"`
 	// TrashDays is how long deleted files stay restorable.
 	TrashDays int `yaml:"trash_days"`
+	// MinFreeBytes is the free space under which the data or the temp
+	// directory makes /readyz answer not ready.
+	MinFreeBytes int64 `yaml:"min_free_bytes"`
 	// Models are the configured LLMs (SPEC §9); well-known keys in the
 	// environment and a local Ollama add more at start.
 	Models []llm.ModelConfig `yaml:"models"`
@@ -177,6 +180,7 @@ const (
 	DefaultParseMemoryMB    = 1024
 	DefaultBlobSweep        = 6 * time.Hour
 	DefaultTrashDays        = 30
+	DefaultMinFreeBytes     = 256 << 20
 	DefaultImportMaxEntries = 20000
 	DefaultImportMaxBytes   = 2 << 30
 )
@@ -198,7 +202,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 			BodyIdleTimeout: 30 * time.Second, BodyTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second},
 		Workers: DefaultWorkers, MaxUploadBytes: DefaultMaxUploadBytes,
 		ParseTimeout: DefaultParseTimeout, ParseMemoryMB: DefaultParseMemoryMB, OCR: defaultOCR(),
-		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays,
+		BlobSweepInterval: DefaultBlobSweep, TrashDays: DefaultTrashDays, MinFreeBytes: DefaultMinFreeBytes,
 		Conversations: Conversations{Store: true}, BlobStore: "disk",
 		Import:    Import{MaxEntries: DefaultImportMaxEntries, MaxBytes: DefaultImportMaxBytes},
 		LogFormat: observe.LogText, LogLevel: "info",
@@ -245,6 +249,13 @@ func Load(path string, getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("KB_MAX_UPLOAD_BYTES: %q is not an integer", v)
 		}
 		c.MaxUploadBytes = n
+	}
+	if v := getenv("KB_MIN_FREE_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return Config{}, fmt.Errorf("KB_MIN_FREE_BYTES: %q is not an integer", v)
+		}
+		c.MinFreeBytes = n
 	}
 	if c.MaxUploadRequestBytes == 0 {
 		c.MaxUploadRequestBytes = max(DefaultMaxUploadRequest, c.MaxUploadBytes)
@@ -334,6 +345,9 @@ func (c Config) Validate() error {
 	}
 	if c.TrashDays < 1 || c.TrashDays > 3650 {
 		return errors.New("trash_days: must be between 1 and 3650")
+	}
+	if c.MinFreeBytes < 0 {
+		return errors.New("min_free_bytes: must not be negative (0 turns the check off)")
 	}
 	seen := map[string]bool{}
 	for i, p := range c.CLIProfiles {

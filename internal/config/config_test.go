@@ -93,6 +93,8 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"limits:\n  read_header_timeout: 0s", "", "limits.read_header_timeout"},
 		{"max_upload_bytes: 100\nmax_upload_request_bytes: 99", "", "max_upload_request_bytes"},
 		{"", "KB_WORKERS=x", "KB_WORKERS"},
+		{"min_free_bytes: -1", "", "min_free_bytes:"},
+		{"", "KB_MIN_FREE_BYTES=lots", "KB_MIN_FREE_BYTES"},
 		{"blob_store: nfs", "", "blob_store:"},
 		{"blob_store: s3\ns3:\n  bucket: b", "", "s3.endpoint"},
 		{"blob_store: s3\ns3:\n  endpoint: http://s3:8333", "", "s3.bucket"},
@@ -161,5 +163,21 @@ func TestTrustedProxies(t *testing.T) {
 	}
 	if _, err := Load("", env(map[string]string{"KB_TRUSTED_PROXIES": "10.0.0.1,x"})); err == nil || !strings.Contains(err.Error(), `trusted_proxies[1]: "x"`) {
 		t.Errorf("bad KB_TRUSTED_PROXIES: %v", err)
+	}
+}
+
+func TestMinFreeBytesDefaultFileAndEnv(t *testing.T) {
+	t.Parallel()
+	c, err := Load("", env(nil))
+	if err != nil || c.MinFreeBytes != 256<<20 {
+		t.Fatalf("default: %d %v", c.MinFreeBytes, err)
+	}
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	os.WriteFile(path, []byte("min_free_bytes: 1048576\n"), 0o600)
+	if c, err = Load(path, env(nil)); err != nil || c.MinFreeBytes != 1<<20 {
+		t.Fatalf("from the file: %d %v", c.MinFreeBytes, err)
+	}
+	if c, err = Load(path, env(map[string]string{"KB_MIN_FREE_BYTES": "0"})); err != nil || c.MinFreeBytes != 0 {
+		t.Fatalf("KB_MIN_FREE_BYTES=0 turns the check off: %d %v", c.MinFreeBytes, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // golang.org/x/net/webdav turns every file-system error into a status of
@@ -40,10 +41,7 @@ func (s *reqState) first() *apierr.Error {
 // needs: fs.ErrNotExist for a missing node (it decides 404, 409 or 201
 // from that), fs.ErrExist for a taken name.
 func fail(ctx context.Context, err error) error {
-	e, ok := apierr.As(err)
-	if !ok {
-		e = apierr.Internal(err)
-	}
+	e := apierr.From(err)
 	switch {
 	case e.Status == http.StatusNotFound:
 		return fs.ErrNotExist
@@ -91,12 +89,9 @@ func (w *answerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // writeError answers err in the API's error shape; a 401 asks for Basic
 // credentials, which every WebDAV client can send.
 func writeError(w http.ResponseWriter, err error) {
-	e, ok := apierr.As(err)
-	if !ok {
-		e = apierr.Internal(err)
-	}
+	e := apierr.From(err)
 	if e.Status >= 500 {
-		slog.Error("webdav request failed", "code", e.Code, "err", e.Cause)
+		slog.Error("webdav request failed", append([]any{"code", e.Code, "err", e.Cause}, observe.NoSpaceAttrs(e)...)...)
 	}
 	h := w.Header()
 	if e.Status == http.StatusUnauthorized {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -38,8 +39,8 @@ func notReady(format string, args ...any) *apierr.Error {
 }
 
 // ready answers 200 only when this replica can do its work: the database
-// answers, its schema is at the version this binary embeds, and the
-// workers it is configured to run are running. /healthz stays liveness.
+// answers, its schema is at the version this binary embeds, its disks have
+// min_free_bytes free, and the workers it is configured to run are running. /healthz stays liveness.
 // Why it is not ready, and what it runs, only an administrator hears; the
 // reason is logged either way.
 func (h *handlers) ready(c echo.Context) error {
@@ -68,6 +69,9 @@ func (h *handlers) readiness(ctx context.Context) (readyBody, error) {
 	}
 	if current < latest {
 		return readyBody{}, notReady("migrations: the database is at version %d, this server needs %d", current, latest)
+	}
+	if err := h.Space.check(); err != nil {
+		return readyBody{}, err
 	}
 	running := 0
 	if h.Compile != nil {
@@ -103,4 +107,31 @@ func (h *handlers) seesReadyDetails(ctx context.Context, c echo.Context) bool {
 	}
 	p, err := h.Auth.AuthenticatePrincipal(ctx, strings.TrimSpace(token))
 	return err == nil && p.User.Role == store.RoleAdmin && !p.Scoped()
+}
+
+// Space is where this replica writes files, which /readyz watches: a
+// replica whose disk is nearly full takes no more traffic before every
+// write answers 507.
+type Space struct {
+	DataDir string // the database (SQLite), blobs and staged uploads
+	TempDir string // extraction and page drawing
+	// MinFree is the floor: under this many free bytes in either
+	// directory the replica is not ready. Zero checks nothing.
+	MinFree int64
+}
+
+func (s Space) check() error {
+	if s.MinFree <= 0 {
+		return nil
+	}
+	for _, d := range []struct{ name, path string }{{"data", s.DataDir}, {"temp", s.TempDir}} {
+		if d.path == "" {
+			continue
+		}
+		if free, ok := observe.FreeBytes(d.path); ok && free < s.MinFree {
+			// The path is the operator's to know, not an anonymous prober's.
+			return notReady("disk: the %s directory has %d bytes free, under the floor of %d (min_free_bytes)", d.name, free, s.MinFree)
+		}
+	}
+	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/knowspace/knowspace/internal/httpapi/openapi"
 	"github.com/knowspace/knowspace/internal/importer"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/turn"
@@ -47,6 +48,8 @@ type Deps struct {
 	Workers int
 	// OCR is the extraction's OCR configuration, reported by /readyz.
 	OCR extract.OCR
+	// Space is the disk /readyz watches; the zero value watches none.
+	Space Space
 	// Pages draws the pages of PDFs for the preview; nil answers 503.
 	Pages PageRenderer
 	// Skills keeps compile skills; nil builds one on Store, Tree and
@@ -262,17 +265,14 @@ func errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	e, ok := apierr.As(err)
-	if !ok {
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			e = fromEcho(he)
-		} else {
-			e = apierr.Internal(err)
-		}
+	var he *echo.HTTPError
+	if _, ok := apierr.As(err); !ok && errors.As(err, &he) {
+		err = fromEcho(he)
 	}
+	e := apierr.From(err)
 	if e.Status >= 500 {
-		slog.Error("request failed", "request_id", currentRequestID(c), "method", c.Request().Method, "route", c.Path(), "code", e.Code, "err", err)
+		slog.Error("request failed", append([]any{"request_id", currentRequestID(c), "method", c.Request().Method, "route", c.Path(),
+			"code", e.Code, "err", err}, observe.NoSpaceAttrs(err)...)...)
 	} else if e.Cause != nil {
 		slog.Debug("request refused", "request_id", currentRequestID(c), "route", c.Path(), "code", e.Code, "cause", e.Cause)
 	}

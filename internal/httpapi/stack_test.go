@@ -38,6 +38,19 @@ func NewTestStack(t testing.TB, dialect string) TestStack {
 	return NewTestStackOn(t, st, dir)
 }
 
+// NewTestStackAt builds a stack on the database dsn names (SQLite in dir
+// when empty) with dir as the data directory: a test that puts a proxy
+// in front of the database, or the data on a small file system.
+func NewTestStackAt(t testing.TB, dsn, dir string) TestStack {
+	t.Helper()
+	st, err := store.Open(context.Background(), dsn, dir)
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return NewTestStackOn(t, st, dir)
+}
+
 // NewTestStackOn builds a stack on an open store and its data directory.
 func NewTestStackOn(t testing.TB, st *store.Store, dir string) TestStack {
 	t.Helper()

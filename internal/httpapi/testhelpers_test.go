@@ -66,7 +66,12 @@ func newEnv(t *testing.T, dialect string) *env {
 // applied to the handler and the http.Server alike.
 func newEnvWith(t *testing.T, dialect string, d httpapi.Deps) *env {
 	t.Helper()
-	stack := httpapi.NewTestStack(t, dialect)
+	return newEnvOn(t, httpapi.NewTestStack(t, dialect), d)
+}
+
+// newEnvOn is newEnvWith on a stack the test built.
+func newEnvOn(t *testing.T, stack httpapi.TestStack, d httpapi.Deps) *env {
+	t.Helper()
 	st, dir, tree, svc := stack.Store, stack.Dir, stack.Tree, stack.Auth
 	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatalf("ensure admin: %v", err)

@@ -179,13 +179,14 @@ func (f *failure) Error() string { return f.code + ": " + f.msg }
 func (f *failure) JobFailure() (string, string, bool) { return f.code, f.msg, f.retry }
 
 // asFailure gives refusals and bad requests their own code; anything else
-// is left to the pool (a cancel, a lost lease, the database).
+// is left to the pool (a cancel, a lost lease, the database, a full disk:
+// a staged file that failed for space is no bad request).
 func asFailure(err error) error {
 	var ae *archive.Error
 	if errors.As(err, &ae) {
 		return &failure{code: ae.Code, msg: ae.Message}
 	}
-	if e, ok := apierr.As(err); ok && e.Status < 500 {
+	if e := apierr.From(err); e.Status < 500 {
 		return &failure{code: e.Code, msg: e.Message}
 	}
 	return err

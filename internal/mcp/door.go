@@ -117,10 +117,7 @@ func sameOrigin(o string, r *http.Request) bool {
 // writeError answers in the API's error shape; a 401 names the scheme, and
 // no OAuth metadata: the server takes static tokens only.
 func writeError(w http.ResponseWriter, err error) {
-	e, ok := apierr.As(err)
-	if !ok {
-		e = apierr.Internal(err)
-	}
+	e := apierr.From(err)
 	if e.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="knowspace", error="invalid_token"`)
 	}

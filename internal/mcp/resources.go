@@ -126,10 +126,7 @@ func readResource(ctx context.Context, tree *knowledge.Tree, c knowledge.Caller,
 // rpcError carries our error code in the JSON-RPC error's data; a missing
 // or invisible resource is the protocol's resource-not-found, alike.
 func rpcError(uri string, err error) error {
-	e, ok := apierr.As(err)
-	if !ok {
-		e = apierr.Internal(err)
-	}
+	e := apierr.From(err)
 	data, _ := json.Marshal(map[string]any{"code": e.Code, "uri": uri})
 	// The current revision answers an unknown resource with invalid
 	// params (the SDK deprecates its -32002); data carries our code.

@@ -52,10 +52,7 @@ func addTools(s *mcp.Server, tree *knowledge.Tree) {
 // toolError is a failed call the model can read and act on: isError with
 // our error object, as text and as structured content.
 func toolError(err error) *mcp.CallToolResult {
-	e, ok := apierr.As(err)
-	if !ok {
-		e = apierr.Internal(err)
-	}
+	e := apierr.From(err)
 	js, _ := json.Marshal(errorBody(e))
 	return &mcp.CallToolResult{
 		IsError:           true,

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/observe"
 )
 
 // errorObject is OpenAI's error shape, which its clients parse into their
@@ -25,12 +26,9 @@ type errorFields struct {
 // openAIError is the one place our error becomes OpenAI's; its cause goes
 // to the log, never to the client.
 func openAIError(err error) (int, errorObject) {
-	e, ok := apierr.As(err)
-	if !ok {
-		e = apierr.Internal(err)
-	}
+	e := apierr.From(err)
 	if e.Status >= 500 {
-		slog.Error("openai request failed", "code", e.Code, "err", err)
+		slog.Error("openai request failed", append([]any{"code", e.Code, "err", err}, observe.NoSpaceAttrs(err)...)...)
 	}
 	code := e.Code
 	switch code {

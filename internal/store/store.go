@@ -14,11 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mattn/go-sqlite3"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
-	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -30,19 +27,6 @@ import (
 const (
 	DialectSQLite   = "sqlite"
 	DialectPostgres = "postgres"
-)
-
-var (
-	// ErrNotFound means no row matched.
-	ErrNotFound = errors.New("not found")
-	// ErrConflict means a unique constraint refused the write.
-	ErrConflict = errors.New("already exists")
-	// ErrGone means a row the write refers to (a parent folder, a file)
-	// was deleted meanwhile: a foreign key refused it.
-	ErrGone = errors.New("deleted meanwhile")
-	// ErrBusy means the database gave up on a lock (a deadlock, a
-	// serialization failure, SQLite's busy timeout); trying again may work.
-	ErrBusy = errors.New("database busy")
 )
 
 // Store is the database handle shared by the repositories.
@@ -58,15 +42,20 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	var (
 		dialector gorm.Dialector
 		dialect   string
+		err       error
 	)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		dialector, dialect = postgres.Open(dsn), DialectPostgres
+		dialect = DialectPostgres
+		if dialector, err = openPostgres(dsn); err != nil {
+			return nil, err
+		}
 	case dsn == "":
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
-		dialector, dialect = sqlite.Open(sqliteDSN(filepath.Join(dataDir, "knowspace.db"))), DialectSQLite
+		file := filepath.Join(dataDir, "knowspace.db")
+		dialector, dialect = fullSQLite{sqlite.Open(sqliteDSN(file)).(*sqlite.Dialector), file}, DialectSQLite
 	default:
 		return nil, fmt.Errorf("database dsn: only postgres:// URLs are supported (empty means SQLite in the data dir)")
 	}
@@ -87,8 +76,6 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 		// Immediate transactions plus busy_timeout serialize writers inside
 		// SQLite itself; a few connections keep readers from queueing behind them.
 		sqlDB.SetMaxOpenConns(4)
-	} else {
-		sqlDB.SetMaxOpenConns(20)
 	}
 	if err := sqlDB.PingContext(ctx); err != nil {
 		s.Close()
@@ -197,33 +184,6 @@ func (s *Store) Ping(ctx context.Context) error {
 		return err
 	}
 	return sqlDB.PingContext(ctx)
-}
-
-// translate maps driver errors to the store's sentinel errors.
-func translate(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, gorm.ErrRecordNotFound):
-		return ErrNotFound
-	case errors.Is(err, gorm.ErrDuplicatedKey):
-		return fmt.Errorf("%w: %v", ErrConflict, err)
-	case errors.Is(err, gorm.ErrForeignKeyViolated):
-		return fmt.Errorf("%w: %v", ErrGone, err)
-	case isBusy(err):
-		return fmt.Errorf("%w: %v", ErrBusy, err)
-	}
-	return err
-}
-
-func isBusy(err error) bool {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		// deadlock_detected, serialization_failure, lock_not_available
-		return pe.Code == "40P01" || pe.Code == "40001" || pe.Code == "55P03"
-	}
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 // InTx runs fn in one transaction; fn must use only the Store it is given

@@ -61,8 +61,8 @@ func (s *Store) LatestVersion(ctx context.Context, nodeID int64, body string) (F
 
 func isConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
-// BlobsInUse returns which of hashes some version, trash item, or queued
-// or running job still references.
+// BlobsInUse returns which of hashes some version, trash item, or queued,
+// running or machine-failed job still references.
 func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]bool, error) {
 	var used, trashed []string
 	err := s.db.WithContext(ctx).Model(&FileVersion{}).Distinct("blob_hash").
@@ -75,9 +75,13 @@ func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]boo
 	if err != nil {
 		return nil, translate(err)
 	}
+	// A job that failed for the machine (a full disk, the database away)
+	// keeps its blob too: it is retried by hand once the fault is gone.
 	var waiting []string
 	err = s.db.WithContext(ctx).Model(&Job{}).Distinct("blob_hash").
-		Where("blob_hash IN ? AND state IN ?", hashes, []string{JobQueued, JobRunning}).Pluck("blob_hash", &waiting).Error
+		Where("blob_hash IN ? AND (state IN ? OR state = ? AND error_code IN ?)", hashes,
+			[]string{JobQueued, JobRunning}, JobFailed, []string{"insufficient_storage", "unavailable"}).
+		Pluck("blob_hash", &waiting).Error
 	if err != nil {
 		return nil, translate(err)
 	}
