@@ -58,7 +58,7 @@ test-go: check-tools
 	@command -v litmus >/dev/null || echo "note: litmus is missing (apt-get install -y litmus): the WebDAV conformance suite will be skipped"
 	@command -v rclone >/dev/null || echo "note: rclone is missing (apt-get install -y rclone): the WebDAV rclone round trip will be skipped"
 	@command -v weed >/dev/null || [ -x "$${KB_WEED:-$$HOME/.cache/knowspace-tools/weed}" ] || echo "note: SeaweedFS weed is missing (.ci/run builds it into ~/.cache/knowspace-tools): the S3 blob-store and two-replica tests will be skipped"
-	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 40m ./...
 
 test-web: web-deps
 	cd web && npm test
