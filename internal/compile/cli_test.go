@@ -19,11 +19,22 @@ import (
 )
 
 // script writes an executable shell script to a temporary directory that
-// the account CLI programs run as (nobody, when tests run as root) can
-// reach; t.TempDir's are the test user's alone.
+// the account CLI programs run as can reach.
 func script(t *testing.T, body string) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "knowspace-cli-script-")
+	p := filepath.Join(reachableDir(t), "fake-cli")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// reachableDir is a temporary directory every user may enter: CLI
+// programs run as nobody when tests run as root, and t.TempDir's are the
+// test user's alone.
+func reachableDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "knowspace-cli-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,11 +42,7 @@ func script(t *testing.T, body string) string {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(dir, "fake-cli")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return dir
 }
 
 func TestCLIExecutor(t *testing.T) {

@@ -27,14 +27,7 @@ func TestCLICannotReadServerSecrets(t *testing.T) {
 		t.Skip("needs root: the test runs the server as root and as another user")
 	}
 	// Everything the other user runs must be reachable by it.
-	dir, err := os.MkdirTemp("", "knowspace-sandbox-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := reachableDir(t)
 	bin := filepath.Join(dir, "server.test")
 	copyFile(t, bin)
 	cli := filepath.Join(dir, "cli")

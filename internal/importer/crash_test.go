@@ -24,17 +24,7 @@ func TestImportCrashAfterCommitRunsOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		st, dir := storetest.Open(t, dialect)
-		blobs, err := blob.Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree := knowledge.NewTree(st, blobs, 1<<20)
-		u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
-		if err := st.CreateUser(ctx, &u); err != nil {
-			t.Fatal(err)
-		}
-		c := knowledge.Caller{ID: u.ID, Username: u.Username}
+		st, _, tree, c := importStack(t, dialect)
 		if _, err := tree.Mkdir(ctx, c, "kb://me/dest/"); err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +53,7 @@ func TestImportCrashAfterCommitRunsOnce(t *testing.T) {
 			}
 			t.Errorf("after the crash the job was claimed again: %+v %v", again, err)
 		}
-		got, err := st.JobByID(ctx, u.ID, j.ID)
+		got, err := st.JobByID(ctx, c.ID, j.ID)
 		if err != nil || got.State != store.JobSucceeded || got.ResultJSON == nil {
 			t.Fatalf("job after the crash: %+v %v", got, err)
 		}
@@ -79,6 +69,23 @@ func TestImportCrashAfterCommitRunsOnce(t *testing.T) {
 			t.Fatalf("dest holds %d files, want 3: %v", len(l.Items), names)
 		}
 	})
+}
+
+// importStack is a store, blobs and tree on the dialect with one user,
+// alice, the caller it returns.
+func importStack(t *testing.T, dialect string) (*store.Store, *blob.Store, *knowledge.Tree, knowledge.Caller) {
+	t.Helper()
+	st, dir := storetest.Open(t, dialect)
+	blobs, err := blob.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := knowledge.NewTree(st, blobs, 1<<20)
+	u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
+	if err := st.CreateUser(context.Background(), &u); err != nil {
+		t.Fatal(err)
+	}
+	return st, blobs, tree, knowledge.Caller{ID: u.ID, Username: u.Username}
 }
 
 func zipOf(t *testing.T, n int) []byte {
@@ -107,17 +114,7 @@ func TestQueuedImportArchiveOutlivesTheSweep(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		st, dir := storetest.Open(t, dialect)
-		blobs, err := blob.Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree := knowledge.NewTree(st, blobs, 1<<20)
-		u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
-		if err := st.CreateUser(ctx, &u); err != nil {
-			t.Fatal(err)
-		}
-		c := knowledge.Caller{ID: u.ID, Username: u.Username}
+		st, blobs, tree, c := importStack(t, dialect)
 		imp := &Service{Store: st, Tree: tree, MaxUpload: 1 << 20}
 		j, err := imp.Enqueue(ctx, c, Request{URI: "kb://me/", FileName: "notes.zip"}, bytes.NewReader(zipOf(t, 2)))
 		if err != nil {
