@@ -7,7 +7,7 @@ CHROMIUM ?= /usr/bin/chromium
 # every go command below (build, vet, test, staticcheck) needs it.
 export GOFLAGS := -tags=sqlite_fts5
 
-.PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench load fuzz check-tools clean
+.PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench load fuzz fault check-tools clean
 
 ## run: build the web app and the server, start on SQLite in ./data with the sample workspace
 run: build
@@ -72,6 +72,15 @@ e2e: build e2e-deps
 bench: check-tools
 	@command -v rg >/dev/null || { echo "missing: ripgrep, the search benchmark's baseline: apt-get install -y ripgrep"; exit 1; }
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee /tmp/knowspace-bench.txt
+
+## fault: the fault scenarios of docs/FAULTS.md (crashes, kill -9, a database
+## outage, a full disk, stalled clients, deletes racing compiles, two
+## replicas), each run FAULT_COUNT times (default 3) to shake out races;
+## make test runs them once
+FAULT_COUNT ?= 3
+FAULT_TESTS := Crash|Killed|Outage|DeadPooled|FullDisk|Stalled|Racing|DeletedFile|GoneMidRun|DatabaseLost|Leftover|DeadProcesses|OutlivesTheSweep|TwoReplicas|StressNothingLost
+fault: check-tools
+	$(GO) test -race -count=$(FAULT_COUNT) -timeout 60m -run '$(FAULT_TESTS)' ./...
 
 ## load: how many users one replica serves — simulated users browse, read,
 ## search and ask the agent (fake LLM) in steps; LOAD_ARGS="-users 10,100 -dsn postgres://…"
