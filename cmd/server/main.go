@@ -125,11 +125,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		return nil, err
 	}
 	logLeftovers(blobs.CleanStaging(blob.StagingMaxAge))
-	backups, err := scratch.Sweep(cfg.DataDir, backupPrefix)
-	if err != nil {
-		slog.Warn("sweep backup leftovers", "err", err)
-	}
-	logLeftovers(backups)
+	logLeftovers(scratch.Sweep(cfg.DataDir, backupPrefix))
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
 	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)

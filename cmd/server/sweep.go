@@ -52,9 +52,13 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 	}
 }
 
-// logLeftovers says what a sweep of crash leftovers removed.
-func logLeftovers(removed []scratch.Leftover) {
+// logLeftovers says what a sweep of crash leftovers removed, and why it
+// stopped early.
+func logLeftovers(removed []scratch.Leftover, err error) {
 	for _, l := range removed {
 		slog.Info("removed a crashed process's leftovers", "path", l.Path, "bytes", l.Bytes)
+	}
+	if err != nil {
+		slog.Warn("sweep crash leftovers", "err", err)
 	}
 }

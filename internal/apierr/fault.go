@@ -25,15 +25,22 @@ var (
 // is back.
 const UnavailableRetry = 5 * time.Second
 
+// Codes of the machine's faults; a job failed with one is retried by hand
+// once the fault is gone.
+const (
+	CodeUnavailable         = "unavailable"
+	CodeInsufficientStorage = "insufficient_storage"
+)
+
 // Unavailable is a 503 for a service the server needs that is down for now.
 func Unavailable(cause error) *Error {
-	return &Error{Status: http.StatusServiceUnavailable, Code: "unavailable",
+	return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 		Message: "the server cannot reach its database for now; try again shortly", Cause: cause, RetryAfter: UnavailableRetry}
 }
 
 // InsufficientStorage is a 507 for a write that found no room.
 func InsufficientStorage(cause error) *Error {
-	return &Error{Status: http.StatusInsufficientStorage, Code: "insufficient_storage",
+	return &Error{Status: http.StatusInsufficientStorage, Code: CodeInsufficientStorage,
 		Message: "the server has no storage space left; nothing was changed", Cause: cause}
 }
 

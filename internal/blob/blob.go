@@ -212,12 +212,10 @@ const StagingMaxAge = time.Hour
 // CleanStaging removes what crashed processes staged: the staging
 // directories whose process no longer runs (here or on another replica
 // sharing the data directory), whatever their age, and files of older
-// versions past maxAge. It returns what it removed.
-func (s *Store) CleanStaging(maxAge time.Duration) []scratch.Leftover {
+// versions past maxAge. It returns what it removed, and the error that
+// stopped the sweep of directories.
+func (s *Store) CleanStaging(maxAge time.Duration) ([]scratch.Leftover, error) {
 	out, err := scratch.Sweep(s.staging, stagingPrefix)
-	if err != nil {
-		out = append(out, scratch.Leftover{Path: s.staging, Bytes: -1})
-	}
 	entries, _ := os.ReadDir(s.staging)
 	for _, e := range entries {
 		info, err := e.Info()
@@ -229,7 +227,7 @@ func (s *Store) CleanStaging(maxAge time.Duration) []scratch.Leftover {
 			out = append(out, scratch.Leftover{Path: p, Bytes: info.Size()})
 		}
 	}
-	return out
+	return out, err
 }
 
 // path is where the disk backend keeps a blob (tests).

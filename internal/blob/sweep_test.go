@@ -86,8 +86,8 @@ func TestBlobsArePrivate(t *testing.T) {
 	mine, _ := os.CreateTemp(s.tmp, "upload-*")
 	mine.Close()
 	os.Chtimes(mine.Name(), old, old)
-	if got := s.CleanStaging(StagingMaxAge); len(got) != 1 || got[0].Path != stale.Name() {
-		t.Fatalf("cleaned %+v, want only %s", got, stale.Name())
+	if got, err := s.CleanStaging(StagingMaxAge); err != nil || len(got) != 1 || got[0].Path != stale.Name() {
+		t.Fatalf("cleaned %+v (%v), want only %s", got, err, stale.Name())
 	}
 	for _, f := range []string{inflight.Name(), mine.Name()} {
 		if _, err := os.Stat(f); err != nil {

@@ -123,8 +123,8 @@ func TestQueuedImportArchiveOutlivesTheSweep(t *testing.T) {
 		if j.BlobHash == "" || !blobs.Exists(j.BlobHash) {
 			t.Fatalf("the archive is not in the blob store: %+v", j)
 		}
-		if got := blobs.CleanStaging(0); len(got) != 0 {
-			t.Errorf("the staging sweep removed %+v", got)
+		if got, err := blobs.CleanStaging(0); err != nil || len(got) != 0 {
+			t.Errorf("the staging sweep removed %+v (%v)", got, err)
 		}
 		if _, err := blobs.Sweep(ctx, 0, tree.FreeBlobs); err != nil {
 			t.Fatal(err)

@@ -155,11 +155,8 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request, bo
 		out, _, err = tx.EnqueueJob(ctx, &j)
 		return err
 	})
-	if _, ok := apierr.As(err); err != nil && !ok {
-		return store.Job{}, apierr.Internal(err)
-	}
 	if err != nil {
-		return store.Job{}, err
+		return store.Job{}, apierr.From(err)
 	}
 	if s.Notify != nil {
 		s.Notify()
