@@ -39,6 +39,12 @@ func jobStatements(t *testing.T, dialect string, n int) int64 {
 	if len(res.Jobs) != 1 {
 		t.Fatalf("enqueue: %+v", res)
 	}
+	// The index writer's statements are not the job's.
+	release, err := e.tree.HoldIndex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
 	before := counter.Count()
 	j, err := e.st.ClaimJob(ctx, "counting-worker", time.Minute)
 	if err != nil {

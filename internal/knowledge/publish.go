@@ -129,7 +129,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 	}
 	var v store.FileVersion
 	added := false
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
+	err = t.inTx(ctx, func(tx *store.Store) error {
 		added = false
 		last, err := tx.LatestVersion(ctx, n.ID, store.BodyL2)
 		if err == nil && last.BlobHash == info.Hash && last.SourceVersionID != nil && *last.SourceVersionID == source.ID {
@@ -220,7 +220,7 @@ func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files [
 	// same moment (PostgreSQL runs them in parallel): the loser of the
 	// unique constraint tries again and then sees the winner's rows.
 	for range 3 {
-		if err = t.st.InTx(ctx, publish); !errors.Is(err, store.ErrConflict) {
+		if err = t.inTx(ctx, publish); !errors.Is(err, store.ErrConflict) {
 			break
 		}
 	}

@@ -92,3 +92,37 @@ func TestIndexRebuild(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchReadsWhatTheIndexHasNotTaken: while the index writer has not
+// taken a file (it runs after the write commits), searches read the file
+// in full rather than miss it; once taken, the index proposes it.
+func TestSearchReadsWhatTheIndexHasNotTaken(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newToolEnv(t, dialect)
+		ctx := context.Background()
+		e.put(e.alice, "kb://me/d/", "old.md", []byte("nothing to see"))
+		release, err := e.tree.HoldIndex(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.put(e.alice, "kb://me/d/", "new.md", []byte("the pangolin arrived"))
+		r := e.searchFor(e.alice, "kb://me/d/", "pangolin")
+		if r.Mode != "index" || len(r.Hits) != 1 || r.Scanned != 1 {
+			t.Fatalf("before the index writer: %+v", r)
+		}
+		release()
+		if err := e.tree.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		docs, err := e.st.PendingSearchDocs(ctx, 10)
+		if err != nil || len(docs) != 0 {
+			t.Fatalf("pending after the writer: %+v %v", docs, err)
+		}
+		if r := e.searchFor(e.alice, "kb://me/d/", "pangolin"); len(r.Hits) != 1 || r.Scanned != 1 {
+			t.Fatalf("after the index writer: %+v", r)
+		}
+		if r := e.searchFor(e.alice, "kb://me/d/", "armadillo"); len(r.Hits) != 0 || r.Scanned != 0 {
+			t.Fatalf("the index proposes a file without the word: %+v", r)
+		}
+	})
+}

@@ -80,6 +80,7 @@ type Tree struct {
 	blobs     *blob.Store
 	maxUpload int64
 	trashTTL  time.Duration
+	index     *indexWriter
 }
 
 // DefaultTrashTTL is how long deleted nodes stay restorable by default.
@@ -90,7 +91,9 @@ func (t *Tree) MaxUpload() int64 { return t.maxUpload }
 
 // NewTree builds the service; maxUpload bounds each uploaded file in bytes.
 func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
-	return &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
+	t := &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
+	t.index = &indexWriter{t: t}
+	return t
 }
 
 // SetTrashTTL sets how long deleted nodes stay in the trash.
@@ -511,12 +514,22 @@ func wrapStoreErr(err error) error {
 
 // mutate runs fn as one transaction that holds the lock of owner's tree.
 func (t *Tree) mutate(ctx context.Context, owner Caller, fn func(tx *store.Store) error) error {
-	return t.st.InTx(ctx, func(tx *store.Store) error {
+	return t.inTx(ctx, func(tx *store.Store) error {
 		if err := tx.LockTree(ctx, owner.ID); err != nil {
 			return err
 		}
 		return fn(tx)
 	})
+}
+
+// inTx runs fn as one transaction and, once it committed, has the index
+// writer take what it marked pending.
+func (t *Tree) inTx(ctx context.Context, fn func(tx *store.Store) error) error {
+	if err := t.st.InTx(ctx, fn); err != nil {
+		return err
+	}
+	t.index.kick()
+	return nil
 }
 
 // fresh re-reads a node resolved before the transaction; a node deleted

@@ -36,6 +36,9 @@ var (
 	// ErrNoSpace means the database has no room for the write (SQLite's
 	// disk is full, PostgreSQL's disk_full). Every door answers it 507.
 	ErrNoSpace = fmt.Errorf("database storage: %w", apierr.ErrNoSpace)
+	// ErrClosed means the store was closed: the server is stopping, and
+	// background work ends quietly.
+	ErrClosed = errors.New("store closed")
 )
 
 // translate maps driver errors to the store's sentinel errors.
@@ -56,6 +59,9 @@ func translate(err error) error {
 	case isFull(err):
 		// %w keeps the database file (fullSQLite) for the log.
 		return fmt.Errorf("%w: %w", ErrNoSpace, err)
+	case strings.Contains(err.Error(), "sql: database is closed"):
+		// database/sql does not export this error.
+		return fmt.Errorf("%w: %v", ErrClosed, err)
 	}
 	return err
 }

@@ -17,3 +17,16 @@ func MigrateTo(ctx context.Context, db *sql.DB, dialect string, version int64) e
 
 // SQLiteDSN exposes the DSN the store uses for a data dir.
 func SQLiteDSN(path string) string { return sqliteDSN(path) }
+
+// Chunking of the SQLite index, for its tests.
+const (
+	SearchChunkBytes   = searchChunkBytes
+	SearchChunkOverlap = searchChunkOverlap
+)
+
+// IndexChunkRows counts the FTS rows the index holds for a node.
+func (s *Store) IndexChunkRows(ctx context.Context, nodeID int64) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Raw(`SELECT COUNT(*) FROM search_fts WHERE rowid IN (SELECT id FROM search_chunks WHERE node_id = ?)`, nodeID).Row().Scan(&n)
+	return n, err
+}

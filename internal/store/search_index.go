@@ -17,7 +17,7 @@ func (s *Store) SearchIndexVersion() string {
 	if s.dialect == DialectPostgres {
 		return "pg_trgm-gin-folded-1"
 	}
-	return "fts5-trigram-folded-1"
+	return "fts5-trigram-folded-chunks-2"
 }
 
 // MinIndexRunes is the shortest literal the index can look up: both the
@@ -29,35 +29,15 @@ type SearchDoc struct {
 	NodeID    int64 `gorm:"primaryKey"`
 	VersionID int64
 	Indexed   bool
+	// Pending: the index writer has yet to take this version.
+	Pending bool
 }
 
-// PutSearchText makes text (the body of version versionID, case-folded by
-// the caller) the indexed text of the node, replacing what was there. indexed false records a body
-// the index does not hold (too large), which searches then always read.
-func (s *Store) PutSearchText(ctx context.Context, nodeID, versionID int64, text string, indexed bool) error {
-	if !indexed {
-		text = ""
-	}
-	// Neither dialect stores NUL in text, and PostgreSQL refuses invalid
-	// UTF-8; the index only proposes candidates, so a cleaned copy serves.
-	text = strings.ToValidUTF8(strings.ReplaceAll(text, "\x00", " "), "\uFFFD")
-	db := s.db.WithContext(ctx)
-	if s.dialect == DialectPostgres {
-		return translate(db.Exec(`INSERT INTO search_docs (node_id, version_id, indexed, body) VALUES (?, ?, ?, ?)
-ON CONFLICT (node_id) DO UPDATE SET version_id = excluded.version_id, indexed = excluded.indexed, body = excluded.body`,
-			nodeID, versionID, indexed, text).Error)
-	}
-	// The trigger on search_docs removes the old trigrams.
-	if err := db.Exec(`DELETE FROM search_docs WHERE node_id = ?`, nodeID).Error; err != nil {
-		return translate(err)
-	}
-	if err := db.Exec(`INSERT INTO search_docs (node_id, version_id, indexed) VALUES (?, ?, ?)`, nodeID, versionID, indexed).Error; err != nil {
-		return translate(err)
-	}
-	if !indexed {
-		return nil
-	}
-	return translate(db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, nodeID, text).Error)
+// PutUnindexed records that the index does not hold the node's body
+// (version versionID, too large to index): every search reads it instead.
+func (s *Store) PutUnindexed(ctx context.Context, nodeID, versionID int64) error {
+	return translate(s.db.WithContext(ctx).Exec(`INSERT INTO search_docs (node_id, version_id, indexed, pending) VALUES (?, ?, false, false)
+ON CONFLICT (node_id) DO UPDATE SET version_id = excluded.version_id, indexed = false, pending = false`, nodeID, versionID).Error)
 }
 
 // DropSearchText removes a node's text from the index.
@@ -109,8 +89,7 @@ func (s *Store) SearchCandidates(ctx context.Context, root SearchRoot, literals 
 			}
 			q = q.Where("(NOT d.indexed OR n.id IN (?))", match)
 		default:
-			match := db.Raw(`SELECT rowid FROM search_fts WHERE search_fts MATCH ?`, ftsQuery(literals))
-			q = q.Where("(NOT d.indexed OR n.id IN (?))", match)
+			q = q.Where(chunkMatch(db, literals))
 		}
 		switch {
 		case after != "" && inclusive:
@@ -149,26 +128,6 @@ func (s *Store) CountFilesWithoutText(ctx context.Context, root SearchRoot) (int
 	err := root.under(s.db.WithContext(ctx).Table("nodes n").Joins("LEFT JOIN search_docs d ON d.node_id = n.id")).
 		Where("n.kind = ? AND d.node_id IS NULL", KindFile).Count(&n).Error
 	return n, translate(err)
-}
-
-// ftsQuery asks FTS5 for rows holding every trigram of the literals. With
-// detail=none a phrase of several trigrams would match nothing, so each
-// trigram is its own quoted term, ANDed.
-func ftsQuery(literals []string) string {
-	seen := map[string]bool{}
-	var terms []string
-	for _, l := range literals {
-		rs := []rune(l)
-		for i := 0; i+MinIndexRunes <= len(rs); i++ {
-			g := string(rs[i : i+MinIndexRunes])
-			if seen[g] {
-				continue
-			}
-			seen[g] = true
-			terms = append(terms, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
-		}
-	}
-	return strings.Join(terms, " AND ")
 }
 
 // search_meta keys: which version built the index, and whether it is
@@ -225,6 +184,9 @@ func (s *Store) ClearSearchIndex(ctx context.Context) error {
 		if err := db.Exec(`INSERT INTO search_fts(search_fts) VALUES ('delete-all')`).Error; err != nil {
 			return translate(err)
 		}
+		if err := db.Exec(`DELETE FROM search_chunks`).Error; err != nil {
+			return translate(err)
+		}
 	}
 	return translate(db.Exec(`DELETE FROM search_docs`).Error)
 }
@@ -242,7 +204,8 @@ func (s *Store) SearchIndexBytes(ctx context.Context) (int64, error) {
   (SELECT COALESCE(SUM(LENGTH(block)) + 8 * COUNT(*), 0) FROM search_fts_data) +
   (SELECT COALESCE(SUM(LENGTH(term)) + 16 * COUNT(*), 0) FROM search_fts_idx) +
   (SELECT COALESCE(SUM(LENGTH(sz)) + 8 * COUNT(*), 0) FROM search_fts_docsize) +
-  (SELECT 24 * COUNT(*) FROM search_docs)`).Row().Scan(&n)
+  (SELECT 24 * COUNT(*) FROM search_docs) +
+  (SELECT 16 * COUNT(*) FROM search_chunks)`).Row().Scan(&n)
 	}
 	return n.Int64, translate(err)
 }

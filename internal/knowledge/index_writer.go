@@ -1,0 +1,167 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// indexWriter writes the search index after the writes that need it have
+// committed, outside their transactions: indexing a large body takes
+// seconds, and inside the write it held SQLite's write lock, and with it
+// every other user's writes, that long. The database is its queue
+// (search_docs.pending), so what a stopped server left is resumed at
+// start, and a replica may take what another marked.
+type indexWriter struct {
+	t       *Tree
+	mu      sync.Mutex
+	running bool
+	again   bool          // a write committed during the current pass
+	held    int           // HoldIndex calls not yet released
+	idle    chan struct{} // closed when a run ends
+}
+
+// indexBatch is how many pending files one pass reads.
+const indexBatch = 50
+
+// kick starts the writer, or has the running one look again once done.
+func (w *indexWriter) kick() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.running || w.held > 0 {
+		w.again = true
+		return
+	}
+	w.running, w.again = true, false
+	w.idle = make(chan struct{})
+	go w.run()
+}
+
+func (w *indexWriter) run() {
+	// Not a request's context: a client that leaves does not stop the
+	// index of what it wrote.
+	ctx := context.Background()
+	for {
+		n, err := w.t.writePending(ctx)
+		if errors.Is(err, store.ErrClosed) {
+			w.again = false // the server is stopping; the next start resumes
+		} else if err != nil {
+			slog.Warn("search index: writing failed; searches read the waiting files in full until the next write", "err", err)
+		}
+		w.mu.Lock()
+		if err == nil && n > 0 || w.again {
+			w.again = false
+			w.mu.Unlock()
+			continue
+		}
+		w.running = false
+		close(w.idle)
+		w.mu.Unlock()
+		return
+	}
+}
+
+// HoldIndex lets the index writer finish what waits, then keeps it from
+// starting until release is called (searches read what waits in full
+// meanwhile): for tests that count a request's own statements.
+func (t *Tree) HoldIndex(ctx context.Context) (release func(), err error) {
+	w := t.index
+	for {
+		if err := t.WaitIndexed(ctx); err != nil {
+			return nil, err
+		}
+		w.mu.Lock()
+		if !w.running {
+			w.held++
+			w.mu.Unlock()
+			break
+		}
+		w.mu.Unlock()
+	}
+	return sync.OnceFunc(func() {
+		w.mu.Lock()
+		w.held--
+		start := w.held == 0 && w.again
+		w.mu.Unlock()
+		if start {
+			w.kick()
+		}
+	}), nil
+}
+
+// WaitIndexed returns once the index writer has nothing left to write
+// (or failed, or is held): for tests and tools that measure the index.
+func (t *Tree) WaitIndexed(ctx context.Context) error {
+	w := t.index
+	w.kick()
+	w.mu.Lock()
+	idle, running := w.idle, w.running
+	w.mu.Unlock()
+	if !running {
+		return nil
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// writePending indexes one batch of pending files and tells how many it
+// took.
+func (t *Tree) writePending(ctx context.Context) (int, error) {
+	docs, err := t.st.PendingSearchDocs(ctx, indexBatch)
+	if err != nil || len(docs) == 0 {
+		return 0, err
+	}
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.NodeID
+	}
+	bodies, err := t.st.LatestBodies(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	for _, d := range docs {
+		v, ok := pickBody(bodies[d.NodeID])
+		var text string
+		if ok {
+			if text, err = t.foldedBody(v); err != nil {
+				// Searches go on reading it in full and say so if they cannot.
+				slog.Warn("search index: a file's text cannot be read; searches read it in full", "node", d.NodeID, "err", err)
+				if err := t.st.PutUnindexed(ctx, d.NodeID, d.VersionID); err != nil {
+					return 0, err
+				}
+				continue
+			}
+		}
+		if _, err := t.st.WriteSearchText(ctx, d, v.ID, text); err != nil {
+			return 0, err
+		}
+	}
+	return len(docs), nil
+}
+
+// foldedBody is the text the index holds for a version: folded as the
+// exact matcher folds, so the index's candidates are a superset of what
+// the matcher finds.
+func (t *Tree) foldedBody(v store.FileVersion) (string, error) {
+	f, err := t.blobs.Open(v.BlobHash)
+	if err != nil {
+		return "", fmt.Errorf("open blob %s: %w", v.BlobHash, err)
+	}
+	defer f.Close()
+	text, err := io.ReadAll(io.NewSectionReader(f, 0, v.Size))
+	if err != nil {
+		return "", fmt.Errorf("read blob %s: %w", v.BlobHash, err)
+	}
+	folded, _ := index.Fold(nil, text, nil)
+	return string(folded), nil
+}

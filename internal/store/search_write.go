@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"iter"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+)
+
+// The index writer keeps SQLite's write lock briefly: a body is indexed in
+// chunks of searchChunkBytes, one transaction each. Consecutive chunks
+// overlap by searchChunkOverlap bytes, so any run of text that long lies
+// whole in one chunk; a literal is looked up by its first
+// maxChunkLiteralRunes runes (at most that many bytes), a superset of
+// where the literal itself is.
+const (
+	searchChunkBytes     = 256 << 10
+	searchChunkOverlap   = 4 << 10
+	maxChunkLiteralRunes = searchChunkOverlap / utf8.UTFMax
+)
+
+// MarkSearchPending records, inside the write that made version versionID
+// the node's text body, that the index must take it. Until the index
+// writer has (WriteSearchText), every search reads the body in full.
+func (s *Store) MarkSearchPending(ctx context.Context, nodeID, versionID int64) error {
+	return translate(s.db.WithContext(ctx).Exec(`INSERT INTO search_docs (node_id, version_id, indexed, pending) VALUES (?, ?, false, true)
+ON CONFLICT (node_id) DO UPDATE SET version_id = excluded.version_id, indexed = false, pending = true`, nodeID, versionID).Error)
+}
+
+// PendingSearchDocs returns up to limit bodies waiting for the index.
+func (s *Store) PendingSearchDocs(ctx context.Context, limit int) ([]SearchDoc, error) {
+	var ds []SearchDoc
+	err := s.db.WithContext(ctx).Where("pending = ?", true).Order("node_id").Limit(limit).Find(&ds).Error
+	return ds, translate(err)
+}
+
+// WriteSearchText makes text (the case-folded body of version versionID)
+// the indexed text of d's node, unless d changed since it was read — a
+// newer write marked it again, or the file is gone — which reports false
+// and leaves the newer state to a later round. It runs outside any
+// transaction: PostgreSQL writes the row at once; SQLite writes chunk by
+// chunk, pausing between them so that other writers get the lock.
+func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int64, text string) (bool, error) {
+	// Neither dialect stores NUL in text, and PostgreSQL refuses invalid
+	// UTF-8; the index only proposes candidates, so a cleaned copy serves.
+	text = strings.ToValidUTF8(strings.ReplaceAll(text, "\x00", " "), "\uFFFD")
+	if s.dialect == DialectPostgres {
+		res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?
+WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.VersionID)
+		return res.RowsAffected == 1, translate(res.Error)
+	}
+	first := true
+	for chunk := range indexChunks(text) {
+		start := time.Now()
+		still := false
+		err := s.InTx(ctx, func(tx *Store) error {
+			var err error
+			if still, err = tx.stillPending(d); err != nil || !still {
+				return err
+			}
+			if first {
+				if err := tx.db.Exec(`DELETE FROM search_chunks WHERE node_id = ?`, d.NodeID).Error; err != nil {
+					return err
+				}
+			}
+			var id int64
+			if err := tx.db.Raw(`INSERT INTO search_chunks (node_id) VALUES (?) RETURNING id`, d.NodeID).Scan(&id).Error; err != nil {
+				return err
+			}
+			return tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, id, chunk).Error
+		})
+		if err != nil || !still {
+			return false, err
+		}
+		first = false
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(max(time.Since(start), time.Millisecond)):
+		}
+	}
+	res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false
+WHERE node_id = ? AND version_id = ? AND pending`, versionID, d.NodeID, d.VersionID)
+	return res.RowsAffected == 1, translate(res.Error)
+}
+
+func (s *Store) stillPending(d SearchDoc) (bool, error) {
+	var n int64
+	err := s.db.Table("search_docs").Where("node_id = ? AND version_id = ? AND pending = ?", d.NodeID, d.VersionID, true).Count(&n).Error
+	return n == 1, err
+}
+
+// indexChunks splits text into overlapping chunks on rune boundaries; an
+// empty text is one empty chunk, so the old chunks still get replaced.
+func indexChunks(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := 0
+		for {
+			end := len(text)
+			if end-start > searchChunkBytes {
+				end = start + searchChunkBytes
+				for end > start && !utf8.RuneStart(text[end]) {
+					end--
+				}
+			}
+			if !yield(text[start:end]) || end == len(text) {
+				return
+			}
+			next := end - searchChunkOverlap
+			for next > start && !utf8.RuneStart(text[next]) {
+				next--
+			}
+			start = next
+		}
+	}
+}
+
+// chunkMatch keeps the files whose body the index does not hold (too
+// large, or pending), and those with every literal in one of their chunks.
+func chunkMatch(db *gorm.DB, literals []string) *gorm.DB {
+	cond := db.Where("NOT d.indexed")
+	match := db
+	found := false
+	for _, l := range literals {
+		terms := ftsQuery(l)
+		if terms == "" {
+			continue
+		}
+		found = true
+		match = match.Where("n.id IN (?)", db.Raw(`SELECT c.node_id FROM search_chunks c
+WHERE c.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)`, terms))
+	}
+	if !found {
+		return db.Where("1 = 1")
+	}
+	return cond.Or(match)
+}
+
+// ftsQuery asks FTS5 for rows holding every trigram of the literal's
+// first maxChunkLiteralRunes runes. With detail=none a phrase of several
+// trigrams would match nothing, so each trigram is its own quoted term,
+// ANDed.
+func ftsQuery(literal string) string {
+	rs := []rune(literal)
+	rs = rs[:min(len(rs), maxChunkLiteralRunes)]
+	seen := map[string]bool{}
+	var terms []string
+	for i := 0; i+MinIndexRunes <= len(rs); i++ {
+		g := string(rs[i : i+MinIndexRunes])
+		if seen[g] {
+			continue
+		}
+		seen[g] = true
+		terms = append(terms, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
+	}
+	return strings.Join(terms, " AND ")
+}
