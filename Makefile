@@ -75,10 +75,10 @@ bench: check-tools
 
 ## fault: the fault scenarios of docs/FAULTS.md (crashes, kill -9, a database
 ## outage, a full disk, stalled clients, deletes racing compiles, two
-## replicas), each run FAULT_COUNT times (default 3) to shake out races;
+## replicas, damaged backups), each run FAULT_COUNT times (default 3) to shake out races;
 ## make test runs them once
 FAULT_COUNT ?= 3
-FAULT_TESTS := Crash|Killed|Outage|DeadPooled|FullDisk|Stalled|Racing|DeletedFile|GoneMidRun|DatabaseLost|Leftover|DeadProcesses|OutlivesTheSweep|TwoReplicas|StressNothingLost
+FAULT_TESTS := Crash|Killed|Outage|DeadPooled|FullDisk|Stalled|Racing|DeletedFile|GoneMidRun|DatabaseLost|Leftover|DeadProcesses|OutlivesTheSweep|TwoReplicas|StressNothingLost|RestoreIsAllOrNothing|InterruptedSwap
 fault: check-tools
 	$(GO) test -race -count=$(FAULT_COUNT) -timeout 60m -run '$(FAULT_TESTS)' ./...
 

@@ -12,10 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/store"
@@ -176,127 +174,6 @@ func addReader(tw *tar.Writer, name string, f interface {
 	}
 	_, err = io.Copy(tw, f)
 	return err
-}
-
-// restoreCommand unpacks an archive into an empty data dir, checking each
-// blob against its name. A PostgreSQL dump is loaded with psql into the
-// configured (empty) database.
-func restoreCommand(configPath string, args []string) error {
-	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
-	from := fs.String("from", "", "archive written by knowspace backup")
-	if err := fs.Parse(args); err != nil || *from == "" {
-		return errors.New("usage: knowspace restore --from FILE")
-	}
-	cfg, err := config.Load(configPath, os.Getenv)
-	if err != nil {
-		return err
-	}
-	if entries, err := os.ReadDir(cfg.DataDir); err == nil && len(entries) > 0 {
-		return fmt.Errorf("restore: data dir %s is not empty", cfg.DataDir)
-	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return err
-	}
-	blobs, err := openBlobs(context.Background(), cfg)
-	if err != nil {
-		return err
-	}
-	f, err := os.Open(*from)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("restore: %w", err)
-	}
-	tr := tar.NewReader(gz)
-	var m manifest
-	restored := 0
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("restore: %w", err)
-		}
-		switch {
-		case h.Name == "manifest.json":
-			if err := json.NewDecoder(tr).Decode(&m); err != nil {
-				return fmt.Errorf("restore: manifest: %w", err)
-			}
-		case strings.HasPrefix(h.Name, "blobs/"):
-			p, err := blobs.Put(tr, h.Size+1)
-			if err != nil {
-				return err
-			}
-			if p.Hash != strings.TrimPrefix(h.Name, "blobs/") {
-				p.Abort()
-				return fmt.Errorf("restore: %s does not match its hash", h.Name)
-			}
-			err = p.Commit()
-			p.Abort()
-			if err != nil {
-				return err
-			}
-			restored++
-		case h.Name == "knowspace.db":
-			if cfg.DatabaseDSN != "" {
-				return errors.New("restore: the archive holds a SQLite database but database_dsn is set")
-			}
-			if err := writeFile(filepath.Join(cfg.DataDir, "knowspace.db"), tr); err != nil {
-				return err
-			}
-		case h.Name == "postgres.sql":
-			if cfg.DatabaseDSN == "" {
-				return errors.New("restore: the archive holds a PostgreSQL dump; set database_dsn to an empty database")
-			}
-			psql, err := exec.LookPath("psql")
-			if err != nil {
-				return errors.New("restore: psql is not installed (postgresql-client)")
-			}
-			cmd := exec.Command(psql, "--quiet", "--set", "ON_ERROR_STOP=1", cfg.DatabaseDSN)
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = tr, os.Stderr, os.Stderr
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("restore: psql: %w", err)
-			}
-		}
-	}
-	if restored != len(m.Blobs) {
-		return fmt.Errorf("restore: %d blobs in the archive, the manifest lists %d", restored, len(m.Blobs))
-	}
-	// A PostgreSQL dump is one snapshot, but the blob list was read after
-	// it: bytes that only later rows named are not part of the restored
-	// state, and would stay behind as orphans.
-	a, err := open(context.Background(), configPath)
-	if err != nil {
-		return err
-	}
-	defer a.store.Close()
-	rep, err := a.tree.Fsck(context.Background())
-	if err != nil {
-		return err
-	}
-	extra, err := a.tree.FreeBlobs(context.Background(), rep.Orphans)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("restore: %s database and %d blobs into %s (%d written after the database snapshot left out); run knowspace fsck to check\n",
-		m.Dialect, restored-extra, cfg.DataDir, extra)
-	return nil
-}
-
-func writeFile(path string, r io.Reader) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // fsckCommand checks the blob store against the database; damage (a

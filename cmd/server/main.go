@@ -83,7 +83,7 @@ func usage() {
        knowspace [--config file] user passwd <name>
        knowspace [--config file] user list
        knowspace [--config file] backup --out FILE
-       knowspace [--config file] restore --from FILE
+       knowspace [--config file] restore --from FILE [--replace]
        knowspace [--config file] fsck
        knowspace [--config file] reindex
        knowspace [--config file] probe [/readyz|/healthz]
@@ -115,6 +115,9 @@ func open(ctx context.Context, configPath string) (*app, error) {
 	if err := os.Chmod(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
+	if err := recoverSwap(cfg.DataDir); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(ctx, cfg.DatabaseDSN, cfg.DataDir)
 	if err != nil {
 		return nil, err
@@ -126,6 +129,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 	}
 	logLeftovers(blobs.CleanStaging(blob.StagingMaxAge))
 	logLeftovers(scratch.Sweep(cfg.DataDir, backupPrefix))
+	logLeftovers(scratch.Sweep(cfg.DataDir, restorePrefix))
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
 	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)

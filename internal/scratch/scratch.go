@@ -99,6 +99,9 @@ func Sweep(parent, prefix string) ([]Leftover, error) {
 	return out, nil
 }
 
+// Live tells whether a live process owns dir, a directory Claim made.
+func Live(dir string) bool { return !abandoned(dir) }
+
 // abandoned tells whether no live process owns dir.
 func abandoned(dir string) bool {
 	f, err := os.OpenFile(filepath.Join(dir, ownerFile), os.O_RDWR, 0)
