@@ -107,16 +107,22 @@ func (w *writeFile) Close() error {
 	if w.err != nil {
 		return fail(w.ctx, w.err)
 	}
-	_, err := w.fs.tree.CommitUpload(w.ctx, w.fs.c, w.fs.uri(w.dir, true), []knowledge.Staged{w.staged}, knowledge.ConflictReplace)
+	items, err := w.fs.tree.CommitUpload(w.ctx, w.fs.c, w.fs.uri(w.dir, true), []knowledge.Staged{w.staged}, knowledge.ConflictReplace)
+	if isNotFound(err) {
+		// webdav answers every failed Close 405; a folder gone by the
+		// commit is the 409 of a PUT whose folder is missing (RFC 4918
+		// §9.7.1), as when it was gone at the start.
+		err = apierr.Conflict("no_parent", "the folder of %s was moved or deleted meanwhile; nothing was stored", w.fs.uri(w.path, false)).WithCause(err)
+	}
 	if err != nil {
 		return fail(w.ctx, err)
 	}
 	w.fs.forget(w.path)
-	e, err := w.fs.stat(w.ctx, w.path)
-	if err != nil {
-		return fail(w.ctx, err)
-	}
-	w.entry = e
+	// The answer describes what was committed, never a second look by
+	// path: the commit follows its folder through a concurrent move, and
+	// a look at the old path would then turn a stored version into a 405.
+	it := items[0]
+	w.entry = knowledge.Entry{Name: it.Name, Size: it.Size, ModTime: it.UpdatedAt, Hash: w.staged.Hash()}
 	return nil
 }
 

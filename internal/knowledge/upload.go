@@ -29,6 +29,9 @@ type Staged struct {
 	pending *blob.Pending
 }
 
+// Hash is the sha256 of the staged bytes: the file's ETag once committed.
+func (f Staged) Hash() string { return f.pending.Hash }
+
 // rel spells the file's place below the upload's target.
 func (f Staged) rel() string { return strings.Join(append(slices.Clone(f.Dir), f.Name), "/") }
 
