@@ -75,6 +75,10 @@ func Forbidden(code, format string, args ...any) *Error {
 	return New(http.StatusForbidden, code, format, args...)
 }
 
+// CodeGeneratedReadOnly refuses a change to a file compile made (every
+// door answers it alike); clients offer to copy the file instead.
+const CodeGeneratedReadOnly = "generated_read_only"
+
 // Conflict is a 409, e.g. a name that already exists.
 func Conflict(code, format string, args ...any) *Error {
 	return New(http.StatusConflict, code, format, args...)

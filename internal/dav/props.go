@@ -60,7 +60,7 @@ func (f *fileSystem) patchProps(ctx context.Context, e knowledge.Entry, patches 
 			}
 		}
 	}
-	if !e.Writable || e.Generated || generated(e.Path) {
+	if !e.Writable || e.Generated {
 		return refuse(http.StatusForbidden, names), nil
 	}
 	have, err := f.deadProps(ctx, e)

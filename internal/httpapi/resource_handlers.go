@@ -82,6 +82,38 @@ func (h *handlers) moveResource(c echo.Context) error {
 	return c.JSON(http.StatusOK, item)
 }
 
+type copyRequest struct {
+	URI    string `json:"uri"`
+	NewURI string `json:"new_uri"`
+}
+
+func (r *copyRequest) Validate() error {
+	if r.URI == "" {
+		return apierr.BadRequest("invalid_uri", "uri is required")
+	}
+	return nil
+}
+
+// copyResource copies to new_uri, or without one copies a file to edit.
+func (h *handlers) copyResource(c echo.Context) error {
+	var req copyRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	var item knowledge.Item
+	var err error
+	if req.NewURI == "" {
+		item, err = h.Tree.CopyToEdit(ctx, caller(c), req.URI)
+	} else {
+		item, _, err = h.Tree.Copy(ctx, caller(c), req.URI, req.NewURI, false)
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, item)
+}
+
 func (h *handlers) deleteResource(c echo.Context) error {
 	if err := h.Tree.Delete(c.Request().Context(), caller(c), c.QueryParam("uri")); err != nil {
 		return err

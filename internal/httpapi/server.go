@@ -155,6 +155,7 @@ func New(d Deps) *echo.Echo {
 	authed.GET("/resources/auto-compile", h.getAutoCompile)
 	authed.DELETE("/resources/auto-compile", h.deleteAutoCompile)
 	authed.PATCH("/resources", h.moveResource)
+	authed.POST("/resources/copy", h.copyResource)
 	authed.DELETE("/resources", h.deleteResource)
 	authed.GET("/resources/content", h.readContent)
 	authed.GET("/resources/raw", h.downloadRaw)

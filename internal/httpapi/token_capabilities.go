@@ -73,6 +73,7 @@ var routeCapabilities = map[string]capability{
 	"GET /api/v1/resources/auto-compile":      folderRead,
 	"DELETE /api/v1/resources/auto-compile":   folderWrite,
 	"PATCH /api/v1/resources":                 folderWrite,
+	"POST /api/v1/resources/copy":             folderWrite,
 	"DELETE /api/v1/resources":                folderWrite,
 	"GET /api/v1/resources/content":           folderRead,
 	"GET /api/v1/resources/raw":               folderRead,

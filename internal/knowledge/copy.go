@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path"
 	"strings"
 	"time"
@@ -89,6 +90,103 @@ func (t *Tree) copy(ctx context.Context, c Caller, raw, newRaw string, replace, 
 	return itemOf(own.Username, made), replaced, nil
 }
 
+// CopyToEdit copies the file raw names into the nearest folder above it
+// that compile did not make (its own folder, for an ordinary file), named
+// "<name> (copy)<ext>" or the first free name after that: an ordinary
+// file with the same bytes and no provenance, which is how a generated
+// file is edited.
+func (t *Tree) CopyToEdit(ctx context.Context, c Caller, raw string) (Item, error) {
+	src, err := t.resolve(ctx, c, raw, access.Read)
+	if err != nil {
+		return Item{}, err
+	}
+	n := src.node
+	if n.IsDir() {
+		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; copy to edit copies one file", src.uri)
+	}
+	dir, err := t.editableFolder(ctx, src.owner, n)
+	if err != nil {
+		return Item{}, wrapStoreErr(err)
+	}
+	own, _, err := t.decideWrite(ctx, c, URI{Username: src.owner.Username, Path: dir.Path, Dir: true})
+	if err != nil {
+		return Item{}, err
+	}
+	if own.ID != src.owner.ID {
+		return Item{}, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.uri, src.owner.Username)
+	}
+	var made store.Node
+	err = t.mutate(ctx, own, func(tx *store.Store) error {
+		n, err := fresh(ctx, tx, own, src.uri, n)
+		if err != nil {
+			return err
+		}
+		dir, err := fresh(ctx, tx, own, URI{Username: own.Username, Path: dir.Path, Dir: true}, dir)
+		if err != nil {
+			return err
+		}
+		name, err := copyName(ctx, tx, own, dir, n.Name)
+		if err != nil {
+			return err
+		}
+		if made, err = t.copySubtree(ctx, tx, c, own, n, dir, name, true); err != nil {
+			return err
+		}
+		return markChanged(ctx, tx, own, made)
+	})
+	if err != nil {
+		return Item{}, wrapStoreErr(err)
+	}
+	return itemOf(own.Username, made), nil
+}
+
+// copyName is the first free name of "base (copy).ext", "base (copy
+// 2).ext"… below dir, base without leading dots.
+func copyName(ctx context.Context, tx *store.Store, own Caller, dir store.Node, name string) (string, error) {
+	base, ext := name, path.Ext(name)
+	if ext != "" && ext != name {
+		base = strings.TrimSuffix(name, ext)
+	} else {
+		ext = ""
+	}
+	// A folder's .overview.md copied out is the user's now: a leading dot
+	// would hide it from file managers that mount the tree.
+	if b := strings.TrimLeft(base, "."); b != "" {
+		base = b
+	}
+	for k := 1; k < 1000; k++ {
+		cand := base + " (copy)" + ext
+		if k > 1 {
+			cand = fmt.Sprintf("%s (copy %d)%s", base, k, ext)
+		}
+		_, err := tx.NodeByPath(ctx, own.ID, dir.ChildPath(cand))
+		if errors.Is(err, store.ErrNotFound) {
+			return cand, nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return "", apierr.Conflict("already_exists", "no free name for a copy of %s", name)
+}
+
+// editableFolder is the nearest folder above n, in owner's tree, that is
+// not compile output.
+func (t *Tree) editableFolder(ctx context.Context, owner Caller, n store.Node) (store.Node, error) {
+	for p := path.Dir("/" + n.Path)[1:]; ; p = path.Dir("/" + p)[1:] {
+		if p == "" {
+			return t.st.EnsureRoot(ctx, owner.ID)
+		}
+		dir, err := t.st.NodeByPath(ctx, owner.ID, p)
+		if err != nil {
+			return store.Node{}, err
+		}
+		if !IsGenerated(dir) {
+			return dir, nil
+		}
+	}
+}
+
 // parentFolder is the existing folder a new node at to goes in.
 func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own Caller, to URI) (store.Node, error) {
 	pu := to.Parent()
@@ -112,14 +210,17 @@ func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own Caller, to
 }
 
 // replaceable refuses replacing old when that would take the source with
-// it, or when old is a folder the caller may not remove (a scope or share
-// root).
+// it, when old is a folder the caller may not remove (a scope or share
+// root), or when compile made it.
 func (t *Tree) replaceable(dst target, old, src store.Node) error {
 	if old.ID == src.ID {
 		return apierr.BadRequest("invalid_move", "source and destination are the same resource")
 	}
 	if old.IsDir() && strings.HasPrefix(src.Path, old.Path+"/") {
 		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", NodeURI(dst.owner.Username, old.Path, true))
+	}
+	if err := guardGenerated(dst.owner, old); err != nil {
+		return err
 	}
 	return guardShareRoot(target{uri: URI{Username: dst.owner.Username, Path: old.Path, Dir: old.IsDir()},
 		node: old, owner: dst.owner, dec: dst.dec, scoped: dst.scoped}, "replace")

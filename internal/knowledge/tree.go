@@ -20,9 +20,6 @@ const (
 	MaxListLimit     = 1000
 )
 
-// GeneratedRoot is the folder below each user's root that holds compile output.
-const GeneratedRoot = "wiki"
-
 // Caller is the authenticated user a request acts for. A caller from a
 // scoped API token (ScopeID non-zero) sees only the folder at ScopePath of
 // its own tree and below; ReadOnly forbids every change.
@@ -128,11 +125,6 @@ type Item struct {
 	// Owner and Role describe an entry of kb://shared/.
 	Owner string `json:"owner,omitempty"`
 	Role  string `json:"role,omitempty"`
-}
-
-// IsGenerated tells whether a node is a compile artifact.
-func IsGenerated(n store.Node) bool {
-	return n.Generated || n.Path == GeneratedRoot || strings.HasPrefix(n.Path, GeneratedRoot+"/")
 }
 
 func itemOf(username string, n store.Node) Item {
@@ -435,6 +427,9 @@ func (t *Tree) move(ctx context.Context, c Caller, raw, newRaw string, replace b
 		// path of n since Resolve, and the subtree follows the fresh one.
 		n, err := fresh(ctx, tx, own, from, n)
 		if err != nil {
+			return err
+		}
+		if err := guardGenerated(own, n); err != nil {
 			return err
 		}
 		if to.Dir && !n.IsDir() {

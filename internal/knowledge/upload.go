@@ -326,6 +326,9 @@ func putFile(ctx context.Context, tx *store.Store, c Caller, by *int64, dir stor
 	case err != nil:
 		return store.Node{}, err
 	default:
+		if err := guardGenerated(c, n); err != nil {
+			return store.Node{}, err
+		}
 		if err := tx.TouchNode(ctx, n.ID, info.Size); err != nil {
 			return store.Node{}, err
 		}

@@ -68,6 +68,9 @@ func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, version
 		if err != nil {
 			return err
 		}
+		if err := guardGenerated(own, n); err != nil {
+			return err
+		}
 		vs, err := tx.VersionsOf(ctx, []int64{n.ID})
 		if err != nil {
 			return err

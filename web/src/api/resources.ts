@@ -65,6 +65,15 @@ export function renameResource(uri: string, newURI: string): Promise<ResourceNod
   return requestJSON<ResourceNode>("/resources", { method: "PATCH", json: { uri, new_uri: newURI } });
 }
 
+/**
+ * copyToEdit copies a file into the nearest folder above it that compile did
+ * not make, as "<name> (copy)<ext>": an ordinary file the user may change,
+ * which is how a generated one is edited.
+ */
+export function copyToEdit(uri: string): Promise<ResourceNode> {
+  return requestJSON<ResourceNode>("/resources/copy", { method: "POST", json: { uri } });
+}
+
 /** deleteResource moves a node (a folder with everything below it) to the trash. */
 export async function deleteResource(uri: string): Promise<void> {
   await request("/resources", { method: "DELETE", query: { uri } });

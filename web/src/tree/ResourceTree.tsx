@@ -6,7 +6,7 @@ import type { Dispatch, DragEvent, KeyboardEvent, SetStateAction } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { FolderTree } from "lucide-react";
-import { createFolder, deleteResource, renameResource } from "../api/resources";
+import { copyToEdit, createFolder, deleteResource, renameResource } from "../api/resources";
 import type { ResourceNode } from "../api/types";
 import { SHARED_ROOT, ancestorFolders, childURI, displayPath, folderOf, isFolderURI, isWithin, nameOf, parentURI, renamedURI, sharedEntryOf } from "../api/uri";
 import { ShareDialog } from "../share/ShareDialog";
@@ -16,7 +16,8 @@ import { isFolderMatch } from "../api/search";
 import { TreeSearch } from "../search/TreeSearch";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
-import { canModify, canShare, canWriteIn } from "./access";
+import { messageOf } from "../ui/errors";
+import { canCopyToEdit, canModify, canRename, canShare, canWriteIn } from "./access";
 import { isActiveJob } from "./badges";
 import { flattenWorkspace, treeStatus } from "./flatten";
 import { JobWatch } from "./JobWatch";
@@ -77,6 +78,8 @@ export function ResourceTree(props: {
   const searchInput = useRef<HTMLInputElement>(null);
   const uploads = useUploads();
   const [archiveChoice, setArchiveChoice] = useState<{ folder: string; file: File } | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  useEffect(() => setActionError(null), [selected]);
 
   const shared = useFolderListings(SHARED_LIST);
   const entries = useMemo(() => (shared.folders.get(SHARED_ROOT)?.items ?? []).map((n) => n.uri), [shared.folders]);
@@ -113,6 +116,7 @@ export function ResourceTree(props: {
   const writable = canWriteIn(currentFolder, root, folders);
   const overview = overviewOf(selected, folders);
   const editable = (uri: string) => canModify(uri, root, folders);
+  const renamable = (uri: string) => canRename(uri, root, folders);
 
   const toggle = useCallback((uri: string, open?: boolean) => {
     setExpanded((s) => {
@@ -170,6 +174,21 @@ export function ResourceTree(props: {
     qc.removeQueries({ predicate: (q) => typeof q.queryKey[1] === "string" && isWithin(q.queryKey[1], uri) });
     await refreshFolders(qc, [parentURI(uri) ?? root, parentURI(newURI) ?? root]);
     if (selected && isWithin(selected, uri)) onSelect(newURI + selected.slice(uri.length));
+  }
+
+  // The copy lands outside the compile output; it opens, selected, there.
+  async function doCopyToEdit(uri: string) {
+    setActionError(null);
+    try {
+      const copy = await copyToEdit(uri);
+      const parent = parentURI(copy.uri) ?? root;
+      const opened = ancestorFolders(copy.uri, root);
+      setExpanded((s) => new Set([...s, ...opened]));
+      await refreshFolders(qc, [...new Set([root, parent, ...opened])]);
+      onSelect(copy.uri, { open: true, reveal: true });
+    } catch (err) {
+      setActionError(messageOf(err));
+    }
   }
 
   async function doDelete(uri: string) {
@@ -239,7 +258,7 @@ export function ResourceTree(props: {
         if (cur) activate(cur);
         break;
       case "F2":
-        if (cur && editable(cur.node.uri)) setDialog({ kind: "rename", uri: cur.node.uri });
+        if (cur && renamable(cur.node.uri)) setDialog({ kind: "rename", uri: cur.node.uri });
         break;
       case "Delete":
         if (cur && editable(cur.node.uri)) setDialog({ kind: "delete", uri: cur.node.uri });
@@ -295,6 +314,7 @@ export function ResourceTree(props: {
         </h2>
         <TreeToolbar
           canEdit={selected !== null && editable(selected)}
+          canRename={selected !== null && renamable(selected)}
           canWrite={writable}
           refreshing={refreshing}
           onRefresh={refresh}
@@ -304,6 +324,7 @@ export function ResourceTree(props: {
           onRename={() => selected && setDialog({ kind: "rename", uri: selected })}
           onDelete={() => selected && setDialog({ kind: "delete", uri: selected })}
           onVersions={selected && !selected.endsWith("/") ? () => setDialog({ kind: "versions", uri: selected }) : undefined}
+          onCopyToEdit={canCopyToEdit(selected, folders) ? () => void doCopyToEdit(selected) : undefined}
           onShare={selected && canShare(selected, root) ? () => setDialog({ kind: "share", uri: selected }) : undefined}
           onOpenOverview={overview ? () => onOpen(overview) : undefined}
           onKeepCompiled={canKeepCompiled(selected, root) ? () => setDialog({ kind: "keep", uri: selected }) : undefined}
@@ -345,6 +366,11 @@ export function ResourceTree(props: {
         onSummon={props.onSummon}
         onExit={() => scrollRef.current?.focus()}
       />
+      {actionError && (
+        <p className="error tree-action-error" role="alert">
+          {actionError}
+        </p>
+      )}
       {status.note && (
         <TreeRowView row={status.note} selected={false} dropTarget={false} onActivate={activate} onLoadMore={onLoadMore} onOpen={onOpen} />
       )}

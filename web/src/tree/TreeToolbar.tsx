@@ -1,14 +1,16 @@
 import { useTranslation } from "react-i18next";
-import { BookOpen, FileClock, FolderPlus, FolderSync, FolderUp, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
+import { BookOpen, CopyPlus, FileClock, FolderPlus, FolderSync, FolderUp, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
 
 /**
- * TreeToolbar holds the tree's actions; rename, delete, versions and share act
- * on the selection. Write actions are disabled, not hidden, in a folder shared
+ * TreeToolbar holds the tree's actions; rename, delete, versions, share and
+ * copy to edit act on the selection. Write actions are disabled, not hidden, in a folder shared
  * read-only, so the bar keeps its layout and its buttons their places.
  */
 export function TreeToolbar(props: {
-  /** rename and delete the selection */
+  /** delete the selection */
   canEdit: boolean;
+  /** rename the selection: canEdit, and not a file compile made */
+  canRename: boolean;
   /** new folder and upload into the current folder */
   canWrite: boolean;
   refreshing: boolean;
@@ -21,6 +23,8 @@ export function TreeToolbar(props: {
   onDelete: () => void;
   /** versions of the selected file; absent when a folder (or nothing) is selected */
   onVersions?: () => void;
+  /** copy the selected generated file to an ordinary one; absent unless compile made it */
+  onCopyToEdit?: () => void;
   /** share the selection; absent unless the user owns it */
   onShare?: () => void;
   /** open the selected folder's compiled overview; absent when it has none */
@@ -69,12 +73,22 @@ export function TreeToolbar(props: {
       <button
         type="button"
         className="icon-btn"
-        title={t("toolbar.renameKey")}
+        title={props.canEdit && !props.canRename ? t("toolbar.renameGenerated") : t("toolbar.renameKey")}
         aria-label={t("rename")}
-        disabled={!props.canEdit}
+        disabled={!props.canRename}
         onClick={props.onRename}
       >
         <Pencil size={15} aria-hidden />
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        title={props.onCopyToEdit ? t("toolbar.copyToEditTitle") : t("toolbar.copyToEditHint")}
+        aria-label={t("toolbar.copyToEdit")}
+        disabled={!props.onCopyToEdit}
+        onClick={props.onCopyToEdit}
+      >
+        <CopyPlus size={15} aria-hidden />
       </button>
       <button
         type="button"

@@ -4,7 +4,7 @@
 // this only keeps the UI from offering what would fail.
 
 import type { Access } from "../api/types";
-import { SHARED_ROOT, isWithin, ownerOf, parentURI, rootURI } from "../api/uri";
+import { SHARED_ROOT, isFolderURI, isWithin, ownerOf, parentURI, rootURI } from "../api/uri";
 import type { FolderState } from "./flatten";
 
 /** sharedEntries are the URIs of the "Shared with me" items loaded so far. */
@@ -48,6 +48,27 @@ export function canModify(uri: string, ownRoot: string, folders: ReadonlyMap<str
   if (!isWithin(uri, ownRoot) && sharedEntries(folders).includes(uri)) return false;
   const parent = parentURI(uri);
   return parent !== null && canWriteIn(parent, ownRoot, folders);
+}
+
+/**
+ * isGenerated says whether uri is a file compile made, by its loaded
+ * listing: the server refuses renaming, moving or replacing one
+ * (generated_read_only); it may be copied to edit, or deleted.
+ */
+export function isGenerated(uri: string, folders: ReadonlyMap<string, FolderState>): boolean {
+  const parent = parentURI(uri);
+  const node = parent === null ? undefined : folders.get(parent)?.items.find((n) => n.uri === uri);
+  return node?.generated === true;
+}
+
+/** canRename says whether uri may be renamed: canModify, and not compile output. */
+export function canRename(uri: string, ownRoot: string, folders: ReadonlyMap<string, FolderState>): boolean {
+  return canModify(uri, ownRoot, folders) && !isGenerated(uri, folders);
+}
+
+/** canCopyToEdit says whether uri is a generated file to offer "Copy to edit" on. */
+export function canCopyToEdit(uri: string | null, folders: ReadonlyMap<string, FolderState>): uri is string {
+  return uri !== null && !isFolderURI(uri) && isGenerated(uri, folders);
 }
 
 /** canShare says whether uri is the caller's to share: anything in the own tree but its root. */

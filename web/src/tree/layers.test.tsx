@@ -103,7 +103,7 @@ describe("tree row and toolbar", () => {
   it("opens the overview from the toolbar only for a compiled folder", () => {
     const open = vi.fn();
     const bar = (onOpenOverview?: () => void) => (
-      <TreeToolbar canEdit canWrite refreshing={false} onRefresh={() => {}} onNewFolder={() => {}} onUpload={() => {}} onUploadFolder={() => {}} onRename={() => {}} onDelete={() => {}} onTrash={() => {}} onOpenOverview={onOpenOverview} />
+      <TreeToolbar canEdit canRename canWrite refreshing={false} onRefresh={() => {}} onNewFolder={() => {}} onUpload={() => {}} onUploadFolder={() => {}} onRename={() => {}} onDelete={() => {}} onTrash={() => {}} onOpenOverview={onOpenOverview} />
     );
     act(() => root.render(bar(() => open(compiled.overview_uri))));
     const button = host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!;

@@ -16,6 +16,7 @@ const extracts: Record<string, Extract> = {
   not_found: { pattern: /^no such resource: (?<uri>.+)$/ },
   already_exists: { pattern: /^(?<name>.+) already exists$/ },
   read_only: { pattern: /^(?<uri>\S+) is shared with you read-only/ },
+  generated_read_only: { pattern: /^(?<uri>.+) is made by compile and read-only/ },
   not_a_folder: { pattern: /^(?<uri>\S+) is a file, not a folder/ },
   not_a_file: { pattern: /^(?<uri>\S+) is a folder/ },
   self_share: { pattern: /^(?<uri>\S+) is yours already$/ },
