@@ -90,10 +90,12 @@ func BenchmarkIdleStreams(b *testing.B) {
 		expect("CLOSED")
 		waitStreams(b, 0)
 		heap0, g0 := settle()
+		rss0 := residentBytes(b)
 
 		fmt.Fprintf(toPeer, "OPEN %s %s %d\n", srv.URL, token, idleStreams)
 		expect("IDLE")
 		heap1, g1 := settle()
+		rss1 := residentBytes(b)
 		if path := os.Getenv("KS_IDLE_HEAP_PROFILE"); path != "" {
 			f, err := os.Create(path)
 			if err != nil {
@@ -110,6 +112,7 @@ func BenchmarkIdleStreams(b *testing.B) {
 		b.ReportMetric(float64(int64(heap1.HeapAlloc)-int64(heap0.HeapAlloc))/idleStreams, "heap-alloc-B/stream")
 		b.ReportMetric(float64(int64(heap1.StackInuse)-int64(heap0.StackInuse))/idleStreams, "stack-B/stream")
 		b.ReportMetric(float64(g1-g0)/idleStreams, "goroutines/stream")
+		b.ReportMetric(float64(rss1-rss0)/idleStreams, "rss-B/stream")
 		fmt.Fprintln(toPeer, "CLOSE")
 		expect("CLOSED")
 		waitStreams(b, 0)
@@ -125,6 +128,22 @@ func settle() (runtime.MemStats, int) {
 	}
 	runtime.ReadMemStats(&m)
 	return m, runtime.NumGoroutine()
+}
+
+// residentBytes is the process's resident set (/proc/self/statm): what
+// the streams cost the machine, heap, stacks and runtime together.
+func residentBytes(b *testing.B) int64 {
+	b.Helper()
+	raw, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		b.Skipf("no /proc/self/statm: %v", err)
+	}
+	f := strings.Fields(string(raw))
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pages * int64(os.Getpagesize())
 }
 
 // waitStreams waits until the server's stream handlers have all returned.
