@@ -53,12 +53,17 @@ lint: check-tools
 	   cp $$bak/go.mod $$bak/go.sum .; rm -rf $$bak; \
 	   echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi; rm -rf $$bak
 
+# Tests that measure latency under load skip under the race detector,
+# which slows the Go side tenfold; test-go runs them again without it.
+TIMING_TESTS = ^TestBigUploadDoesNotStallOthers$$
+
 test-go: check-tools
 	@command -v caddy >/dev/null || echo "note: caddy is missing (apt-get install -y caddy): the proxy test of deploy/Caddyfile will be skipped"
 	@command -v litmus >/dev/null || echo "note: litmus is missing (apt-get install -y litmus): the WebDAV conformance suite will be skipped"
 	@command -v rclone >/dev/null || echo "note: rclone is missing (apt-get install -y rclone): the WebDAV rclone round trip will be skipped"
 	@command -v weed >/dev/null || [ -x "$${KB_WEED:-$$HOME/.cache/knowspace-tools/weed}" ] || echo "note: SeaweedFS weed is missing (.ci/run builds it into ~/.cache/knowspace-tools): the S3 blob-store and two-replica tests will be skipped"
 	$(GO) test -race -count=1 -timeout 40m ./...
+	$(GO) test -count=1 -timeout 10m -run '$(TIMING_TESTS)' ./internal/httpapi
 
 test-web: web-deps
 	cd web && npm test
