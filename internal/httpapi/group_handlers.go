@@ -109,11 +109,3 @@ func (h *handlers) myGroups(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": gs})
 }
-
-func (h *handlers) directory(c echo.Context) error {
-	d, err := h.Auth.Lookup(c.Request().Context(), currentUser(c).ID, c.QueryParam("q"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, d)
-}

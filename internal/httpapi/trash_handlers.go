@@ -9,38 +9,6 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 )
 
-func (h *handlers) listVersions(c echo.Context) error {
-	vs, err := h.Tree.Versions(c.Request().Context(), caller(c), c.QueryParam("uri"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"items": vs})
-}
-
-type restoreVersionRequest struct {
-	URI       string `json:"uri"`
-	VersionID int64  `json:"version_id"`
-}
-
-func (r *restoreVersionRequest) Validate() error {
-	if r.URI == "" || r.VersionID <= 0 {
-		return apierr.BadRequest("invalid_request", "uri and a positive version_id are required")
-	}
-	return nil
-}
-
-func (h *handlers) restoreVersion(c echo.Context) error {
-	var req restoreVersionRequest
-	if err := bindJSON(c, &req); err != nil {
-		return err
-	}
-	item, err := h.Tree.RestoreVersion(c.Request().Context(), caller(c), req.URI, req.VersionID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, item)
-}
-
 func (h *handlers) listTrash(c echo.Context) error {
 	items, err := h.Tree.ListTrash(c.Request().Context(), caller(c))
 	if err != nil {
