@@ -1,9 +1,15 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+)
 
-// reindexCommand rebuilds the search index from the stored text bodies;
-// running servers scan until it is done.
+// reindexCommand rebuilds the search index from the stored text bodies and
+// waits until the index holds them all; running servers read the files in
+// full until then.
 func reindexCommand(configPath string) error {
 	ctx := context.Background()
 	a, err := open(ctx, configPath)
@@ -11,5 +17,21 @@ func reindexCommand(configPath string) error {
 		return err
 	}
 	defer a.store.Close()
-	return a.tree.Reindex(ctx)
+	start := time.Now()
+	files, err := a.tree.Reindex(ctx)
+	if err != nil {
+		return err
+	}
+	if err := a.tree.WaitIndexed(ctx); err != nil {
+		return err
+	}
+	left, err := a.store.PendingSearchDocs(ctx, 1)
+	if err != nil {
+		return err
+	}
+	if len(left) > 0 {
+		return fmt.Errorf("the index writer stopped with files still pending; see the warnings above")
+	}
+	slog.Info("search index: ready", "files", files, "took", time.Since(start).Round(time.Millisecond))
+	return nil
 }

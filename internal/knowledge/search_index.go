@@ -65,24 +65,26 @@ func (t *Tree) EnsureIndex(ctx context.Context) error {
 		return nil
 	}
 	slog.Info("search index: rebuilding", "version", t.st.SearchIndexVersion())
-	return t.Reindex(ctx)
+	_, err = t.Reindex(ctx)
+	return err
 }
 
 // Reindex rebuilds the whole index from the stored text bodies: it marks
 // every body pending, in small transactions, and has the index writer
-// take them. Searches read pending bodies in full meanwhile.
-func (t *Tree) Reindex(ctx context.Context) error {
+// take them (WaitIndexed waits for it). Searches read pending bodies in
+// full meanwhile. It returns how many files it marked.
+func (t *Tree) Reindex(ctx context.Context) (int64, error) {
 	if err := t.st.MarkSearchIndex(ctx, false); err != nil {
-		return err
+		return 0, err
 	}
 	if err := t.st.ClearSearchIndex(ctx); err != nil {
-		return err
+		return 0, err
 	}
 	var files, pending, after int64
 	for {
 		ids, err := t.st.FileIDsAfter(ctx, after, 500)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if len(ids) == 0 {
 			break
@@ -93,15 +95,15 @@ func (t *Tree) Reindex(ctx context.Context) error {
 			return err
 		})
 		if err != nil {
-			return err
+			return 0, err
 		}
 		files += int64(len(ids))
 		after = ids[len(ids)-1]
 	}
 	if err := t.st.MarkSearchIndex(ctx, true); err != nil {
-		return err
+		return 0, err
 	}
 	slog.Info("search index: rebuilding in the background", "files", files, "with_text", pending)
 	t.index.kick()
-	return nil
+	return pending, nil
 }
