@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/knowledge/searchcorpus"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
+	"github.com/knowspace/knowspace/internal/testsupport/searchcorpus"
 )
 
 // BenchmarkSearchCorpus is the benchmark of issue #15: on a generated

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/knowspace/knowspace/internal/knowledge/searchcorpus"
 	"github.com/knowspace/knowspace/internal/store/storetest"
+	"github.com/knowspace/knowspace/internal/testsupport/searchcorpus"
 )
 
 // corpusFolder is where a generated corpus is uploaded in a user's tree.
