@@ -11,5 +11,5 @@ func reindexCommand(configPath string) error {
 		return err
 	}
 	defer a.store.Close()
-	return a.tree.Reindex(ctx)
+	return a.index.Reindex(ctx)
 }

@@ -194,7 +194,7 @@ func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
 			}
 		}
 		check("after upload")
-		if err := e.Tree.Reindex(context.Background()); err != nil {
+		if err := e.Index.Reindex(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		check("after reindex")
