@@ -25,12 +25,18 @@ type env struct {
 
 func newEnv(t testing.TB, dialect string) *env {
 	t.Helper()
+	return newEnvUploading(t, dialect, 256<<20)
+}
+
+// newEnvUploading is newEnv with uploads of up to maxUpload bytes.
+func newEnvUploading(t testing.TB, dialect string, maxUpload int64) *env {
+	t.Helper()
 	st, dir := storetest.Open(t, dialect)
 	blobs, err := blob.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree := knowledge.NewTree(st, blobs, 256<<20)
+	tree := knowledge.NewTree(st, blobs, maxUpload)
 	e := &env{t: t, st: st, tree: tree, index: search.NewIndex(st, blobs, tree)}
 	for _, name := range []string{"alice", "bob"} {
 		u := store.User{Username: name, PasswordHash: "x", Role: store.RoleUser}
@@ -47,14 +53,19 @@ func newEnv(t testing.TB, dialect string) *env {
 	return e
 }
 
+func (e *env) mkdir(c knowledge.Caller, uri string) {
+	e.t.Helper()
+	if _, err := e.tree.Mkdir(context.Background(), c, uri); err != nil {
+		e.t.Fatalf("mkdir %s: %v", uri, err)
+	}
+}
+
 // put uploads content as the file name in folder (created when missing).
 func (e *env) put(c knowledge.Caller, folder, name string, content []byte) string {
 	e.t.Helper()
 	ctx := context.Background()
 	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
-		if _, err := e.tree.Mkdir(ctx, c, folder); err != nil {
-			e.t.Fatalf("mkdir %s: %v", folder, err)
-		}
+		e.mkdir(c, folder)
 	}
 	s, err := e.tree.Stage(name, bytes.NewReader(content))
 	if err != nil {
@@ -70,7 +81,7 @@ func (e *env) put(c knowledge.Caller, folder, name string, content []byte) strin
 // searchFor runs the search tool on scope.
 func (e *env) searchFor(c knowledge.Caller, scope, query string) *knowledge.SearchResult {
 	e.t.Helper()
-	args, _ := json.Marshal(map[string]any{"uri": scope, "query": query})
+	args := toolArgsJSON(e.t, map[string]any{"uri": scope, "query": query})
 	res, err := e.tree.RunTool(context.Background(), c, scope, "search", args)
 	if err != nil {
 		e.t.Fatalf("search %q in %s: %v", query, scope, err)
@@ -79,4 +90,12 @@ func (e *env) searchFor(c knowledge.Caller, scope, query string) *knowledge.Sear
 		e.t.Fatalf("search: result JSON invalid or too large (%d bytes)", len(res.JSON))
 	}
 	return res.Value.(*knowledge.SearchResult)
+}
+
+func toolArgsJSON(t testing.TB, args map[string]any) json.RawMessage {
+	b, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
