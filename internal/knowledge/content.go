@@ -124,7 +124,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 		return Page{}, notFound(u.String())
 	}
 	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
-	v, ok := pickBody(all[n.ID])
+	v, ok := TextBody(all[n.ID])
 	if !ok {
 		if offset > 0 {
 			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, u)
@@ -182,7 +182,7 @@ func (t *Tree) textBody(ctx context.Context, n store.Node) (store.FileVersion, e
 	if err != nil {
 		return store.FileVersion{}, err
 	}
-	v, ok := pickBody(all[n.ID])
+	v, ok := TextBody(all[n.ID])
 	if !ok {
 		return store.FileVersion{}, store.ErrNotFound
 	}

@@ -77,7 +77,9 @@ type Tree struct {
 	blobs     *blob.Store
 	maxUpload int64
 	trashTTL  time.Duration
-	index     *indexWriter
+
+	indexWriter IndexWriter
+	maxIndexed  int64
 }
 
 // DefaultTrashTTL is how long deleted nodes stay restorable by default.
@@ -88,9 +90,8 @@ func (t *Tree) MaxUpload() int64 { return t.maxUpload }
 
 // NewTree builds the service; maxUpload bounds each uploaded file in bytes.
 func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
-	t := &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
-	t.index = &indexWriter{t: t}
-	return t
+	return &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL,
+		maxIndexed: DefaultMaxIndexedBytes}
 }
 
 // SetTrashTTL sets how long deleted nodes stay in the trash.
@@ -523,7 +524,9 @@ func (t *Tree) inTx(ctx context.Context, fn func(tx *store.Store) error) error {
 	if err := t.st.InTx(ctx, fn); err != nil {
 		return err
 	}
-	t.index.kick()
+	if t.indexWriter != nil {
+		t.indexWriter.Kick()
+	}
 	return nil
 }
 
