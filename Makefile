@@ -60,8 +60,10 @@ test-go: check-tools
 	@command -v weed >/dev/null || [ -x "$${KB_WEED:-$$HOME/.cache/knowspace-tools/weed}" ] || echo "note: SeaweedFS weed is missing (.ci/run builds it into ~/.cache/knowspace-tools): the S3 blob-store and two-replica tests will be skipped"
 	$(GO) test -race -count=1 -timeout 40m ./...
 
+## test-web: src/api/schema.d.ts current with the OpenAPI document (npm run gen:api
+## regenerates it), then the web unit tests
 test-web: web-deps
-	cd web && npm test
+	cd web && npm run check:api && npm test
 
 ## e2e: browser tests against the real binary (Debian's Chromium via playwright-core)
 e2e: build e2e-deps
