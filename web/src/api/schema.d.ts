@@ -1350,7 +1350,7 @@ export interface components {
         JobFields: {
             attempts: number;
             /** @description The settings the job runs with (a snapshot). */
-            configuration: Record<string, never>;
+            configuration: Record<string, unknown>;
             /** Format: date-time */
             created_at: string;
             error: {
@@ -1367,7 +1367,7 @@ export interface components {
             output_uri?: string;
             progress: number;
             /** @description What a finished job produced. */
-            result?: Record<string, never>;
+            result?: Record<string, unknown>;
             stage: string;
             /** Format: date-time */
             started_at?: string;
@@ -1397,7 +1397,7 @@ export interface components {
             access?: "owner" | "write" | "read";
             items: components["schemas"]["Item"][];
             /** @description An opaque cursor starting the next page (pass it as cursor); null at the end. */
-            next_cursor?: string | null;
+            next_cursor: string | null;
             /** @description The offset of the next page; null at the end, and on pages asked for by cursor. */
             next_offset: number | null;
             uri: string;
@@ -1443,7 +1443,11 @@ export interface components {
             reasoning?: string;
             /** @enum {string} */
             role: "user" | "assistant";
-            status: string;
+            /**
+             * @description streaming: a turn still in flight.
+             * @enum {string}
+             */
+            status: "streaming" | "complete" | "stopped" | "failed";
             tool_calls: {
                 arguments: string;
                 id: string;
@@ -3381,7 +3385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
         };
