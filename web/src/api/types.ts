@@ -6,6 +6,9 @@ import type { components } from "./schema";
 
 type Schemas = components["schemas"];
 
+/** Optional is T with the fields K made optional. */
+export type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
 /**
  * User is the signed-in account (GET /auth/me, the login answer's user): the
  * fields the app keeps in its stored session, which a session saved by an
