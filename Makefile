@@ -65,8 +65,10 @@ test-go: check-tools
 	$(GO) test -race -count=1 -timeout 40m ./...
 	$(GO) test -count=1 -timeout 10m -run '$(TIMING_TESTS)' ./internal/httpapi
 
+## test-web: src/api/schema.d.ts current with the OpenAPI document (npm run gen:api
+## regenerates it), then the web unit tests
 test-web: web-deps
-	cd web && npm test
+	cd web && npm run check:api && npm test
 
 ## e2e: browser tests against the real binary (Debian's Chromium via playwright-core)
 e2e: build e2e-deps

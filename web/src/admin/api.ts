@@ -1,9 +1,11 @@
 // The admin endpoints the Admin page calls (users, tokens, jobs, overview).
 
 import { request, requestJSON } from "../api/client";
-import type { Job } from "../api/agent";
 import type { AdminUser, Role } from "../api/types";
+import type { components } from "../api/schema";
 import type { APIToken } from "../settings/api";
+
+type Schemas = components["schemas"];
 
 /** USERS_KEY caches the user list the Users, Jobs and Groups sections share. */
 export const USERS_KEY = ["admin-users"] as const;
@@ -25,10 +27,7 @@ export async function revokeAnyToken(id: number): Promise<void> {
   await request(`/admin/tokens/${id}`, { method: "DELETE" });
 }
 
-export interface AdminJob extends Job {
-  user_id: number;
-  username: string;
-}
+export type AdminJob = Schemas["AdminJob"];
 
 export async function listAllJobs(filter: { state?: string; user_id?: number }, signal?: AbortSignal): Promise<AdminJob[]> {
   const query = { state: filter.state || undefined, user_id: filter.user_id || undefined, limit: 200 };
@@ -39,14 +38,8 @@ export function cancelAnyJob(id: number): Promise<AdminJob> {
   return requestJSON(`/admin/jobs/${id}/cancel`, { method: "POST" });
 }
 
-export interface Overview {
-  users: { total: number; disabled: number; admins: number };
-  files: number;
-  bytes: number;
-  jobs: Record<string, number>;
-  /** streams open on the replica that answered */
-  active_streams: number;
-}
+/** Overview is GET /admin/overview; active_streams counts the replica that answered. */
+export type Overview = Schemas["Overview"];
 
 export function fetchOverview(signal?: AbortSignal): Promise<Overview> {
   return requestJSON("/admin/overview", { signal });

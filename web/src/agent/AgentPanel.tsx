@@ -2,9 +2,8 @@
 
 import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
 import { Bot, History, ListChecks, LoaderCircle, MessageSquarePlus } from "lucide-react";
-import { fetchAgentOptions } from "../api/agent";
+import { useAgentOptions } from "../api/agentOptions";
 import type { ModelInfo } from "../api/agent";
 import { relativePath } from "../api/uri";
 import { messageOf } from "../ui/errors";
@@ -62,7 +61,7 @@ interface Props {
 export function AgentPanel({ scope, root, chat, stored = false, onOpenConversation, onOpenPreview }: Props) {
   const { t } = useTranslation("agent");
   const [showList, setShowList] = useState(false);
-  const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
+  const options = useAgentOptions();
   const models = useMemo(() => options.data?.models ?? [], [options.data]);
   const [chosen, setChosen] = useState<string | null>(savedModel);
   const modelId = pickModel(models, chosen);

@@ -2,66 +2,42 @@
 // compile and jobs (SPEC §4).
 
 import { ApiError, requestJSON } from "./client";
-import type { ResourceNode } from "./types";
+import type { components } from "./schema";
+import type { Optional, ResourceNode } from "./types";
 
-export interface ModelInfo {
-  id: string;
-  name: string;
-  profile: string;
-  context_window: number;
-  max_output: number;
-  native_tools: boolean;
-  reasoning: boolean;
-}
+type Schemas = components["schemas"];
 
-export interface CLIProfile {
-  name: string;
-  models: string[];
-  efforts: string[];
-}
+export type ModelInfo = Schemas["ModelOption"];
 
-/** CompileSkill is a skill as /options lists it for the picker (no prompt). */
-export interface CompileSkill {
-  id: string;
-  name: string;
-  /** the built-ins' display name ("Concise summary"); a user's skill has its name */
-  title?: string;
-  description: string;
-  builtin: boolean;
-}
+export type CLIProfile = Schemas["CLIProfileOption"];
 
-export interface CompileDefaults {
-  executor?: string;
-  model_id?: string;
-  reasoning_effort?: string;
-  call_budget?: number;
-  max_call_budget?: number;
-  timeout_s?: number;
-  max_timeout_s?: number;
-  max_files?: number;
-  skill?: string;
-  skills?: CompileSkill[];
-}
+/**
+ * CompileSkill is a skill as /options lists it for the picker (no prompt).
+ * A skill the user just saved in the dialog is added without a title.
+ */
+export type CompileSkill = Optional<Schemas["SkillOption"], "title">;
 
-export interface AgentOptions {
-  models: ModelInfo[];
-  cli_profiles: CLIProfile[];
+/** CompileDefaults are the compile dialog's starting choices; the dialog reads each one only if present. */
+export type CompileDefaults = Partial<Omit<Schemas["Options"]["compile_defaults"], "skills">> & { skills?: CompileSkill[] };
+
+/**
+ * AgentOptions is GET /knowledge-agent/options: models, CLI profiles, compile
+ * defaults, limits; the app does without limits and upload when absent.
+ */
+export type AgentOptions = Omit<Schemas["Options"], "compile_defaults" | "limits" | "upload"> & {
   compile_defaults: CompileDefaults;
-  limits?: { max_steps: number; max_tool_calls: number; max_model_calls: number };
-  upload?: UploadLimits;
-}
+} & Partial<Pick<Schemas["Options"], "limits" | "upload">>;
 
 /** UploadLimits is what one upload may carry; max_request_bytes 0 means no cap of its own. */
-export interface UploadLimits {
-  max_file_bytes: number;
-  max_request_bytes: number;
-  max_files: number;
-}
+export type UploadLimits = Schemas["Options"]["upload"];
 
 export function fetchAgentOptions(signal?: AbortSignal): Promise<AgentOptions> {
   return requestJSON<AgentOptions>("/knowledge-agent/options", { signal });
 }
 
+// The folder commands' answers stay written here for now: the document's
+// SearchHit requires line and its results carry fields the app never reads
+// (see issue #37).
 export interface LsResult {
   uri: string;
   items: ResourceNode[];
@@ -106,11 +82,7 @@ export interface StatusResult {
   note?: string;
 }
 
-type CommandBody =
-  | { command: "ls"; uri: string; offset?: number; limit?: number }
-  | { command: "read"; uri: string; offset?: number; limit?: number }
-  | { command: "search"; uri: string; query: string; offset?: string; limit?: number }
-  | { command: "status"; uri: string };
+type CommandBody = Schemas["Command"];
 
 function command<T>(body: CommandBody, signal?: AbortSignal): Promise<T> {
   return requestJSON<T>("/knowledge-agent/command", { method: "POST", json: body, signal });
@@ -127,73 +99,21 @@ export const runSearch = (uri: string, query: string, cursor?: string, signal?: 
 
 export const runStatus = (uri: string, signal?: AbortSignal) => command<StatusResult>({ command: "status", uri }, signal);
 
-export interface CompileRequest {
-  uris: string[];
-  executor: "llm" | "cli";
-  model_id?: string;
-  cli_profile?: string;
-  model?: string;
-  reasoning_effort?: string;
-  call_budget?: number;
-  timeout_s?: number;
-  output_parent?: string;
-  skill?: string;
-}
+export type CompileRequest = Schemas["CompileRequest"];
 
-export interface Job {
-  id: number;
-  kind: string;
-  uri: string;
-  state: string;
-  stage: string;
-  progress: number;
-  attempts: number;
-  max_attempts?: number;
-  error: { code: string; message: string } | null;
-  configuration: unknown;
-  output_uri?: string;
-  /** what a finished job wrote (summary_uri, overview_uri, abstract_uri, …) */
-  result?: unknown;
-  created_at: string;
-  updated_at: string;
-}
+export type Job = Schemas["Job"];
 
-export interface CompileResponse {
-  jobs: Job[];
-  rejected: { uri: string; code: string; message: string }[];
-}
+export type CompileResponse = Schemas["CompileAnswer"];
 
 export function compileFiles(req: CompileRequest): Promise<CompileResponse> {
   return requestJSON<CompileResponse>("/knowledge-agent/compile", { method: "POST", json: req });
 }
 
 /** The body of PUT /resources/auto-compile: a compile request for a whole folder. */
-export interface AutoCompileRequest extends Omit<CompileRequest, "uris"> {
-  uri: string;
-  /** seconds without a change before the folder's compile is queued (default 30) */
-  quiet_s?: number;
-}
+export type AutoCompileRequest = Schemas["AutoCompileRequest"];
 
 /** A folder kept compiled: the saved choices, and whether changes wait for their compile. */
-export interface AutoCompile {
-  uri: string;
-  quiet_s: number;
-  executor: string;
-  model_id: string;
-  cli_profile: string;
-  model: string;
-  reasoning_effort: string;
-  call_budget: number;
-  timeout_s: number;
-  output_parent: string;
-  skill: string;
-  pending: boolean;
-  changed_at: string | null;
-  due_at: string | null;
-  last_error?: string;
-  created_at: string;
-  updated_at: string;
-}
+export type AutoCompile = Schemas["AutoCompile"];
 
 /** getAutoCompile answers the folder's setting, or null when it is not kept compiled. */
 export async function getAutoCompile(uri: string, signal?: AbortSignal): Promise<AutoCompile | null> {

@@ -3,48 +3,17 @@
 // the page only, as before (see conversationsSupported).
 
 import { ApiError, request, requestJSON } from "./client";
+import type { components } from "./schema";
 
-export interface StoredConversation {
-  id: number;
-  uri: string;
-  title: string;
-  model_id: string;
-  created_at: string;
-  updated_at: string;
-}
+type Schemas = components["schemas"];
 
-export interface StoredToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-  ok: boolean;
-  summary: string;
-  uri?: string;
-}
+export type StoredConversation = Schemas["Conversation"];
 
-export interface StoredMessage {
-  id: number;
-  role: "user" | "assistant";
-  content: string;
-  reasoning?: string;
-  tool_calls?: StoredToolCall[] | null;
-  status: "complete" | "stopped" | "failed";
-  error?: { code: string; message: string };
-  usage?: { input_tokens: number; output_tokens: number };
-  model_id: string;
-  created_at: string;
-  version?: number;
-  versions?: number;
-  /** with ?versions=all: the earlier versions of an assistant message, oldest first */
-  earlier?: StoredMessage[];
-}
+export type StoredToolCall = StoredMessage["tool_calls"][number];
 
-export interface ConversationPage {
-  items: StoredConversation[];
-  next_cursor: string | null;
-  /** false when the server keeps no conversations (config conversations.store: false) */
-  stored?: boolean;
-}
+export type StoredMessage = Schemas["Message"];
+
+export type ConversationPage = Schemas["ConversationPage"];
 
 const BASE = "/knowledge-agent/conversations";
 
@@ -67,7 +36,7 @@ export function getConversation(
   id: number,
   signal?: AbortSignal,
   allVersions = false,
-): Promise<StoredConversation & { messages: StoredMessage[] }> {
+): Promise<Schemas["ConversationDetail"]> {
   return requestJSON(`${BASE}/${id}`, { signal, query: allVersions ? { versions: "all" } : undefined });
 }
 

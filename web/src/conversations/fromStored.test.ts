@@ -7,8 +7,11 @@ import { storedConversation, turnsOf } from "./fromStored";
 const S = "kb://users/a/";
 const msg = (m: Partial<StoredMessage> & Pick<StoredMessage, "id" | "role">): StoredMessage => ({
   content: "",
+  tool_calls: [],
   status: "complete",
   model_id: "fake",
+  version: 1,
+  versions: 1,
   created_at: "2026-01-01T00:00:00Z",
   ...m,
 });

@@ -27,7 +27,7 @@ describe("plurals and labels built outside React", () => {
       next_offset: null,
     } as unknown as Parameters<typeof firstPage>[1]);
     expect(countLabel(results)).toBe("2 hits in 2 files");
-    const node = { kind: "file" as const, job: { id: 7, state: "queued" }, summary: undefined };
+    const node = { kind: "file" as const, job: { id: 7, state: "queued" as const }, summary: undefined };
     expect(fileBadge(node)?.label).toBe("queued");
     await i18n.changeLanguage("zh-CN");
     expect(countLabel(results)).toBe("2 个文件中共 2 条结果");

@@ -2,9 +2,8 @@
 // that makes one tiny call and shows its latency or its classified error.
 
 import { useState } from "react";
-import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { fetchAgentOptions } from "../api/agent";
+import { useAgentOptions } from "../api/agentOptions";
 import { ApiError } from "../api/client";
 import { messageOf } from "../ui/errors";
 import { formatNumber } from "../ui/format";
@@ -59,7 +58,7 @@ function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; det
 
 export function ModelsSection() {
   const { t } = useTranslation("settings");
-  const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal) });
+  const options = useAgentOptions();
   const models = options.data?.models ?? [];
   const profiles = options.data?.cli_profiles ?? [];
   const head = (

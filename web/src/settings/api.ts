@@ -1,6 +1,9 @@
 // The endpoints the Settings page calls.
 
 import { request, requestJSON } from "../api/client";
+import type { components } from "../api/schema";
+
+type Schemas = components["schemas"];
 
 /** changePassword keeps this session and ends every other one and every API token. */
 export async function changePassword(current: string, next: string): Promise<void> {
@@ -12,21 +15,12 @@ export function logoutAll(): Promise<{ sessions_ended: number }> {
   return requestJSON("/auth/logout-all", { method: "POST" });
 }
 
-export interface APIToken {
-  id: number;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  /** the owner, in the admin listing only */
-  username?: string;
-  /** the secret, in the creation answer only */
-  token?: string;
-  /** the one folder the token sees; null for the whole workspace */
-  scope_uri?: string | null;
-  read_only?: boolean;
-}
+/**
+ * APIToken is a personal API token: username is set in the admin listing
+ * only, token (the secret) in the creation answer only; scope_uri is null
+ * for the whole workspace.
+ */
+export type APIToken = Schemas["Token"];
 
 /** TokenScope narrows a token to one folder of the owner's tree. */
 export interface TokenScope {
@@ -50,11 +44,7 @@ export async function revokeToken(id: number): Promise<void> {
   await request(`/auth/tokens/${id}`, { method: "DELETE" });
 }
 
-export interface CheckResult {
-  ok: boolean;
-  latency_ms: number;
-  error?: { code: string; message: string };
-}
+export type CheckResult = Schemas["CheckResult"];
 
 /** checkModel makes one tiny call to the model. */
 export function checkModel(id: string): Promise<CheckResult> {

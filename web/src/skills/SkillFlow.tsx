@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { QueryClient } from "@tanstack/react-query";
 import type { ModelInfo } from "../api/agent";
+import { queryKeys } from "../api/queryKeys";
 import { getSkill } from "../api/skills";
 import type { Skill, SkillDraft } from "../api/skills";
 import { Dialog } from "../ui/Dialog";
@@ -30,7 +31,7 @@ export interface SkillContext {
 
 /** refreshSkills refetches everything that lists skills. */
 export function refreshSkills(qc: QueryClient): Promise<unknown> {
-  return Promise.all([qc.invalidateQueries({ queryKey: ["agent-options"] }), qc.invalidateQueries({ queryKey: ["skills"] })]);
+  return Promise.all([qc.invalidateQueries({ queryKey: queryKeys.agentOptions() }), qc.invalidateQueries({ queryKey: ["skills"] })]);
 }
 
 export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onSaved: (s: Skill) => void; onClose: () => void }) {

@@ -1,12 +1,11 @@
 // "Keep compiled…" on a folder: the compile form in its save mode, with the
 // options (models, CLI profiles, skills) the agent panel also reads.
 
-import { useQuery } from "@tanstack/react-query";
-import { fetchAgentOptions } from "../api/agent";
+import { useAgentOptions } from "../api/agentOptions";
 import { CompileDialog } from "../agent/CompileDialog";
 
 export function KeepCompiledDialog(props: { folder: string; display: (uri: string) => string; onClose: () => void }) {
-  const options = useQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
+  const options = useAgentOptions();
   return <CompileDialog keep scope={props.folder} display={props.display} options={options.data} onClose={props.onClose} onTasks={props.onClose} />;
 }
 

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../api/agent";
-import type { ResourceNode } from "../api/types";
+import type { JobState, ResourceNode } from "../api/types";
 import { anyActive, artifactURIs, planRefresh } from "./jobRefresh";
 
 const root = "kb://users/admin/";
 const src = root + "notes/plan.md";
 const summaryURI = root + "wiki/notes/plan.md";
 
-function job(id: number, state: string, extra: Partial<Job> = {}): Job {
+function job(id: number, state: JobState, extra: Partial<Job> = {}): Job {
   return {
-    id, kind: "wiki_compile", uri: src, state, stage: "", progress: 0, attempts: 1, error: null,
-    configuration: null, created_at: "", updated_at: "", ...extra,
+    id, kind: "wiki_compile", uri: src, state, stage: "", progress: 0, attempts: 1, max_attempts: 3, error: null,
+    configuration: {}, created_at: "", updated_at: "", ...extra,
   };
 }
 const succeeded = (id: number) =>

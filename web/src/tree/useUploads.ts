@@ -4,7 +4,7 @@
 import i18n from "../i18n";
 import { useCallback, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { fetchAgentOptions } from "../api/agent";
+import { agentOptionsQuery } from "../api/agentOptions";
 import type { UploadLimits } from "../api/agent";
 import { ApiError } from "../api/client";
 import { importArchive, uploadFiles } from "../api/resources";
@@ -100,7 +100,7 @@ export interface PendingConflict extends ConflictQuestion {
 // an upload goes ahead without them rather than wait on a failing request.
 async function uploadLimits(qc: ReturnType<typeof useQueryClient>): Promise<UploadLimits | undefined> {
   try {
-    const opts = await qc.fetchQuery({ queryKey: ["agent-options"], queryFn: ({ signal }) => fetchAgentOptions(signal), staleTime: 60_000 });
+    const opts = await qc.fetchQuery(agentOptionsQuery());
     return opts.upload;
   } catch {
     return undefined;
