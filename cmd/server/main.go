@@ -31,6 +31,7 @@ import (
 	"github.com/knowspace/knowspace/internal/importer"
 	"github.com/knowspace/knowspace/internal/ingest"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/openaiapi"
@@ -97,6 +98,7 @@ type app struct {
 	store *store.Store
 	blobs *blob.Store
 	tree  *knowledge.Tree
+	index *search.Index
 	auth  *auth.Service
 }
 
@@ -133,6 +135,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 	logLeftovers(scratch.Sweep(cfg.DataDir, restorePrefix))
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
 	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
+	index := search.NewIndex(st, blobs, tree)
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
 	if err != nil {
 		st.Close()
@@ -144,7 +147,7 @@ func open(ctx context.Context, configPath string) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	return &app{cfg: cfg, store: st, blobs: blobs, tree: tree, auth: svc}, nil
+	return &app{cfg: cfg, store: st, blobs: blobs, tree: tree, index: index, auth: svc}, nil
 }
 
 func serve(configPath string) error {
@@ -167,7 +170,7 @@ func serve(configPath string) error {
 		return fmt.Errorf("create first admin: %w", err)
 	}
 	// Before serving: a search must never take a half-built index for whole.
-	if err := a.tree.EnsureIndex(ctx); err != nil {
+	if err := a.index.Ensure(ctx); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
 

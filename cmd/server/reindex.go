@@ -18,11 +18,11 @@ func reindexCommand(configPath string) error {
 	}
 	defer a.store.Close()
 	start := time.Now()
-	files, err := a.tree.Reindex(ctx)
+	files, err := a.index.Reindex(ctx)
 	if err != nil {
 		return err
 	}
-	if err := a.tree.WaitIndexed(ctx); err != nil {
+	if err := a.index.WaitIndexed(ctx); err != nil {
 		return err
 	}
 	left, err := a.store.PendingSearchDocs(ctx, 1)

@@ -18,6 +18,7 @@ import (
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -28,6 +29,7 @@ type env struct {
 	t     testing.TB
 	st    *store.Store
 	tree  *knowledge.Tree
+	index *search.Index
 	fake  *fakellm.Server
 	svc   *Service
 	alice knowledge.Caller
@@ -58,7 +60,7 @@ func newEnv(t testing.TB, dialect string, tweak ...func(*Options)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, st: st, tree: tree, fake: fake}
+	e := &env{t: t, st: st, tree: tree, index: search.NewIndex(st, blobs, tree), fake: fake}
 	for _, name := range []string{"alice", "bob"} {
 		u := store.User{Username: name, PasswordHash: "x", Role: store.RoleUser}
 		if err := st.CreateUser(context.Background(), &u); err != nil {

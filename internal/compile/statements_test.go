@@ -40,7 +40,7 @@ func jobStatements(t *testing.T, dialect string, n int) int64 {
 		t.Fatalf("enqueue: %+v", res)
 	}
 	// The index writer's statements are not the job's.
-	release, err := e.tree.HoldIndex(ctx)
+	release, err := e.index.Hold(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/dav"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -46,6 +47,7 @@ func newEnv(t testing.TB, dialect string) *env {
 		t.Fatal(err)
 	}
 	tree := knowledge.NewTree(st, blobs, maxUpload)
+	search.NewIndex(st, blobs, tree)
 	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)

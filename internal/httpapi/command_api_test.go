@@ -17,6 +17,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -39,6 +40,7 @@ func newCmdEnv(t *testing.T, dialect string) *cmdEnv {
 		t.Fatal(err)
 	}
 	tree := knowledge.NewTree(st, blobs, 16<<20)
+	search.NewIndex(st, blobs, tree)
 	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)

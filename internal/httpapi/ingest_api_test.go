@@ -96,7 +96,7 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 		if p := e.textPage(bob, base+"release.html"); strings.Contains(p.Text, "do not show") {
 			t.Fatalf("the web page's script is in its text: %q", p.Text)
 		}
-		if err := stack.Tree.WaitIndexed(context.Background()); err != nil {
+		if err := stack.Index.WaitIndexed(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		for name, phrase := range want {

@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/extract/extracttest"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 )
 
 // bigPDF is a one-page PDF of about size bytes: an unreferenced stream
@@ -45,6 +46,7 @@ func TestPageImagesDoNotHoldTheWholeFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	stack.Tree = knowledge.NewTree(stack.Store, blobs, 64<<20)
+	stack.Index = search.NewIndex(stack.Store, blobs, stack.Tree)
 	e := &cmpEnv{t: t}
 	e.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Pages: childIsolation()}))
 	t.Cleanup(e.srv.Close)

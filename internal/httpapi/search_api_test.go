@@ -194,7 +194,7 @@ func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
 			}
 		}
 		check("after upload")
-		if _, err := e.Tree.Reindex(context.Background()); err != nil {
+		if _, err := e.Index.Reindex(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		check("after reindex")

@@ -10,6 +10,7 @@ import (
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -22,12 +23,14 @@ const (
 	TestSessionMaxTTL = 24 * time.Hour
 )
 
-// TestStack is the real store, blob directory, tree and auth service an API
-// test server is built from. It is exported for the external test package.
+// TestStack is the real store, blob directory, tree, index writer and auth
+// service an API test server is built from. It is exported for the
+// external test package.
 type TestStack struct {
 	Store *store.Store
 	Dir   string
 	Tree  *knowledge.Tree
+	Index *search.Index
 	Auth  *auth.Service
 }
 
@@ -65,7 +68,7 @@ func NewTestStackOn(t testing.TB, st *store.Store, dir string) TestStack {
 	if err != nil {
 		t.Fatalf("auth service: %v", err)
 	}
-	return TestStack{Store: st, Dir: dir, Tree: tree, Auth: svc}
+	return TestStack{Store: st, Dir: dir, Tree: tree, Index: search.NewIndex(st, blobs, tree), Auth: svc}
 }
 
 // SignIn creates each user (password "password-<name>") and returns their

@@ -24,6 +24,7 @@ import (
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -45,6 +46,7 @@ type env struct {
 	DataDir string
 	Store   *store.Store
 	Tree    *knowledge.Tree
+	Index   *search.Index
 	Auth    *auth.Service
 	Admin   string // session token of the first admin
 
@@ -76,7 +78,7 @@ func newEnvOn(t *testing.T, stack httpapi.TestStack, d httpapi.Deps) *env {
 	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatalf("ensure admin: %v", err)
 	}
-	e := &env{t: t, DataDir: dir, Store: st, Tree: tree, Auth: svc, client: &http.Client{Timeout: 30 * time.Second, Transport: httpapi.CheckingTransport{T: t}}}
+	e := &env{t: t, DataDir: dir, Store: st, Tree: tree, Index: stack.Index, Auth: svc, client: &http.Client{Timeout: 30 * time.Second, Transport: httpapi.CheckingTransport{T: t}}}
 	d.Store, d.Auth, d.Tree = st, svc, tree
 	h := httpapi.New(d)
 	srv := httptest.NewUnstartedServer(nil)

@@ -14,6 +14,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -49,6 +50,7 @@ func TestBigUploadDoesNotStallOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	stack.Tree = knowledge.NewTree(stack.Store, blobs, 64<<20)
+	stack.Index = search.NewIndex(stack.Store, blobs, stack.Tree)
 	e := newEnvOn(t, stack, httpapi.Deps{})
 	_, bob := e.newUser("bob")
 	_, eve := e.newUser("eve")
@@ -65,7 +67,7 @@ func TestBigUploadDoesNotStallOthers(t *testing.T) {
 		start := time.Now()
 		r := e.upload(bob, "kb://me/", upFile{"big.txt", text})
 		if r.Status == http.StatusCreated {
-			e.Tree.WaitIndexed(context.Background())
+			e.Index.WaitIndexed(context.Background())
 		}
 		indexed <- time.Since(start)
 		done <- r

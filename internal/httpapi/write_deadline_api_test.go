@@ -13,6 +13,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 )
 
 // TestStalledDownloadIsCut: a client that stops reading a download once
@@ -27,6 +28,7 @@ func TestStalledDownloadIsCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	stack.Tree = knowledge.NewTree(stack.Store, blobs, 64<<20)
+	stack.Index = search.NewIndex(stack.Store, blobs, stack.Tree)
 	closed := make(chan struct{}, 8)
 	srv := httptest.NewUnstartedServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree,
 		Timeouts: Timeouts{Write: 300 * time.Millisecond}}))

@@ -11,6 +11,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -36,6 +37,7 @@ func BenchmarkImportSmallFiles(b *testing.B) {
 				b.Fatal(err)
 			}
 			tree := knowledge.NewTree(st, blobs, 1<<20)
+			search.NewIndex(st, blobs, tree)
 			u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
 			if err := st.CreateUser(ctx, &u); err != nil {
 				b.Fatal(err)

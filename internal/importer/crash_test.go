@@ -11,6 +11,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -81,6 +82,7 @@ func importStack(t *testing.T, dialect string) (*store.Store, *blob.Store, *know
 		t.Fatal(err)
 	}
 	tree := knowledge.NewTree(st, blobs, 1<<20)
+	search.NewIndex(st, blobs, tree)
 	u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
 	if err := st.CreateUser(context.Background(), &u); err != nil {
 		t.Fatal(err)

@@ -58,10 +58,6 @@ func listBadges(t *testing.T, dialect string, perFile int) (Listing, map[string]
 		Provenance: store.Provenance{Role: store.RoleSummary, SourceNodeID: &src.ID, SourceHash: v.BlobHash, Fingerprint: "f", SourcesJSON: "[]"}}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	// The index writer's statements are not the listing's.
-	if err := tree.WaitIndexed(ctx); err != nil {
-		t.Fatal(err)
-	}
 	n0, r0 := counter.Count(), counter.Rows()
 	l, err := tree.List(ctx, alice, "kb://me/d/", 0, 100)
 	if err != nil {

@@ -133,7 +133,7 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 		return Page{}, apierr.Internal(err)
 	}
 	p.TextState = state
-	v, ok := pickBody(all[n.ID])
+	v, ok := TextBody(all[n.ID])
 	if !ok {
 		if offset > 0 {
 			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, u)
@@ -197,7 +197,7 @@ func (t *Tree) textBody(ctx context.Context, n store.Node) (store.FileVersion, e
 	if err != nil {
 		return store.FileVersion{}, err
 	}
-	v, ok := pickBody(all[n.ID])
+	v, ok := TextBody(all[n.ID])
 	if !ok {
 		return store.FileVersion{}, store.ErrNotFound
 	}

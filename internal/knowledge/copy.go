@@ -282,7 +282,7 @@ func (t *Tree) copySubtree(ctx context.Context, tx *store.Store, c, own Caller, 
 		}
 		created = append(created, cp.ID)
 	}
-	if _, err := t.syncIndex(ctx, tx, created...); err != nil {
+	if _, err := t.MarkForIndex(ctx, tx, created...); err != nil {
 		return store.Node{}, err
 	}
 	return made[n.Path], nil

@@ -28,7 +28,7 @@ func (t *Tree) ocrBodies(ctx context.Context, nodes []store.Node) (map[int64]boo
 		return nil, err
 	}
 	for id, b := range bodies {
-		v, ok := pickBody(b)
+		v, ok := TextBody(b)
 		if !ok || v.Body != store.BodyL2 || v.ExtractionJSON == nil || !strings.Contains(*v.ExtractionJSON, `"source"`) {
 			continue
 		}

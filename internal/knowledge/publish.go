@@ -74,7 +74,7 @@ func (t *Tree) FileTexts(ctx context.Context, ns []store.Node, max int64) (map[i
 	}
 	out := make(map[int64]string, len(ns))
 	for _, n := range ns {
-		v, ok := pickBody(all[n.ID])
+		v, ok := TextBody(all[n.ID])
 		if !ok {
 			out[n.ID] = ""
 			continue
@@ -149,7 +149,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 		if err := tx.AddVersion(ctx, &v); err != nil {
 			return err
 		}
-		_, err = t.syncIndex(ctx, tx, n.ID)
+		_, err = t.MarkForIndex(ctx, tx, n.ID)
 		return err
 	})
 	if err != nil {
@@ -208,7 +208,7 @@ func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files [
 			if err := tx.PutProvenance(ctx, &p); err != nil {
 				return err
 			}
-			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
+			if _, err := t.MarkForIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
 			out = append(out, n)

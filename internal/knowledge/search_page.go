@@ -67,7 +67,7 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 		p.next = p.cursorAt(f)
 		return false, nil
 	}
-	v, ok := pickBody(bodies)
+	v, ok := TextBody(bodies)
 	if !ok {
 		out.SkippedNoText++
 		p.next = p.cursorAt(f)

@@ -42,10 +42,11 @@ var readTool = toolDef{
 	result: reflect.TypeFor[*ReadResult](),
 }
 
-// pickBody chooses the version whose text is the file's body: the parsed
-// L2 text when there is one, else the upload when it is text. read and
-// search both use it, so a search hit's offset is a read offset.
-func pickBody(bodies map[string]store.FileVersion) (store.FileVersion, bool) {
+// TextBody chooses the version whose text is the file's body: the parsed
+// L2 text when there is one, else the upload when it is text. read,
+// search and the search index all use it, so a search hit's offset is a
+// read offset.
+func TextBody(bodies map[string]store.FileVersion) (store.FileVersion, bool) {
 	raw, hasRaw := bodies[store.BodyRaw]
 	if l2, ok := bodies[store.BodyL2]; ok && (!hasRaw || parsedFrom(l2, raw)) {
 		return l2, true

@@ -90,7 +90,7 @@ func (e *toolEnv) putL2(c Caller, uri, text string) {
 	if err := e.st.AddVersion(ctx, &v); err != nil {
 		e.t.Fatal(err)
 	}
-	if _, err := e.tree.syncIndex(ctx, e.st, n.ID); err != nil {
+	if _, err := e.tree.MarkForIndex(ctx, e.st, n.ID); err != nil {
 		e.t.Fatal(err)
 	}
 }

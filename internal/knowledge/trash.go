@@ -228,7 +228,7 @@ func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, erro
 					return err
 				}
 			}
-			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
+			if _, err := t.MarkForIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
 		}

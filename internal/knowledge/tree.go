@@ -77,7 +77,9 @@ type Tree struct {
 	blobs     *blob.Store
 	maxUpload int64
 	trashTTL  time.Duration
-	index     *indexWriter
+
+	indexWriter IndexWriter
+	maxIndexed  int64
 	// extracted, when set, is told after each committed write that
 	// documents may wait for extraction (see AutoExtract).
 	extracted func()
@@ -91,9 +93,8 @@ func (t *Tree) MaxUpload() int64 { return t.maxUpload }
 
 // NewTree builds the service; maxUpload bounds each uploaded file in bytes.
 func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
-	t := &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL}
-	t.index = &indexWriter{t: t}
-	return t
+	return &Tree{st: st, acc: access.New(st), blobs: blobs, maxUpload: maxUpload, trashTTL: DefaultTrashTTL,
+		maxIndexed: DefaultMaxIndexedBytes}
 }
 
 // SetTrashTTL sets how long deleted nodes stay in the trash.
@@ -526,7 +527,9 @@ func (t *Tree) inTx(ctx context.Context, fn func(tx *store.Store) error) error {
 	if err := t.st.InTx(ctx, fn); err != nil {
 		return err
 	}
-	t.index.kick()
+	if t.indexWriter != nil {
+		t.indexWriter.Kick()
+	}
 	if t.extracted != nil {
 		t.extracted()
 	}

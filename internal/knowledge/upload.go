@@ -227,7 +227,7 @@ func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []S
 			if err := saveDecoded(ctx, tx, n, texts[i]); err != nil {
 				return err
 			}
-			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
+			if _, err := t.MarkForIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
 			nodes = append(nodes, n)

@@ -99,7 +99,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, version
 			if err := tx.TouchNode(ctx, n.ID, v.Size); err != nil {
 				return err
 			}
-			if _, err := t.syncIndex(ctx, tx, n.ID); err != nil {
+			if _, err := t.MarkForIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
 			if err := markChanged(ctx, tx, own, n); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -136,6 +137,7 @@ func cancelDeps(t *testing.T) (Deps, string) {
 		t.Fatal(err)
 	}
 	tree := knowledge.NewTree(st, blobs, 1<<20)
+	search.NewIndex(st, blobs, tree)
 	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)

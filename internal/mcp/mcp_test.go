@@ -20,6 +20,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -48,6 +49,7 @@ func newEnv(t testing.TB, dialect string) *env {
 		t.Fatal(err)
 	}
 	tree := knowledge.NewTree(st, blobs, 16<<20)
+	search.NewIndex(st, blobs, tree)
 	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)

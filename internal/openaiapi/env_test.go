@@ -22,6 +22,7 @@ import (
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -52,6 +53,7 @@ func newEnv(t testing.TB, dialect string, streamsPerUser int) *env {
 		t.Fatal(err)
 	}
 	tree := knowledge.NewTree(st, blobs, 1<<20)
+	search.NewIndex(st, blobs, tree)
 	svc, err := auth.New(st, tree, auth.Options{Secret: []byte("openai-test-secret-0123456789abcdef"), BcryptCost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatal(err)

@@ -130,7 +130,7 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 		if !p.glob.Match(relPath(p.call.baseOf(f), f.Path)) {
 			continue
 		}
-		v, ok := pickBody(bodies[f.ID])
+		v, ok := TextBody(bodies[f.ID])
 		if !ok {
 			continue // its text went away since the index proposed it
 		}

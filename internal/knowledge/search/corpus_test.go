@@ -1,4 +1,4 @@
-package knowledge
+package search_test
 
 import (
 	"context"
@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/knowspace/knowspace/internal/knowledge/searchcorpus"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store/storetest"
+	"github.com/knowspace/knowspace/internal/testsupport/searchcorpus"
 )
 
 // corpusFolder is where a generated corpus is uploaded in a user's tree.
@@ -23,7 +24,7 @@ const corpusUploadBatch = 64
 
 // ingestCorpus uploads every file of c below corpusFolder as u, one
 // request per folder and batch, as a client syncing a folder would.
-func ingestCorpus(t testing.TB, e *toolEnv, u Caller, c *searchcorpus.Corpus) {
+func ingestCorpus(t testing.TB, e *env, u knowledge.Caller, c *searchcorpus.Corpus) {
 	t.Helper()
 	ctx := context.Background()
 	byFolder := map[string][]string{}
@@ -53,7 +54,7 @@ func ingestCorpus(t testing.TB, e *toolEnv, u Caller, c *searchcorpus.Corpus) {
 		for len(files) > 0 {
 			batch := files[:min(len(files), corpusUploadBatch)]
 			files = files[len(batch):]
-			staged := make([]Staged, 0, len(batch))
+			staged := make([]knowledge.Staged, 0, len(batch))
 			for _, p := range batch {
 				f, err := os.Open(filepath.Join(c.FilesDir(), filepath.FromSlash(p)))
 				if err != nil {
@@ -62,12 +63,12 @@ func ingestCorpus(t testing.TB, e *toolEnv, u Caller, c *searchcorpus.Corpus) {
 				s, err := e.tree.Stage(path.Base(p), f)
 				f.Close()
 				if err != nil {
-					Discard(staged)
+					knowledge.Discard(staged)
 					t.Fatalf("stage %s: %v", p, err)
 				}
 				staged = append(staged, s)
 			}
-			if _, err := e.tree.CommitUpload(ctx, u, uri, staged, ConflictFail); err != nil {
+			if _, err := e.tree.CommitUpload(ctx, u, uri, staged, knowledge.ConflictFail); err != nil {
 				t.Fatalf("upload to %s: %v", uri, err)
 			}
 		}
@@ -84,7 +85,7 @@ type corpusSearch struct {
 
 // searchCorpus calls the search tool on corpusFolder and then again with
 // next_offset until the search is complete.
-func searchCorpus(t testing.TB, e *toolEnv, u Caller, query string) corpusSearch {
+func searchCorpus(t testing.TB, e *env, u knowledge.Caller, query string) corpusSearch {
 	t.Helper()
 	ctx := context.Background()
 	var out corpusSearch
@@ -105,7 +106,7 @@ func searchCorpus(t testing.TB, e *toolEnv, u Caller, query string) corpusSearch
 		if err != nil {
 			t.Fatalf("search %q page %d: %v", query, out.pages+1, err)
 		}
-		s := r.Value.(*SearchResult)
+		s := r.Value.(*knowledge.SearchResult)
 		out.pages++
 		if s.Ranked {
 			out.matched = s.MatchedFiles // each ranked page counts the whole scope
@@ -154,7 +155,7 @@ func TestSearchCorpusFindsEveryFile(t *testing.T) {
 		texts[f.Path] = strings.ToLower(string(b)) // the corpus has no letter whose simple fold differs from its lower case
 	}
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		e := newToolEnv(t, dialect)
+		e := newEnv(t, dialect)
 		ingestCorpus(t, e, e.alice, c)
 		for _, term := range append(slices.Clone(c.Rare), c.Common...) {
 			want := term.Files

@@ -1,4 +1,4 @@
-package knowledge
+package search_test
 
 import (
 	"context"
@@ -11,16 +11,11 @@ import (
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
-func (e *toolEnv) searchFor(c Caller, scope, query string) *SearchResult {
-	e.t.Helper()
-	return e.mustRun(c, scope, "search", map[string]any{"uri": scope, "query": query}).Value.(*SearchResult)
-}
-
 // TestIndexFollowsParsedText: a document is searchable by the text a parse
 // extracted, and no longer once a new upload makes that text stale.
 func TestIndexFollowsParsedText(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		e := newToolEnv(t, dialect)
+		e := newEnv(t, dialect)
 		ctx := context.Background()
 		uri := e.put(e.alice, "kb://me/d/", "paper.pdf", []byte("%PDF-1.7 binary"))
 		if r := e.searchFor(e.alice, "kb://me/d/", "photosynthesis"); r.Mode != "index" || len(r.Hits) != 0 || r.SkippedNoText != 1 || !r.Complete {
@@ -49,7 +44,7 @@ func TestIndexFollowsParsedText(t *testing.T) {
 // to index is read by every search instead of being missed.
 func TestIndexRebuild(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		e := newToolEnv(t, dialect)
+		e := newEnv(t, dialect)
 		ctx := context.Background()
 		e.put(e.alice, "kb://me/d/", "a.md", []byte("alpha bravo charlie"))
 		e.put(e.alice, "kb://me/d/", "b.md", []byte("delta echo"))
@@ -68,7 +63,7 @@ func TestIndexRebuild(t *testing.T) {
 		if r := e.searchFor(e.alice, "kb://me/", "alpha"); r.Mode != "scan" || len(r.Hits) != 1 {
 			t.Fatalf("during a rebuild: %+v", r)
 		}
-		if err := e.tree.EnsureIndex(ctx); err != nil {
+		if err := e.index.Ensure(ctx); err != nil {
 			t.Fatal(err)
 		}
 		after := e.searchFor(e.alice, "kb://me/", "alpha")
@@ -83,9 +78,7 @@ func TestIndexRebuild(t *testing.T) {
 			t.Fatalf("match in the last chunk of a candidate: %+v", r)
 		}
 
-		old := maxIndexedBytes
-		maxIndexedBytes = 10
-		t.Cleanup(func() { maxIndexedBytes = old })
+		e.tree.SetMaxIndexedBytes(10)
 		e.put(e.alice, "kb://me/d/", "big.md", []byte("a body longer than ten bytes mentions zephyr"))
 		if r := e.searchFor(e.alice, "kb://me/", "zephyr"); r.Mode != "index" || len(r.Hits) != 1 {
 			t.Fatalf("unindexed large body: %+v", r)
@@ -98,10 +91,10 @@ func TestIndexRebuild(t *testing.T) {
 // in full rather than miss it; once taken, the index proposes it.
 func TestSearchReadsWhatTheIndexHasNotTaken(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		e := newToolEnv(t, dialect)
+		e := newEnv(t, dialect)
 		ctx := context.Background()
 		e.put(e.alice, "kb://me/d/", "old.md", []byte("nothing to see"))
-		release, err := e.tree.HoldIndex(ctx)
+		release, err := e.index.Hold(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +104,7 @@ func TestSearchReadsWhatTheIndexHasNotTaken(t *testing.T) {
 			t.Fatalf("before the index writer: %+v", r)
 		}
 		release()
-		if err := e.tree.WaitIndexed(ctx); err != nil {
+		if err := e.index.WaitIndexed(ctx); err != nil {
 			t.Fatal(err)
 		}
 		docs, err := e.st.PendingSearchDocs(ctx, 10)

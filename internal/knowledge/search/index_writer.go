@@ -1,4 +1,8 @@
-package knowledge
+// Package search keeps the content index of the knowledge tree: the
+// writer that indexes what the tree's writes marked, and the rebuild at
+// start or on demand. It reaches the tree through knowledge's seam
+// (IndexWriter, MarkForIndex, TextBody); the tree never imports it.
+package search
 
 import (
 	"context"
@@ -8,30 +12,43 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// indexWriter writes the search index after the writes that need it have
+// Index writes the search index after the writes that need it have
 // committed, outside their transactions: indexing a large body takes
 // seconds, and inside the write it held SQLite's write lock, and with it
 // every other user's writes, that long. The database is its queue
 // (search_docs.pending), so what a stopped server left is resumed at
 // start, and a replica may take what another marked.
-type indexWriter struct {
-	t       *Tree
+type Index struct {
+	st    *store.Store
+	blobs *blob.Store
+	tree  *knowledge.Tree
+
 	mu      sync.Mutex
 	running bool
 	again   bool          // a write committed during the current pass
-	held    int           // HoldIndex calls not yet released
+	held    int           // Hold calls not yet released
 	idle    chan struct{} // closed when a run ends
+}
+
+// NewIndex builds the index writer of tree and has the tree kick it after
+// every write.
+func NewIndex(st *store.Store, blobs *blob.Store, tree *knowledge.Tree) *Index {
+	ix := &Index{st: st, blobs: blobs, tree: tree}
+	tree.SetIndexWriter(ix)
+	return ix
 }
 
 // indexBatch is how many pending files one pass reads.
 const indexBatch = 50
 
-// kick starts the writer, or has the running one look again once done.
-func (w *indexWriter) kick() {
+// Kick starts the writer, or has the running one look again once done.
+func (w *Index) Kick() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.running || w.held > 0 {
@@ -43,12 +60,12 @@ func (w *indexWriter) kick() {
 	go w.run()
 }
 
-func (w *indexWriter) run() {
+func (w *Index) run() {
 	// Not a request's context: a client that leaves does not stop the
 	// index of what it wrote.
 	ctx := context.Background()
 	for {
-		n, err := w.t.writePending(ctx)
+		n, err := w.writePending(ctx)
 		if errors.Is(err, store.ErrClosed) {
 			w.again = false // the server is stopping; the next start resumes
 		} else if err != nil {
@@ -67,13 +84,12 @@ func (w *indexWriter) run() {
 	}
 }
 
-// HoldIndex lets the index writer finish what waits, then keeps it from
+// Hold lets the index writer finish what waits, then keeps it from
 // starting until release is called (searches read what waits in full
 // meanwhile): for tests that count a request's own statements.
-func (t *Tree) HoldIndex(ctx context.Context) (release func(), err error) {
-	w := t.index
+func (w *Index) Hold(ctx context.Context) (release func(), err error) {
 	for {
-		if err := t.WaitIndexed(ctx); err != nil {
+		if err := w.WaitIndexed(ctx); err != nil {
 			return nil, err
 		}
 		w.mu.Lock()
@@ -90,16 +106,15 @@ func (t *Tree) HoldIndex(ctx context.Context) (release func(), err error) {
 		start := w.held == 0 && w.again
 		w.mu.Unlock()
 		if start {
-			w.kick()
+			w.Kick()
 		}
 	}), nil
 }
 
 // WaitIndexed returns once the index writer has nothing left to write
 // (or failed, or is held): for tests and tools that measure the index.
-func (t *Tree) WaitIndexed(ctx context.Context) error {
-	w := t.index
-	w.kick()
+func (w *Index) WaitIndexed(ctx context.Context) error {
+	w.Kick()
 	w.mu.Lock()
 	idle, running := w.idle, w.running
 	w.mu.Unlock()
@@ -116,8 +131,8 @@ func (t *Tree) WaitIndexed(ctx context.Context) error {
 
 // writePending indexes one batch of pending files and tells how many it
 // took.
-func (t *Tree) writePending(ctx context.Context) (int, error) {
-	docs, err := t.st.PendingSearchDocs(ctx, indexBatch)
+func (w *Index) writePending(ctx context.Context) (int, error) {
+	docs, err := w.st.PendingSearchDocs(ctx, indexBatch)
 	if err != nil || len(docs) == 0 {
 		return 0, err
 	}
@@ -125,24 +140,24 @@ func (t *Tree) writePending(ctx context.Context) (int, error) {
 	for i, d := range docs {
 		ids[i] = d.NodeID
 	}
-	bodies, err := t.st.LatestBodies(ctx, ids)
+	bodies, err := w.st.LatestBodies(ctx, ids)
 	if err != nil {
 		return 0, err
 	}
 	for _, d := range docs {
-		v, ok := pickBody(bodies[d.NodeID])
+		v, ok := knowledge.TextBody(bodies[d.NodeID])
 		var text string
 		if ok {
-			if text, err = t.foldedBody(v); err != nil {
+			if text, err = w.foldedBody(v); err != nil {
 				// Searches go on reading it in full and say so if they cannot.
 				slog.Warn("search index: a file's text cannot be read; searches read it in full", "node", d.NodeID, "err", err)
-				if err := t.st.PutUnindexed(ctx, d.NodeID, d.VersionID); err != nil {
+				if err := w.st.PutUnindexed(ctx, d.NodeID, d.VersionID); err != nil {
 					return 0, err
 				}
 				continue
 			}
 		}
-		if _, err := t.st.WriteSearchText(ctx, d, v.ID, text); err != nil {
+		if _, err := w.st.WriteSearchText(ctx, d, v.ID, text); err != nil {
 			return 0, err
 		}
 	}
@@ -152,8 +167,8 @@ func (t *Tree) writePending(ctx context.Context) (int, error) {
 // foldedBody is the text the index holds for a version: folded as the
 // exact matcher folds, so the index's candidates are a superset of what
 // the matcher finds.
-func (t *Tree) foldedBody(v store.FileVersion) (string, error) {
-	f, err := t.blobs.Open(v.BlobHash)
+func (w *Index) foldedBody(v store.FileVersion) (string, error) {
+	f, err := w.blobs.Open(v.BlobHash)
 	if err != nil {
 		return "", fmt.Errorf("open blob %s: %w", v.BlobHash, err)
 	}

@@ -1,4 +1,4 @@
-package knowledge
+package search_test
 
 import (
 	"bufio"
@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/knowledge/searchcorpus"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
+	"github.com/knowspace/knowspace/internal/testsupport/searchcorpus"
 )
 
 // BenchmarkSearchCorpus is the benchmark of issue #15: on a generated
@@ -46,9 +47,8 @@ func BenchmarkSearchCorpus(b *testing.B) {
 	}
 	for _, dialect := range storetest.Dialects() {
 		b.Run(dialect, func(b *testing.B) {
-			e := newToolEnv(b, dialect)
-			e.tree.maxUpload = 1 << 30
-			var owner Caller
+			e := newEnvUploading(b, dialect, 1<<30)
+			var owner knowledge.Caller
 			b.Run("ingest", func(b *testing.B) {
 				// Every iteration uploads the corpus again, into a new user's
 				// tree; the last one is searched. A full-size corpus takes
@@ -75,12 +75,12 @@ func BenchmarkSearchCorpus(b *testing.B) {
 	}
 }
 
-func newCorpusUser(b *testing.B, e *toolEnv, n int) Caller {
+func newCorpusUser(b *testing.B, e *env, n int) knowledge.Caller {
 	u := store.User{Username: fmt.Sprintf("corpus%d", n), PasswordHash: "x", Role: store.RoleUser}
 	if err := e.st.CreateUser(context.Background(), &u); err != nil {
 		b.Fatal(err)
 	}
-	return Caller{ID: u.ID, Username: u.Username}
+	return knowledge.Caller{ID: u.ID, Username: u.Username}
 }
 
 // reportIndexSize reports the content index's size against the text it
@@ -107,7 +107,7 @@ func reportIndexSize(b *testing.B, st *store.Store, textBytes int64) {
 // search and then as one rg over the corpus folder, checks that both find
 // the same number of files (and the planted ones for a rare term), and
 // reports the p50 and p95 of each over all queries.
-func benchCorpusTerms(b *testing.B, e *toolEnv, u Caller, rg string, c *searchcorpus.Corpus, terms []searchcorpus.Term) {
+func benchCorpusTerms(b *testing.B, e *env, u knowledge.Caller, rg string, c *searchcorpus.Corpus, terms []searchcorpus.Term) {
 	var tool, grep []time.Duration
 	pages, modes := 0, []string{}
 	for b.Loop() {
@@ -145,11 +145,11 @@ func benchCorpusTerms(b *testing.B, e *toolEnv, u Caller, rg string, c *searchco
 }
 
 // rgFiles runs ripgrep the way the tool searches (a literal, ignoring
-// case, at most MaxSearchHitsPerFile hits per file, with line numbers)
+// case, at most knowledge.MaxSearchHitsPerFile hits per file, with line numbers)
 // over dir and returns how many files matched.
 func rgFiles(b *testing.B, rg, dir, query string) int {
 	cmd := exec.Command(rg, "--no-config", "--fixed-strings", "--ignore-case",
-		"--max-count", fmt.Sprint(MaxSearchHitsPerFile), "--line-number", "--with-filename", "--no-heading",
+		"--max-count", fmt.Sprint(knowledge.MaxSearchHitsPerFile), "--line-number", "--with-filename", "--no-heading",
 		"--no-ignore", "--hidden", "--", query, dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

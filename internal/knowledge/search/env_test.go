@@ -1,0 +1,101 @@
+package search_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// env is a real store, blob store, tree and index writer with two users,
+// alice and bob.
+type env struct {
+	t          testing.TB
+	st         *store.Store
+	tree       *knowledge.Tree
+	index      *search.Index
+	alice, bob knowledge.Caller
+}
+
+func newEnv(t testing.TB, dialect string) *env {
+	t.Helper()
+	return newEnvUploading(t, dialect, 256<<20)
+}
+
+// newEnvUploading is newEnv with uploads of up to maxUpload bytes.
+func newEnvUploading(t testing.TB, dialect string, maxUpload int64) *env {
+	t.Helper()
+	st, dir := storetest.Open(t, dialect)
+	blobs, err := blob.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := knowledge.NewTree(st, blobs, maxUpload)
+	e := &env{t: t, st: st, tree: tree, index: search.NewIndex(st, blobs, tree)}
+	for _, name := range []string{"alice", "bob"} {
+		u := store.User{Username: name, PasswordHash: "x", Role: store.RoleUser}
+		if err := st.CreateUser(context.Background(), &u); err != nil {
+			t.Fatal(err)
+		}
+		c := knowledge.Caller{ID: u.ID, Username: name}
+		if name == "alice" {
+			e.alice = c
+		} else {
+			e.bob = c
+		}
+	}
+	return e
+}
+
+func (e *env) mkdir(c knowledge.Caller, uri string) {
+	e.t.Helper()
+	if _, err := e.tree.Mkdir(context.Background(), c, uri); err != nil {
+		e.t.Fatalf("mkdir %s: %v", uri, err)
+	}
+}
+
+// put uploads content as the file name in folder (created when missing).
+func (e *env) put(c knowledge.Caller, folder, name string, content []byte) string {
+	e.t.Helper()
+	ctx := context.Background()
+	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
+		e.mkdir(c, folder)
+	}
+	s, err := e.tree.Stage(name, bytes.NewReader(content))
+	if err != nil {
+		e.t.Fatalf("stage %s: %v", name, err)
+	}
+	items, err := e.tree.CommitUpload(ctx, c, folder, []knowledge.Staged{s}, knowledge.ConflictReplace)
+	if err != nil {
+		e.t.Fatalf("upload %s: %v", name, err)
+	}
+	return items[0].URI
+}
+
+// searchFor runs the search tool on scope.
+func (e *env) searchFor(c knowledge.Caller, scope, query string) *knowledge.SearchResult {
+	e.t.Helper()
+	args := toolArgsJSON(e.t, map[string]any{"uri": scope, "query": query})
+	res, err := e.tree.RunTool(context.Background(), c, scope, "search", args)
+	if err != nil {
+		e.t.Fatalf("search %q in %s: %v", query, scope, err)
+	}
+	if len(res.JSON) > knowledge.MaxToolResultBytes || !json.Valid(res.JSON) {
+		e.t.Fatalf("search: result JSON invalid or too large (%d bytes)", len(res.JSON))
+	}
+	return res.Value.(*knowledge.SearchResult)
+}
+
+func toolArgsJSON(t testing.TB, args map[string]any) json.RawMessage {
+	b, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
