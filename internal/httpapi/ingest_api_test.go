@@ -66,8 +66,15 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 		if p := e.textPage(bob, base+"release.html"); p.Body != "raw" || p.TextState != "text_pending" {
 			t.Fatalf("a web page before extraction: %+v", p)
 		}
-		if r := e.search(bob, "kb://me/docs/", "faster search"); len(r.Hits) != 0 {
-			t.Fatalf("the web page's source matched its text: %+v", r)
+		var pending struct {
+			Hits         []any  `json:"hits"`
+			Complete     bool   `json:"complete"`
+			PendingFiles int    `json:"pending_files"`
+			Note         string `json:"note"`
+		}
+		e.mustOK(e.do(http.MethodGet, q("/api/v1/search", "kb://me/docs/", "q", "faster search"), bob, nil), http.StatusOK, &pending)
+		if len(pending.Hits) != 0 || pending.Complete || pending.PendingFiles != 4 || !strings.Contains(pending.Note, "still having their text extracted") {
+			t.Fatalf("a search while four documents wait: %+v", pending)
 		}
 
 		pool := svc.Start(1)
@@ -96,15 +103,6 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 		if p := e.textPage(bob, base+"release.html"); strings.Contains(p.Text, "do not show") {
 			t.Fatalf("the web page's script is in its text: %q", p.Text)
 		}
-		if err := stack.Index.WaitIndexed(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		for name, phrase := range want {
-			r := e.search(bob, "kb://me/docs/", phrase)
-			if got := r.hitURIs(); len(got) != 1 || got[0] != base+name {
-				t.Fatalf("search %q: %v (%+v)", phrase, got, r)
-			}
-		}
 		for {
 			p := e.textPage(bob, base+"broken.pdf")
 			if p.TextState == "text_failed" {
@@ -117,6 +115,15 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 				t.Fatalf("broken PDF not settled in time: %+v", p)
 			}
 			time.Sleep(50 * time.Millisecond)
+		}
+		if err := stack.Index.WaitIndexed(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for name, phrase := range want {
+			r := e.search(bob, "kb://me/docs/", phrase)
+			if got := r.hitURIs(); len(got) != 1 || got[0] != base+name || !r.Complete {
+				t.Fatalf("search %q: %v (%+v)", phrase, got, r)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -106,4 +107,20 @@ func (t *Tree) ParsedResult(ctx context.Context, n store.Node, v store.FileVersi
 		res.PageStarts = append(res.PageStarts, extract.PageStart{Page: ps.Page, Offset: ps.Offset})
 	}
 	return res, true, nil
+}
+
+// countPending counts, on a search's first page, the documents in its
+// scope whose text is still being extracted: they are not searched yet.
+func (t *Tree) countPending(ctx context.Context, p *hitPage) error {
+	if t.extracted == nil || p.cur.Path != "" {
+		return nil
+	}
+	for _, r := range t.searchRoots(p.call) {
+		waiting, _, err := t.st.CountExtractions(ctx, r)
+		if err != nil {
+			return apierr.Internal(err)
+		}
+		p.out.PendingFiles += int(waiting)
+	}
+	return nil
 }
