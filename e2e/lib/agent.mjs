@@ -1,7 +1,5 @@
 // Helpers for the KnowAgent panel tests (server started with KB_FAKE_LLM=1).
 
-import assert from "node:assert/strict";
-
 /** the question box */
 export function chatBox(page) {
   return page.getByRole("textbox", { name: "Message KnowAgent" });
@@ -70,26 +68,4 @@ export function recordStreams(page) {
     }
   });
   return bodies;
-}
-
-/** apiUpload uploads text files to a folder through the API. */
-export async function apiUpload(baseURL, token, folderURI, files) {
-  const form = new FormData();
-  for (const [name, text] of Object.entries(files)) form.append("file", new Blob([text], { type: "text/plain" }), name);
-  const res = await fetch(`${baseURL}/api/v1/resources/upload?uri=${encodeURIComponent(folderURI)}`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
-    body: form,
-  });
-  assert.ok(res.status === 200 || res.status === 201, `upload: ${res.status}`);
-}
-
-/** apiMkdir creates a folder through the API. */
-export async function apiMkdir(baseURL, token, uri) {
-  const res = await fetch(`${baseURL}/api/v1/resources/folders`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ uri }),
-  });
-  assert.ok(res.status === 200 || res.status === 201, `mkdir: ${res.status} ${await res.text()}`);
 }

@@ -1,26 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { NARROW, closeDialogs, launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { NARROW, closeDialogs, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
 import { ask, askAndWait, chatBox } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
 // Every screen is checked in both colour schemes: the dark one has its own palette.
 for (const colorScheme of ["light", "dark"]) {
   describe(`axe-core, ${colorScheme} scheme`, { timeout: 180_000 }, () => {
-    let server;
-    let browser;
-    let page;
-    before(async () => {
-      server = await startServer({ KB_FAKE_LLM: "1" });
-      browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser?.close();
-      await server?.stop();
-    });
+    const ws = withWorkspace({ env: FAKE_LLM, page: false });
+    let server, browser, page;
+    before(() => ({ server, browser } = ws));
 
     /** check fails on serious or critical violations and prints the rest. */
     async function check(screen) {
@@ -108,17 +101,11 @@ for (const colorScheme of ["light", "dark"]) {
       "an empty workspace: the tree says it is empty, beside the tree, not inside it",
       shotOnFailure(() => page, async () => {
         const [user, password] = ["empty-tree", "empty-tree-Password-1"];
-        const admin = await apiLogin(server.baseURL);
-        const made = await fetch(`${server.baseURL}/api/v1/admin/users`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ username: user, password, role: "user" }),
-        });
-        assert.equal(made.status, 201, await made.text());
-        const token = await apiLogin(server.baseURL, user, password);
+        await ws.api.createUser(user, password);
+        const own = ws.apiAs(user, password);
         for (const name of ["Welcome.md", "data/", "notes/"]) {
           const uri = encodeURIComponent(`kb://users/${user}/${name}`);
-          const res = await fetch(`${server.baseURL}/api/v1/resources?uri=${uri}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } });
+          const res = await own.raw(`/resources?uri=${uri}`, { method: "DELETE" });
           assert.equal(res.status, 204, `delete ${name}: ${await res.text()}`);
         }
         await page?.context().close();

@@ -4,38 +4,30 @@
 // admin entries and gets 403 from every admin endpoint.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { apiUpload } from "../lib/agent.mjs";
+import { before, describe, it } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure } from "../lib/browser.mjs";
-import { apiLogin, startServer } from "../lib/server.mjs";
+import { loginThroughUI, newPage, screenshot, shotOnFailure } from "../lib/browser.mjs";
+import { apiLogin } from "../lib/server.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
+import { apiClient } from "../lib/api.mjs";
 
 const MEMBER = "dave";
 const MEMBER_PASSWORD = "dave-Password-1";
 
 describe("admin", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  let admin;
-  before(async () => {
-    // No workers: compile jobs stay queued for the admin to cancel.
-    server = await startServer({ KB_FAKE_LLM: "1", KB_WORKERS: "0" });
-    browser = await launchBrowser();
-    admin = await apiLogin(server.baseURL);
-    const res = await call("POST", "/admin/users", admin, { username: MEMBER, password: MEMBER_PASSWORD, role: "user" });
-    assert.equal(res.status, 201, await res.text());
+  // No workers: compile jobs stay queued for the admin to cancel.
+  const ws = withWorkspace({
+    env: { ...FAKE_LLM, KB_WORKERS: "0" },
+    page: false,
+    seed: ({ api }) => api.createUser(MEMBER, MEMBER_PASSWORD),
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+  let server, browser, page, admin;
+  before(async () => {
+    ({ server, browser } = ws);
+    admin = await ws.api.token();
   });
 
-  function call(method, p, token, body) {
-    const headers = { Authorization: `Bearer ${token}` };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    return fetch(`${server.baseURL}/api/v1${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  }
+  const call = (method, p, token, body) => apiClient(server.baseURL, { token }).raw(p, { method, json: body });
   const canLogin = (user, password) =>
     apiLogin(server.baseURL, user, password).then(
       () => true,
@@ -159,8 +151,8 @@ describe("admin", { timeout: 180_000 }, () => {
     "the admin filters every user's jobs by state and user and cancels one; the overview counts them",
     shotOnFailure(() => page, async () => {
       const dave = await apiLogin(server.baseURL, MEMBER, MEMBER_PASSWORD);
-      await apiUpload(server.baseURL, dave, "kb://me/", { "a.md": "alpha", "b.md": "beta" });
-      await apiUpload(server.baseURL, admin, "kb://me/", { "mine.md": "mine" });
+      await apiClient(server.baseURL, { token: dave }).upload("kb://me/", { "a.md": "alpha", "b.md": "beta" });
+      await ws.api.upload("kb://me/", { "mine.md": "mine" });
       for (const [token, uris] of [
         [dave, ["kb://me/a.md", "kb://me/b.md"]],
         [admin, ["kb://me/mine.md"]],

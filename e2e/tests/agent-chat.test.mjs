@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { NARROW, WIDE, launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, FAKE_LLM_ABORTED, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { NARROW, WIDE, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER, FAKE_LLM_ABORTED } from "../lib/server.mjs";
 import { answerText, ask, askAndWait, assistants, chatBox, lastAssistant, recordStreams, users, waitStatus } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -11,22 +12,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const abortedLines = async (server) => (await server.logLines(FAKE_LLM_ABORTED)).length;
 
 describe("KnowAgent chat", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  let streams;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    streams = recordStreams(page);
-    await loginThroughUI(page);
-    await chatBox(page).waitFor();
+  let server, page, streams;
+  const ws = withWorkspace({
+    env: FAKE_LLM,
+    onPage: (p) => {
+      streams = recordStreams(p);
+    },
+    ready: ({ page }) => chatBox(page).waitFor(),
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ server, page } = ws));
 
   it(
     "offers the fake models with their capabilities and a welcome with examples",

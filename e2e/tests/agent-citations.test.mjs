@@ -1,37 +1,32 @@
 // Answers that cite and open their sources, and the actions on an answer
 // (issue 14, the parts that need no stored conversations).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { answerText, ask, askAndWait, apiMkdir, apiUpload, assistants, chatBox, recordStreams, users, waitStatus } from "../lib/agent.mjs";
+import { answerText, ask, askAndWait, assistants, chatBox, recordStreams, users, waitStatus } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const FILE = `${ROOT}deep/inner/lines.txt`;
 const LINES = ["alpha first line", "beta second line", "gamma cited line", "delta fourth line", "epsilon last line"].join("\n") + "\n";
 
 describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  let streams;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    const token = await apiLogin(server.baseURL);
-    await apiMkdir(server.baseURL, token, `${ROOT}deep/`);
-    await apiMkdir(server.baseURL, token, `${ROOT}deep/inner/`);
-    await apiUpload(server.baseURL, token, `${ROOT}deep/inner/`, { "lines.txt": LINES });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    streams = recordStreams(page);
-    await loginThroughUI(page);
-    await chatBox(page).waitFor();
+  let page, streams;
+  const ws = withWorkspace({
+    env: FAKE_LLM,
+    seed: async ({ api }) => {
+      await api.mkdir(`${ROOT}deep/`);
+      await api.mkdir(`${ROOT}deep/inner/`);
+      await api.upload(`${ROOT}deep/inner/`, { "lines.txt": LINES });
+    },
+    onPage: (p) => {
+      streams = recordStreams(p);
+    },
+    ready: ({ page }) => chatBox(page).waitFor(),
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "a kb:// link in an answer opens the preview at the cited line and selects the file in the tree; Sources lists what was read",

@@ -1,33 +1,30 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { NARROW, launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
-import { answerText, ask, askAndWait, apiMkdir, apiUpload, assistants, chatBox, lastAssistant, recordStreams, users } from "../lib/agent.mjs";
+import { before, describe, it } from "node:test";
+import { NARROW, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { answerText, ask, askAndWait, assistants, chatBox, lastAssistant, recordStreams, users } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const BULK = `${ROOT}bulk/`;
 const FILES = 60;
 
 describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    const token = await apiLogin(server.baseURL);
-    await apiMkdir(server.baseURL, token, BULK);
-    const files = {};
-    for (let i = 0; i < FILES; i++) {
-      const n = String(i).padStart(2, "0");
-      files[`file-${n}.md`] = `# File ${n}\n\nThis note mentions the needle word in file ${n}.\n`;
-    }
-    await apiUpload(server.baseURL, token, BULK, files);
-    browser = await launchBrowser();
+  const ws = withWorkspace({
+    env: FAKE_LLM,
+    page: false,
+    seed: async ({ api }) => {
+      await api.mkdir(BULK);
+      const files = {};
+      for (let i = 0; i < FILES; i++) {
+        const n = String(i).padStart(2, "0");
+        files[`file-${n}.md`] = `# File ${n}\n\nThis note mentions the needle word in file ${n}.\n`;
+      }
+      await api.upload(BULK, files);
+    },
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  let server, browser, page;
+  before(() => ({ server, browser } = ws));
 
   it(
     "/ls opens the folder dialog: browse with paging, read a page, search with a cursor",

@@ -1,29 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { before, describe, it } from "node:test";
+import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
 import { randomBytes } from "node:crypto";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
-import { apiMkdir, ask, recordStreams } from "../lib/agent.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { ask, recordStreams } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const BLOBS = `${ROOT}blobs/`;
 const BLOB = `${BLOBS}blob.bin`;
 
 describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM, seed: ({ api }) => api.mkdir(BLOBS) });
   let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    await apiMkdir(server.baseURL, await apiLogin(server.baseURL), BLOBS);
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "'compile' opens the form; a submitted job runs to success in the task center",

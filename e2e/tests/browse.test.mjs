@@ -1,25 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { apiMkdir, apiUpload } from "../lib/agent.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("browse and preview", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace();
   let page;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "the tree's title and every toolbar button are visible inside the panel, one row of buttons at the default width",
@@ -179,13 +169,12 @@ describe("browse and preview", { timeout: 120_000 }, () => {
   it(
     "a file deep in long folders keeps its whole name in the preview's title; the path gives way",
     shotOnFailure(() => page, async () => {
-      const token = await apiLogin(server.baseURL);
       let folder = ROOT;
       for (const name of ["an-uncommonly-long-folder-name-for-the-header", "and-a-second-level-that-is-long-too"]) {
         folder += `${name}/`;
-        await apiMkdir(server.baseURL, token, folder);
+        await ws.api.mkdir(folder);
       }
-      await apiUpload(server.baseURL, token, folder, { "quarterly-report-2026.md": "# Q4\n" });
+      await ws.api.upload(folder, { "quarterly-report-2026.md": "# Q4\n" });
       await page.goto(`/?open=${encodeURIComponent(`${folder}quarterly-report-2026.md`)}`);
       const title = page.locator(".preview-title");
       await title.getByText("quarterly-report-2026.md", { exact: true }).waitFor();

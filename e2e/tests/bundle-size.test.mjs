@@ -7,20 +7,17 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { after, before, describe, it } from "node:test";
-import { E2E_DIR, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { E2E_DIR } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const LIMIT_KB = 250;
 const WEB_DIR = path.resolve(E2E_DIR, "..", "web");
 
 describe("initial JavaScript budget", { timeout: 60_000 }, () => {
+  const ws = withWorkspace({ browser: false });
   let server;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
+  before(() => ({ server } = ws));
 
   it(`the app shell's initial JavaScript is under ${LIMIT_KB} KB gzipped, and the binary serves that build`, async () => {
     const { stdout } = await promisify(execFile)(

@@ -3,25 +3,16 @@
 // REST and the OpenAI-compatible endpoint.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { launchBrowser, loginThroughUI, newPage, shotOnFailure } from "../lib/browser.mjs";
-import { startServer } from "../lib/server.mjs";
+import { shotOnFailure } from "../lib/browser.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
+import { apiClient } from "../lib/api.mjs";
 
 describe("connect an agent", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const ws = withWorkspace();
+  let server, page;
+  before(() => ({ server, page } = ws));
 
   it(
     "creates a read-only token for one folder and shows the setup with it",
@@ -44,21 +35,17 @@ describe("connect an agent", { timeout: 120_000 }, () => {
       assert.equal(cursor.mcpServers.knowspace.headers.Authorization, `Bearer ${token}`);
 
       // The token sees the folder as the root's only child, and cannot write.
-      const auth = { Authorization: `Bearer ${token}` };
-      const list = await fetch(`${server.baseURL}/api/v1/resources?uri=${encodeURIComponent("kb://me/")}`, { headers: auth });
+      const agent = apiClient(server.baseURL, { token });
+      const list = await agent.raw(`/resources?uri=${encodeURIComponent("kb://me/")}`);
       assert.equal(list.status, 200);
       assert.deepEqual((await list.json()).items.map((n) => n.name), ["notes"]);
-      const outside = await fetch(`${server.baseURL}/api/v1/resources/content?uri=${encodeURIComponent("kb://me/Welcome.md")}`, { headers: auth });
+      const outside = await agent.raw(`/resources/content?uri=${encodeURIComponent("kb://me/Welcome.md")}`);
       assert.equal(outside.status, 404);
-      const write = await fetch(`${server.baseURL}/api/v1/resources/folders`, {
-        method: "POST",
-        headers: { ...auth, "Content-Type": "application/json" },
-        body: JSON.stringify({ uri: "kb://me/notes/new/" }),
-      });
+      const write = await agent.raw("/resources/folders", { method: "POST", json: { uri: "kb://me/notes/new/" } });
       assert.equal(write.status, 403);
       assert.equal((await write.json()).error.code, "read_only");
       // The OpenAI snippet's base URL answers with the same token.
-      const models = await fetch(`${server.baseURL}/v1/models`, { headers: auth });
+      const models = await agent.raw(`${server.baseURL}/v1/models`);
       assert.equal(models.status, 200);
 
       // The token list says what it sees.

@@ -3,26 +3,15 @@
 // with Undo, Export) and Temporary chat.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, shotOnFailure } from "../lib/browser.mjs";
-import { startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { shotOnFailure } from "../lib/browser.mjs";
 import { answerText, askAndWait, assistants, chatBox, waitStatus } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 describe("KnowAgent stored conversations", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM, ready: ({ page }) => chatBox(page).waitFor() });
   let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-    await chatBox(page).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   const list = () => page.getByRole("region", { name: "Conversations" });
   const openList = async () => {

@@ -4,33 +4,22 @@
 // selected and opened.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
 import { ask } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const NOTES = `${ROOT}notes/`;
 const PLAN = `${NOTES}research-plan.md`;
 
 describe("copy to edit", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM });
   let page;
-  let token;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-    token = await apiLogin(server.baseURL);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
-  const api = (path, init = {}) => fetch(`${server.baseURL}/api/v1${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...init.headers } });
+  const api = (path, init) => ws.api.raw(path, init);
   async function listing(uri) {
     const res = await api(`/resources?uri=${encodeURIComponent(uri)}&limit=500`);
     assert.equal(res.status, 200);

@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 // A name every disk allows and the server refuses: a right-to-left override
@@ -36,39 +37,25 @@ function makeLibrary(parent, name) {
 }
 
 describe("folder upload", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: { KB_MAX_UPLOAD_BYTES: String(LIMIT) }, ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
   let page;
   let disk;
-  before(async () => {
+  before(() => {
+    ({ page } = ws);
     disk = mkdtempSync(join(tmpdir(), "ks-folder-"));
-    server = await startServer({ KB_MAX_UPLOAD_BYTES: String(LIMIT) });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-    await treeItem(page, `${ROOT}Welcome.md`).waitFor();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
+  after(() => {
     if (disk) rmSync(disk, { recursive: true, force: true });
   });
 
   async function raw(uri) {
-    const token = await apiLogin(server.baseURL);
-    const res = await fetch(`${server.baseURL}/api/v1/resources/raw?uri=${encodeURIComponent(uri)}`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const res = await ws.api.raw(`/resources/raw?uri=${encodeURIComponent(uri)}`);
     return { status: res.status, body: await res.text() };
   }
 
   async function names(uri) {
-    const token = await apiLogin(server.baseURL);
-    const res = await fetch(`${server.baseURL}/api/v1/resources?uri=${encodeURIComponent(uri)}`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    assert.equal(res.status, 200);
-    return (await res.json()).items.map((n) => n.name);
+    const list = await ws.api(`/resources?uri=${encodeURIComponent(uri)}`, { status: 200 });
+    return list.items.map((n) => n.name);
   }
 
   // expectLibrary checks every good file arrived with its bytes, the bad

@@ -5,9 +5,10 @@
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_PASSWORD, ADMIN_USER, E2E_DIR, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_PASSWORD, ADMIN_USER, E2E_DIR } from "../lib/server.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const LOCALES = path.resolve(E2E_DIR, "../web/src/i18n/locales");
@@ -80,18 +81,9 @@ async function assertChinese(page, screen, wants) {
 }
 
 describe("the UI in Chinese", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM, locale: "zh-CN", signIn: false });
   let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL, undefined, { locale: "zh-CN" });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "the login page follows the browser's language",

@@ -2,10 +2,11 @@
 // focus() — only keys, from the login form to the compile form.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_PASSWORD, ADMIN_USER, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_PASSWORD, ADMIN_USER } from "../lib/server.mjs";
 import { lastAssistant, waitStatus } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
@@ -33,18 +34,9 @@ async function tabTo(page, want) {
 }
 
 describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM, signIn: false });
   let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "logs in, opens a folder and a file, asks the agent and stops it, opens the compile form",

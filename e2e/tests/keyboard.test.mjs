@@ -3,10 +3,11 @@
 // Escape and give focus back to the control that opened them.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
 import { chatBox } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
@@ -73,20 +74,9 @@ function dialogTabStops(page) {
 const isFocused = (loc) => loc.evaluate((el) => el === document.activeElement);
 
 describe("keyboard and focus", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM, ready: ({ page }) => chatBox(page).waitFor() });
   let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-    await chatBox(page).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "a skip link is the first Tab stop and jumps to the main landmark",

@@ -1,22 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("login", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const ws = withWorkspace({ page: false });
+  let server, browser, page;
+  before(() => ({ server, browser } = ws));
 
   it(
     "a wrong password shows the server's error and stays on the login page",

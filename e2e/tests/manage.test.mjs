@@ -1,33 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("manage files", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
   let page;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-    await treeItem(page, `${ROOT}Welcome.md`).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   async function listNames(uri) {
-    const token = await apiLogin(server.baseURL);
-    const res = await fetch(`${server.baseURL}/api/v1/resources?uri=${encodeURIComponent(uri)}&offset=0&limit=500`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    assert.equal(res.status, 200);
-    return (await res.json()).items.map((n) => n.name);
+    const list = await ws.api(`/resources?uri=${encodeURIComponent(uri)}&offset=0&limit=500`, { status: 200 });
+    return list.items.map((n) => n.name);
   }
 
   it(
@@ -159,13 +145,7 @@ describe("manage files", { timeout: 120_000 }, () => {
   it(
     "refresh picks up changes made elsewhere",
     shotOnFailure(() => page, async () => {
-      const token = await apiLogin(server.baseURL);
-      const res = await fetch(`${server.baseURL}/api/v1/resources/folders`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ uri: `${ROOT}from-script/` }),
-      });
-      assert.ok(res.ok, `create folder: ${res.status}`);
+      await ws.api("/resources/folders", { method: "POST", json: { uri: `${ROOT}from-script/` } });
       await page.getByRole("button", { name: "Refresh" }).click();
       await treeItem(page, `${ROOT}from-script/`).waitFor();
     }),

@@ -3,26 +3,26 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { apiLogin, startServer } from "../lib/server.mjs";
-import { apiUpload, apiMkdir } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 describe("MCP over /mcp", { timeout: 60_000 }, () => {
-  let server;
   let client;
+  // Registered before the workspace's, so the client closes before the server stops.
+  after(() => client?.close());
+  const ws = withWorkspace({
+    env: FAKE_LLM,
+    browser: false,
+    seed: async ({ api }) => {
+      await api.mkdir("kb://me/mcp/");
+      await api.upload("kb://me/mcp/", { "note.md": "# Note\n\nThe MCP needle is here.\n" });
+    },
+  });
   before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    const token = await apiLogin(server.baseURL);
-    await apiMkdir(server.baseURL, token, "kb://me/mcp/");
-    await apiUpload(server.baseURL, token, "kb://me/mcp/", { "note.md": "# Note\n\nThe MCP needle is here.\n" });
     client = new Client({ name: "e2e", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL(`${server.baseURL}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    const transport = new StreamableHTTPClientTransport(new URL(`${ws.server.baseURL}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${await ws.api.token()}` } },
     });
     await client.connect(transport);
-  });
-  after(async () => {
-    await client?.close();
-    await server?.stop();
   });
 
   it("lists the four read-only tools with their schemas", async () => {

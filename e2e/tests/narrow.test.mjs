@@ -1,22 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { NARROW, NARROW_SMALL, launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { NARROW, NARROW_SMALL, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe(`narrow screen (${NARROW.width}×${NARROW.height})`, { timeout: 120_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const ws = withWorkspace({ page: false });
+  let server, browser, page;
+  before(() => ({ server, browser } = ws));
 
   it(
     "shows one panel at a time with a tab bar",

@@ -5,11 +5,11 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
-import { apiMkdir } from "../lib/agent.mjs";
+import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const SCANS = `kb://users/${ADMIN_USER}/scans/`;
 const PDF = `${SCANS}harbour-scan.pdf`;
@@ -75,23 +75,17 @@ function imagePDF(jpegs) {
 }
 
 /** compiled uploads the PDF and compiles it with the fake model, which parses it (OCR) first. */
-async function compiled(baseURL, token, pdf) {
-  const auth = { Authorization: `Bearer ${token}` };
-  await apiMkdir(baseURL, token, SCANS);
+async function compiled(api, pdf) {
+  await api.mkdir(SCANS);
   const form = new FormData();
   form.append("file", new Blob([pdf], { type: "application/pdf" }), "harbour-scan.pdf");
-  let res = await fetch(`${baseURL}/api/v1/resources/upload?uri=${encodeURIComponent(SCANS)}`, { method: "POST", headers: auth, body: form });
-  assert.equal(res.status, 201, await res.text());
-  res = await fetch(`${baseURL}/api/v1/knowledge-agent/compile`, {
-    method: "POST",
-    headers: { ...auth, "Content-Type": "application/json" },
-    body: JSON.stringify({ uris: [PDF], model_id: "fake" }),
-  });
+  await api(`/resources/upload?uri=${encodeURIComponent(SCANS)}`, { method: "POST", body: form, status: 201 });
+  const res = await api.raw("/knowledge-agent/compile", { method: "POST", json: { uris: [PDF], model_id: "fake" } });
   const { jobs } = await res.json();
   assert.equal(jobs?.length, 1);
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const job = await (await fetch(`${baseURL}/api/v1/jobs/${jobs[0].id}`, { headers: auth })).json();
+    const job = await (await api.raw(`/jobs/${jobs[0].id}`)).json();
     if (job.state === "succeeded") return;
     assert.ok(!["failed", "cancelled"].includes(job.state), `compile: ${JSON.stringify(job)}`);
     assert.ok(Date.now() < deadline, `compile still ${job.state}`);
@@ -100,25 +94,15 @@ async function compiled(baseURL, token, pdf) {
 }
 
 describe("scanned PDF preview", { timeout: 180_000, skip: !hasTesseract() && "Tesseract is not installed" }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM });
   let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "shows each scanned page's image beside its recognized text, marked OCR, with no serious axe finding",
     shotOnFailure(() => page, async () => {
       const pdf = imagePDF(await drawPages(page, PAGES));
-      await compiled(server.baseURL, await apiLogin(server.baseURL), pdf);
+      await compiled(ws.api, pdf);
 
       await page.reload();
       await treeItem(page, SCANS).click();

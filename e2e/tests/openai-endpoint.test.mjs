@@ -3,28 +3,19 @@
 // answer whole, and throws when the turn is cut (no [DONE] after an error).
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import OpenAI from "openai";
-import { apiLogin, startServer } from "../lib/server.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 describe("OpenAI-compatible endpoint", { timeout: 60_000 }, () => {
+  const ws = withWorkspace({ env: FAKE_LLM, browser: false });
   let server;
   let client;
   before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    const session = await apiLogin(server.baseURL);
-    const res = await fetch(`${server.baseURL}/api/v1/auth/tokens`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${session}` },
-      body: JSON.stringify({ name: "openai e2e" }),
-    });
-    assert.equal(res.status, 201, await res.clone().text());
-    const { token } = await res.json();
+    ({ server } = ws);
+    const { token } = await ws.api("/auth/tokens", { method: "POST", json: { name: "openai e2e" }, status: 201 });
     assert.match(token, /^ks_/);
     client = new OpenAI({ baseURL: `${server.baseURL}/v1`, apiKey: token, maxRetries: 0 });
-  });
-  after(async () => {
-    await server?.stop();
   });
 
   it("lists the configured models", async () => {

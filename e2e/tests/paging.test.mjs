@@ -1,26 +1,16 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const MANY = 450;
 
 describe("long files and large folders", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
   let page;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-    await treeItem(page, `${ROOT}Welcome.md`).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   async function uploadToRoot(files) {
     // Nothing selected: uploads go to the root.

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { NARROW, launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
-import { apiMkdir, apiUpload, askAndWait } from "../lib/agent.mjs";
+import { before, describe, it } from "node:test";
+import { NARROW, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { askAndWait } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const FIELD = `${ROOT}field/`;
@@ -16,22 +17,15 @@ const FILLER = Array.from({ length: 260 }, (_, i) => `Filler line ${String(i).pa
 const BODY = ["# Sightings", "", `First: the ${PHRASE} glow at dusk.`, "", ...FILLER, "", `Second: ${PHRASE} again, by the river.`, ""].join("\n");
 
 describe("search over the tree, find in the previewed file, and the search tool", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    const token = await apiLogin(server.baseURL);
-    await apiMkdir(server.baseURL, token, FIELD);
-    await apiUpload(server.baseURL, token, FIELD, { "sightings.md": BODY });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
+  const ws = withWorkspace({
+    env: FAKE_LLM,
+    seed: async ({ api }) => {
+      await api.mkdir(FIELD);
+      await api.upload(FIELD, { "sightings.md": BODY });
+    },
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  let server, browser, page;
+  before(() => ({ server, browser, page } = ws));
 
   const box = () => page.getByRole("combobox", { name: /^Search / });
   const count = () => page.getByTestId("tree-search-count");

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { apiMkdir } from "../lib/agent.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 // A 1×1 PNG.
@@ -23,39 +23,29 @@ const DOC = `# Images
 `;
 
 describe("content cannot phone home", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
   let page;
   const foreign = [];
-  before(async () => {
-    server = await startServer();
-    const token = await apiLogin(server.baseURL);
-    await apiMkdir(server.baseURL, token, `${ROOT}pics/`);
-    const form = new FormData();
-    form.append("file", new Blob([DOC], { type: "text/markdown" }), "images.md");
-    form.append("file", new Blob([PIXEL], { type: "image/png" }), "chart.png");
-    const res = await fetch(`${server.baseURL}/api/v1/resources/upload?uri=${encodeURIComponent(`${ROOT}pics/`)}`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}` },
-      body: form,
-    });
-    assert.ok(res.ok, `upload: ${res.status} ${await res.text()}`);
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    const origin = new URL(server.baseURL).origin;
-    // Every request the page makes, refused before it leaves if foreign.
-    await page.context().route("**/*", (route) => {
-      const url = route.request().url();
-      if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === origin) return route.continue();
-      foreign.push(url);
-      return route.abort();
-    });
-    await loginThroughUI(page);
+  const ws = withWorkspace({
+    seed: async ({ api }) => {
+      await api.mkdir(`${ROOT}pics/`);
+      const form = new FormData();
+      form.append("file", new Blob([DOC], { type: "text/markdown" }), "images.md");
+      form.append("file", new Blob([PIXEL], { type: "image/png" }), "chart.png");
+      await api(`/resources/upload?uri=${encodeURIComponent(`${ROOT}pics/`)}`, { method: "POST", body: form });
+    },
+    onPage: (p, { server }) => {
+      const origin = new URL(server.baseURL).origin;
+      // Every request the page makes, refused before it leaves if foreign.
+      return p.context().route("**/*", (route) => {
+        const url = route.request().url();
+        if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === origin) return route.continue();
+        foreign.push(url);
+        return route.abort();
+      });
+    },
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  let server;
+  before(() => ({ server, page } = ws));
 
   it(
     "serves the app with a strict content policy and it runs under it",

@@ -11,8 +11,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure } from "../lib/browser.mjs";
-import { apiLogin, startServer } from "../lib/server.mjs";
+import { loginThroughUI, screenshot, shotOnFailure } from "../lib/browser.mjs";
+import { apiLogin } from "../lib/server.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
+import { apiClient } from "../lib/api.mjs";
 
 const USER = "carol";
 const PASSWORD = "carol-Password-1";
@@ -40,11 +42,9 @@ function deadPort() {
 }
 
 describe("settings", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
-  let page;
-  let denying;
-  before(async () => {
+  let server, page, denying;
+  // The config names a provider that refuses every key and one on a port nobody listens on.
+  async function providerEnv() {
     denying = await startDenyingProvider();
     const dead = await deadPort();
     const config = path.join(tmpdir(), `knowspace-settings-${process.pid}.yaml`);
@@ -71,26 +71,13 @@ cli_profiles:
     env: [PATH]
 `,
     );
-    server = await startServer({ KB_FAKE_LLM: "1", KB_CONFIG: config });
-    browser = await launchBrowser();
-    const admin = await apiLogin(server.baseURL);
-    const res = await fetch(`${server.baseURL}/api/v1/admin/users`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ username: USER, password: PASSWORD, role: "user" }),
-    });
-    assert.equal(res.status, 201, await res.text());
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page, USER, PASSWORD);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    denying?.close();
-  });
+    return { ...FAKE_LLM, KB_CONFIG: config };
+  }
+  const ws = withWorkspace({ env: providerEnv, seed: ({ api }) => api.createUser(USER, PASSWORD), user: USER, password: PASSWORD });
+  before(() => ({ server, page } = ws));
+  after(() => denying?.close());
 
-  const api = (p, token, init = {}) =>
-    fetch(`${server.baseURL}/api/v1${p}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+  const api = (p, token, init) => apiClient(server.baseURL, { token }).raw(p, init);
   const nav = () => page.getByRole("navigation", { name: "Settings sections" });
 
   it(

@@ -4,11 +4,12 @@
 // folder; the owner revokes the share and the member loses it.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
-import { answerText, apiMkdir, apiUpload, askAndWait, chatBox, recordStreams } from "../lib/agent.mjs";
+import { before, describe, it } from "node:test";
+import { loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { answerText, askAndWait, chatBox, recordStreams } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const PAPERS = `${ROOT}papers/`;
@@ -25,39 +26,21 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
   let member; // bea, in her own browser context
   let current; // the page a failure screenshot shows
   let streams;
-  let adminToken;
-
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    adminToken = await apiLogin(server.baseURL);
-    const res = await fetch(`${server.baseURL}/api/v1/admin/users`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ username: MEMBER, password: MEMBER_PASSWORD, role: "user" }),
-    });
-    assert.equal(res.status, 201, `create ${MEMBER}: ${await res.text()}`);
-    await apiMkdir(server.baseURL, adminToken, PAPERS);
-    await apiUpload(server.baseURL, adminToken, PAPERS, { "findings.md": `# Findings\n\n${FINDING}\n`, "notes.txt": "lab notes\n" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
+  const ws = withWorkspace({
+    env: FAKE_LLM,
+    seed: async ({ api }) => {
+      await api.createUser(MEMBER, MEMBER_PASSWORD);
+      await api.mkdir(PAPERS);
+      await api.upload(PAPERS, { "findings.md": `# Findings\n\n${FINDING}\n`, "notes.txt": "lab notes\n" });
+    },
+    ready: ({ page }) => treeItem(page, PAPERS).waitFor(),
+  });
+  before(() => {
+    ({ server, browser, page } = ws);
     current = page;
-    await loginThroughUI(page);
-    await treeItem(page, PAPERS).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
-  async function api(path, init = {}) {
-    const res = await fetch(`${server.baseURL}/api/v1${path}`, {
-      ...init,
-      headers: { Authorization: `Bearer ${adminToken}`, ...(init.headers ?? {}) },
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const api = (path, init) => ws.api(path, init);
 
   /** checkAxe fails on serious or critical violations inside the open dialog (or the page), in both colour schemes. */
   async function checkAxe(p, screen, include = "dialog[open]") {

@@ -4,11 +4,12 @@
 // Skills list duplicates a built-in and deletes the copy.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
 import { ask } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const NOTES = `${ROOT}notes/`;
@@ -16,10 +17,8 @@ const PLAN = `${NOTES}research-plan.md`;
 const SKILL_NAME = "Deadline digest";
 const SKILL_PROMPT = "List every date and deadline in the document, one bullet each, with who owns it.";
 
-async function apiSkills(server, token) {
-  const res = await fetch(`${server.baseURL}/api/v1/knowledge-agent/skills`, { headers: { Authorization: `Bearer ${token}` } });
-  assert.equal(res.status, 200);
-  return (await res.json()).skills;
+async function apiSkills(api) {
+  return (await api("/knowledge-agent/skills", { status: 200 })).skills;
 }
 
 async function assertAxeClean(page, dialog, screen) {
@@ -43,21 +42,9 @@ async function openCompileForm(page) {
 }
 
 describe("compile skills", { timeout: 150_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM });
   let page;
-  let token;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    token = await apiLogin(server.baseURL);
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "a skill written in the dialog is selected, compiles a file, and the summary names it",
@@ -123,7 +110,7 @@ describe("compile skills", { timeout: 150_000 }, () => {
   it(
     "a generated skill is a draft until Save; the Skills list duplicates a built-in and deletes the copy",
     shotOnFailure(() => page, async () => {
-      const before = await apiSkills(server, token);
+      const before = await apiSkills(ws.api);
       const form = await openCompileForm(page);
       await form.getByRole("button", { name: "Generate…" }).click();
       const gen = page.getByRole("dialog", { name: "Generate a skill" });
@@ -143,10 +130,10 @@ describe("compile skills", { timeout: 150_000 }, () => {
       await draft.waitFor();
       assert.equal(await draft.getByRole("textbox", { name: "Name" }).inputValue(), genBody.draft.name.trim());
       assert.equal(await draft.getByRole("textbox", { name: "Prompt" }).inputValue(), genBody.draft.prompt);
-      assert.equal((await apiSkills(server, token)).length, before.length, "nothing stored before Save");
+      assert.equal((await apiSkills(ws.api)).length, before.length, "nothing stored before Save");
       await draft.getByRole("button", { name: "Save" }).click();
       await draft.waitFor({ state: "detached" });
-      const after1 = await apiSkills(server, token);
+      const after1 = await apiSkills(ws.api);
       assert.equal(after1.length, before.length + 1);
       const saved = after1.find((s) => !before.some((b) => b.id === s.id));
       assert.equal(await form.getByRole("combobox", { name: "Skill" }).inputValue(), saved.id);
@@ -172,7 +159,7 @@ describe("compile skills", { timeout: 150_000 }, () => {
       await confirm.getByRole("button", { name: "Delete" }).click();
       await confirm.waitFor({ state: "detached" });
       await list.getByText(`${builtin.name} (copy)`, { exact: true }).waitFor({ state: "detached" });
-      const names = (await apiSkills(server, token)).map((s) => s.name);
+      const names = (await apiSkills(ws.api)).map((s) => s.name);
       assert.ok(!names.includes(`${builtin.name} (copy)`) && names.includes(saved.name));
       await list.getByRole("button", { name: "Close" }).click();
       await list.waitFor({ state: "detached" });

@@ -1,16 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 // The binary serves the embedded app with the caching rules of STYLE.md.
 describe("embedded app serving", { timeout: 60_000 }, () => {
+  const ws = withWorkspace({ browser: false });
   let server;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
+  before(() => ({ server } = ws));
 
   it("serves the shell with no-cache and hashed assets as immutable", async () => {
     const res = await fetch(`${server.baseURL}/`);

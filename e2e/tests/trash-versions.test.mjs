@@ -3,38 +3,19 @@
 // trash with its content, and an older version can be made current again.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, apiLogin, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
+import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
   let page;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-    await treeItem(page, `${ROOT}Welcome.md`).waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
-  async function api(path, init = {}) {
-    const token = await apiLogin(server.baseURL);
-    const res = await fetch(`${server.baseURL}/api/v1${path}`, {
-      ...init,
-      headers: { Authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }
+  const api = (path, init) => ws.api(path, init);
   const names = async (uri) => (await api(`/resources?uri=${encodeURIComponent(uri)}&limit=500`)).items.map((n) => n.name);
   const text = (name, body) => ({ name, mimeType: "text/plain", buffer: Buffer.from(body) });
   const conflictDialog = () => page.getByRole("dialog", { name: "File already exists" });

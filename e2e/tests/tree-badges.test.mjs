@@ -4,10 +4,11 @@
 // source makes the badge "stale summary".
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
 import { ask, recordStreams } from "../lib/agent.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const NOTES = `${ROOT}notes/`;
@@ -35,23 +36,16 @@ async function compileFromDialog(page, fileName) {
 }
 
 describe("tree job and freshness badges", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
   let page;
   const jobPolls = [];
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    page.on("request", (req) => {
-      if (req.method() === "GET" && new URL(req.url()).pathname === "/api/v1/jobs") jobPolls.push(Date.now());
-    });
-    await loginThroughUI(page);
+  const ws = withWorkspace({
+    env: FAKE_LLM,
+    onPage: (p) =>
+      p.on("request", (req) => {
+        if (req.method() === "GET" && new URL(req.url()).pathname === "/api/v1/jobs") jobPolls.push(Date.now());
+      }),
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "compile turns the badge fresh and brings the summary into wiki/ without refresh; a new upload makes it stale",

@@ -4,30 +4,21 @@
 // overview" in the toolbar opens the folder's L1.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { launchBrowser, loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
-import { ADMIN_USER, startServer } from "../lib/server.mjs";
+import { before, describe, it } from "node:test";
+import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { ADMIN_USER } from "../lib/server.mjs";
 import { ask } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const NOTES = `${ROOT}notes/`;
 const PLAN = `${NOTES}research-plan.md`;
 
 describe("tree layers", { timeout: 120_000 }, () => {
-  let server;
-  let browser;
+  const ws = withWorkspace({ env: FAKE_LLM });
   let page;
-  before(async () => {
-    server = await startServer({ KB_FAKE_LLM: "1" });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.baseURL);
-    await loginThroughUI(page);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(() => ({ page } = ws));
 
   it(
     "a compiled folder shows its abstract and opens its overview",
