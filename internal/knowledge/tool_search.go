@@ -52,21 +52,21 @@ type SearchPartial struct {
 // to continue; it is null, and complete true, only when every file under
 // uri has been visited by this and the earlier pages.
 type SearchResult struct {
-	URI           string         `json:"uri"`
-	Query         string         `json:"query"`
-	Hits          []SearchHit    `json:"hits"`
-	Scanned       int            `json:"scanned"`       // files whose text this page searched
-	MatchedFiles  int            `json:"matched_files"` // of those, files with a match
-	NextOffset    *string        `json:"next_offset"`
-	Complete      bool           `json:"complete"`
-	MoreHitsIn    []string       `json:"more_hits_in,omitempty"` // files with more matches than the hits show
-	SkippedNoText int            `json:"skipped_no_text"`        // files visited that have no text body
+	URI           string      `json:"uri"`
+	Query         string      `json:"query"`
+	Hits          []SearchHit `json:"hits"`
+	Scanned       int         `json:"scanned"`       // files whose text this page searched
+	MatchedFiles  int         `json:"matched_files"` // of those, files with a match
+	NextOffset    *string     `json:"next_offset"`
+	Complete      bool        `json:"complete"`
+	MoreHitsIn    []string    `json:"more_hits_in,omitempty"` // files with more matches than the hits show
+	SkippedNoText int         `json:"skipped_no_text"`        // files visited that have no text body
 	// PendingFiles are the documents in scope whose text is still being
 	// extracted after their upload: not searched yet, so complete is false.
-	PendingFiles int `json:"pending_files,omitempty"`
-	BytesRead     int64          `json:"bytes_read"`
-	Partial       *SearchPartial `json:"partial_file,omitempty"`
-	Note          string         `json:"note,omitempty"`
+	PendingFiles int            `json:"pending_files,omitempty"`
+	BytesRead    int64          `json:"bytes_read"`
+	Partial      *SearchPartial `json:"partial_file,omitempty"`
+	Note         string         `json:"note,omitempty"`
 	// Mode says which path answered: "index" (candidates from the content
 	// index, each confirmed by the exact matcher) or "scan" (every file
 	// read, a page at a time).
