@@ -29,6 +29,7 @@ import (
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/importer"
+	"github.com/knowspace/knowspace/internal/ingest"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/mcp"
@@ -202,6 +203,11 @@ func serve(configPath string) error {
 		Extraction: extraction, QueuedJobsPerUser: a.cfg.Limits.QueuedJobsPerUser, Skills: skills,
 		Runners: map[string]compile.Runner{importer.Kind: imports}, CLIUser: a.cfg.CLIUser})
 	imports.Notify = compiler.Notify
+	ingester := ingest.New(ingest.Options{Store: a.store, Tree: a.tree, Extraction: extraction, MaxBytes: a.cfg.MaxUploadBytes})
+	if a.cfg.Extract.On() {
+		// Every replica marks; those with extraction workers take the marks.
+		a.tree.AutoExtract(ingester.Notify)
+	}
 	shutdown := make(chan struct{})
 	lim := a.cfg.Limits
 	timeouts := httpapi.Timeouts{ReadHeader: lim.ReadHeaderTimeout, Idle: lim.IdleTimeout,
@@ -263,12 +269,24 @@ func serve(configPath string) error {
 		workers = compiler.Start(a.cfg.Workers)
 		slog.Info("compile workers started", "count", a.cfg.Workers)
 	}
+	var extractors *ingest.Pool
+	if n := a.cfg.Extract.WorkerCount(a.cfg.Workers); n > 0 {
+		extractors = ingester.Start(n)
+		slog.Info("extraction workers started", "count", n)
+	}
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
 	slog.Info("shutting down")
+	if extractors != nil {
+		stopCtx, cancelStop := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := extractors.Stop(stopCtx); err != nil {
+			slog.Warn("stop extraction workers", "err", err)
+		}
+		cancelStop()
+	}
 	if workers != nil {
 		// Running jobs are interrupted and their leases released, so another
 		// replica or the next start picks them up at once.

@@ -151,9 +151,14 @@ func (r *jobRun) pipeline(ctx context.Context) error {
 	if !ok {
 		return r.unreadable(ctx, permanent("too_large", "%s is larger than %d MB, the most the parse step reads", src.Name, maxSourceBytes>>20))
 	}
-	parsed, err := r.s.parse(ctx, src.Name, raw)
+	parsed, reused, err := r.s.tree.ParsedResult(ctx, src, v)
 	if err != nil {
-		return r.unreadable(ctx, err)
+		return err
+	}
+	if !reused {
+		if parsed, err = r.s.parse(ctx, src.Name, raw); err != nil {
+			return r.unreadable(ctx, err)
+		}
 	}
 	l2, added, err := r.s.tree.SaveL2(ctx, src, parsed, v)
 	if err != nil {

@@ -39,6 +39,8 @@ type Config struct {
 	ParseMemoryMB int64         `yaml:"parse_memory_mb"`
 	// OCR reads scanned pages and images.
 	OCR OCR `yaml:"ocr"`
+	// Extract runs automatic extraction of uploaded documents.
+	Extract Extract `yaml:"extract"`
 	// BlobStore is where file bytes live: "disk" (default, under data_dir)
 	// or "s3" (an S3-compatible object store; credentials from the AWS
 	// environment variables).
@@ -236,6 +238,13 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if v := getenv("KB_TRUSTED_PROXIES"); v != "" {
 		c.TrustedProxies = splitList(v)
 	}
+	if v := getenv("KB_EXTRACT_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return Config{}, fmt.Errorf("KB_EXTRACT_WORKERS: %q is not an integer", v)
+		}
+		c.Extract.Workers = &n
+	}
 	if v := getenv("KB_WORKERS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -291,6 +300,9 @@ func (c Config) Validate() error {
 	}
 	if c.Workers < 0 || c.Workers > 64 {
 		return errors.New("workers: must be between 0 and 64")
+	}
+	if err := c.Extract.validate(); err != nil {
+		return err
 	}
 	if c.Limits.StreamsPerUser < 1 || c.Limits.StreamsPerUser > 1000 {
 		return errors.New("limits.streams_per_user: must be between 1 and 1000")

@@ -29,6 +29,10 @@ type Page struct {
 	Body       string `json:"body"` // "l2", "raw" or "none"
 	Text       string `json:"text"`
 	Note       string `json:"note,omitempty"`
+	// TextState is text_pending while the upload's text is being
+	// extracted (Body is none, or raw for a web page's source) and
+	// text_failed when extraction failed (Note says why).
+	TextState string `json:"text_state,omitempty"`
 	// Extraction says, for an L2 body, how the text was extracted
 	// (extractor, pages, pages lost, truncation).
 	Extraction json.RawMessage `json:"extraction,omitempty"`
@@ -124,12 +128,23 @@ func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit in
 		return Page{}, notFound(u.String())
 	}
 	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
+	state, reason, err := t.textState(ctx, n)
+	if err != nil {
+		return Page{}, apierr.Internal(err)
+	}
+	p.TextState = state
 	v, ok := TextBody(all[n.ID])
 	if !ok {
 		if offset > 0 {
 			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, u)
 		}
 		p.Body, p.Note = "none", noBodyNote(n.Name, all[n.ID])
+		switch state {
+		case TextPending:
+			p.Note = "the text of this file is being extracted; read it again in a few seconds"
+		case TextFailed:
+			p.Note = "extracting the text of this file failed: " + reason
+		}
 		return p, nil
 	}
 	p.Body, p.Total = v.Body, v.CharCount

@@ -37,6 +37,11 @@ func (t *Tree) MarkForIndex(ctx context.Context, tx *store.Store, ids ...int64) 
 	if err != nil {
 		return 0, err
 	}
+	if t.extracted != nil {
+		if err := t.markExtractions(ctx, tx, bodies, ids); err != nil {
+			return 0, err
+		}
+	}
 	docs, err := tx.SearchDocs(ctx, ids)
 	if err != nil {
 		return 0, err

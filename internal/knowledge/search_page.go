@@ -162,14 +162,17 @@ func (p *hitPage) finish() (any, string, error) {
 	if p.remaining && p.next != nil {
 		out.NextOffset = p.next.encode()
 	}
-	out.Complete = out.NextOffset == nil
+	out.Complete = out.NextOffset == nil && out.PendingFiles == 0
 	if len(out.MoreHitsIn) > 0 {
 		p.notes = append(p.notes, "files in more_hits_in have more matches than shown; search them one at a time or read around the offsets")
 	}
 	if out.SkippedNoText > 0 {
 		p.notes = append(p.notes, fmt.Sprintf("%d file(s) have no text body yet (binary or not parsed) and were not searched", out.SkippedNoText))
 	}
-	if !out.Complete {
+	if out.PendingFiles > 0 {
+		p.notes = append(p.notes, fmt.Sprintf("%d document(s) are still having their text extracted after upload and were not searched: say so, and search again in a few seconds", out.PendingFiles))
+	}
+	if out.NextOffset != nil {
 		p.notes = append(p.notes, "not every file was searched yet: call search again with offset = next_offset")
 	}
 	out.Note = strings.Join(p.notes, "; ")
@@ -177,8 +180,11 @@ func (p *hitPage) finish() (any, string, error) {
 	if out.Mode == "index" {
 		summary = fmt.Sprintf("%d hits in %d files (index: %d candidates read)", len(out.Hits), out.MatchedFiles, out.Scanned)
 	}
-	if !out.Complete {
+	if out.NextOffset != nil {
 		summary += " (partial: more files remain)"
+	}
+	if out.PendingFiles > 0 {
+		summary += fmt.Sprintf(" (%d file(s) pending text extraction, not searched)", out.PendingFiles)
 	}
 	return out, summary, nil
 }

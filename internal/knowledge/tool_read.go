@@ -25,7 +25,8 @@ type ReadResult struct {
 var readTool = toolDef{
 	name: "read",
 	description: fmt.Sprintf("Read a page of a file's text: at most %d characters (default %d), never cutting a character. "+
-		"Offsets and lengths count Unicode code points. body says which text you got: l2 (parsed text), raw (the upload is text) or none (no text yet). "+
+		"Offsets and lengths count Unicode code points. body says which text you got: l2 (parsed text), raw (the upload is text) or none (no text yet); "+
+		"text_state text_pending means the text is still being extracted (read again shortly; say so rather than that the file lacks it), text_failed that it could not be (note says why). "+
 		"total is the length of the whole text; next_offset starts the next page (null at the end), prev_offset the page before (null at the start). "+
 		"Reading a folder's overview (overview_uri from ls) or a file's summary (summary_uri) first is cheaper than paging through raw files; "+
 		"quote only from the raw file you read, not from a summary. "+
@@ -94,6 +95,8 @@ func (t *Tree) runRead(ctx context.Context, call toolCall) (any, string, error) 
 		out.PrevOffset = &prev
 	}
 	switch {
+	case p.Body == "none" && p.TextState != "":
+		return out, p.TextState, nil
 	case p.Body == "none":
 		return out, "no text body", nil
 	case p.Total == 0:

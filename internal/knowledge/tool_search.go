@@ -52,18 +52,21 @@ type SearchPartial struct {
 // to continue; it is null, and complete true, only when every file under
 // uri has been visited by this and the earlier pages.
 type SearchResult struct {
-	URI           string         `json:"uri"`
-	Query         string         `json:"query"`
-	Hits          []SearchHit    `json:"hits"`
-	Scanned       int            `json:"scanned"`       // files whose text this page searched
-	MatchedFiles  int            `json:"matched_files"` // of those, files with a match
-	NextOffset    *string        `json:"next_offset"`
-	Complete      bool           `json:"complete"`
-	MoreHitsIn    []string       `json:"more_hits_in,omitempty"` // files with more matches than the hits show
-	SkippedNoText int            `json:"skipped_no_text"`        // files visited that have no text body
-	BytesRead     int64          `json:"bytes_read"`
-	Partial       *SearchPartial `json:"partial_file,omitempty"`
-	Note          string         `json:"note,omitempty"`
+	URI           string      `json:"uri"`
+	Query         string      `json:"query"`
+	Hits          []SearchHit `json:"hits"`
+	Scanned       int         `json:"scanned"`       // files whose text this page searched
+	MatchedFiles  int         `json:"matched_files"` // of those, files with a match
+	NextOffset    *string     `json:"next_offset"`
+	Complete      bool        `json:"complete"`
+	MoreHitsIn    []string    `json:"more_hits_in,omitempty"` // files with more matches than the hits show
+	SkippedNoText int         `json:"skipped_no_text"`        // files visited that have no text body
+	// PendingFiles are the documents in scope whose text is still being
+	// extracted after their upload: not searched yet, so complete is false.
+	PendingFiles int            `json:"pending_files,omitempty"`
+	BytesRead    int64          `json:"bytes_read"`
+	Partial      *SearchPartial `json:"partial_file,omitempty"`
+	Note         string         `json:"note,omitempty"`
 	// Mode says which path answered: "index" (candidates from the content
 	// index, each confirmed by the exact matcher) or "scan" (every file
 	// read, a page at a time).
@@ -79,7 +82,8 @@ var searchTool = toolDef{
 	description: fmt.Sprintf("Search the text of the files under a folder (or one file) for a phrase, ignoring case unless case_sensitive. "+
 		"With a query of 3 or more characters the content index answers the whole folder in one call (mode \"index\"), files whose name contains the query or with more matches first; "+
 		"a shorter query, or a regex without 3 literal characters in a row, reads the files, at most %d per call in path order (mode \"scan\"). "+
-		"complete is false whenever more remains: call again with offset set to next_offset (an opaque string). "+
+		"complete is false whenever more remains: call again with offset set to next_offset (an opaque string); "+
+		"complete false without next_offset means pending_files documents are still having their text extracted after upload and were not searched: say so in your answer, and search again shortly. "+
 		"Hits give uri, line, offset (a read offset, in characters) and a snippet with the match in «»; a folder search shows at most %d hits per file and lists files with more in more_hits_in (search that file alone to page through them). "+
 		"Files without a text body are counted in skipped_no_text, not searched.", SearchFilesPerPage, MaxSearchHitsPerFile),
 	tooBig: "use a longer, more specific query or search a narrower folder",
@@ -197,6 +201,9 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 		err = t.searchScanned(ctx, p)
 	}
 	if err != nil {
+		return nil, "", err
+	}
+	if err := t.countPending(ctx, p); err != nil {
 		return nil, "", err
 	}
 	return p.finish()

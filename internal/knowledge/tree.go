@@ -80,6 +80,9 @@ type Tree struct {
 
 	indexWriter IndexWriter
 	maxIndexed  int64
+	// extracted, when set, is told after each committed write that
+	// documents may wait for extraction (see AutoExtract).
+	extracted func()
 }
 
 // DefaultTrashTTL is how long deleted nodes stay restorable by default.
@@ -527,8 +530,17 @@ func (t *Tree) inTx(ctx context.Context, fn func(tx *store.Store) error) error {
 	if t.indexWriter != nil {
 		t.indexWriter.Kick()
 	}
+	if t.extracted != nil {
+		t.extracted()
+	}
 	return nil
 }
+
+// AutoExtract has every write mark the documents it leaves without text
+// parsed from their current upload (see markExtractions), and call notify,
+// which must not block, once it committed. Set before serving; without it
+// a document's text comes from compile alone.
+func (t *Tree) AutoExtract(notify func()) { t.extracted = notify }
 
 // fresh re-reads a node resolved before the transaction; a node deleted
 // meanwhile is not found.

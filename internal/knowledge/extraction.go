@@ -1,0 +1,126 @@
+package knowledge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// markExtractions records, inside the write that changed them, which
+// documents lack text parsed from their current upload: the extraction
+// workers (internal/ingest) parse them after the write commits, with no
+// model. A document whose current upload is parsed needs no row.
+func (t *Tree) markExtractions(ctx context.Context, tx *store.Store, bodies map[int64]map[string]store.FileVersion, ids []int64) error {
+	var unparsed []int64
+	for _, id := range ids {
+		raw, ok := bodies[id][store.BodyRaw]
+		if !ok {
+			continue
+		}
+		if l2, ok := bodies[id][store.BodyL2]; ok && parsedFrom(l2, raw) {
+			if err := tx.DropExtraction(ctx, id); err != nil {
+				return err
+			}
+			continue
+		}
+		unparsed = append(unparsed, id)
+	}
+	if len(unparsed) == 0 {
+		return nil
+	}
+	nodes, err := tx.NodesByIDs(ctx, unparsed)
+	if err != nil {
+		return err
+	}
+	for _, n := range nodes {
+		if !extract.Supported(n.Name) {
+			continue
+		}
+		if err := tx.MarkExtraction(ctx, n.UserID, n.ID, bodies[n.ID][store.BodyRaw].ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Text states of a file whose text is not there (yet), for read, ls and
+// search.
+const (
+	TextPending = "text_pending"
+	TextFailed  = "text_failed"
+)
+
+// textState says whether n's text is waiting for extraction or failed at
+// it, and why; "" when neither.
+func (t *Tree) textState(ctx context.Context, n store.Node) (code, reason string, err error) {
+	e, err := t.st.ExtractionOf(ctx, n.ID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return "", "", nil
+	case err != nil:
+		return "", "", err
+	case e.State == store.ExtractionFailed:
+		return TextFailed, e.ErrorMessage, nil
+	}
+	return TextPending, "", nil
+}
+
+// ParsedResult returns the extraction of upload v that n's L2 body holds,
+// when its current L2 was parsed from v: compile reuses what automatic
+// extraction made instead of parsing the same bytes again.
+func (t *Tree) ParsedResult(ctx context.Context, n store.Node, v store.FileVersion) (extract.Result, bool, error) {
+	l2, err := t.st.LatestVersion(ctx, n.ID, store.BodyL2)
+	if errors.Is(err, store.ErrNotFound) {
+		return extract.Result{}, false, nil
+	}
+	if err != nil {
+		return extract.Result{}, false, err
+	}
+	if l2.SourceVersionID == nil || *l2.SourceVersionID != v.ID || l2.ExtractionJSON == nil {
+		return extract.Result{}, false, nil
+	}
+	var res extract.Result
+	if json.Unmarshal([]byte(*l2.ExtractionJSON), &res) != nil {
+		return extract.Result{}, false, nil // parse again rather than trust it
+	}
+	f, err := t.blobs.Open(l2.BlobHash)
+	if err != nil {
+		return extract.Result{}, false, fmt.Errorf("open l2 of %s: %w", n.Path, err)
+	}
+	defer f.Close()
+	text, err := io.ReadAll(io.NewSectionReader(f, 0, l2.Size))
+	if err != nil {
+		return extract.Result{}, false, fmt.Errorf("read l2 of %s: %w", n.Path, err)
+	}
+	res.Text = string(text)
+	col, err := t.st.PageStartsOf(ctx, l2.ID)
+	if err != nil {
+		return extract.Result{}, false, err
+	}
+	for ps := range store.PageStartsFrom(col, 0) {
+		res.PageStarts = append(res.PageStarts, extract.PageStart{Page: ps.Page, Offset: ps.Offset})
+	}
+	return res, true, nil
+}
+
+// countPending counts, on a search's first page, the documents in its
+// scope whose text is still being extracted: they are not searched yet.
+func (t *Tree) countPending(ctx context.Context, p *hitPage) error {
+	if t.extracted == nil || p.cur.Path != "" {
+		return nil
+	}
+	for _, r := range t.searchRoots(p.call) {
+		waiting, _, err := t.st.CountExtractions(ctx, r)
+		if err != nil {
+			return apierr.Internal(err)
+		}
+		p.out.PendingFiles += int(waiting)
+	}
+	return nil
+}
