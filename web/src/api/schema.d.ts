@@ -1575,6 +1575,11 @@ export interface components {
              */
             source?: "ocr";
             text: string;
+            /**
+             * @description text_pending while the text of a document is being extracted after its upload (body none, or raw for a web page's source); text_failed when it could not be (note says why). Absent otherwise.
+             * @enum {string}
+             */
+            text_state?: "text_pending" | "text_failed";
             /** Format: int64 */
             total: number;
             uri: string;
@@ -1687,6 +1692,8 @@ export interface components {
                 offset: number;
                 uri: string;
             };
+            /** @description Documents in scope whose text is still being extracted after upload, not searched yet; complete is false while there are any. */
+            pending_files?: number;
             query: string;
             ranked?: boolean;
             /** @description Files whose text this page searched. */
