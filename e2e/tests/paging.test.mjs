@@ -105,12 +105,15 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
   );
 
   it(
-    "says when a file has no text body yet",
+    "says when a document's text could not be extracted, and why",
     shotOnFailure(() => page, async () => {
-      // Not a real PDF: its parse can only fail, so the body stays missing.
+      // Not a real PDF: the extraction after its upload can only fail, so
+      // the preview moves from "extracting" to the failure and its reason.
       await uploadToRoot([{ name: "scan.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 not really") }]);
       await treeItem(page, `${ROOT}scan.pdf`).click();
-      await page.getByTestId("preview-no-body").getByText("This file has no text body yet.").waitFor();
+      const failed = page.getByTestId("preview-text-failed");
+      await failed.getByText("The text of this file could not be extracted.").waitFor({ timeout: 30_000 });
+      await failed.getByText(/extracting the text of this file failed: \S/).waitFor();
       await page.getByRole("button", { name: "Download" }).waitFor();
     }),
   );

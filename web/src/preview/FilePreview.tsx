@@ -131,6 +131,9 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
     queryKey: ["content", uri, offset],
     queryFn: ({ signal }) => readContent(uri, offset, CONTENT_PAGE_SIZE, signal),
     placeholderData: keepPreviousData,
+    // A document's text is extracted moments after its upload: the
+    // preview fills in by itself.
+    refetchInterval: (query) => (query.state.data?.text_state === "text_pending" ? EXTRACTING_POLL_MS : false),
   });
   const page = q.data;
   const shown = page && page.offset === offset ? page : undefined;
@@ -264,8 +267,28 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
   );
 }
 
-function PageBody({ page, name, mark }: { page: ContentPage; name: string; mark?: string }) {
+/** How often a preview waiting for a document's text asks again. */
+const EXTRACTING_POLL_MS = 2000;
+
+export function PageBody({ page, name, mark }: { page: ContentPage; name: string; mark?: string }) {
   const { t } = useTranslation("preview");
+  if (page.body === "none" && page.text_state === "text_pending") {
+    return (
+      <div className="empty-state" data-testid="preview-extracting" role="status">
+        <p>{t("extracting")}</p>
+        <p className="muted">{t("extractingHint")}</p>
+      </div>
+    );
+  }
+  if (page.body === "none" && page.text_state === "text_failed") {
+    return (
+      <div className="empty-state" data-testid="preview-text-failed">
+        <p>{t("textFailed")}</p>
+        {page.note && <p className="muted">{page.note}</p>}
+        <p className="muted">{t("textFailedHint")}</p>
+      </div>
+    );
+  }
   if (page.body === "none") {
     return (
       <div className="empty-state" data-testid="preview-no-body">
