@@ -264,6 +264,9 @@ func serve(configPath string) error {
 	go func() { errc <- srv.Serve(ln) }()
 	go housekeep(ctx, a.blobs, a.tree, a.cfg.BlobSweepInterval)
 	go warmExtraction(ctx, extraction)
+	if a.cfg.Extract.On() {
+		go backfillExtractions(ctx, a.tree)
+	}
 	var workers *compile.Pool
 	if a.cfg.Workers > 0 {
 		workers = compiler.Start(a.cfg.Workers)

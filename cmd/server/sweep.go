@@ -62,3 +62,15 @@ func logLeftovers(removed []scratch.Leftover, err error) {
 		slog.Warn("sweep crash leftovers", "err", err)
 	}
 }
+
+// backfillExtractions marks, once per database, the documents stored
+// before automatic extraction, so an upgraded server gives them text too.
+func backfillExtractions(ctx context.Context, tree *knowledge.Tree) {
+	n, err := tree.BackfillExtractions(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		slog.Warn("marking older documents for extraction failed; the next start tries again", "err", err)
+	case n > 0:
+		slog.Info("older documents marked for extraction", "count", n)
+	}
+}

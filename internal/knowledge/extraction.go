@@ -16,7 +16,7 @@ import (
 // documents lack text parsed from their current upload: the extraction
 // workers (internal/ingest) parse them after the write commits, with no
 // model. A document whose current upload is parsed needs no row.
-func (t *Tree) markExtractions(ctx context.Context, tx *store.Store, bodies map[int64]map[string]store.FileVersion, ids []int64) error {
+func (t *Tree) markExtractions(ctx context.Context, tx *store.Store, bodies map[int64]map[string]store.FileVersion, ids []int64) (int, error) {
 	var unparsed []int64
 	for _, id := range ids {
 		raw, ok := bodies[id][store.BodyRaw]
@@ -25,28 +25,71 @@ func (t *Tree) markExtractions(ctx context.Context, tx *store.Store, bodies map[
 		}
 		if l2, ok := bodies[id][store.BodyL2]; ok && parsedFrom(l2, raw) {
 			if err := tx.DropExtraction(ctx, id); err != nil {
-				return err
+				return 0, err
 			}
 			continue
 		}
 		unparsed = append(unparsed, id)
 	}
 	if len(unparsed) == 0 {
-		return nil
+		return 0, nil
 	}
 	nodes, err := tx.NodesByIDs(ctx, unparsed)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	marked := 0
 	for _, n := range nodes {
 		if !extract.Supported(n.Name) {
 			continue
 		}
 		if err := tx.MarkExtraction(ctx, n.UserID, n.ID, bodies[n.ID][store.BodyRaw].ID); err != nil {
+			return 0, err
+		}
+		marked++
+	}
+	return marked, nil
+}
+
+// BackfillExtractions marks, once per database, the documents stored
+// before automatic extraction was on that still lack text from their
+// current upload, in small transactions; it returns how many it marked.
+// A server runs it in the background after start.
+func (t *Tree) BackfillExtractions(ctx context.Context) (int, error) {
+	if t.extracted == nil {
+		return 0, nil
+	}
+	if done, err := t.st.ExtractBackfillDone(ctx); err != nil || done {
+		return 0, err
+	}
+	marked := 0
+	var after int64
+	for {
+		ids, err := t.st.FileIDsAfter(ctx, after, 500)
+		if err != nil {
+			return marked, err
+		}
+		if len(ids) == 0 {
+			break
+		}
+		err = t.st.InTx(ctx, func(tx *store.Store) error {
+			bodies, err := tx.LatestBodies(ctx, ids)
+			if err != nil {
+				return err
+			}
+			n, err := t.markExtractions(ctx, tx, bodies, ids)
+			marked += n
 			return err
+		})
+		if err != nil {
+			return marked, err
+		}
+		after = ids[len(ids)-1]
+		if marked > 0 {
+			t.extracted()
 		}
 	}
-	return nil
+	return marked, t.st.MarkExtractBackfillDone(ctx)
 }
 
 // Text states of a file whose text is not there (yet), for read, ls and

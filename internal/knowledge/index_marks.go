@@ -38,7 +38,7 @@ func (t *Tree) MarkForIndex(ctx context.Context, tx *store.Store, ids ...int64) 
 		return 0, err
 	}
 	if t.extracted != nil {
-		if err := t.markExtractions(ctx, tx, bodies, ids); err != nil {
+		if _, err := t.markExtractions(ctx, tx, bodies, ids); err != nil {
 			return 0, err
 		}
 	}

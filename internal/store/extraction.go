@@ -153,3 +153,19 @@ func (s *Store) CountExtractions(ctx context.Context, root SearchRoot) (waiting,
 	}
 	return waiting, failed, translate(err)
 }
+
+// metaExtractBackfill marks (in search_meta, the server's small key-value
+// table) that documents stored before automatic extraction were marked.
+const metaExtractBackfill = "extract_backfill"
+
+// ExtractBackfillDone tells whether the one-time marking of older
+// documents has run.
+func (s *Store) ExtractBackfillDone(ctx context.Context) (bool, error) {
+	v, err := s.searchMeta(ctx, metaExtractBackfill)
+	return v == "done", err
+}
+
+// MarkExtractBackfillDone records that it has.
+func (s *Store) MarkExtractBackfillDone(ctx context.Context) error {
+	return s.setSearchMeta(ctx, metaExtractBackfill, "done")
+}
