@@ -77,6 +77,24 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 			t.Fatalf("a search while four documents wait: %+v", pending)
 		}
 
+		states := func() map[string]string {
+			var l struct {
+				Items []struct {
+					Name      string `json:"name"`
+					TextState string `json:"text_state"`
+				} `json:"items"`
+			}
+			e.mustOK(e.do(http.MethodGet, q("/api/v1/resources", "kb://me/docs/"), bob, nil), http.StatusOK, &l)
+			out := map[string]string{}
+			for _, it := range l.Items {
+				out[it.Name] = it.TextState
+			}
+			return out
+		}
+		if s := states(); s["article.pdf"] != "text_pending" || s["release.html"] != "text_pending" {
+			t.Fatalf("the listing before extraction: %v", s)
+		}
+
 		pool := svc.Start(1)
 		t.Cleanup(func() { pool.Stop(context.Background()) })
 		want := map[string]string{
@@ -115,6 +133,9 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 				t.Fatalf("broken PDF not settled in time: %+v", p)
 			}
 			time.Sleep(50 * time.Millisecond)
+		}
+		if s := states(); s["article.pdf"] != "" || s["report.docx"] != "" || s["broken.pdf"] != "text_failed" {
+			t.Fatalf("the listing after extraction: %v", s)
 		}
 		if err := stack.Index.WaitIndexed(context.Background()); err != nil {
 			t.Fatal(err)

@@ -99,6 +99,33 @@ const (
 	TextFailed  = "text_failed"
 )
 
+// textStates gives the text state of a listing's documents that wait for
+// extraction or failed at it. Only documents are looked up, so a page of
+// notes costs no query.
+func (t *Tree) textStates(ctx context.Context, nodes []store.Node) (map[int64]string, error) {
+	var ids []int64
+	for _, n := range nodes {
+		if !n.IsDir() && extract.Supported(n.Name) {
+			ids = append(ids, n.ID)
+		}
+	}
+	out := map[int64]string{}
+	if len(ids) == 0 || t.extracted == nil {
+		return out, nil
+	}
+	es, err := t.st.ExtractionsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, e := range es {
+		out[id] = TextPending
+		if e.State == store.ExtractionFailed {
+			out[id] = TextFailed
+		}
+	}
+	return out, nil
+}
+
 // textState says whether n's text is waiting for extraction or failed at
 // it, and why; "" when neither.
 func (t *Tree) textState(ctx context.Context, n store.Node) (code, reason string, err error) {

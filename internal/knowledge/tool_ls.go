@@ -29,6 +29,7 @@ var lsTool = toolDef{
 	name: "ls",
 	description: "List the direct children of a folder in the scope: folders first, then files, each by name. " +
 		"Each item has uri, name, kind (dir|file), size in bytes, updated_at and generated (a compile artifact). " +
+		"A document whose text is still being extracted after its upload has text_state text_pending (read or search it again shortly), one whose text could not be extracted text_failed. " +
 		"A compiled folder also has abstract (the first part of its generated one-paragraph digest) and overview_uri: " +
 		"read that overview before opening the folder's raw files, and open only the files it points you to. " +
 		"A compiled file has summary_uri (its summary) and stale (true when the file changed since): prefer summaries for orientation, " +

@@ -126,6 +126,9 @@ type Item struct {
 	AutoCompile bool `json:"auto_compile,omitempty"`
 	// OCR marks a file whose current text body was recognized by OCR.
 	OCR bool `json:"ocr,omitempty"`
+	// TextState is text_pending while a document's text is being
+	// extracted after its upload, text_failed when it could not be.
+	TextState string `json:"text_state,omitempty"`
 	// Owner and Role describe an entry of kb://shared/.
 	Owner string `json:"owner,omitempty"`
 	Role  string `json:"role,omitempty"`
@@ -302,6 +305,10 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
+	texts, err := t.textStates(ctx, children)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
 	shared := map[int64]bool{}
 	if tg.owner.ID == c.ID {
 		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
@@ -314,6 +321,7 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 		it.Shared = shared[ch.ID]
 		it.AutoCompile = watched[ch.ID]
 		it.OCR = ocr[ch.ID]
+		it.TextState = texts[ch.ID]
 		if j, ok := jobs[ch.ID]; ok {
 			it.Job = &j
 		}

@@ -1328,6 +1328,11 @@ export interface components {
             /** @enum {string} */
             summary?: "fresh" | "stale";
             summary_uri?: string;
+            /**
+             * @description text_pending while the document's text is being extracted after its upload, text_failed when it could not be (read it for the reason).
+             * @enum {string}
+             */
+            text_state?: "text_pending" | "text_failed";
             /** Format: date-time */
             updated_at: string;
             /** @description kb:// URI; a folder ends with /. */

@@ -164,6 +164,16 @@ export const TreeRowView = memo(function TreeRowView(props: {
             <FolderSync size={10} aria-hidden /> {t("row.keptCompiled")}
           </span>
         )}
+        {node.text_state === "text_pending" && (
+          <span className="badge tree-badge tone-subtle" data-text-state="pending" title={t("row.extractingTitle")}>
+            {t("row.extracting")}
+          </span>
+        )}
+        {node.text_state === "text_failed" && (
+          <span className="badge tree-badge tone-subtle" data-text-state="failed" title={t("row.noTextTitle")}>
+            {t("row.noText")}
+          </span>
+        )}
         {node.ocr && (
           <span className="badge tree-badge tone-subtle" data-ocr="" title={t("row.ocrTitle")}>
             {t("row.ocr")}

@@ -100,6 +100,29 @@ describe("tree row and toolbar", () => {
     expect(other.querySelector("[data-ocr]")).toBeNull();
   });
 
+  it("marks a document whose text is being extracted, or could not be", () => {
+    const noop = () => {};
+    const base: ResourceNode = { ...plain, kind: "file" };
+    const nodes: ResourceNode[] = [
+      { ...base, uri: "kb://users/ann/a.pdf", name: "a.pdf", text_state: "text_pending" },
+      { ...base, uri: "kb://users/ann/b.pdf", name: "b.pdf", text_state: "text_failed" },
+      { ...base, uri: "kb://users/ann/c.pdf", name: "c.pdf" },
+    ];
+    act(() =>
+      root.render(
+        <div role="tree" aria-label="Files">
+          {nodes.map((n) => (
+            <TreeRowView key={n.uri} row={{ type: "node", key: n.uri, node: n, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
+          ))}
+        </div>,
+      ),
+    );
+    const rows = [...host.querySelectorAll<HTMLElement>('[role="treeitem"]')];
+    expect(rows[0]?.querySelector("[data-text-state]")?.textContent).toBe("Extracting…");
+    expect(rows[1]?.querySelector<HTMLElement>("[data-text-state]")?.title).toContain("could not be extracted");
+    expect(rows[2]?.querySelector("[data-text-state]")).toBeNull();
+  });
+
   it("opens the overview from the toolbar only for a compiled folder", () => {
     const open = vi.fn();
     const bar = (onOpenOverview?: () => void) => (

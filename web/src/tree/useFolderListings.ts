@@ -11,6 +11,9 @@ import type { FolderState } from "./flatten";
 
 export const listingKey = (uri: string) => ["listing", uri] as const;
 
+/** How often a folder with documents waiting for their text is listed again. */
+const EXTRACTING_POLL_MS = 3000;
+
 /** refreshFolders refetches the listings of the given folders, keeping loaded depth. */
 export function refreshFolders(qc: QueryClient, uris: Iterable<string>): Promise<void> {
   return Promise.all(
@@ -35,6 +38,9 @@ export function useFolderListings(folders: readonly string[]) {
         const have = qc.getQueryData<Listing>(listingKey(uri))?.items.length ?? 0;
         return listAtLeast(uri, have, signal);
       },
+      // Documents get their text moments after upload: their rows follow.
+      refetchInterval: (q: { state: { data?: Listing } }) =>
+        q.state.data?.items.some((n) => n.text_state === "text_pending") ? EXTRACTING_POLL_MS : false,
     })),
   });
 
