@@ -219,7 +219,14 @@ func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
 			cursor = *r.NextOffset
 		}
 		if len(seen) != 1111 || seen["kb://users/bob/big/n1999.md"] != 1 {
-			t.Fatalf("%d pages found %d files", pages, len(seen))
+			var missing []string
+			for n := range 5000 {
+				u := fmt.Sprintf("kb://users/bob/big/n%04d.md", n)
+				if strings.Contains(fmt.Sprintf("note %d about", n), "note 1") && seen[u] == 0 {
+					missing = append(missing, u)
+				}
+			}
+			t.Fatalf("%d pages found %d files; missing %v", pages, len(seen), missing)
 		}
 		for uri, n := range seen {
 			if n != 1 {

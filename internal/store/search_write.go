@@ -53,6 +53,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.
 		return res.RowsAffected == 1, translate(res.Error)
 	}
 	first := true
+	var written []int64
 	for chunk := range indexChunks(text) {
 		start := time.Now()
 		still := false
@@ -70,6 +71,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.
 			if err := tx.db.Raw(`INSERT INTO search_chunks (node_id) VALUES (?) RETURNING id`, d.NodeID).Scan(&id).Error; err != nil {
 				return err
 			}
+			written = append(written, id)
 			return tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, id, chunk).Error
 		})
 		if err != nil || !still {
@@ -82,8 +84,13 @@ WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.
 		case <-time.After(max(time.Since(start), time.Millisecond)):
 		}
 	}
+	// A rebuild may have emptied the index and marked the file pending again
+	// (same version) while these chunks were written: the row then looks
+	// unchanged, but the chunks are gone. Only a row whose chunks are all
+	// still there is marked indexed.
 	res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false
-WHERE node_id = ? AND version_id = ? AND pending`, versionID, d.NodeID, d.VersionID)
+WHERE node_id = ? AND version_id = ? AND pending AND (SELECT COUNT(*) FROM search_chunks WHERE node_id = ? AND id IN ?) = ?`,
+		versionID, d.NodeID, d.VersionID, d.NodeID, written, len(written))
 	return res.RowsAffected == 1, translate(res.Error)
 }
 
