@@ -33,7 +33,9 @@ func (s *Service) run(ctx context.Context, e store.Extraction) {
 	case ctx.Err() != nil:
 		err = s.o.Store.ReleaseExtraction(rec, e)
 	case errors.Is(err, store.ErrNotFound):
-		return // the file was deleted meanwhile; its mark went with it
+		// Deleted meanwhile, its mark with it (nothing to update); or
+		// without a stored upload, which no retry would find.
+		err = s.o.Store.FailExtraction(rec, e, "not_found", "the file has no stored upload to extract")
 	case e.Attempts >= maxAttempts:
 		slog.Warn("extraction failed", "node", e.NodeID, "err", err)
 		err = s.o.Store.FailExtraction(rec, e, "internal", "the text could not be extracted; upload the file again to retry")

@@ -129,6 +129,11 @@ func (t *Tree) textStates(ctx context.Context, nodes []store.Node) (map[int64]st
 // textState says whether n's text is waiting for extraction or failed at
 // it, and why; "" when neither.
 func (t *Tree) textState(ctx context.Context, n store.Node) (code, reason string, err error) {
+	// Every page read asks: only documents, and only with automatic
+	// extraction on, can have a row, so the others cost no query.
+	if t.extracted == nil || !extract.Supported(n.Name) {
+		return "", "", nil
+	}
 	e, err := t.st.ExtractionOf(ctx, n.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
