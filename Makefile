@@ -97,7 +97,7 @@ load: build
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseURI -fuzztime $(FUZZTIME) ./internal/knowledge
+	$(GO) test -run '^$$' -fuzz FuzzParseURI -fuzztime $(FUZZTIME) ./internal/kb
 	$(GO) test -run '^$$' -fuzz FuzzReadChars -fuzztime $(FUZZTIME) ./internal/blob
 	$(GO) test -run '^$$' -fuzz FuzzExtract -fuzztime $(FUZZTIME) ./internal/extract
 	$(GO) test -run '^$$' -fuzz FuzzFormats -fuzztime $(FUZZTIME) ./internal/extract

@@ -8,6 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
@@ -15,8 +16,8 @@ import (
 // to the caller and pinned to the turn's scope.
 type KnowledgeTools struct {
 	Tree   *knowledge.Tree
-	Caller knowledge.Caller
-	Scope  knowledge.Scope
+	Caller kb.Caller
+	Scope  kb.Scope
 }
 
 // Specs describes the tools to the model.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -31,7 +31,7 @@ func groupNotFound(id int64) error {
 
 func checkGroupName(name string) (string, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	if !knowledge.ValidUsername(name) {
+	if !kb.ValidUsername(name) {
 		return "", apierr.BadRequest("invalid_name", "a group name is 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
 	return name, nil

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -31,7 +31,7 @@ type Options struct {
 
 // Seeder gives a new account its starting content.
 type Seeder interface {
-	SeedSample(ctx context.Context, c knowledge.Caller) error
+	SeedSample(ctx context.Context, c kb.Caller) error
 }
 
 // Service manages accounts and credentials.
@@ -104,7 +104,7 @@ func randomHex(n int) string {
 // CreateUser validates and stores a new account, then seeds its sample tree.
 func (s *Service) CreateUser(ctx context.Context, username, password, role string) (store.User, error) {
 	username = strings.TrimSpace(username)
-	if !knowledge.ValidUsername(username) {
+	if !kb.ValidUsername(username) {
 		return store.User{}, apierr.BadRequest("invalid_username", "username must be 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
 	if role == "" {
@@ -128,7 +128,7 @@ func (s *Service) CreateUser(ctx context.Context, username, password, role strin
 		return store.User{}, apierr.Internal(err)
 	}
 	if s.seeder != nil {
-		if err := s.seeder.SeedSample(ctx, knowledge.Caller{ID: u.ID, Username: u.Username}); err != nil {
+		if err := s.seeder.SeedSample(ctx, kb.Caller{ID: u.ID, Username: u.Username}); err != nil {
 			return u, apierr.Internal(fmt.Errorf("seed sample for %s: %w", username, err))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -77,8 +78,8 @@ func (p Principal) RequireWritable() error {
 // Caller is the principal as the tree and every front door see it; the one
 // place a credential becomes a caller, so a door cannot forget a limit the
 // credential carries.
-func (p Principal) Caller() knowledge.Caller {
-	return knowledge.Caller{ID: p.User.ID, Username: p.User.Username,
+func (p Principal) Caller() kb.Caller {
+	return kb.Caller{ID: p.User.ID, Username: p.User.Username,
 		ScopeID: p.ScopeID, ScopePath: p.ScopePath, ReadOnly: p.ReadOnly}
 }
 

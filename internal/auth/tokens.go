@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -43,7 +43,7 @@ type TokenScope struct {
 // CreateScopedToken is CreateToken for a token that sees only the folder
 // sc.URI of u's own tree.
 func (s *Service) CreateScopedToken(ctx context.Context, u store.User, name string, expiresInDays int, sc TokenScope) (NewToken, error) {
-	uri, err := knowledge.ParseURI(sc.URI, u.Username)
+	uri, err := kb.ParseURI(sc.URI, u.Username)
 	if err != nil {
 		return NewToken{}, apierr.BadRequest("invalid_scope", "scope_uri: %s", errMessage(err))
 	}
@@ -65,7 +65,7 @@ func (s *Service) CreateScopedToken(ctx context.Context, u store.User, name stri
 	}
 	t := store.APIToken{UserID: u.ID, Scoped: true, ScopeNodeID: &n.ID, ReadOnly: sc.ReadOnly == nil || *sc.ReadOnly}
 	nt, err := s.createToken(ctx, t, name, expiresInDays)
-	nt.ScopeURI = knowledge.NodeURI(u.Username, n.Path, true)
+	nt.ScopeURI = kb.NodeURI(u.Username, n.Path, true)
 	return nt, err
 }
 
@@ -114,7 +114,7 @@ func (s *Service) view(ctx context.Context, t store.APIToken, owner string) (Tok
 	}
 	n, err := s.st.NodeByID(ctx, t.UserID, *t.ScopeNodeID)
 	if err == nil {
-		v.ScopeURI = knowledge.NodeURI(owner, n.Path, true)
+		v.ScopeURI = kb.NodeURI(owner, n.Path, true)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return v, apierr.Internal(err)
 	}

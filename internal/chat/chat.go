@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -57,7 +58,7 @@ func NotFound(id int64) error {
 }
 
 // own loads the caller's conversation.
-func (s *Service) own(ctx context.Context, c knowledge.Caller, id int64) (store.Conversation, error) {
+func (s *Service) own(ctx context.Context, c kb.Caller, id int64) (store.Conversation, error) {
 	conv, err := s.Store.ConversationOf(ctx, c.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Conversation{}, NotFound(id)
@@ -80,7 +81,7 @@ func (s *Service) own(ctx context.Context, c knowledge.Caller, id int64) (store.
 // so a folder renamed away keeps its conversations from a new folder of
 // its old name. A conversation whose node is gone, or one from before
 // nodes were recorded, is no scoped token's.
-func (s *Service) visible(ctx context.Context, c knowledge.Caller, convs []store.Conversation) ([]store.Conversation, error) {
+func (s *Service) visible(ctx context.Context, c kb.Caller, convs []store.Conversation) ([]store.Conversation, error) {
 	if !c.Scoped() {
 		return convs, nil
 	}
@@ -104,7 +105,7 @@ func (s *Service) visible(ctx context.Context, c knowledge.Caller, convs []store
 }
 
 // Create opens an empty conversation in a scope the caller can see.
-func (s *Service) Create(ctx context.Context, c knowledge.Caller, uri, title string) (Conversation, error) {
+func (s *Service) Create(ctx context.Context, c kb.Caller, uri, title string) (Conversation, error) {
 	scope, err := s.Tree.OpenScope(ctx, c, uri)
 	if err != nil {
 		return Conversation{}, err
@@ -169,7 +170,7 @@ type ListRequest struct {
 
 // List pages through the caller's conversations, most recently active
 // first. uri filters to one scope, written as the caller would write it.
-func (s *Service) List(ctx context.Context, c knowledge.Caller, r ListRequest) (Page, error) {
+func (s *Service) List(ctx context.Context, c kb.Caller, r ListRequest) (Page, error) {
 	q := store.ConversationQuery{UserID: c.ID, Text: strings.TrimSpace(r.Query), Limit: r.Limit}
 	if q.Limit == 0 {
 		q.Limit = DefaultListLimit
@@ -216,11 +217,11 @@ func (s *Service) List(ctx context.Context, c knowledge.Caller, r ListRequest) (
 // normalize spells a scope URI the way conversations store it. A scope that
 // no longer resolves (deleted, unshared) still filters by its spelling, so
 // its old conversations stay listable.
-func (s *Service) normalize(ctx context.Context, c knowledge.Caller, raw string) (string, error) {
+func (s *Service) normalize(ctx context.Context, c kb.Caller, raw string) (string, error) {
 	if scope, err := s.Tree.OpenScope(ctx, c, raw); err == nil {
 		return scope.URI, nil
 	}
-	u, err := knowledge.ParseURI(raw, c.Username)
+	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
 		return "", err
 	}
@@ -250,13 +251,13 @@ func decodeCursor(s string) (int64, int64, error) {
 }
 
 // Get returns the caller's conversation.
-func (s *Service) Get(ctx context.Context, c knowledge.Caller, id int64) (Conversation, error) {
+func (s *Service) Get(ctx context.Context, c kb.Caller, id int64) (Conversation, error) {
 	conv, err := s.own(ctx, c, id)
 	return view(conv), err
 }
 
 // Rename sets the title of the caller's conversation.
-func (s *Service) Rename(ctx context.Context, c knowledge.Caller, id int64, title string) (Conversation, error) {
+func (s *Service) Rename(ctx context.Context, c kb.Caller, id int64, title string) (Conversation, error) {
 	conv, err := s.own(ctx, c, id)
 	if err != nil {
 		return Conversation{}, err
@@ -275,7 +276,7 @@ func (s *Service) Rename(ctx context.Context, c knowledge.Caller, id int64, titl
 }
 
 // Delete removes the caller's conversation and all its messages.
-func (s *Service) Delete(ctx context.Context, c knowledge.Caller, id int64) error {
+func (s *Service) Delete(ctx context.Context, c kb.Caller, id int64) error {
 	conv, err := s.own(ctx, c, id)
 	if err != nil {
 		return err

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // Export renders the caller's conversation as Markdown: each message under
 // a heading, tool calls as a compact list, a failed or stopped answer
 // labelled as such.
-func (s *Service) Export(ctx context.Context, c knowledge.Caller, id int64) (string, string, error) {
+func (s *Service) Export(ctx context.Context, c kb.Caller, id int64) (string, string, error) {
 	d, err := s.Detail(ctx, c, id, false)
 	if err != nil {
 		return "", "", err

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -68,7 +68,7 @@ type Detail struct {
 
 // Detail returns the caller's conversation with its current messages; with
 // all, each message carries its earlier versions, oldest first.
-func (s *Service) Detail(ctx context.Context, c knowledge.Caller, id int64, all bool) (Detail, error) {
+func (s *Service) Detail(ctx context.Context, c kb.Caller, id int64, all bool) (Detail, error) {
 	s.settleUnsaved(ctx)
 	conv, err := s.own(ctx, c, id)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -33,7 +33,7 @@ type HistoryItem struct {
 // message in flight.
 type Turn struct {
 	Conversation  Conversation
-	Scope         knowledge.Scope
+	Scope         kb.Scope
 	UserMessageID int64
 	MessageID     int64
 	Message       string
@@ -54,7 +54,7 @@ type Outcome struct {
 // Begin authorizes the scope, stores the user message and opens the
 // assistant message as streaming. The history comes from the stored
 // messages before the answered one; a client's own history plays no part.
-func (s *Service) Begin(ctx context.Context, c knowledge.Caller, r TurnRequest) (Turn, error) {
+func (s *Service) Begin(ctx context.Context, c kb.Caller, r TurnRequest) (Turn, error) {
 	// An answer whose final write failed would read as still streaming
 	// below and refuse the question.
 	s.settleUnsaved(ctx)

@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -73,7 +73,7 @@ func (s *Service) CancelAny(ctx context.Context, id int64) (AdminJobView, error)
 	if err != nil {
 		return AdminJobView{}, apierr.Internal(err)
 	}
-	v, err := s.Cancel(ctx, knowledge.Caller{ID: owner.ID, Username: owner.Username}, id)
+	v, err := s.Cancel(ctx, kb.Caller{ID: owner.ID, Username: owner.Username}, id)
 	if err != nil {
 		return AdminJobView{}, err
 	}

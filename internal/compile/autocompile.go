@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -76,9 +77,9 @@ func autoView(uri string, a store.AutoCompile) AutoView {
 // autoFolder resolves the folder of an auto-compile request through the
 // authorizer: invisible is 404, read-only 403; only a folder of the
 // caller's own tree, outside the generated output, can be kept compiled.
-func (s *Service) autoFolder(ctx context.Context, c knowledge.Caller, raw string, write bool) (knowledge.URI, store.Node, error) {
+func (s *Service) autoFolder(ctx context.Context, c kb.Caller, raw string, write bool) (kb.URI, store.Node, error) {
 	if write && c.Scoped() && c.ReadOnly {
-		return knowledge.URI{}, store.Node{}, apierr.Forbidden("read_only", "this API token is read-only: keeping a folder compiled writes summaries, so it cannot change that")
+		return kb.URI{}, store.Node{}, apierr.Forbidden("read_only", "this API token is read-only: keeping a folder compiled writes summaries, so it cannot change that")
 	}
 	resolve := s.tree.Resolve
 	if write {
@@ -102,7 +103,7 @@ func (s *Service) autoFolder(ctx context.Context, c knowledge.Caller, raw string
 // SaveAuto keeps a folder compiled with the request's choices, validated
 // as a compile request's; the files already in it compile after the quiet
 // period, those already compiled with these choices are skipped.
-func (s *Service) SaveAuto(ctx context.Context, c knowledge.Caller, r AutoRequest) (AutoView, error) {
+func (s *Service) SaveAuto(ctx context.Context, c kb.Caller, r AutoRequest) (AutoView, error) {
 	if err := r.Validate(); err != nil {
 		return AutoView{}, err
 	}
@@ -128,12 +129,12 @@ func (s *Service) SaveAuto(ctx context.Context, c knowledge.Caller, r AutoReques
 	return autoView(u.String(), a), nil
 }
 
-func noAuto(u knowledge.URI) error {
+func noAuto(u kb.URI) error {
 	return apierr.NotFound("auto_compile_not_found", "%s is not kept compiled", u)
 }
 
 // Auto shows a folder's setting; 404 auto_compile_not_found when it has none.
-func (s *Service) Auto(ctx context.Context, c knowledge.Caller, raw string) (AutoView, error) {
+func (s *Service) Auto(ctx context.Context, c kb.Caller, raw string) (AutoView, error) {
 	u, n, err := s.autoFolder(ctx, c, raw, false)
 	if err != nil {
 		return AutoView{}, err
@@ -150,7 +151,7 @@ func (s *Service) Auto(ctx context.Context, c knowledge.Caller, raw string) (Aut
 
 // DeleteAuto stops keeping a folder compiled: no new job is queued for
 // it; jobs already queued finish.
-func (s *Service) DeleteAuto(ctx context.Context, c knowledge.Caller, raw string) error {
+func (s *Service) DeleteAuto(ctx context.Context, c kb.Caller, raw string) error {
 	u, n, err := s.autoFolder(ctx, c, raw, true)
 	if err != nil {
 		return err

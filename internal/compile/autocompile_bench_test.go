@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -125,7 +126,7 @@ func (e *env) publishUpToDate(b *testing.B, root string) {
 		}
 		var refs []string
 		for _, n := range ns {
-			refs = append(refs, fmt.Sprintf(`{"uri":%q,"sha256":%q}`, knowledge.NodeURI(e.alice.Username, n.Path, false), sb[n.ID][store.BodyRaw].BlobHash))
+			refs = append(refs, fmt.Sprintf(`{"uri":%q,"sha256":%q}`, kb.NodeURI(e.alice.Username, n.Path, false), sb[n.ID][store.BodyRaw].BlobHash))
 		}
 		if _, err := e.tree.Publish(ctx, e.alice, d.out, []knowledge.GeneratedFile{{Name: OverviewName, Text: "overview",
 			Provenance: store.Provenance{Role: store.RoleOverview, Fingerprint: "x", SourcesJSON: "[" + strings.Join(refs, ",") + "]"}}}, nil); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -17,7 +18,7 @@ import (
 func intp(n int) *int { return &n }
 
 // upload commits files (relative paths allowed) below folder in one upload.
-func (e *env) upload(c knowledge.Caller, folder string, files map[string]string) {
+func (e *env) upload(c kb.Caller, folder string, files map[string]string) {
 	e.t.Helper()
 	var staged []knowledge.Staged
 	for name, body := range files {
@@ -33,7 +34,7 @@ func (e *env) upload(c knowledge.Caller, folder string, files map[string]string)
 }
 
 // jobCounts counts the user's jobs by kind.
-func (e *env) jobCounts(c knowledge.Caller) map[string]int {
+func (e *env) jobCounts(c kb.Caller) map[string]int {
 	e.t.Helper()
 	js, err := e.st.ListJobs(context.Background(), c.ID, store.JobFilter{Limit: 10000})
 	if err != nil {
@@ -48,7 +49,7 @@ func (e *env) jobCounts(c knowledge.Caller) map[string]int {
 
 // settle waits until the folder has no pending change and the user no
 // active job, twice in a row a few polls apart, and every job succeeded.
-func (e *env) settle(c knowledge.Caller, folder string, mayFail ...string) {
+func (e *env) settle(c kb.Caller, folder string, mayFail ...string) {
 	e.t.Helper()
 	ctx := context.Background()
 	deadline := time.Now().Add(60 * time.Second)
@@ -85,7 +86,7 @@ func (e *env) settle(c knowledge.Caller, folder string, mayFail ...string) {
 }
 
 // overviewSources lists the summaries an overview was built from.
-func (e *env) overviewSources(c knowledge.Caller, path string) []string {
+func (e *env) overviewSources(c kb.Caller, path string) []string {
 	e.t.Helper()
 	ctx := context.Background()
 	n, err := e.st.NodeByPath(ctx, c.ID, path)
@@ -272,7 +273,7 @@ func TestAutoCompileValidationAndIsolation(t *testing.T) {
 		ctx := context.Background()
 		e.put(e.alice, "kb://me/v/", map[string][]byte{"a.md": []byte("x")})
 		cases := []struct {
-			c    knowledge.Caller
+			c    kb.Caller
 			r    AutoRequest
 			code string
 		}{
@@ -287,7 +288,7 @@ func TestAutoCompileValidationAndIsolation(t *testing.T) {
 			{e.alice, AutoRequest{URI: "kb://me/v/a.md"}, "not_a_folder"},
 			{e.alice, AutoRequest{URI: "kb://me/nope/"}, "not_found"},
 			{e.bob, AutoRequest{URI: "kb://users/alice/v/"}, "not_found"},
-			{knowledge.Caller{ID: e.alice.ID, Username: "alice", ScopeID: 1, ScopePath: "v", ReadOnly: true},
+			{kb.Caller{ID: e.alice.ID, Username: "alice", ScopeID: 1, ScopePath: "v", ReadOnly: true},
 				AutoRequest{URI: "kb://me/v/"}, "read_only"},
 		}
 		for _, tc := range cases {
@@ -322,7 +323,7 @@ func TestAutoCompileValidationAndIsolation(t *testing.T) {
 	})
 }
 
-func mustNode(t *testing.T, e *env, c knowledge.Caller, path string) store.Node {
+func mustNode(t *testing.T, e *env, c kb.Caller, path string) store.Node {
 	t.Helper()
 	n, err := e.st.NodeByPath(context.Background(), c.ID, path)
 	if err != nil {

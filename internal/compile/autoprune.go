@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -20,7 +21,7 @@ import (
 // compile sharing the output folder, or a user's own file, stays, and so
 // does the folder holding it. busy says an active job still writes into a
 // gone folder: the next batch looks again.
-func (s *Service) pruneGone(ctx context.Context, c knowledge.Caller, root store.Node, outRoot string) (removed int, busy bool, err error) {
+func (s *Service) pruneGone(ctx context.Context, c kb.Caller, root store.Node, outRoot string) (removed int, busy bool, err error) {
 	out, err := s.st.NodeByPath(ctx, c.ID, outRoot)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, false, nil
@@ -76,7 +77,7 @@ func (s *Service) pruneGone(ctx context.Context, c knowledge.Caller, root store.
 // gone source folder sp, with the overview, abstract and dir itself when
 // no other summary is left in it (RemoveGenerated keeps dir if a file
 // stays).
-func (s *Service) goneOutput(ctx context.Context, c knowledge.Caller, dir store.Node, sp string) ([]int64, error) {
+func (s *Service) goneOutput(ctx context.Context, c kb.Caller, dir store.Node, sp string) ([]int64, error) {
 	ns, ps, err := s.st.SummariesIn(ctx, dir.ID)
 	if err != nil {
 		return nil, err
@@ -108,6 +109,6 @@ func summarizes(p store.Provenance, username, folderPath string) bool {
 	if json.Unmarshal([]byte(p.SourcesJSON), &refs) != nil || len(refs) == 0 {
 		return false
 	}
-	u, err := knowledge.ParseURI(refs[0].URI, "")
+	u, err := kb.ParseURI(refs[0].URI, "")
 	return err == nil && u.Username == username && path.Dir("/" + u.Path)[1:] == folderPath
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -111,7 +112,7 @@ func (s *Service) batch(ctx context.Context, a store.AutoCompile) (BatchResult, 
 	if u.Disabled {
 		return res, nil
 	}
-	c := knowledge.Caller{ID: u.ID, Username: u.Username}
+	c := kb.Caller{ID: u.ID, Username: u.Username}
 	root, err := s.st.NodeByID(ctx, c.ID, a.NodeID)
 	if errors.Is(err, store.ErrNotFound) {
 		return res, nil // deleted: its row goes with it
@@ -123,7 +124,7 @@ func (s *Service) batch(ctx context.Context, a store.AutoCompile) (BatchResult, 
 	if err := json.Unmarshal([]byte(a.RequestJSON), &req); err != nil {
 		return res, err
 	}
-	req.URIs = []string{knowledge.NodeURI(c.Username, root.Path, true)}
+	req.URIs = []string{kb.NodeURI(c.Username, root.Path, true)}
 	snap, err := s.snapshot(ctx, c, req)
 	if err != nil {
 		return BatchResult{Retry: true, Reason: "the saved choices no longer work: " + safeMessage(err)}, nil
@@ -298,7 +299,7 @@ type changedFile struct {
 // summaries the folder has now (a file deleted or moved away, a summary
 // published after the overview was read). read is when the summaries were
 // read, less the clock skew.
-func (s *Service) dirChanges(ctx context.Context, c knowledge.Caller, snap Snapshot, d *sourceDir) (changed []changedFile, affected bool, read time.Time, err error) {
+func (s *Service) dirChanges(ctx context.Context, c kb.Caller, snap Snapshot, d *sourceDir) (changed []changedFile, affected bool, read time.Time, err error) {
 	ids := make([]int64, len(d.files))
 	inFolder := make(map[int64]store.Node, len(d.files))
 	for i, f := range d.files {
@@ -354,7 +355,7 @@ func (s *Service) dirChanges(ctx context.Context, c knowledge.Caller, snap Snaps
 
 // overviewStale tells whether the overview of the output folder out was
 // built from other summaries, or other bytes of them, than live.
-func (s *Service) overviewStale(ctx context.Context, c knowledge.Caller, out string, live []store.Node) (bool, error) {
+func (s *Service) overviewStale(ctx context.Context, c kb.Caller, out string, live []store.Node) (bool, error) {
 	ov, err := s.st.NodeByPath(ctx, c.ID, joinPath(out, OverviewName))
 	if errors.Is(err, store.ErrNotFound) {
 		return true, nil
@@ -389,7 +390,7 @@ func (s *Service) overviewStale(ctx context.Context, c knowledge.Caller, out str
 		return true, nil
 	}
 	for _, n := range live {
-		if h, ok := built[knowledge.NodeURI(c.Username, n.Path, false)]; !ok || h != bodies[n.ID][store.BodyRaw].BlobHash {
+		if h, ok := built[kb.NodeURI(c.Username, n.Path, false)]; !ok || h != bodies[n.ID][store.BodyRaw].BlobHash {
 			return true, nil
 		}
 	}
@@ -410,7 +411,7 @@ func doneFor(l store.Job, path, out, fp string, read time.Time) bool {
 
 // notDone leaves out the files whose latest job is doneFor their bytes, in
 // one query for the folder; enqueue asks again, file by file.
-func (s *Service) notDone(ctx context.Context, c knowledge.Caller, snap Snapshot, files []changedFile, out string, read time.Time) ([]changedFile, error) {
+func (s *Service) notDone(ctx context.Context, c kb.Caller, snap Snapshot, files []changedFile, out string, read time.Time) ([]changedFile, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}

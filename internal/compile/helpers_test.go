@@ -17,6 +17,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
@@ -32,8 +33,8 @@ type env struct {
 	index *search.Index
 	fake  *fakellm.Server
 	svc   *Service
-	alice knowledge.Caller
-	bob   knowledge.Caller
+	alice kb.Caller
+	bob   kb.Caller
 	opts  Options
 }
 
@@ -66,7 +67,7 @@ func newEnv(t testing.TB, dialect string, tweak ...func(*Options)) *env {
 		if err := st.CreateUser(context.Background(), &u); err != nil {
 			t.Fatal(err)
 		}
-		c := knowledge.Caller{ID: u.ID, Username: name}
+		c := kb.Caller{ID: u.ID, Username: name}
 		if name == "alice" {
 			e.alice = c
 		} else {
@@ -91,7 +92,7 @@ func firstLine(s string) string {
 }
 
 // put uploads files into folder (created first) for c.
-func (e *env) put(c knowledge.Caller, folder string, files map[string][]byte) {
+func (e *env) put(c kb.Caller, folder string, files map[string][]byte) {
 	e.t.Helper()
 	ctx := context.Background()
 	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
@@ -112,7 +113,7 @@ func (e *env) put(c knowledge.Caller, folder string, files map[string][]byte) {
 	}
 }
 
-func (e *env) enqueue(c knowledge.Caller, r Request) EnqueueResult {
+func (e *env) enqueue(c kb.Caller, r Request) EnqueueResult {
 	e.t.Helper()
 	res, err := e.svc.Enqueue(context.Background(), c, r)
 	if err != nil {
@@ -132,7 +133,7 @@ func (e *env) start(n int) *Pool {
 }
 
 // wait polls the job until it is in one of states.
-func (e *env) wait(c knowledge.Caller, id int64, states ...string) JobView {
+func (e *env) wait(c kb.Caller, id int64, states ...string) JobView {
 	e.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -152,7 +153,7 @@ func (e *env) wait(c knowledge.Caller, id int64, states ...string) JobView {
 	}
 }
 
-func (e *env) read(c knowledge.Caller, uri string) string {
+func (e *env) read(c kb.Caller, uri string) string {
 	e.t.Helper()
 	p, err := e.tree.ReadPage(context.Background(), c, uri, 0, knowledge.MaxPageLimit)
 	if err != nil {
@@ -161,7 +162,7 @@ func (e *env) read(c knowledge.Caller, uri string) string {
 	return p.Text
 }
 
-func (e *env) exists(c knowledge.Caller, uri string) bool {
+func (e *env) exists(c kb.Caller, uri string) bool {
 	_, _, err := e.tree.Resolve(context.Background(), c, uri)
 	return err == nil
 }

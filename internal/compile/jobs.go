@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -40,16 +40,16 @@ type JobView struct {
 
 // viewOf spells a job for its user; source names the owner of its file.
 func viewOf(username, source string, j store.Job) JobView {
-	v := JobView{ID: j.ID, Kind: j.Kind, URI: knowledge.NodeURI(source, j.Path, false), State: j.State,
+	v := JobView{ID: j.ID, Kind: j.Kind, URI: kb.NodeURI(source, j.Path, false), State: j.State,
 		Stage: j.Stage, Progress: j.Progress, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts,
 		Configuration: json.RawMessage("null"), CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt,
 		StartedAt: j.StartedAt, FinishedAt: j.FinishedAt}
 	if j.OutputPath != "" {
-		v.OutputURI = knowledge.NodeURI(username, j.OutputPath, true)
+		v.OutputURI = kb.NodeURI(username, j.OutputPath, true)
 	}
 	if j.Kind != JobKind {
 		// Other kinds (an import) work on a folder, not a source file.
-		v.URI = knowledge.NodeURI(source, j.Path, true)
+		v.URI = kb.NodeURI(source, j.Path, true)
 	}
 	if j.ConfigurationJSON != nil && json.Valid([]byte(*j.ConfigurationJSON)) {
 		v.Configuration = json.RawMessage(*j.ConfigurationJSON)
@@ -77,13 +77,13 @@ var jobStates = map[string]bool{store.JobQueued: true, store.JobRunning: true, s
 
 // Jobs lists the caller's jobs, newest first; URI narrows to a file or to
 // every file below a folder.
-func (s *Service) Jobs(ctx context.Context, c knowledge.Caller, f ListFilter) ([]JobView, error) {
+func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobView, error) {
 	if err := checkListFilter(f.State, f.Limit); err != nil {
 		return nil, err
 	}
 	q := store.JobFilter{State: f.State, Limit: f.Limit}
 	if f.URI != "" {
-		u, err := knowledge.ParseURI(f.URI, c.Username)
+		u, err := kb.ParseURI(f.URI, c.Username)
 		if err != nil {
 			return nil, err
 		}
@@ -120,7 +120,7 @@ func checkListFilter(state string, limit int) error {
 }
 
 // views spells jobs for their user, naming the owners of shared sources.
-func (s *Service) views(ctx context.Context, c knowledge.Caller, js ...store.Job) ([]JobView, error) {
+func (s *Service) views(ctx context.Context, c kb.Caller, js ...store.Job) ([]JobView, error) {
 	names, err := store.NamesBy(ctx, s.st, js, func(j store.Job) *int64 { return j.SourceUserID })
 	if err != nil {
 		return nil, apierr.Internal(err)
@@ -139,7 +139,7 @@ func (s *Service) views(ctx context.Context, c knowledge.Caller, js ...store.Job
 }
 
 // view is views for one job.
-func (s *Service) view(ctx context.Context, c knowledge.Caller, j store.Job) (JobView, error) {
+func (s *Service) view(ctx context.Context, c kb.Caller, j store.Job) (JobView, error) {
 	vs, err := s.views(ctx, c, j)
 	if err != nil {
 		return JobView{}, err
@@ -155,7 +155,7 @@ func jobNotFound(id int64) error {
 }
 
 // Job returns one of the caller's jobs; another user's job is not found.
-func (s *Service) Job(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+func (s *Service) Job(ctx context.Context, c kb.Caller, id int64) (JobView, error) {
 	j, err := s.st.JobByID(ctx, c.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return JobView{}, jobNotFound(id)
@@ -168,7 +168,7 @@ func (s *Service) Job(ctx context.Context, c knowledge.Caller, id int64) (JobVie
 
 // Cancel stops a job: a queued one at once, a running one within a
 // heartbeat (its partial outputs are not published).
-func (s *Service) Cancel(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+func (s *Service) Cancel(ctx context.Context, c kb.Caller, id int64) (JobView, error) {
 	if err := s.scopedJobChange(ctx, c, id); err != nil {
 		return JobView{}, err
 	}
@@ -192,7 +192,7 @@ func (s *Service) Cancel(ctx context.Context, c knowledge.Caller, id int64) (Job
 }
 
 // Retry queues a failed or cancelled job again with its own snapshot.
-func (s *Service) Retry(ctx context.Context, c knowledge.Caller, id int64) (JobView, error) {
+func (s *Service) Retry(ctx context.Context, c kb.Caller, id int64) (JobView, error) {
 	if err := s.scopedJobChange(ctx, c, id); err != nil {
 		return JobView{}, err
 	}
@@ -220,7 +220,7 @@ func (s *Service) Retry(ctx context.Context, c knowledge.Caller, id int64) (JobV
 
 // scopedJobChange lets a scoped caller change only the jobs of its folder,
 // and a read-only one none.
-func (s *Service) scopedJobChange(ctx context.Context, c knowledge.Caller, id int64) error {
+func (s *Service) scopedJobChange(ctx context.Context, c kb.Caller, id int64) error {
 	if !c.Scoped() {
 		return nil
 	}

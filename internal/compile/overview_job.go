@@ -6,7 +6,7 @@ import (
 	"errors"
 	"path"
 
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -51,7 +51,7 @@ func (r *jobRun) folderOverview(ctx context.Context) error {
 		folder, err = r.s.st.NodeByID(ctx, r.caller.ID, *r.job.NodeID)
 	}
 	if r.job.NodeID == nil || errors.Is(err, store.ErrNotFound) {
-		return permanent("source_missing", "%s no longer exists", knowledge.NodeURI(r.caller.Username, r.job.Path, true))
+		return permanent("source_missing", "%s no longer exists", kb.NodeURI(r.caller.Username, r.job.Path, true))
 	}
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func summaryState(p store.Provenance, name, folderPath string, inFolder map[int6
 	}
 	var refs []sourceRef
 	if json.Unmarshal([]byte(p.SourcesJSON), &refs) == nil && len(refs) > 0 {
-		if u, err := knowledge.ParseURI(refs[0].URI, ""); err == nil && path.Dir("/" + u.Path)[1:] == folderPath {
+		if u, err := kb.ParseURI(refs[0].URI, ""); err == nil && path.Dir("/" + u.Path)[1:] == folderPath {
 			return summaryLeft
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/store"
@@ -54,9 +55,9 @@ type jobRun struct {
 	job    store.Job
 	owner  string
 	snap   Snapshot
-	caller knowledge.Caller
+	caller kb.Caller
 	// src owns the source file: the caller, or who shared it with them.
-	src  knowledge.Caller
+	src  kb.Caller
 	exec *budgeted
 	res  Result
 	// failure is this job's parse failure, listed by the overview it
@@ -111,14 +112,14 @@ func (s *Service) newRun(ctx context.Context, j store.Job, owner string) (*jobRu
 	if err != nil {
 		return r, fmt.Errorf("job owner: %w", err)
 	}
-	r.caller = knowledge.Caller{ID: u.ID, Username: u.Username}
+	r.caller = kb.Caller{ID: u.ID, Username: u.Username}
 	r.src = r.caller
 	if j.SourceUserID != nil {
 		o, err := s.st.UserByID(ctx, *j.SourceUserID)
 		if err != nil {
 			return r, fmt.Errorf("source owner: %w", err)
 		}
-		r.src = knowledge.Caller{ID: o.ID, Username: o.Username}
+		r.src = kb.Caller{ID: o.ID, Username: o.Username}
 	}
 	return r, nil
 }
@@ -205,7 +206,7 @@ func (r *jobRun) hold(ctx context.Context) func(*store.Store) error {
 // authorizer again: a file deleted, moved or no longer shared since the
 // request fails the job instead of compiling something else.
 func (r *jobRun) source(ctx context.Context) (store.Node, error) {
-	uri := knowledge.NodeURI(r.src.Username, r.job.Path, false)
+	uri := kb.NodeURI(r.src.Username, r.job.Path, false)
 	_, n, err := r.s.tree.Resolve(ctx, r.caller, uri)
 	if e, ok := apierr.As(err); err != nil && (!ok || e.Status != http.StatusNotFound) {
 		return store.Node{}, err // a database failure is retryable, not a missing source
@@ -229,7 +230,7 @@ func summaryName(name string) string {
 func (r *jobRun) summarize(ctx context.Context, src store.Node, doc sourceRef, text string) error {
 	rawHash := doc.SHA256
 	outPath := joinPath(r.job.OutputPath, summaryName(src.Name))
-	r.res.SummaryURI = knowledge.NodeURI(r.caller.Username, outPath, false)
+	r.res.SummaryURI = kb.NodeURI(r.caller.Username, outPath, false)
 	fp := r.snap.fingerprint(store.RoleSummary, rawHash)
 	if err := r.s.st.SetJobFingerprint(ctx, r.job.ID, r.owner, fp); err != nil {
 		return err
@@ -244,7 +245,7 @@ func (r *jobRun) summarize(ctx context.Context, src store.Node, doc sourceRef, t
 			return nil
 		}
 	}
-	srcURI := knowledge.NodeURI(r.src.Username, src.Path, false)
+	srcURI := kb.NodeURI(r.src.Username, src.Path, false)
 	prompt := skill.SummaryPrompt(srcURI, text)
 	if doc.OCR != nil {
 		prompt += fmt.Sprintf("\n\nThis text was recognized by OCR (%s, mean word confidence %.0f of 100) and may contain recognition errors: say in the summary that it comes from a scan, and do not present doubtful words as certain.",
@@ -309,15 +310,15 @@ func (r *jobRun) rebuildOverview(ctx context.Context, nodes []store.Node) error 
 	for _, n := range nodes {
 		h := bodies[n.ID][store.BodyRaw].BlobHash
 		inputs = append(inputs, n.Name+":"+h)
-		sources = append(sources, sourceRef{URI: knowledge.NodeURI(r.caller.Username, n.Path, false), SHA256: h})
+		sources = append(sources, sourceRef{URI: kb.NodeURI(r.caller.Username, n.Path, false), SHA256: h})
 	}
 	for _, f := range failed {
 		inputs = append(inputs, "failed:"+f.name+":"+f.code)
 	}
 	sort.Strings(inputs)
 	fp := r.snap.fingerprint(store.RoleOverview, inputs...)
-	r.res.OverviewURI = knowledge.NodeURI(r.caller.Username, joinPath(r.job.OutputPath, OverviewName), false)
-	r.res.AbstractURI = knowledge.NodeURI(r.caller.Username, joinPath(r.job.OutputPath, AbstractName), false)
+	r.res.OverviewURI = kb.NodeURI(r.caller.Username, joinPath(r.job.OutputPath, OverviewName), false)
+	r.res.AbstractURI = kb.NodeURI(r.caller.Username, joinPath(r.job.OutputPath, AbstractName), false)
 	if n, err := r.s.st.NodeByPath(ctx, r.caller.ID, joinPath(r.job.OutputPath, OverviewName)); err == nil {
 		if p, err := r.s.st.ProvenanceOf(ctx, n.ID); err == nil && p.Fingerprint == fp {
 			r.res.OverviewSkipped = true
@@ -332,7 +333,7 @@ func (r *jobRun) rebuildOverview(ctx context.Context, nodes []store.Node) error 
 	for _, n := range nodes {
 		parts = append(parts, "## "+strings.TrimSuffix(n.Name, ".md")+"\n\n"+stripFrontMatter(texts[n.ID]))
 	}
-	folderURI := knowledge.NodeURI(r.caller.Username, r.job.OutputPath, true)
+	folderURI := kb.NodeURI(r.caller.Username, r.job.OutputPath, true)
 	ov, err := r.exec.run(ctx, r.system(), overviewPrompt(folderURI, parts))
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -61,7 +62,7 @@ type EnqueueResult struct {
 
 // snapshot resolves the request against the server's defaults into the
 // configuration a job will run with, refusing what cannot run.
-func (s *Service) snapshot(ctx context.Context, c knowledge.Caller, r Request) (Snapshot, error) {
+func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapshot, error) {
 	d := s.Defaults()
 	snap := Snapshot{Executor: r.Executor, CallBudget: r.CallBudget, TimeoutS: r.TimeoutS,
 		ReasoningEffort: r.ReasoningEffort, Skill: r.Skill, PromptVersion: PromptVersion, MaxAttempts: d.MaxAttempts}
@@ -162,7 +163,7 @@ const DefaultQueuedJobsPerUser = 200
 // Enqueue validates a compile request and creates one job per accepted
 // file. Request-wide problems (unknown model, bad profile) are errors;
 // problems of single files are rejections beside the jobs.
-func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (EnqueueResult, error) {
+func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueResult, error) {
 	if err := r.Validate(); err != nil {
 		return EnqueueResult{}, err
 	}
@@ -191,10 +192,10 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 		}
 		return out, nil
 	}
-	var parent *knowledge.URI
+	var parent *kb.URI
 	seen := map[int64]bool{}
 	type accepted struct {
-		uri  knowledge.URI
+		uri  kb.URI
 		node store.Node
 	}
 	var ok []accepted
@@ -287,7 +288,7 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request) (E
 // or the source folder mirrored below the caller's wiki/ (a scoped
 // token's is inside its scope; for a folder shared with the caller, below
 // wiki/shared/<owner>/).
-func (s *Service) outputPath(ctx context.Context, c knowledge.Caller, snap Snapshot, src knowledge.URI) (string, error) {
+func (s *Service) outputPath(ctx context.Context, c kb.Caller, snap Snapshot, src kb.URI) (string, error) {
 	if snap.OutputParent != "" {
 		_, n, err := s.tree.Resolve(ctx, c, snap.OutputParent)
 		if err != nil {
@@ -295,17 +296,17 @@ func (s *Service) outputPath(ctx context.Context, c knowledge.Caller, snap Snaps
 		}
 		return n.Path, nil
 	}
-	return c.OutputFolder(src.Username, src.Path), nil
+	return knowledge.OutputFolder(c, src.Username, src.Path), nil
 }
 
 // outputInScope refuses a scoped token an output folder outside its scope
 // before anything is resolved, so the answer says nothing of what exists
 // there: its compile writes only where it can read.
-func outputInScope(c knowledge.Caller, raw string) error {
+func outputInScope(c kb.Caller, raw string) error {
 	if !c.Scoped() {
 		return nil
 	}
-	u, err := knowledge.ParseURI(raw, c.Username)
+	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
 		return apierr.BadRequest("invalid_output_parent", "output_parent: %s", safeMessage(err))
 	}
@@ -316,7 +317,7 @@ func outputInScope(c knowledge.Caller, raw string) error {
 }
 
 // staleFiles lists the files of a folder whose summary is stale.
-func (s *Service) staleFiles(ctx context.Context, c knowledge.Caller, raw string) ([]string, error) {
+func (s *Service) staleFiles(ctx context.Context, c kb.Caller, raw string) ([]string, error) {
 	u, n, err := s.tree.Resolve(ctx, c, raw)
 	if err != nil {
 		return nil, err
@@ -348,7 +349,7 @@ func (s *Service) staleFiles(ctx context.Context, c knowledge.Caller, raw string
 	var out []string
 	for _, id := range ids {
 		if _, ok := stale[id]; ok {
-			out = append(out, knowledge.NodeURI(u.Username, byID[id].Path, false))
+			out = append(out, kb.NodeURI(u.Username, byID[id].Path, false))
 		}
 	}
 	return out, nil

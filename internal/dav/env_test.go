@@ -15,6 +15,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/dav"
 	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
@@ -29,7 +30,7 @@ type env struct {
 	url   string
 	st    *store.Store
 	tree  *knowledge.Tree
-	alice knowledge.Caller
+	alice kb.Caller
 	// aliceKey is alice's API token; notesRO a read-only one scoped to
 	// kb://me/notes/, notesRW a writable one scoped there; bobKey bob's.
 	aliceKey, notesRO, notesRW, bobKey string
@@ -71,7 +72,7 @@ func newEnv(t testing.TB, dialect string) *env {
 			continue
 		}
 		e.aliceKey, e.session = tok.Secret, s.Token
-		e.alice = knowledge.Caller{ID: s.User.ID, Username: "alice"}
+		e.alice = kb.Caller{ID: s.User.ID, Username: "alice"}
 		ro, rw := true, false
 		for _, sc := range []struct {
 			key *string

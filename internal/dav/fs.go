@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/webdav"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -24,7 +25,7 @@ import (
 type fileSystem struct {
 	tree  *knowledge.Tree
 	store *store.Store
-	c     knowledge.Caller
+	c     kb.Caller
 	root  string // tree path of "/"
 	body  *trackedBody
 
@@ -47,7 +48,7 @@ func (f *fileSystem) treePath(name string) string {
 	return f.root + "/" + rel
 }
 
-func (f *fileSystem) uri(p string, dir bool) string { return knowledge.NodeURI(f.c.Username, p, dir) }
+func (f *fileSystem) uri(p string, dir bool) string { return kb.NodeURI(f.c.Username, p, dir) }
 
 func (f *fileSystem) refuseGenerated(p string) error {
 	return knowledge.GeneratedReadOnly(f.uri(p, false))

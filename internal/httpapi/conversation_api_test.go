@@ -12,6 +12,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -563,7 +564,7 @@ func newChatService(e *stEnv) *chat.Service {
 	return &chat.Service{Store: e.stack.Store, Tree: e.stack.Tree}
 }
 
-func callerOf(u store.User) knowledge.Caller { return knowledge.Caller{ID: u.ID, Username: u.Username} }
+func callerOf(u store.User) kb.Caller { return kb.Caller{ID: u.ID, Username: u.Username} }
 
 func chatTurn(convID int64, message string) chat.TurnRequest {
 	return chat.TurnRequest{ConversationID: convID, Message: message, ModelID: "fake"}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -26,7 +27,7 @@ func TestGeneratedFilesAreReadOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := knowledge.Caller{ID: u.ID, Username: u.Username}
+		c := kb.Caller{ID: u.ID, Username: u.Username}
 		e.mustUpload(bob, "kb://me/notes/", upFile{"a.md", []byte("# A\n")})
 		src, err := e.Store.NodeByPath(ctx, u.ID, "notes/a.md")
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -49,6 +49,6 @@ func currentPrincipal(c echo.Context) auth.Principal {
 	return p
 }
 
-func caller(c echo.Context) knowledge.Caller {
+func caller(c echo.Context) kb.Caller {
 	return currentPrincipal(c).Caller()
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -19,7 +20,7 @@ func TestStreamReadsOverviewAfterListingACompiledFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := knowledge.Caller{ID: u.ID, Username: u.Username}
+	c := kb.Caller{ID: u.ID, Username: u.Username}
 	_, err = env.stack.Tree.Publish(ctx, c, "wiki/notes/archive", []knowledge.GeneratedFile{
 		{Name: knowledge.OverviewName, Text: "# Archive\n\nOld plans; read 2025.md for the budget.\n",
 			Provenance: store.Provenance{Role: store.RoleOverview, Fingerprint: "o", SourcesJSON: "[]"}},

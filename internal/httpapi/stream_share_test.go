@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -27,7 +28,7 @@ func TestStreamRevokedShareEndsTurn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		alice := knowledge.Caller{ID: u.ID, Username: u.Username}
+		alice := kb.Caller{ID: u.ID, Username: u.Username}
 		sh, err := tree.Share(ctx, alice, knowledge.ShareRequest{URI: "kb://me/notes/", User: "bob", Role: "read"})
 		if err != nil {
 			t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // routeKey is how routeCapabilities names a route; Echo's Any registers
@@ -68,7 +68,7 @@ func TestCapabilitiesAreEnforced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := stack.Tree.Mkdir(ctx, knowledge.Caller{ID: u.ID, Username: u.Username}, "kb://me/box/"); err != nil {
+	if _, err := stack.Tree.Mkdir(ctx, kb.Caller{ID: u.ID, Username: u.Username}, "kb://me/box/"); err != nil {
 		t.Fatal(err)
 	}
 	f := false

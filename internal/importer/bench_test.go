@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/compile"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
@@ -42,7 +43,7 @@ func BenchmarkImportSmallFiles(b *testing.B) {
 			if err := st.CreateUser(ctx, &u); err != nil {
 				b.Fatal(err)
 			}
-			c := knowledge.Caller{ID: u.ID, Username: u.Username}
+			c := kb.Caller{ID: u.ID, Username: u.Username}
 			imp := &Service{Store: st, Tree: tree, MaxUpload: 1 << 20}
 			comp := compile.New(compile.Options{Store: st, Tree: tree, Poll: 5 * time.Millisecond,
 				Runners: map[string]compile.Runner{Kind: imp}})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
@@ -74,7 +75,7 @@ func TestImportCrashAfterCommitRunsOnce(t *testing.T) {
 
 // importStack is a store, blobs and tree on the dialect with one user,
 // alice, the caller it returns.
-func importStack(t *testing.T, dialect string) (*store.Store, *blob.Store, *knowledge.Tree, knowledge.Caller) {
+func importStack(t *testing.T, dialect string) (*store.Store, *blob.Store, *knowledge.Tree, kb.Caller) {
 	t.Helper()
 	st, dir := storetest.Open(t, dialect)
 	blobs, err := blob.Open(dir)
@@ -87,7 +88,7 @@ func importStack(t *testing.T, dialect string) (*store.Store, *blob.Store, *know
 	if err := st.CreateUser(context.Background(), &u); err != nil {
 		t.Fatal(err)
 	}
-	return st, blobs, tree, knowledge.Caller{ID: u.ID, Username: u.Username}
+	return st, blobs, tree, kb.Caller{ID: u.ID, Username: u.Username}
 }
 
 func zipOf(t *testing.T, n int) []byte {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -97,7 +98,7 @@ func (r Request) Validate() (archive.Format, string, error) {
 
 // Enqueue stages the archive body and queues its import; the job's
 // progress and cancel are the task center's.
-func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request, body io.Reader) (store.Job, error) {
+func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.Reader) (store.Job, error) {
 	_, base, err := r.Validate()
 	if err != nil {
 		return store.Job{}, err
@@ -110,7 +111,7 @@ func (s *Service) Enqueue(ctx context.Context, c knowledge.Caller, r Request, bo
 	if r.Into != "" {
 		target = r.Into
 	} else {
-		folder, err = knowledge.ValidateName(base)
+		folder, err = kb.ValidateName(base)
 		if err != nil {
 			return store.Job{}, apierr.BadRequest("invalid_name", "the archive's name %q cannot name a folder; pass into= an existing folder", truncate(base))
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -37,7 +38,7 @@ func (s *Service) Run(ctx context.Context, j store.Job, owner string) (any, erro
 	if err != nil {
 		return nil, fmt.Errorf("job owner: %w", err)
 	}
-	c := knowledge.Caller{ID: u.ID, Username: u.Username}
+	c := kb.Caller{ID: u.ID, Username: u.Username}
 	res, err := s.run(ctx, j, owner, c, cfg)
 	if err != nil {
 		err = asFailure(err)
@@ -76,7 +77,7 @@ func (s *Service) dropArchive(ctx context.Context, j store.Job, cfg config) {
 	}
 }
 
-func (s *Service) run(ctx context.Context, j store.Job, owner string, c knowledge.Caller, cfg config) (Result, error) {
+func (s *Service) run(ctx context.Context, j store.Job, owner string, c kb.Caller, cfg config) (Result, error) {
 	format, _, ok := archive.FormatOf(cfg.Archive)
 	if !ok {
 		return Result{}, &failure{code: "not_an_archive", msg: "the job's file is not an archive"}
@@ -174,7 +175,7 @@ next:
 	for _, d := range dirs {
 		clean := make([]string, len(d))
 		for i, seg := range d {
-			c, err := knowledge.ValidateName(seg)
+			c, err := kb.ValidateName(seg)
 			if err != nil {
 				if i == len(d)-1 {
 					bad = append(bad, archive.Skip{Name: strings.Join(d, "/") + "/", Reason: err.Error()})

@@ -3,34 +3,26 @@ package knowledge
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
-
-// SharedURI is the virtual folder listing what others share with the
-// caller. It holds no nodes of its own: its entries keep their canonical
-// kb://users/<owner>/… URIs.
-const SharedURI = Scheme + "shared/"
-
-// IsSharedURI tells whether raw names the virtual shared folder.
-func IsSharedURI(raw string) bool { return raw == SharedURI || raw == Scheme+"shared" }
 
 // target is a node looked up for a caller, with its tree's owner and what
 // the authorizer says the caller may do with it.
 type target struct {
-	uri    URI
+	uri    kb.URI
 	node   store.Node
-	owner  Caller
+	owner  kb.Caller
 	dec    access.Decision
 	scoped bool
 }
 
 // resolve parses raw and looks the node up for the caller; see find.
-func (t *Tree) resolve(ctx context.Context, c Caller, raw string, need access.Role) (target, error) {
-	u, err := ParseURI(raw, c.Username)
+func (t *Tree) resolve(ctx context.Context, c kb.Caller, raw string, need access.Role) (target, error) {
+	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
 		return target{}, err
 	}
@@ -40,7 +32,7 @@ func (t *Tree) resolve(ctx context.Context, c Caller, raw string, need access.Ro
 // find asks the authorizer before reading the node, so a node the caller
 // may not see answers exactly like a missing one (404), and a visible node
 // the caller may not change answers 403 read_only.
-func (t *Tree) find(ctx context.Context, c Caller, u URI, need access.Role) (target, error) {
+func (t *Tree) find(ctx context.Context, c kb.Caller, u kb.URI, need access.Role) (target, error) {
 	owner, dec, err := t.decide(ctx, c, u)
 	if err != nil {
 		return target{}, err
@@ -66,7 +58,7 @@ func (t *Tree) find(ctx context.Context, c Caller, u URI, need access.Role) (tar
 
 // decide names the owner of u's tree and what the caller may do at u's
 // path, which need not exist yet. An invisible path is not_found.
-func (t *Tree) decide(ctx context.Context, c Caller, u URI) (Caller, access.Decision, error) {
+func (t *Tree) decide(ctx context.Context, c kb.Caller, u kb.URI) (kb.Caller, access.Decision, error) {
 	if c.Scoped() {
 		return decideScoped(c, u)
 	}
@@ -75,26 +67,26 @@ func (t *Tree) decide(ctx context.Context, c Caller, u URI) (Caller, access.Deci
 	}
 	owner, err := t.st.UserByUsername(ctx, u.Username)
 	if errors.Is(err, store.ErrNotFound) {
-		return Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, notFound(u.String())
 	}
 	if err != nil {
-		return Caller{}, access.Decision{}, apierr.Internal(err)
+		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
 	}
 	dec, err := t.acc.Decide(ctx, c.ID, owner, u.Path)
 	if err != nil {
-		return Caller{}, access.Decision{}, apierr.Internal(err)
+		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
 	}
 	if !dec.CanRead() {
-		return Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, notFound(u.String())
 	}
-	return Caller{ID: owner.ID, Username: owner.Username}, dec, nil
+	return kb.Caller{ID: owner.ID, Username: owner.Username}, dec, nil
 }
 
 // decideWrite is decide for a path about to be created or changed.
-func (t *Tree) decideWrite(ctx context.Context, c Caller, u URI) (Caller, access.Decision, error) {
+func (t *Tree) decideWrite(ctx context.Context, c kb.Caller, u kb.URI) (kb.Caller, access.Decision, error) {
 	owner, dec, err := t.decide(ctx, c, u)
 	if err == nil && !dec.CanWrite() {
-		return Caller{}, access.Decision{}, readOnlyFor(c, u)
+		return kb.Caller{}, access.Decision{}, readOnlyFor(c, u)
 	}
 	return owner, dec, err
 }
@@ -105,15 +97,15 @@ func (t *Tree) decideWrite(ctx context.Context, c Caller, u URI) (Caller, access
 // only to be listed as holding the scope folder; everything else, shared
 // trees included, is invisible. ParseURI has already cleaned the path, so
 // every spelling of a URI reaches this one comparison.
-func decideScoped(c Caller, u URI) (Caller, access.Decision, error) {
+func decideScoped(c kb.Caller, u kb.URI) (kb.Caller, access.Decision, error) {
 	if u.Username != c.Username {
-		return Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, notFound(u.String())
 	}
 	if u.Path == "" {
 		return c, access.Decision{Role: access.Read}, nil
 	}
 	if !c.InScope(u.Path) {
-		return Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, notFound(u.String())
 	}
 	role := access.Write
 	if c.ReadOnly {
@@ -122,7 +114,7 @@ func decideScoped(c Caller, u URI) (Caller, access.Decision, error) {
 	return c, access.Decision{Role: role, WriteRoot: c.ScopePath}, nil
 }
 
-func readOnlyFor(c Caller, u URI) error {
+func readOnlyFor(c kb.Caller, u kb.URI) error {
 	if c.Scoped() && c.ReadOnly {
 		return apierr.Forbidden("read_only", "this API token is read-only: it may read %s but not change it", u)
 	}
@@ -132,7 +124,7 @@ func readOnlyFor(c Caller, u URI) error {
 	return readOnly(u)
 }
 
-func readOnly(u URI) error {
+func readOnly(u kb.URI) error {
 	return apierr.Forbidden("read_only", "%s is shared with you read-only; ask its owner for write access", u)
 }
 
@@ -150,18 +142,12 @@ func guardShareRoot(tg target, what string) error {
 
 // author is the id a version or trash item records as the one who acted:
 // nil when the owner did.
-func author(c Caller, owner Caller) *int64 {
+func author(c kb.Caller, owner kb.Caller) *int64 {
 	if c.ID == owner.ID {
 		return nil
 	}
 	id := c.ID
 	return &id
-}
-
-// sharedURIError explains kb://shared/ to a caller using it where a real
-// node is needed.
-func sharedURIError(raw string) error {
-	return invalidURI("%s is the virtual folder of what others share with you: it can be listed, and each entry has its own kb://users/<owner>/… uri to use instead", strings.TrimSuffix(truncate(raw, 40), "/")+"/")
 }
 
 // nameOr is the name of the account id names, or owner when id is nil (the
@@ -180,14 +166,14 @@ func nameOr(names map[int64]string, id *int64, owner string) string {
 // conversation really gets: its own root means the scope folder (the root
 // holds nothing else it may see) and kb://shared/ is outside any scope.
 // Other URIs pass unchanged; resolving them refuses what is outside.
-func narrowScope(c Caller, raw string) (string, error) {
+func narrowScope(c kb.Caller, raw string) (string, error) {
 	if !c.Scoped() || raw == "" {
 		return raw, nil
 	}
-	if IsSharedURI(raw) {
-		return "", notFound(SharedURI)
+	if kb.IsSharedURI(raw) {
+		return "", notFound(kb.SharedURI)
 	}
-	u, err := ParseURI(raw, c.Username)
+	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
 		return "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -43,7 +44,7 @@ func BenchmarkReadThroughShare(b *testing.B) {
 			}
 			for _, who := range []struct {
 				name string
-				c    Caller
+				c    kb.Caller
 			}{{"owner", e.alice}, {"grantee", e.bob}} {
 				b.Run(who.name, func(b *testing.B) {
 					for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -11,7 +12,7 @@ import (
 // write's transaction, that their content changed: the change is durable
 // with the write itself, whatever front door made it. Generated nodes are
 // compile output, never compile input, and mark nothing.
-func markChanged(ctx context.Context, tx *store.Store, owner Caller, nodes ...store.Node) error {
+func markChanged(ctx context.Context, tx *store.Store, owner kb.Caller, nodes ...store.Node) error {
 	paths := make([]string, 0, len(nodes))
 	for _, n := range nodes {
 		if !IsGenerated(n) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -25,7 +26,7 @@ func TestWritesMarkTheNearestFolderKeptCompiled(t *testing.T) {
 		if _, err := tree.Mkdir(ctx, bob, "kb://me/w/"); err != nil {
 			t.Fatal(err)
 		}
-		watch := func(c Caller, path string) int64 {
+		watch := func(c kb.Caller, path string) int64 {
 			n, err := tree.st.NodeByPath(ctx, c.ID, path)
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -97,7 +98,7 @@ func (p *Page) markExtraction() (format string) {
 // ReadPage returns limit code points of the file's text body from offset:
 // the parsed L2 text when there is one, else the raw bytes when they are
 // text. limit 0 means the default.
-func (t *Tree) ReadPage(ctx context.Context, c Caller, raw string, offset, limit int64) (Page, error) {
+func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, limit int64) (Page, error) {
 	if limit == 0 {
 		limit = DefaultPageLimit
 	}
@@ -116,7 +117,7 @@ func (t *Tree) ReadPage(ctx context.Context, c Caller, raw string, offset, limit
 
 // pageOf reads one page of a resolved file; the API and the read tool share
 // it so their offsets, notes and errors agree.
-func (t *Tree) pageOf(ctx context.Context, u URI, n store.Node, offset, limit int64) (Page, error) {
+func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit int64) (Page, error) {
 	if n.IsDir() {
 		return Page{}, apierr.BadRequest("not_a_file", "%s is a folder; use ls to list it instead of reading it", u)
 	}
@@ -216,7 +217,7 @@ type RawFile struct {
 }
 
 // OpenRaw opens the latest uploaded bytes of a file; the caller closes it.
-func (t *Tree) OpenRaw(ctx context.Context, c Caller, raw string) (RawFile, error) {
+func (t *Tree) OpenRaw(ctx context.Context, c kb.Caller, raw string) (RawFile, error) {
 	u, n, err := t.Resolve(ctx, c, raw)
 	if err != nil {
 		return RawFile{}, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -19,22 +20,22 @@ import (
 // shared by content, not duplicated). With replace, a node already at
 // newRaw goes to the trash in the same transaction; replaced tells whether
 // there was one. A copy stays within the tree it is in, as a move does.
-func (t *Tree) Copy(ctx context.Context, c Caller, raw, newRaw string, replace bool) (it Item, replaced bool, err error) {
+func (t *Tree) Copy(ctx context.Context, c kb.Caller, raw, newRaw string, replace bool) (it Item, replaced bool, err error) {
 	return t.copy(ctx, c, raw, newRaw, replace, false)
 }
 
 // CopyShallow is Copy of the node alone: a folder arrives empty (WebDAV's
 // COPY with Depth: 0).
-func (t *Tree) CopyShallow(ctx context.Context, c Caller, raw, newRaw string, replace bool) (it Item, replaced bool, err error) {
+func (t *Tree) CopyShallow(ctx context.Context, c kb.Caller, raw, newRaw string, replace bool) (it Item, replaced bool, err error) {
 	return t.copy(ctx, c, raw, newRaw, replace, true)
 }
 
-func (t *Tree) copy(ctx context.Context, c Caller, raw, newRaw string, replace, shallow bool) (it Item, replaced bool, err error) {
+func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replace, shallow bool) (it Item, replaced bool, err error) {
 	src, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return Item{}, false, err
 	}
-	to, err := ParseURI(newRaw, c.Username)
+	to, err := kb.ParseURI(newRaw, c.Username)
 	if err != nil {
 		return Item{}, false, err
 	}
@@ -95,7 +96,7 @@ func (t *Tree) copy(ctx context.Context, c Caller, raw, newRaw string, replace, 
 // "<name> (copy)<ext>" or the first free name after that: an ordinary
 // file with the same bytes and no provenance, which is how a generated
 // file is edited.
-func (t *Tree) CopyToEdit(ctx context.Context, c Caller, raw string) (Item, error) {
+func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, error) {
 	src, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return Item{}, err
@@ -108,7 +109,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c Caller, raw string) (Item, erro
 	if err != nil {
 		return Item{}, wrapStoreErr(err)
 	}
-	own, _, err := t.decideWrite(ctx, c, URI{Username: src.owner.Username, Path: dir.Path, Dir: true})
+	own, _, err := t.decideWrite(ctx, c, kb.URI{Username: src.owner.Username, Path: dir.Path, Dir: true})
 	if err != nil {
 		return Item{}, err
 	}
@@ -121,7 +122,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c Caller, raw string) (Item, erro
 		if err != nil {
 			return err
 		}
-		dir, err := fresh(ctx, tx, own, URI{Username: own.Username, Path: dir.Path, Dir: true}, dir)
+		dir, err := fresh(ctx, tx, own, kb.URI{Username: own.Username, Path: dir.Path, Dir: true}, dir)
 		if err != nil {
 			return err
 		}
@@ -142,7 +143,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c Caller, raw string) (Item, erro
 
 // copyName is the first free name of "base (copy).ext", "base (copy
 // 2).ext"… below dir, base without leading dots.
-func copyName(ctx context.Context, tx *store.Store, own Caller, dir store.Node, name string) (string, error) {
+func copyName(ctx context.Context, tx *store.Store, own kb.Caller, dir store.Node, name string) (string, error) {
 	base, ext := name, path.Ext(name)
 	if ext != "" && ext != name {
 		base = strings.TrimSuffix(name, ext)
@@ -172,7 +173,7 @@ func copyName(ctx context.Context, tx *store.Store, own Caller, dir store.Node, 
 
 // editableFolder is the nearest folder above n, in owner's tree, that is
 // not compile output.
-func (t *Tree) editableFolder(ctx context.Context, owner Caller, n store.Node) (store.Node, error) {
+func (t *Tree) editableFolder(ctx context.Context, owner kb.Caller, n store.Node) (store.Node, error) {
 	for p := path.Dir("/" + n.Path)[1:]; ; p = path.Dir("/" + p)[1:] {
 		if p == "" {
 			return t.st.EnsureRoot(ctx, owner.ID)
@@ -188,7 +189,7 @@ func (t *Tree) editableFolder(ctx context.Context, owner Caller, n store.Node) (
 }
 
 // parentFolder is the existing folder a new node at to goes in.
-func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own Caller, to URI) (store.Node, error) {
+func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own kb.Caller, to kb.URI) (store.Node, error) {
 	pu := to.Parent()
 	var parent store.Node
 	var err error
@@ -204,7 +205,7 @@ func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own Caller, to
 		return store.Node{}, err
 	}
 	if !parent.IsDir() {
-		return store.Node{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", NodeURI(own.Username, parent.Path, false))
+		return store.Node{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
 	}
 	return parent, nil
 }
@@ -217,18 +218,18 @@ func (t *Tree) replaceable(dst target, old, src store.Node) error {
 		return apierr.BadRequest("invalid_move", "source and destination are the same resource")
 	}
 	if old.IsDir() && strings.HasPrefix(src.Path, old.Path+"/") {
-		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", NodeURI(dst.owner.Username, old.Path, true))
+		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", kb.NodeURI(dst.owner.Username, old.Path, true))
 	}
 	if err := guardGenerated(dst.owner, old); err != nil {
 		return err
 	}
-	return guardShareRoot(target{uri: URI{Username: dst.owner.Username, Path: old.Path, Dir: old.IsDir()},
+	return guardShareRoot(target{uri: kb.URI{Username: dst.owner.Username, Path: old.Path, Dir: old.IsDir()},
 		node: old, owner: dst.owner, dec: dst.dec, scoped: dst.scoped}, "replace")
 }
 
 // copySubtree creates the copy of n named name below parent, parents
 // before children (n alone when shallow), with each file's current bodies.
-func (t *Tree) copySubtree(ctx context.Context, tx *store.Store, c, own Caller, n, parent store.Node, name string, shallow bool) (store.Node, error) {
+func (t *Tree) copySubtree(ctx context.Context, tx *store.Store, c, own kb.Caller, n, parent store.Node, name string, shallow bool) (store.Node, error) {
 	nodes := []store.Node{n}
 	if !shallow {
 		var err error

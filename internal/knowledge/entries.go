@@ -6,6 +6,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -27,7 +28,7 @@ type Entry struct {
 }
 
 // Stat describes the node raw names.
-func (t *Tree) Stat(ctx context.Context, c Caller, raw string) (Entry, error) {
+func (t *Tree) Stat(ctx context.Context, c kb.Caller, raw string) (Entry, error) {
 	tg, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return Entry{}, err
@@ -42,7 +43,7 @@ func (t *Tree) Stat(ctx context.Context, c Caller, raw string) (Entry, error) {
 // ReadDir describes every child of the folder raw names, folders first,
 // each by name; the listing is read in pages but answered whole, as a
 // file-system client needs it.
-func (t *Tree) ReadDir(ctx context.Context, c Caller, raw string) ([]Entry, error) {
+func (t *Tree) ReadDir(ctx context.Context, c kb.Caller, raw string) ([]Entry, error) {
 	tg, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -29,7 +30,7 @@ type FilesPage struct {
 // the caller read it, in byte-wise path order after the path after. Paging
 // by path means a file created between two pages is listed once or not at
 // all, never twice (MCP's resources/list).
-func (t *Tree) Files(ctx context.Context, c Caller, after string, limit int) (FilesPage, error) {
+func (t *Tree) Files(ctx context.Context, c kb.Caller, after string, limit int) (FilesPage, error) {
 	if limit < 1 || limit > MaxFilesPage {
 		limit = MaxFilesPage
 	}
@@ -49,7 +50,7 @@ func (t *Tree) Files(ctx context.Context, c Caller, after string, limit int) (Fi
 		out.Next = ns[limit-1].Path
 	}
 	for _, n := range ns {
-		out.Files = append(out.Files, FileEntry{URI: NodeURI(u.Username, n.Path, false), Name: n.Name, Size: n.Size, Node: n})
+		out.Files = append(out.Files, FileEntry{URI: kb.NodeURI(u.Username, n.Path, false), Name: n.Name, Size: n.Size, Node: n})
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -39,9 +40,9 @@ func GeneratedReadOnly(uri string) *apierr.Error {
 //
 // guardGenerated is that rule: it refuses changing n, in owner's tree,
 // when compile made it.
-func guardGenerated(owner Caller, n store.Node) error {
+func guardGenerated(owner kb.Caller, n store.Node) error {
 	if IsGenerated(n) {
-		return GeneratedReadOnly(NodeURI(owner.Username, n.Path, n.IsDir()))
+		return GeneratedReadOnly(kb.NodeURI(owner.Username, n.Path, n.IsDir()))
 	}
 	return nil
 }

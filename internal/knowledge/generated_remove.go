@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // is never removed, and a node already gone is skipped. The bytes go with
 // the blob sweep: generated text is remade, not restored, so it skips the
 // trash. removed counts what went.
-func (t *Tree) RemoveGenerated(ctx context.Context, c Caller, ids []int64, guard func(*store.Store) error) (removed int, err error) {
+func (t *Tree) RemoveGenerated(ctx context.Context, c kb.Caller, ids []int64, guard func(*store.Store) error) (removed int, err error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}

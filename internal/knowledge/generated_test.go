@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -83,7 +84,7 @@ func TestGeneratedFilesAreTheCompilers(t *testing.T) {
 	})
 }
 
-func readAll(t *testing.T, tree *Tree, c Caller, uri string) string {
+func readAll(t *testing.T, tree *Tree, c kb.Caller, uri string) string {
 	t.Helper()
 	p, err := tree.ReadPage(context.Background(), c, uri, 0, 6000)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -18,10 +19,10 @@ import (
 func (t *Tree) KeepArchive(ctx context.Context, name string, r io.Reader, limit int64, enqueue func(tx *store.Store, hash string, size int64) error) error {
 	p, err := t.blobs.Put(r, limit)
 	if errors.Is(err, blob.ErrTooLarge) {
-		return apierr.TooLarge("file_too_large", "%s is larger than the import limit of %d bytes", truncate(name, 60), limit)
+		return apierr.TooLarge("file_too_large", "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit)
 	}
 	if err != nil {
-		return apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", truncate(name, 60)).WithCause(err)
+		return apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", kb.Clip(name, 60)).WithCause(err)
 	}
 	defer p.Abort() // a no-op once committed
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
@@ -67,18 +68,18 @@ type Import struct {
 // CommitImport publishes a whole imported tree in one transaction: the
 // folder appears complete or not at all. Files are consumed like an
 // upload's.
-func (t *Tree) CommitImport(ctx context.Context, c Caller, im Import) ([]Item, error) {
+func (t *Tree) CommitImport(ctx context.Context, c kb.Caller, im Import) ([]Item, error) {
 	return t.commitStaged(ctx, c, im.Target, im.Files, im.OnConflict, commitExtra{top: im.Top, dirs: im.Dirs, guard: im.Guard, done: im.Done})
 }
 
 // createTop makes the import's own folder, refusing a name already taken.
-func createTop(ctx context.Context, tx *store.Store, own Caller, parent store.Node, name string) (store.Node, error) {
+func createTop(ctx context.Context, tx *store.Store, own kb.Caller, parent store.Node, name string) (store.Node, error) {
 	p := parent.ChildPath(name)
 	n, err := tx.NodeByPath(ctx, own.ID, p)
 	switch {
 	case err == nil:
 		return store.Node{}, apierr.Conflict("exists", "%s already exists; import into it with into=, or rename the archive",
-			NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", itemOf(own.Username, n))
+			kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", itemOf(own.Username, n))
 	case !errors.Is(err, store.ErrNotFound):
 		return store.Node{}, err
 	}

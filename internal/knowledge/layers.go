@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -25,13 +26,13 @@ const MaxAbstractChars = 300
 // matter plus MaxAbstractChars of text, in any script.
 const abstractReadBytes = 4 << 10
 
-// OutputFolder is where the caller's default compile of folder path of
+// OutputFolder is where caller c's default compile of folder path of
 // owner's tree puts its output: the folder mirrored below the caller's
 // wiki/, or below wiki/shared/<owner>/ for a folder shared with them, as
 // summaries are the caller's own. A scoped token's wiki/ is the one inside
 // its scope folder, the only place it can read what it made. A folder
 // already inside that wiki/ holds its own digests.
-func (c Caller) OutputFolder(owner, path string) string {
+func OutputFolder(c kb.Caller, owner, path string) string {
 	if owner != c.Username {
 		return joinPath(GeneratedRoot+"/shared/"+owner, path)
 	}
@@ -64,14 +65,14 @@ type folderLayer struct {
 
 // layerDir names a folder of some owner's tree whose layers a listing shows.
 type layerDir struct {
-	owner Caller
+	owner kb.Caller
 	path  string
 }
 
 // folderLayers finds the caller's digests of the given folders in one query
 // for the files and one for the abstracts' bodies, keyed by the index of
 // the folder in dirs.
-func (t *Tree) folderLayers(ctx context.Context, c Caller, dirs []layerDir) (map[int]folderLayer, error) {
+func (t *Tree) folderLayers(ctx context.Context, c kb.Caller, dirs []layerDir) (map[int]folderLayer, error) {
 	out := map[int]folderLayer{}
 	if len(dirs) == 0 {
 		return out, nil
@@ -79,7 +80,7 @@ func (t *Tree) folderLayers(ctx context.Context, c Caller, dirs []layerDir) (map
 	byLayer := make(map[string][]int, len(dirs))
 	paths := make([]string, 0, 2*len(dirs))
 	for i, d := range dirs {
-		lp := c.OutputFolder(d.owner.Username, d.path)
+		lp := OutputFolder(c, d.owner.Username, d.path)
 		if _, ok := byLayer[lp]; !ok {
 			paths = append(paths, joinPath(lp, OverviewName), joinPath(lp, AbstractName))
 		}
@@ -100,7 +101,7 @@ func (t *Tree) folderLayers(ctx context.Context, c Caller, dirs []layerDir) (map
 		case OverviewName:
 			for _, i := range at {
 				l := out[i]
-				l.overviewURI = NodeURI(c.Username, n.Path, false)
+				l.overviewURI = kb.NodeURI(c.Username, n.Path, false)
 				out[i] = l
 			}
 		case AbstractName:

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -14,7 +15,7 @@ import (
 // publishLayers writes what a compile of the folder src (in owner's tree,
 // for c) publishes into outPath, the way the compile pipeline does: one
 // summary per file with its source's hash, then the overview and abstract.
-func (e *toolEnv) publishLayers(c, owner Caller, src, outPath string, files []string, abstract string) {
+func (e *toolEnv) publishLayers(c, owner kb.Caller, src, outPath string, files []string, abstract string) {
 	e.t.Helper()
 	ctx := context.Background()
 	var gen []GeneratedFile
@@ -125,7 +126,7 @@ func TestToolLsLayersOfSharedFolderAreTheGrantees(t *testing.T) {
 		}
 		// The entries of kb://shared/ carry the grantee's layers too.
 		e.publishLayers(e.bob, e.alice, "team", "wiki/shared/alice/team", nil, "Team digest")
-		l, err := e.tree.List(context.Background(), e.bob, SharedURI, 0, 0)
+		l, err := e.tree.List(context.Background(), e.bob, kb.SharedURI, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

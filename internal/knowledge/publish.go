@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -164,7 +165,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 // version; a user's own file or folder of the same name refuses the whole
 // publish with ErrOutputTaken. guard runs first inside the transaction; its
 // error aborts the publish (the compile worker checks its lease there).
-func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files []GeneratedFile, guard func(*store.Store) error) ([]store.Node, error) {
+func (t *Tree) Publish(ctx context.Context, c kb.Caller, folderPath string, files []GeneratedFile, guard func(*store.Store) error) ([]store.Node, error) {
 	infos := make([]blob.Info, len(files))
 	pending := make([]*blob.Pending, 0, len(files))
 	defer func() {
@@ -232,7 +233,7 @@ func (t *Tree) Publish(ctx context.Context, c Caller, folderPath string, files [
 
 // ensureFolder returns the folder at path, creating missing folders below
 // the root as generated ones.
-func ensureFolder(ctx context.Context, tx *store.Store, c Caller, path string) (store.Node, error) {
+func ensureFolder(ctx context.Context, tx *store.Store, c kb.Caller, path string) (store.Node, error) {
 	dir, err := tx.EnsureRoot(ctx, c.ID)
 	if err != nil || path == "" {
 		return dir, err
@@ -249,14 +250,14 @@ func ensureFolder(ctx context.Context, tx *store.Store, c Caller, path string) (
 		case err != nil:
 			return store.Node{}, err
 		case !n.IsDir():
-			return store.Node{}, fmt.Errorf("%w: %s is a file", ErrOutputTaken, NodeURI(c.Username, p, false))
+			return store.Node{}, fmt.Errorf("%w: %s is a file", ErrOutputTaken, kb.NodeURI(c.Username, p, false))
 		}
 		dir = n
 	}
 	return dir, nil
 }
 
-func putGenerated(ctx context.Context, tx *store.Store, c Caller, dir store.Node, name string, info blob.Info) (store.Node, error) {
+func putGenerated(ctx context.Context, tx *store.Store, c kb.Caller, dir store.Node, name string, info blob.Info) (store.Node, error) {
 	p := dir.ChildPath(name)
 	n, err := tx.NodeByPath(ctx, c.ID, p)
 	switch {
@@ -271,7 +272,7 @@ func putGenerated(ctx context.Context, tx *store.Store, c Caller, dir store.Node
 	// Only files a compile made may be replaced: a user's own upload under
 	// wiki/ is theirs, even though the folder is for generated output.
 	case n.IsDir() || !n.Generated:
-		return store.Node{}, fmt.Errorf("%w: %s", ErrOutputTaken, NodeURI(c.Username, p, n.IsDir()))
+		return store.Node{}, fmt.Errorf("%w: %s", ErrOutputTaken, kb.NodeURI(c.Username, p, n.IsDir()))
 	default:
 		if err := tx.TouchNode(ctx, n.ID, info.Size); err != nil {
 			return store.Node{}, err

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 func TestScopedCallerDecide(t *testing.T) {
-	c := Caller{ID: 1, Username: "alice", ScopeID: 7, ScopePath: "projects/alpha", ReadOnly: true}
+	c := kb.Caller{ID: 1, Username: "alice", ScopeID: 7, ScopePath: "projects/alpha", ReadOnly: true}
 	for _, raw := range []string{"kb://me/projects/", "kb://me/projects/alph", "kb://me/projects/alpha2/", "kb://users/bob/",
 		"kb://me/projects/beta/x", "kb://users/bob/projects/alpha/"} {
-		u, err := ParseURI(raw, c.Username)
+		u, err := kb.ParseURI(raw, c.Username)
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
@@ -22,13 +23,13 @@ func TestScopedCallerDecide(t *testing.T) {
 		}
 	}
 	for _, raw := range []string{"kb://me/projects/alpha/", "kb://users/alice/projects/alpha", "kb://me/projects/alpha/sub/f.md"} {
-		u, _ := ParseURI(raw, c.Username)
+		u, _ := kb.ParseURI(raw, c.Username)
 		_, dec, err := decideScoped(c, u)
 		if err != nil || dec.Role != access.Read || dec.WriteRoot != "projects/alpha" || !c.SeesURI(raw) {
 			t.Errorf("%s: %+v %v", raw, dec, err)
 		}
 	}
-	root, _ := ParseURI("kb://me/", c.Username)
+	root, _ := kb.ParseURI("kb://me/", c.Username)
 	if _, dec, err := decideScoped(c, root); err != nil || dec.CanWrite() {
 		t.Errorf("root: %+v %v", dec, err)
 	}
@@ -40,11 +41,11 @@ func TestScopedCallerDecide(t *testing.T) {
 	}
 	rw := c
 	rw.ReadOnly = false
-	u, _ := ParseURI("kb://me/projects/alpha/x", c.Username)
+	u, _ := kb.ParseURI("kb://me/projects/alpha/x", c.Username)
 	if _, dec, _ := decideScoped(rw, u); !dec.CanWrite() {
 		t.Error("a read-write scoped token cannot write in its scope")
 	}
-	if (Caller{ID: 1, Username: "alice"}).Scoped() || !(Caller{ID: 1, Username: "alice"}).InScope("anything") {
+	if (kb.Caller{ID: 1, Username: "alice"}).Scoped() || !(kb.Caller{ID: 1, Username: "alice"}).InScope("anything") {
 		t.Error("an unscoped caller is limited")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -15,11 +16,11 @@ import (
 // parents, never from paths — a rename frees a path for another folder,
 // and a token scoped to that one must not inherit what the first one held.
 // Every node is in an unscoped caller's scope.
-func (t *Tree) ScopeHolds(ctx context.Context, c Caller, ids []int64) (map[int64]bool, error) {
+func (t *Tree) ScopeHolds(ctx context.Context, c kb.Caller, ids []int64) (map[int64]bool, error) {
 	return scopeHolds(ctx, t.st, c, ids)
 }
 
-func scopeHolds(ctx context.Context, st *store.Store, c Caller, ids []int64) (map[int64]bool, error) {
+func scopeHolds(ctx context.Context, st *store.Store, c kb.Caller, ids []int64) (map[int64]bool, error) {
 	if c.Scoped() {
 		return st.NodesWithin(ctx, c.ID, c.ScopeID, ids)
 	}
@@ -33,7 +34,7 @@ func scopeHolds(ctx context.Context, st *store.Store, c Caller, ids []int64) (ma
 // visibleTrash keeps the items a scoped caller may see: those deleted from
 // a folder that is in its scope now. An item whose folder is gone, or one
 // trashed before folders were recorded, is no scoped token's.
-func visibleTrash(ctx context.Context, st *store.Store, c Caller, its []store.TrashItem) ([]store.TrashItem, error) {
+func visibleTrash(ctx context.Context, st *store.Store, c kb.Caller, its []store.TrashItem) ([]store.TrashItem, error) {
 	if !c.Scoped() {
 		return its, nil
 	}
@@ -58,7 +59,7 @@ func visibleTrash(ctx context.Context, st *store.Store, c Caller, its []store.Tr
 
 // scopedTrashWrite refuses a scoped caller an item outside its scope (as
 // not found) and, for a read-only token, any change of the trash.
-func scopedTrashWrite(ctx context.Context, st *store.Store, c Caller, it store.TrashItem) error {
+func scopedTrashWrite(ctx context.Context, st *store.Store, c kb.Caller, it store.TrashItem) error {
 	if !c.Scoped() {
 		return nil
 	}
@@ -83,7 +84,7 @@ func trashReadOnly() error {
 // deleted from, wherever it is now, else its old path with missing folders
 // recreated. A scoped caller only restores items whose folder is in its
 // scope, so it never takes the second way.
-func restoreParent(ctx context.Context, tx *store.Store, c Caller, it store.TrashItem) (store.Node, error) {
+func restoreParent(ctx context.Context, tx *store.Store, c kb.Caller, it store.TrashItem) (store.Node, error) {
 	if it.ParentID != nil {
 		n, err := tx.NodeByID(ctx, c.ID, *it.ParentID)
 		if err == nil && n.IsDir() {
@@ -133,7 +134,7 @@ func restorePaths(ctx context.Context, st *store.Store, its []store.TrashItem) (
 
 // purgeScopedTrash purges the items of a scoped caller's trash that lie
 // inside its scope: one by id, or all of them for id 0.
-func (t *Tree) purgeScopedTrash(ctx context.Context, c Caller, id int64) (int, error) {
+func (t *Tree) purgeScopedTrash(ctx context.Context, c kb.Caller, id int64) (int, error) {
 	its, err := t.st.ListTrash(ctx, c.ID)
 	if err != nil {
 		return 0, apierr.Internal(err)

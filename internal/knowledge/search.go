@@ -8,6 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -48,12 +49,12 @@ type SearchPage struct {
 // Search runs the search tool with the uri as its scope, as a command
 // does, and adds the nodes whose names match. A cursor continues the
 // content hits only: names come whole on the first page.
-func (t *Tree) Search(ctx context.Context, c Caller, p SearchParams) (*SearchPage, error) {
+func (t *Tree) Search(ctx context.Context, c kb.Caller, p SearchParams) (*SearchPage, error) {
 	if p.Kind == "" {
 		p.Kind = SearchAll
 	}
 	if p.Kind != SearchAll && p.Kind != SearchName && p.Kind != SearchContent {
-		return nil, apierr.BadRequest("invalid_kind", "kind must be all, name or content, not %q", truncate(p.Kind, 40))
+		return nil, apierr.BadRequest("invalid_kind", "kind must be all, name or content, not %q", kb.Clip(p.Kind, 40))
 	}
 	args := map[string]any{"uri": p.URI, "query": p.Query}
 	if p.Cursor != "" {
@@ -140,7 +141,7 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 			} else if at == 0 {
 				rank = 1
 			}
-			uri := NodeURI(call.ownerOf(n), n.Path, n.IsDir())
+			uri := kb.NodeURI(call.ownerOf(n), n.Path, n.IsDir())
 			out = append(out, found{hit: NameHit{URI: uri, Name: n.Name, Kind: n.Kind}, rank: rank, path: uri})
 		}
 	}

@@ -5,12 +5,13 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
 // sharedRoots reads, at this moment, what others share with the caller:
 // one entry per shared root, by owner then path.
-func (t *Tree) sharedRoots(ctx context.Context, c Caller) ([]store.SharedRoot, error) {
+func (t *Tree) sharedRoots(ctx context.Context, c kb.Caller) ([]store.SharedRoot, error) {
 	roots, err := t.st.SharedWith(ctx, c.ID)
 	if err != nil {
 		return nil, apierr.Internal(err)
@@ -21,7 +22,7 @@ func (t *Tree) sharedRoots(ctx context.Context, c Caller) ([]store.SharedRoot, e
 // listShared is the listing of kb://shared/. Nothing can be created in it,
 // so its access is read whatever the entries' roles.
 // Its cursor holds an offset: the list is small and read whole each time.
-func (t *Tree) listShared(ctx context.Context, c Caller, pr PageRequest) (Listing, error) {
+func (t *Tree) listShared(ctx context.Context, c kb.Caller, pr PageRequest) (Listing, error) {
 	offset, limit := pr.Offset, pr.Limit
 	if pr.Cursor != "" {
 		cur, err := decodeListCursor(pr.Cursor, 0)
@@ -34,7 +35,7 @@ func (t *Tree) listShared(ctx context.Context, c Caller, pr PageRequest) (Listin
 	if err != nil {
 		return Listing{}, err
 	}
-	out := Listing{URI: SharedURI, Access: access.Read.String(), Items: []Item{}}
+	out := Listing{URI: kb.SharedURI, Access: access.Read.String(), Items: []Item{}}
 	if offset < len(roots) {
 		roots = roots[offset:]
 	} else {
@@ -51,7 +52,7 @@ func (t *Tree) listShared(ctx context.Context, c Caller, pr PageRequest) (Listin
 	dirs := make([]layerDir, 0, len(roots))
 	for _, r := range roots {
 		if r.IsDir() {
-			dirs = append(dirs, layerDir{owner: Caller{ID: r.UserID, Username: r.Owner}, path: r.Path})
+			dirs = append(dirs, layerDir{owner: kb.Caller{ID: r.UserID, Username: r.Owner}, path: r.Path})
 		}
 	}
 	layers, err := t.folderLayers(ctx, c, dirs)

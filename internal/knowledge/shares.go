@@ -8,6 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -62,7 +63,7 @@ func shareNotFound(id int64) error {
 
 // ownedTarget resolves raw for a caller who must own it: only the owner
 // shares, changes or revokes, so a grantee cannot re-share.
-func (t *Tree) ownedTarget(ctx context.Context, c Caller, raw string) (target, error) {
+func (t *Tree) ownedTarget(ctx context.Context, c kb.Caller, raw string) (target, error) {
 	tg, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return target{}, err
@@ -75,7 +76,7 @@ func (t *Tree) ownedTarget(ctx context.Context, c Caller, raw string) (target, e
 
 // Share grants a user or a group a role on a node the caller owns and
 // everything below it.
-func (t *Tree) Share(ctx context.Context, c Caller, r ShareRequest) (ShareView, error) {
+func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareView, error) {
 	if err := r.Validate(); err != nil {
 		return ShareView{}, err
 	}
@@ -89,7 +90,7 @@ func (t *Tree) Share(ctx context.Context, c Caller, r ShareRequest) (ShareView, 
 		u, err := t.st.UserByUsername(ctx, strings.ToLower(r.User))
 		switch {
 		case errors.Is(err, store.ErrNotFound) || (err == nil && u.Disabled):
-			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no active user named %q", truncate(r.User, 64))
+			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no active user named %q", kb.Clip(r.User, 64))
 		case err != nil:
 			return ShareView{}, apierr.Internal(err)
 		case u.ID == c.ID:
@@ -99,7 +100,7 @@ func (t *Tree) Share(ctx context.Context, c Caller, r ShareRequest) (ShareView, 
 	} else {
 		g, err := t.st.GroupByName(ctx, strings.ToLower(r.Group))
 		if errors.Is(err, store.ErrNotFound) {
-			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no group named %q", truncate(r.Group, 64))
+			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no group named %q", kb.Clip(r.Group, 64))
 		}
 		if err != nil {
 			return ShareView{}, apierr.Internal(err)
@@ -122,7 +123,7 @@ func (t *Tree) Share(ctx context.Context, c Caller, r ShareRequest) (ShareView, 
 
 // Shares lists the shares covering the node raw names (on it and on its
 // ancestors), or with raw empty every share the caller made.
-func (t *Tree) Shares(ctx context.Context, c Caller, raw string) ([]ShareView, error) {
+func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView, error) {
 	if raw == "" {
 		shs, err := t.st.SharesBy(ctx, c.ID)
 		if err != nil {
@@ -150,7 +151,7 @@ func (t *Tree) Shares(ctx context.Context, c Caller, raw string) ([]ShareView, e
 }
 
 // SetShareRole changes the role of one of the caller's shares.
-func (t *Tree) SetShareRole(ctx context.Context, c Caller, id int64, role string) (ShareView, error) {
+func (t *Tree) SetShareRole(ctx context.Context, c kb.Caller, id int64, role string) (ShareView, error) {
 	if err := checkRole(role); err != nil {
 		return ShareView{}, err
 	}
@@ -171,7 +172,7 @@ func (t *Tree) SetShareRole(ctx context.Context, c Caller, id int64, role string
 
 // Unshare revokes one of the caller's shares; the grantee's next request,
 // tool call or compile step no longer sees the node.
-func (t *Tree) Unshare(ctx context.Context, c Caller, id int64) error {
+func (t *Tree) Unshare(ctx context.Context, c kb.Caller, id int64) error {
 	if _, err := t.ownShare(ctx, c, id); err != nil {
 		return err
 	}
@@ -182,7 +183,7 @@ func (t *Tree) Unshare(ctx context.Context, c Caller, id int64) error {
 }
 
 // ownShare reads a share the caller made; anybody else's is not found.
-func (t *Tree) ownShare(ctx context.Context, c Caller, id int64) (store.Share, error) {
+func (t *Tree) ownShare(ctx context.Context, c kb.Caller, id int64) (store.Share, error) {
 	sh, err := t.st.ShareByID(ctx, c.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Share{}, shareNotFound(id)
@@ -195,7 +196,7 @@ func (t *Tree) ownShare(ctx context.Context, c Caller, id int64) (store.Share, e
 
 // shareViews spells shares of the caller's nodes; at is the node asked
 // about (0: none), which marks shares on other nodes as inherited.
-func (t *Tree) shareViews(ctx context.Context, c Caller, shs []store.Share, at int64) ([]ShareView, error) {
+func (t *Tree) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, at int64) ([]ShareView, error) {
 	var nodeIDs, userIDs []int64
 	for _, sh := range shs {
 		nodeIDs = append(nodeIDs, sh.NodeID)
@@ -226,7 +227,7 @@ func (t *Tree) shareViews(ctx context.Context, c Caller, shs []store.Share, at i
 	out := make([]ShareView, 0, len(shs))
 	for _, sh := range shs {
 		n := byID[sh.NodeID]
-		v := ShareView{ID: sh.ID, URI: NodeURI(c.Username, n.Path, n.IsDir()), Role: sh.Role,
+		v := ShareView{ID: sh.ID, URI: kb.NodeURI(c.Username, n.Path, n.IsDir()), Role: sh.Role,
 			Inherited: at != 0 && sh.NodeID != at, CreatedAt: sh.CreatedAt}
 		if sh.UserID != nil {
 			v.User = &store.Member{ID: *sh.UserID, Username: names[*sh.UserID]}

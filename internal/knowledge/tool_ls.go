@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -39,7 +40,7 @@ var lsTool = toolDef{
 	tooBig: "ask for fewer items with a smaller limit",
 	args: []argSpec{
 		uriArg("The folder to list."),
-		{Name: "cursor", Kind: argString, MaxChars: 4 * MaxURIBytes, Description: "Where the page starts: the next_cursor string of the previous page, unchanged. Omit it for the first page."},
+		{Name: "cursor", Kind: argString, MaxChars: 4 * kb.MaxURIBytes, Description: "Where the page starts: the next_cursor string of the previous page, unchanged. Omit it for the first page."},
 		{Name: "offset", Kind: argInteger, Min: 0, Max: maxToolOffset, Description: "How many children to skip (default 0); prefer cursor, which does not shift when the folder changes."},
 		{Name: "limit", Kind: argInteger, Min: 1, Max: MaxToolListLimit, Description: fmt.Sprintf("How many children to return (default %d).", DefaultToolListLimit)},
 	},

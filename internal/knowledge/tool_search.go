@@ -13,6 +13,7 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -90,7 +91,7 @@ var searchTool = toolDef{
 	args: []argSpec{
 		uriArg("The folder (searched with everything below it) or the file to search."),
 		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "The text to find: a literal phrase (or an RE2 regular expression when regex is true), matched ignoring case unless case_sensitive is true."},
-		{Name: "offset", Kind: argString, MaxChars: 4 * MaxURIBytes, Description: "Cursor to continue a search: the next_offset string of the previous page. Omit it for the first page."},
+		{Name: "offset", Kind: argString, MaxChars: 4 * kb.MaxURIBytes, Description: "Cursor to continue a search: the next_offset string of the previous page. Omit it for the first page."},
 		{Name: "case_sensitive", Kind: argBoolean, Description: "Match letter case exactly (default false: ignoring case)."},
 		{Name: "regex", Kind: argBoolean, Description: "Treat query as an RE2 regular expression, matched within one line (default false: a literal phrase)."},
 		{Name: "path", Kind: argString, MaxChars: 200, Description: "Only files whose path matches this glob: without a slash it matches the file name (\"*.md\"), with one the path below uri (\"notes/**/*.md\", ** crossing folders)."},

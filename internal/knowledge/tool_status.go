@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -58,7 +59,7 @@ func (t *Tree) runStatus(ctx context.Context, call toolCall) (any, string, error
 	}
 	out := &StatusResult{URI: call.uri.String(), Coverage: cv, Jobs: make([]JobInfo, 0, len(js))}
 	for _, j := range js {
-		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: NodeURI(call.tg.owner.Username, j.Path, false),
+		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: kb.NodeURI(call.tg.owner.Username, j.Path, false),
 			State: j.State, Stage: j.Stage, UpdatedAt: j.UpdatedAt}
 		if j.ErrorCode != "" {
 			info.Error = j.ErrorCode + ": " + j.ErrorMessage

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -16,7 +17,7 @@ func TestToolStatusReportsCallersJobsForScope(t *testing.T) {
 		e.put(e.alice, "kb://me/d/", "b.md", []byte("y"))
 		e.put(e.alice, "kb://me/other/", "c.md", []byte("z"))
 		e.put(e.bob, "kb://me/d/", "a.md", []byte("bob"))
-		enqueue := func(c Caller, path string) store.Job {
+		enqueue := func(c kb.Caller, path string) store.Job {
 			n, err := e.st.NodeByPath(ctx, c.ID, path)
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -42,8 +43,8 @@ type ToolResult struct {
 type toolRun func(t *Tree, ctx context.Context, call toolCall) (any, string, error)
 
 type toolCall struct {
-	c    Caller
-	uri  URI
+	c    kb.Caller
+	uri  kb.URI
 	node store.Node
 	tg   target
 	args toolArgs
@@ -56,14 +57,14 @@ type toolCall struct {
 // scopeURI spells the call's target.
 func (call toolCall) scopeURI() string {
 	if call.shared {
-		return SharedURI
+		return kb.SharedURI
 	}
 	return call.uri.String()
 }
 
 // fileURI spells a file the call visits, in whichever tree it is.
 func (call toolCall) fileURI(f store.Node) string {
-	return NodeURI(call.ownerOf(f), f.Path, false)
+	return kb.NodeURI(call.ownerOf(f), f.Path, false)
 }
 
 // ownerOf names the owner of a node the call visits.
@@ -139,18 +140,18 @@ func (t *Tree) Tools() []Tool {
 
 // RunTool runs the tool name with JSON arguments for the caller, inside the
 // scope named by scopeURI; see RunScopedTool.
-func (t *Tree) RunTool(ctx context.Context, c Caller, scopeURI, name string, args json.RawMessage) (ToolResult, error) {
-	return t.RunScopedTool(ctx, c, Scope{URI: scopeURI}, name, args)
+func (t *Tree) RunTool(ctx context.Context, c kb.Caller, scopeURI, name string, args json.RawMessage) (ToolResult, error) {
+	return t.RunScopedTool(ctx, c, kb.Scope{URI: scopeURI}, name, args)
 }
 
 // RunScopedTool validates args against the tool's schema, re-resolves the
 // scope, checks the target uri lies inside it, runs the tool and encodes
 // the result under MaxToolResultBytes. Errors are *apierr.Error values
 // whose Message is written for the model to act on.
-func (t *Tree) RunScopedTool(ctx context.Context, c Caller, sc Scope, name string, args json.RawMessage) (ToolResult, error) {
+func (t *Tree) RunScopedTool(ctx context.Context, c kb.Caller, sc kb.Scope, name string, args json.RawMessage) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
-		return ToolResult{}, apierr.BadRequest("unknown_tool", "there is no tool %q; the tools are %s", truncate(name, 40), strings.Join(toolNames, ", "))
+		return ToolResult{}, apierr.BadRequest("unknown_tool", "there is no tool %q; the tools are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
 	}
 	a, err := decodeArgs(name, def.args, args)
 	if err != nil {
@@ -166,7 +167,7 @@ func (t *Tree) RunScopedTool(ctx context.Context, c Caller, sc Scope, name strin
 // RunCommand runs an explicit command {command, uri, ...arguments} with the
 // uri itself as the scope: the same validation, results and limits as a
 // model's tool call (POST /knowledge-agent/command).
-func (t *Tree) RunCommand(ctx context.Context, c Caller, body []byte) (ToolResult, error) {
+func (t *Tree) RunCommand(ctx context.Context, c kb.Caller, body []byte) (ToolResult, error) {
 	fields, err := decodeObject("the command", body)
 	if err != nil {
 		return ToolResult{}, err
@@ -191,18 +192,18 @@ func (t *Tree) RunCommand(ctx context.Context, c Caller, body []byte) (ToolResul
 // RunNamedCommand is RunCommand with the command's name apart from its JSON
 // arguments {uri, ...}: the entry point of front doors that name the tool
 // in their own envelope (MCP's tools/call), so both run one code path.
-func (t *Tree) RunNamedCommand(ctx context.Context, c Caller, name string, args json.RawMessage) (ToolResult, error) {
-	fields, err := decodeObject("arguments for "+truncate(name, 40), args)
+func (t *Tree) RunNamedCommand(ctx context.Context, c kb.Caller, name string, args json.RawMessage) (ToolResult, error) {
+	fields, err := decodeObject("arguments for "+kb.Clip(name, 40), args)
 	if err != nil {
 		return ToolResult{}, err
 	}
 	return t.runCommand(ctx, c, name, fields)
 }
 
-func (t *Tree) runCommand(ctx context.Context, c Caller, name string, fields []field) (ToolResult, error) {
+func (t *Tree) runCommand(ctx context.Context, c kb.Caller, name string, fields []field) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
-		return ToolResult{}, apierr.BadRequest("unknown_command", "there is no command %q; the commands are %s", truncate(name, 40), strings.Join(toolNames, ", "))
+		return ToolResult{}, apierr.BadRequest("unknown_command", "there is no command %q; the commands are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
 	}
 	a, err := checkArgs(name, def.args, fields)
 	if err != nil {
@@ -216,19 +217,19 @@ func (t *Tree) runCommand(ctx context.Context, c Caller, name string, fields []f
 	return t.runTool(ctx, c, sc, def, a)
 }
 
-func (t *Tree) commandScope(ctx context.Context, c Caller, raw string) (resolvedScope, error) {
+func (t *Tree) commandScope(ctx context.Context, c kb.Caller, raw string) (resolvedScope, error) {
 	raw, err := narrowScope(c, raw)
 	if err != nil {
 		return resolvedScope{}, err
 	}
-	if IsSharedURI(raw) {
-		return t.resolveScope(ctx, c, Scope{URI: SharedURI})
+	if kb.IsSharedURI(raw) {
+		return t.resolveScope(ctx, c, kb.Scope{URI: kb.SharedURI})
 	}
 	tg, err := t.resolve(ctx, c, raw, access.Read)
 	return resolvedScope{target: tg}, err
 }
 
-func (t *Tree) runTool(ctx context.Context, c Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
+func (t *Tree) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
 	tg, err := t.resolveTarget(ctx, c, s, a.str("uri"))
 	if err != nil {
 		return ToolResult{}, err
@@ -236,7 +237,7 @@ func (t *Tree) runTool(ctx context.Context, c Caller, s resolvedScope, def toolD
 	call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0, roots: s.roots}
 	if call.shared && def.name != "ls" && def.name != "search" {
 		return ToolResult{}, apierr.BadRequest("virtual_folder",
-			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", SharedURI, def.name, SharedURI)
+			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", kb.SharedURI, def.name, kb.SharedURI)
 	}
 	u := tg.uri
 	v, summary, err := def.run(t, ctx, call)
@@ -269,6 +270,6 @@ func encodeResult(v any) (json.RawMessage, error) {
 
 // uriArg is the uri argument every tool takes.
 func uriArg(what string) argSpec {
-	return argSpec{Name: "uri", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxURIBytes,
+	return argSpec{Name: "uri", Kind: argString, Required: true, MinChars: 1, MaxChars: kb.MaxURIBytes,
 		Description: what + " A kb:// URI inside the conversation's scope, e.g. kb://users/alice/notes/ (folders end with /); kb://me/... means the caller's own tree; kb://shared/ lists the folders others share with the caller (ls and search only)."}
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // argKind is the JSON type of one tool argument.
@@ -100,7 +101,7 @@ func decodeObject(what string, raw []byte) ([]field, error) {
 			return nil, syntaxErr(what, err)
 		}
 		if seen[key] {
-			return nil, invalidArgs("%s: %q is given twice; give each argument once", what, truncate(key, 40))
+			return nil, invalidArgs("%s: %q is given twice; give each argument once", what, kb.Clip(key, 40))
 		}
 		seen[key] = true
 		out = append(out, field{Key: key, Value: v})
@@ -186,7 +187,7 @@ func checkArgs(tool string, specs []argSpec, fields []field) (toolArgs, error) {
 	for _, f := range fields {
 		spec, ok := findSpec(specs, f.Key)
 		if !ok {
-			return toolArgs{}, invalidArgs("%s has no argument %q; it takes %s", tool, truncate(f.Key, 40), specsSummary(specs))
+			return toolArgs{}, invalidArgs("%s has no argument %q; it takes %s", tool, kb.Clip(f.Key, 40), specsSummary(specs))
 		}
 		if string(bytes.TrimSpace(f.Value)) == "null" {
 			continue
@@ -272,11 +273,11 @@ func decodeInteger(tool string, spec argSpec, raw json.RawMessage) (int64, error
 		f, ferr := strconv.ParseFloat(text, 64)
 		switch {
 		case ferr != nil && !errors.Is(ferr, strconv.ErrRange):
-			return 0, invalidArgs("%s: %q must be an integer, not %s", tool, spec.Name, truncate(text, 40))
+			return 0, invalidArgs("%s: %q must be an integer, not %s", tool, spec.Name, kb.Clip(text, 40))
 		case math.IsInf(f, 0) || errors.Is(ferr, strconv.ErrRange) || f > float64(spec.Max) || f < float64(spec.Min):
-			return 0, outOfRange(tool, spec, truncate(text, 40))
+			return 0, outOfRange(tool, spec, kb.Clip(text, 40))
 		case f != math.Trunc(f):
-			return 0, invalidArgs("%s: %q must be a whole number, not %s", tool, spec.Name, truncate(text, 40))
+			return 0, invalidArgs("%s: %q must be a whole number, not %s", tool, spec.Name, kb.Clip(text, 40))
 		}
 		n = int64(f)
 	}

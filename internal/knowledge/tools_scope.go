@@ -5,34 +5,26 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
-
-// Scope is the node a conversation may explore: the tools reach it and its
-// descendants only. NodeID pins the node seen when the turn started (see
-// OpenScope); zero means "whatever node the URI names now". The scope
-// kb://shared/ reaches whatever is shared with the caller at each call.
-type Scope struct {
-	URI    string
-	NodeID int64
-}
 
 // OpenScope resolves raw for the caller and pins the node it names, so a
 // later call notices when the path was deleted and re-created or another
 // node was moved into its place.
-func (t *Tree) OpenScope(ctx context.Context, c Caller, raw string) (Scope, error) {
+func (t *Tree) OpenScope(ctx context.Context, c kb.Caller, raw string) (kb.Scope, error) {
 	raw, err := narrowScope(c, raw)
 	if err != nil {
-		return Scope{}, err
+		return kb.Scope{}, err
 	}
-	if IsSharedURI(raw) {
-		return Scope{URI: SharedURI}, nil
+	if kb.IsSharedURI(raw) {
+		return kb.Scope{URI: kb.SharedURI}, nil
 	}
 	u, n, err := t.Resolve(ctx, c, raw)
 	if err != nil {
-		return Scope{}, err
+		return kb.Scope{}, err
 	}
-	return Scope{URI: u.String(), NodeID: n.ID}, nil
+	return kb.Scope{URI: u.String(), NodeID: n.ID}, nil
 }
 
 // resolvedScope is a scope re-read from the database for one call: its
@@ -46,11 +38,11 @@ type resolvedScope struct {
 // resolveScope re-reads the scope's node, and asks the authorizer again, on
 // every call: visibility is never cached between calls (SPEC §3), so a
 // revoked share ends a running turn at its next tool call.
-func (t *Tree) resolveScope(ctx context.Context, c Caller, sc Scope) (resolvedScope, error) {
-	if c.Scoped() && IsSharedURI(sc.URI) {
-		return resolvedScope{}, notFound(SharedURI)
+func (t *Tree) resolveScope(ctx context.Context, c kb.Caller, sc kb.Scope) (resolvedScope, error) {
+	if c.Scoped() && kb.IsSharedURI(sc.URI) {
+		return resolvedScope{}, notFound(kb.SharedURI)
 	}
-	if IsSharedURI(sc.URI) {
+	if kb.IsSharedURI(sc.URI) {
 		roots, err := t.sharedRoots(ctx, c)
 		return resolvedScope{shared: true, roots: roots}, err
 	}
@@ -72,7 +64,7 @@ func (t *Tree) resolveScope(ctx context.Context, c Caller, sc Scope) (resolvedSc
 // contains tells whether u is the scope's node or below it. A file scope
 // contains only itself; the root contains its whole tree; kb://shared/
 // contains every shared root and what is below them.
-func (s resolvedScope) contains(u URI) bool {
+func (s resolvedScope) contains(u kb.URI) bool {
 	if s.shared {
 		for _, r := range s.roots {
 			if r.Owner == u.Username && access.Within(u.Path, r.Path) {
@@ -94,17 +86,17 @@ func (s resolvedScope) contains(u URI) bool {
 // folder scope (its mirror below their wiki/, where ls's overview_uri and
 // summary_uri point): digests of the scope's own files, in the caller's own
 // tree, so the agent can read an overview before the raw files.
-func (s resolvedScope) layersContain(c Caller, u URI) bool {
+func (s resolvedScope) layersContain(c kb.Caller, u kb.URI) bool {
 	if s.shared || !s.node.IsDir() || u.Username != c.Username {
 		return false
 	}
-	return access.Within(u.Path, c.OutputFolder(s.owner.Username, s.node.Path))
+	return access.Within(u.Path, OutputFolder(c, s.owner.Username, s.node.Path))
 }
 
 // name spells the scope for messages.
 func (s resolvedScope) name() string {
 	if s.shared {
-		return SharedURI
+		return kb.SharedURI
 	}
 	return s.uri.String()
 }
@@ -112,18 +104,18 @@ func (s resolvedScope) name() string {
 // resolveTarget parses a tool's uri argument, checks it lies inside the
 // scope before looking anything up (so nothing outside leaks, not even its
 // existence), then reads the node through the authorizer.
-func (t *Tree) resolveTarget(ctx context.Context, c Caller, s resolvedScope, raw string) (target, error) {
+func (t *Tree) resolveTarget(ctx context.Context, c kb.Caller, s resolvedScope, raw string) (target, error) {
 	raw, err := narrowScope(c, raw)
 	if err != nil {
 		return target{}, err
 	}
-	if IsSharedURI(raw) {
+	if kb.IsSharedURI(raw) {
 		if !s.shared {
 			return target{}, outsideScope(s, raw)
 		}
 		return target{}, nil // the virtual folder itself: only ls takes it
 	}
-	u, err := ParseURI(raw, c.Username)
+	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
 		return target{}, err
 	}
@@ -144,8 +136,8 @@ func (t *Tree) resolveTarget(ctx context.Context, c Caller, s resolvedScope, raw
 func outsideScope(s resolvedScope, raw string) error {
 	if !s.shared && !s.node.IsDir() {
 		return apierr.BadRequest("outside_scope",
-			"%s is outside the scope: this conversation is about the file %s alone; use that uri", truncate(raw, 200), s.uri)
+			"%s is outside the scope: this conversation is about the file %s alone; use that uri", kb.Clip(raw, 200), s.uri)
 	}
 	return apierr.BadRequest("outside_scope",
-		"%s is outside the scope: this conversation may use %s and what is below it only", truncate(raw, 200), s.name())
+		"%s is outside the scope: this conversation may use %s and what is below it only", kb.Clip(raw, 200), s.name())
 }

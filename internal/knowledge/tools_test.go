@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -20,7 +21,7 @@ type toolEnv struct {
 	tree       *Tree
 	st         *store.Store
 	blobs      *blob.Store
-	alice, bob Caller
+	alice, bob kb.Caller
 }
 
 func newToolEnv(t testing.TB, dialect string) *toolEnv {
@@ -36,7 +37,7 @@ func newToolEnv(t testing.TB, dialect string) *toolEnv {
 		if err := st.CreateUser(context.Background(), &u); err != nil {
 			t.Fatal(err)
 		}
-		c := Caller{ID: u.ID, Username: name}
+		c := kb.Caller{ID: u.ID, Username: name}
 		if name == "alice" {
 			e.alice = c
 		} else {
@@ -46,7 +47,7 @@ func newToolEnv(t testing.TB, dialect string) *toolEnv {
 	return e
 }
 
-func (e *toolEnv) mkdir(c Caller, uri string) {
+func (e *toolEnv) mkdir(c kb.Caller, uri string) {
 	e.t.Helper()
 	if _, err := e.tree.Mkdir(context.Background(), c, uri); err != nil {
 		e.t.Fatalf("mkdir %s: %v", uri, err)
@@ -54,7 +55,7 @@ func (e *toolEnv) mkdir(c Caller, uri string) {
 }
 
 // put uploads content as the file name in folder (created when missing).
-func (e *toolEnv) put(c Caller, folder, name string, content []byte) string {
+func (e *toolEnv) put(c kb.Caller, folder, name string, content []byte) string {
 	e.t.Helper()
 	ctx := context.Background()
 	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
@@ -72,7 +73,7 @@ func (e *toolEnv) put(c Caller, folder, name string, content []byte) string {
 }
 
 // putL2 stores text as the parsed body of an existing file.
-func (e *toolEnv) putL2(c Caller, uri, text string) {
+func (e *toolEnv) putL2(c kb.Caller, uri, text string) {
 	e.t.Helper()
 	ctx := context.Background()
 	_, n, err := e.tree.Resolve(ctx, c, uri)
@@ -106,11 +107,11 @@ func toolArgsJSON(t testing.TB, args any) json.RawMessage {
 	return b
 }
 
-func (e *toolEnv) run(c Caller, scope, tool string, args any) (ToolResult, error) {
+func (e *toolEnv) run(c kb.Caller, scope, tool string, args any) (ToolResult, error) {
 	return e.tree.RunTool(context.Background(), c, scope, tool, toolArgsJSON(e.t, args))
 }
 
-func (e *toolEnv) mustRun(c Caller, scope, tool string, args any) ToolResult {
+func (e *toolEnv) mustRun(c kb.Caller, scope, tool string, args any) ToolResult {
 	e.t.Helper()
 	res, err := e.run(c, scope, tool, args)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -47,8 +48,8 @@ type TrashEntry struct {
 }
 
 // entryOf spells an item; at is where a restore puts it back.
-func (t *Tree) entryOf(c Caller, it store.TrashItem, at string) TrashEntry {
-	return TrashEntry{ID: it.ID, URI: NodeURI(c.Username, at, it.Kind == store.KindDir), Name: it.Name,
+func (t *Tree) entryOf(c kb.Caller, it store.TrashItem, at string) TrashEntry {
+	return TrashEntry{ID: it.ID, URI: kb.NodeURI(c.Username, at, it.Kind == store.KindDir), Name: it.Name,
 		Kind: it.Kind, Size: it.Size, DeletedAt: it.DeletedAt, ExpiresAt: it.DeletedAt.Add(t.trashTTL)}
 }
 
@@ -56,7 +57,7 @@ func (t *Tree) entryOf(c Caller, it store.TrashItem, at string) TrashEntry {
 // transaction: from then on the tree, listings and every tool no longer see
 // it, and its compile jobs are cancelled. Its bytes stay until the item is
 // purged or expires.
-func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
+func (t *Tree) Delete(ctx context.Context, c kb.Caller, raw string) error {
 	tg, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
 		return err
@@ -84,7 +85,7 @@ func (t *Tree) Delete(ctx context.Context, c Caller, raw string) error {
 // trashNode moves n and its subtree to own's trash inside tx, which holds
 // the tree lock; a copy or move over an existing node uses it to replace
 // the node in the same transaction.
-func trashNode(ctx context.Context, tx *store.Store, c, own Caller, n store.Node) error {
+func trashNode(ctx context.Context, tx *store.Store, c, own kb.Caller, n store.Node) error {
 	nodes, err := tx.Subtree(ctx, n)
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ func trashNode(ctx context.Context, tx *store.Store, c, own Caller, n store.Node
 }
 
 // ListTrash returns the caller's trash, newest first.
-func (t *Tree) ListTrash(ctx context.Context, c Caller) ([]TrashEntry, error) {
+func (t *Tree) ListTrash(ctx context.Context, c kb.Caller) ([]TrashEntry, error) {
 	its, err := t.st.ListTrash(ctx, c.ID)
 	if err != nil {
 		return nil, apierr.Internal(err)
@@ -174,7 +175,7 @@ func trashNotFound(id int64) error {
 // wherever that folder is now, or at its old path (recreating missing
 // folders) when that folder is gone too; when the name is taken it
 // becomes "name (restored)".
-func (t *Tree) RestoreTrash(ctx context.Context, c Caller, id int64) (Item, error) {
+func (t *Tree) RestoreTrash(ctx context.Context, c kb.Caller, id int64) (Item, error) {
 	var restored store.Node
 	err := t.mutate(ctx, c, func(tx *store.Store) error {
 		it, err := tx.TrashByID(ctx, c.ID, id)
@@ -276,7 +277,7 @@ func restoreVersions(ctx context.Context, tx *store.Store, nodeID int64, vs []st
 
 // PurgeTrash deletes one item (id > 0) or the whole trash of the caller for
 // good and frees the bytes nothing else references.
-func (t *Tree) PurgeTrash(ctx context.Context, c Caller, id int64) (int, error) {
+func (t *Tree) PurgeTrash(ctx context.Context, c kb.Caller, id int64) (int, error) {
 	if c.Scoped() {
 		return t.purgeScopedTrash(ctx, c, id)
 	}
@@ -303,7 +304,7 @@ func (t *Tree) ExpireTrash(ctx context.Context) (int, error) {
 }
 
 // ensureUserFolder returns the caller's folder at p, creating missing ones.
-func ensureUserFolder(ctx context.Context, tx *store.Store, c Caller, p string) (store.Node, error) {
+func ensureUserFolder(ctx context.Context, tx *store.Store, c kb.Caller, p string) (store.Node, error) {
 	dir, err := tx.EnsureRoot(ctx, c.ID)
 	if err != nil || p == "" {
 		return dir, err
@@ -320,7 +321,7 @@ func ensureUserFolder(ctx context.Context, tx *store.Store, c Caller, p string) 
 		case err != nil:
 			return store.Node{}, err
 		case !n.IsDir():
-			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, not a folder", NodeURI(c.Username, cp, false))
+			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, not a folder", kb.NodeURI(c.Username, cp, false))
 		}
 		dir = n
 	}
@@ -330,7 +331,7 @@ func ensureUserFolder(ctx context.Context, tx *store.Store, c Caller, p string) 
 // freeName picks a free name below dir. With a tag (restoring) the name
 // itself comes first, then "base (tag).ext", "base (tag 2).ext"…; without
 // one (an upload that keeps both) "base (2).ext", "base (3).ext"…
-func freeName(ctx context.Context, tx *store.Store, c Caller, dir store.Node, name string, isDir bool, tag string) (string, error) {
+func freeName(ctx context.Context, tx *store.Store, c kb.Caller, dir store.Node, name string, isDir bool, tag string) (string, error) {
 	free := func(cand string) (bool, error) {
 		_, err := tx.NodeByPath(ctx, c.ID, dir.ChildPath(cand))
 		if errors.Is(err, store.ErrNotFound) {

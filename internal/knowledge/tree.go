@@ -11,6 +11,7 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -19,56 +20,6 @@ const (
 	DefaultListLimit = 100
 	MaxListLimit     = 1000
 )
-
-// Caller is the authenticated user a request acts for. A caller from a
-// scoped API token (ScopeID non-zero) sees only the folder at ScopePath of
-// its own tree and below; ReadOnly forbids every change.
-type Caller struct {
-	ID       int64
-	Username string
-	// ScopeID is the scope folder's node id, 0 for an unscoped caller.
-	ScopeID   int64
-	ScopePath string
-	ReadOnly  bool
-}
-
-// Scoped tells whether the caller is confined to one folder.
-func (c Caller) Scoped() bool { return c.ScopeID != 0 }
-
-// InScope tells whether path (below the caller's own root) is the scope
-// folder or below it; every path is in scope for an unscoped caller.
-func (c Caller) InScope(path string) bool {
-	return !c.Scoped() || path == c.ScopePath || strings.HasPrefix(path, c.ScopePath+"/")
-}
-
-// SeesURI tells whether a stored kb:// URI (a conversation's scope, a
-// job's file) lies inside the caller's scope; always true when unscoped.
-// Listings that are the caller's own rather than the tree's filter by it.
-func (c Caller) SeesURI(raw string) bool {
-	if !c.Scoped() {
-		return true
-	}
-	u, err := ParseURI(raw, c.Username)
-	return err == nil && u.Username == c.Username && u.Path != "" && c.InScope(u.Path)
-}
-
-// ScopeURI is the scope folder's kb:// URI, "" for an unscoped caller.
-func (c Caller) ScopeURI() string {
-	if !c.Scoped() {
-		return ""
-	}
-	return NodeURI(c.Username, c.ScopePath, true)
-}
-
-// RootURI is where this caller's view of the tree begins: the scope folder
-// of a scoped token, else the caller's own root. Walks that read the store
-// directly, and doors that need one folder to start a turn, start here.
-func (c Caller) RootURI() string {
-	if c.Scoped() {
-		return c.ScopeURI()
-	}
-	return URI{Username: c.Username}.String()
-}
 
 // Tree is the resource tree service shared by the API and the tools.
 type Tree struct {
@@ -136,7 +87,7 @@ type Item struct {
 
 func itemOf(username string, n store.Node) Item {
 	return Item{
-		URI:       NodeURI(username, n.Path, n.IsDir()),
+		URI:       kb.NodeURI(username, n.Path, n.IsDir()),
 		Name:      n.Name,
 		Kind:      n.Kind,
 		Size:      n.Size,
@@ -152,14 +103,14 @@ func notFound(u string) error {
 // Resolve parses raw for the caller and reads the node it names, if the
 // authorizer lets the caller read it. A node the caller may not see answers
 // exactly like a missing node, so existence never leaks.
-func (t *Tree) Resolve(ctx context.Context, c Caller, raw string) (URI, store.Node, error) {
+func (t *Tree) Resolve(ctx context.Context, c kb.Caller, raw string) (kb.URI, store.Node, error) {
 	tg, err := t.resolve(ctx, c, raw, access.Read)
 	return tg.uri, tg.node, err
 }
 
 // ResolveWrite is Resolve for a caller about to change the node: a node
 // shared with them read-only answers 403.
-func (t *Tree) ResolveWrite(ctx context.Context, c Caller, raw string) (URI, store.Node, error) {
+func (t *Tree) ResolveWrite(ctx context.Context, c kb.Caller, raw string) (kb.URI, store.Node, error) {
 	tg, err := t.resolve(ctx, c, raw, access.Write)
 	return tg.uri, tg.node, err
 }
@@ -188,12 +139,12 @@ type PageRequest struct {
 
 // List returns children of the folder raw names, folders first then files,
 // each by name; NextOffset is nil on the last page.
-func (t *Tree) List(ctx context.Context, c Caller, raw string, offset, limit int) (Listing, error) {
+func (t *Tree) List(ctx context.Context, c kb.Caller, raw string, offset, limit int) (Listing, error) {
 	return t.ListPage(ctx, c, raw, PageRequest{Offset: offset, Limit: limit})
 }
 
 // ListPage is List by cursor or offset.
-func (t *Tree) ListPage(ctx context.Context, c Caller, raw string, pr PageRequest) (Listing, error) {
+func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageRequest) (Listing, error) {
 	if pr.Offset < 0 {
 		return Listing{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
 	}
@@ -206,10 +157,10 @@ func (t *Tree) ListPage(ctx context.Context, c Caller, raw string, pr PageReques
 	if pr.Cursor != "" && pr.Offset != 0 {
 		return Listing{}, invalidCursor("and offset cannot be used together")
 	}
-	if IsSharedURI(raw) && c.Scoped() {
-		return Listing{}, notFound(SharedURI)
+	if kb.IsSharedURI(raw) && c.Scoped() {
+		return Listing{}, notFound(kb.SharedURI)
 	}
-	if IsSharedURI(raw) {
+	if kb.IsSharedURI(raw) {
 		return t.listShared(ctx, c, pr)
 	}
 	tg, err := t.resolve(ctx, c, raw, access.Read)
@@ -227,7 +178,7 @@ func (t *Tree) ListPage(ctx context.Context, c Caller, raw string, pr PageReques
 
 // listScopedRoot answers a scoped caller's root as if the scope folder were
 // its only child, however deep the folder really is.
-func (t *Tree) listScopedRoot(ctx context.Context, c Caller, root target) (Listing, error) {
+func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root target) (Listing, error) {
 	n, err := t.st.NodeByID(ctx, c.ID, c.ScopeID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Listing{}, ErrScopeDeleted
@@ -256,7 +207,7 @@ func (t *Tree) children(ctx context.Context, folder int64, pr PageRequest) ([]st
 
 // listPage reads one page of a resolved folder with each file's job and
 // summary badges; the API and the ls tool share it.
-func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest) (Listing, error) {
+func (t *Tree) listPage(ctx context.Context, c kb.Caller, tg target, pr PageRequest) (Listing, error) {
 	children, err := t.children(ctx, tg.node.ID, pr)
 	if _, ok := apierr.As(err); ok {
 		return Listing{}, err
@@ -327,7 +278,7 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 		}
 		if sb, ok := summaries[ch.ID]; ok {
 			it.Summary = sb.State
-			it.SummaryURI = NodeURI(c.Username, sb.Path, false)
+			it.SummaryURI = kb.NodeURI(c.Username, sb.Path, false)
 			stale := sb.State == store.SummaryStale
 			it.Stale = &stale
 		}
@@ -343,8 +294,8 @@ func (t *Tree) listPage(ctx context.Context, c Caller, tg target, pr PageRequest
 
 // Mkdir creates the folder raw names and any missing parents; the folder
 // itself must not exist yet.
-func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
-	u, err := ParseURI(raw, c.Username)
+func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error) {
+	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
 		return Item{}, err
 	}
@@ -367,9 +318,9 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 			n, err := tx.NodeByPath(ctx, own.ID, path)
 			switch {
 			case err == nil && i == len(segs)-1:
-				return apierr.Conflict("already_exists", "%s already exists", NodeURI(own.Username, path, n.IsDir()))
+				return apierr.Conflict("already_exists", "%s already exists", kb.NodeURI(own.Username, path, n.IsDir()))
 			case err == nil && !n.IsDir():
-				return apierr.Conflict("not_a_folder", "%s is a file, not a folder", NodeURI(own.Username, path, false))
+				return apierr.Conflict("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, path, false))
 			case errors.Is(err, store.ErrNotFound):
 				n = store.Node{UserID: own.ID, ParentID: &parent.ID, Name: name, Path: path, Kind: store.KindDir}
 				if err := tx.CreateNode(ctx, &n); err != nil {
@@ -391,7 +342,7 @@ func (t *Tree) Mkdir(ctx context.Context, c Caller, raw string) (Item, error) {
 
 // Move renames or moves a node (with its subtree) to newRaw, which must not
 // exist and whose parent folder must.
-func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, error) {
+func (t *Tree) Move(ctx context.Context, c kb.Caller, raw, newRaw string) (Item, error) {
 	it, _, err := t.move(ctx, c, raw, newRaw, false)
 	return it, err
 }
@@ -399,11 +350,11 @@ func (t *Tree) Move(ctx context.Context, c Caller, raw, newRaw string) (Item, er
 // MoveReplacing is Move onto a node that may exist: that node goes to the
 // trash in the same transaction as the move (WebDAV's Overwrite: T), and
 // replaced tells whether there was one.
-func (t *Tree) MoveReplacing(ctx context.Context, c Caller, raw, newRaw string) (it Item, replaced bool, err error) {
+func (t *Tree) MoveReplacing(ctx context.Context, c kb.Caller, raw, newRaw string) (it Item, replaced bool, err error) {
 	return t.move(ctx, c, raw, newRaw, true)
 }
 
-func (t *Tree) move(ctx context.Context, c Caller, raw, newRaw string, replace bool) (Item, bool, error) {
+func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replace bool) (Item, bool, error) {
 	src, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
 		return Item{}, false, err
@@ -415,7 +366,7 @@ func (t *Tree) move(ctx context.Context, c Caller, raw, newRaw string, replace b
 	if err := guardShareRoot(src, "move or rename"); err != nil {
 		return Item{}, false, err
 	}
-	to, err := ParseURI(newRaw, c.Username)
+	to, err := kb.ParseURI(newRaw, c.Username)
 	if err != nil {
 		return Item{}, false, err
 	}
@@ -464,7 +415,7 @@ func (t *Tree) move(ctx context.Context, c Caller, raw, newRaw string, replace b
 			return err
 		}
 		if !parent.IsDir() {
-			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", NodeURI(own.Username, parent.Path, false))
+			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
 		}
 		replaced = false
 		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
@@ -494,11 +445,11 @@ func (t *Tree) move(ctx context.Context, c Caller, raw, newRaw string, replace b
 // outsideTree refuses a move that would leave the tree it is in, or for a
 // grantee the folder shared with them: a node never changes owner by a
 // rename, and a grantee cannot carry the owner's files away.
-func outsideTree(src target, to URI) error {
+func outsideTree(src target, to kb.URI) error {
 	if src.dec.Role == access.Owner {
 		return apierr.BadRequest("invalid_move", "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.uri, src.owner.Username)
 	}
-	shared := URI{Username: src.owner.Username, Path: src.dec.WriteRoot, Dir: true}
+	shared := kb.URI{Username: src.owner.Username, Path: src.dec.WriteRoot, Dir: true}
 	return apierr.Forbidden("outside_share", "%s may only move within %s, the folder shared with you; %s is outside it", src.uri, shared, to)
 }
 
@@ -520,7 +471,7 @@ func wrapStoreErr(err error) error {
 }
 
 // mutate runs fn as one transaction that holds the lock of owner's tree.
-func (t *Tree) mutate(ctx context.Context, owner Caller, fn func(tx *store.Store) error) error {
+func (t *Tree) mutate(ctx context.Context, owner kb.Caller, fn func(tx *store.Store) error) error {
 	return t.inTx(ctx, func(tx *store.Store) error {
 		if err := tx.LockTree(ctx, owner.ID); err != nil {
 			return err
@@ -552,7 +503,7 @@ func (t *Tree) AutoExtract(notify func()) { t.extracted = notify }
 
 // fresh re-reads a node resolved before the transaction; a node deleted
 // meanwhile is not found.
-func fresh(ctx context.Context, tx *store.Store, owner Caller, u URI, n store.Node) (store.Node, error) {
+func fresh(ctx context.Context, tx *store.Store, owner kb.Caller, u kb.URI, n store.Node) (store.Node, error) {
 	got, err := tx.NodeByID(ctx, owner.ID, n.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Node{}, notFound(u.String())

@@ -13,13 +13,14 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 // newTestTree builds a tree on a real store with a user named name.
-func newTestTree(t testing.TB, dialect string, names ...string) (*Tree, []Caller, string) {
+func newTestTree(t testing.TB, dialect string, names ...string) (*Tree, []kb.Caller, string) {
 	t.Helper()
 	st, dir := storetest.Open(t, dialect)
 	blobs, err := blob.Open(dir)
@@ -27,18 +28,18 @@ func newTestTree(t testing.TB, dialect string, names ...string) (*Tree, []Caller
 		t.Fatal(err)
 	}
 	tree := NewTree(st, blobs, 1<<20)
-	var callers []Caller
+	var callers []kb.Caller
 	for _, n := range names {
 		u := store.User{Username: n, PasswordHash: "x", Role: store.RoleUser}
 		if err := st.CreateUser(context.Background(), &u); err != nil {
 			t.Fatal(err)
 		}
-		callers = append(callers, Caller{ID: u.ID, Username: n})
+		callers = append(callers, kb.Caller{ID: u.ID, Username: n})
 	}
 	return tree, callers, dir
 }
 
-func mustUpload(t testing.TB, tree *Tree, c Caller, folder, name, body string) Item {
+func mustUpload(t testing.TB, tree *Tree, c kb.Caller, folder, name, body string) Item {
 	t.Helper()
 	s, err := tree.Stage(name, strings.NewReader(body))
 	if err != nil {

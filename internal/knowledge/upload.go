@@ -14,6 +14,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -50,22 +51,22 @@ func (t *Tree) StagePath(rel string, parents bool, r io.Reader) (Staged, error) 
 	segs := []string{rel}
 	if strings.ContainsAny(rel, `/\`) {
 		if !parents {
-			return Staged{}, apierr.BadRequest("path_in_name", "file name %q carries folders; upload with parents=true to create them below the target, or send the bare file name", truncate(rel, 60))
+			return Staged{}, apierr.BadRequest("path_in_name", "file name %q carries folders; upload with parents=true to create them below the target, or send the bare file name", kb.Clip(rel, 60))
 		}
 		segs = strings.Split(strings.ReplaceAll(rel, `\`, "/"), "/")
 	}
 	clean := make([]string, len(segs))
 	for i, seg := range segs {
 		if seg == "" && len(segs) > 1 {
-			return Staged{}, apierr.BadRequest("invalid_name", "file name %q has an empty folder name: a leading, trailing or doubled slash", truncate(rel, 60))
+			return Staged{}, apierr.BadRequest("invalid_name", "file name %q has an empty folder name: a leading, trailing or doubled slash", kb.Clip(rel, 60))
 		}
-		c, err := ValidateName(seg)
+		c, err := kb.ValidateName(seg)
 		if err != nil {
 			msg := err.Error()
 			if e, ok := apierr.As(err); ok {
 				msg = e.Message
 			}
-			return Staged{}, apierr.BadRequest("invalid_name", "file name %q: %s", truncate(rel, 60), msg)
+			return Staged{}, apierr.BadRequest("invalid_name", "file name %q: %s", kb.Clip(rel, 60), msg)
 		}
 		clean[i] = c
 	}
@@ -126,7 +127,7 @@ func ParseConflict(v string) (string, error) {
 // CommitUpload publishes staged files into the folder raw names, all or
 // nothing; onConflict says what a taken name does (an existing folder of
 // the same name refuses the upload unless renaming).
-func (t *Tree) CommitUpload(ctx context.Context, c Caller, raw string, files []Staged, onConflict string) ([]Item, error) {
+func (t *Tree) CommitUpload(ctx context.Context, c kb.Caller, raw string, files []Staged, onConflict string) ([]Item, error) {
 	return t.commitStaged(ctx, c, raw, files, onConflict, commitExtra{})
 }
 
@@ -146,7 +147,7 @@ type commitExtra struct {
 	done func(tx *store.Store, items []Item) error
 }
 
-func (t *Tree) commitStaged(ctx context.Context, c Caller, raw string, files []Staged, onConflict string, x commitExtra) ([]Item, error) {
+func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files []Staged, onConflict string, x commitExtra) ([]Item, error) {
 	defer Discard(files) // a no-op for committed blobs, whose staged copy is gone
 	tg, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
@@ -267,7 +268,7 @@ func itemsOf(owner string, nodes []store.Node) []Item {
 // target (folders[""]), inside the upload's transaction, so a failed upload
 // leaves no folder behind either. folders caches what this upload has
 // found, by relative path.
-func ensureFolders(ctx context.Context, tx *store.Store, c Caller, folders map[string]store.Node, segs []string) (store.Node, error) {
+func ensureFolders(ctx context.Context, tx *store.Store, c kb.Caller, folders map[string]store.Node, segs []string) (store.Node, error) {
 	parent := folders[""]
 	for i, name := range segs {
 		rel := strings.Join(segs[:i+1], "/")
@@ -279,7 +280,7 @@ func ensureFolders(ctx context.Context, tx *store.Store, c Caller, folders map[s
 		n, err := tx.NodeByPath(ctx, c.ID, p)
 		switch {
 		case err == nil && !n.IsDir():
-			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, so the upload cannot create a folder there", NodeURI(c.Username, p, false))
+			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, so the upload cannot create a folder there", kb.NodeURI(c.Username, p, false))
 		case errors.Is(err, store.ErrNotFound):
 			n = store.Node{UserID: c.ID, ParentID: &parent.ID, Name: name, Path: p, Kind: store.KindDir}
 			if err := tx.CreateNode(ctx, &n); err != nil {
@@ -294,7 +295,7 @@ func ensureFolders(ctx context.Context, tx *store.Store, c Caller, folders map[s
 }
 
 // resolveConflict returns the name a file is stored under.
-func resolveConflict(ctx context.Context, tx *store.Store, c Caller, dir store.Node, name, mode string) (string, error) {
+func resolveConflict(ctx context.Context, tx *store.Store, c kb.Caller, dir store.Node, name, mode string) (string, error) {
 	n, err := tx.NodeByPath(ctx, c.ID, dir.ChildPath(name))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -307,17 +308,17 @@ func resolveConflict(ctx context.Context, tx *store.Store, c Caller, dir store.N
 		return name, nil // putFile refuses a folder of that name
 	}
 	return "", apierr.Conflict("exists", "%s already exists; upload with on_conflict=replace or rename",
-		NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", itemOf(c.Username, n))
+		kb.NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", itemOf(c.Username, n))
 }
 
 // putFile creates or versions the file name below dir, in the tree of c,
 // with committed bytes; by is who wrote them when it is not c.
-func putFile(ctx context.Context, tx *store.Store, c Caller, by *int64, dir store.Node, name string, info blob.Info, body string) (store.Node, error) {
+func putFile(ctx context.Context, tx *store.Store, c kb.Caller, by *int64, dir store.Node, name string, info blob.Info, body string) (store.Node, error) {
 	p := dir.ChildPath(name)
 	n, err := tx.NodeByPath(ctx, c.ID, p)
 	switch {
 	case err == nil && n.IsDir():
-		return store.Node{}, apierr.Conflict("already_exists", "%s is a folder", NodeURI(c.Username, p, true))
+		return store.Node{}, apierr.Conflict("already_exists", "%s is a folder", kb.NodeURI(c.Username, p, true))
 	case errors.Is(err, store.ErrNotFound):
 		n = store.Node{UserID: c.ID, ParentID: &dir.ID, Name: name, Path: p, Kind: store.KindFile, Size: info.Size}
 		if err := tx.CreateNode(ctx, &n); err != nil {

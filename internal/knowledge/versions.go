@@ -6,6 +6,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -23,7 +24,7 @@ type Version struct {
 }
 
 // Versions lists a file's uploaded contents, newest (the current one) first.
-func (t *Tree) Versions(ctx context.Context, c Caller, raw string) ([]Version, error) {
+func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version, error) {
 	tg, err := t.resolve(ctx, c, raw, access.Read)
 	if err != nil {
 		return nil, err
@@ -53,7 +54,7 @@ func (t *Tree) Versions(ctx context.Context, c Caller, raw string) ([]Version, e
 
 // RestoreVersion makes an earlier content the file's current one, as a new
 // version: the history only grows.
-func (t *Tree) RestoreVersion(ctx context.Context, c Caller, raw string, versionID int64) (Item, error) {
+func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, versionID int64) (Item, error) {
 	tg, err := t.resolve(ctx, c, raw, access.Write)
 	if err != nil {
 		return Item{}, err

@@ -14,7 +14,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/observe"
 )
 
@@ -88,13 +88,13 @@ func withTokenInfo(next http.Handler) http.Handler {
 // when the client closes the HTTP request carrying it: the SDK cancels only
 // calls of the newest revision that way, and a stateless server never sees
 // an older client's notifications/cancelled for a call of another request.
-func callerOf(ctx context.Context, extra *mcp.RequestExtra) (knowledge.Caller, context.Context, context.CancelFunc, bool) {
+func callerOf(ctx context.Context, extra *mcp.RequestExtra) (kb.Caller, context.Context, context.CancelFunc, bool) {
 	if extra == nil || extra.TokenInfo == nil {
-		return knowledge.Caller{}, ctx, func() {}, false
+		return kb.Caller{}, ctx, func() {}, false
 	}
-	c, ok := extra.TokenInfo.Extra[extraCaller].(knowledge.Caller)
+	c, ok := extra.TokenInfo.Extra[extraCaller].(kb.Caller)
 	if !ok {
-		return knowledge.Caller{}, ctx, func() {}, false
+		return kb.Caller{}, ctx, func() {}, false
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	if rc, ok := extra.TokenInfo.Extra[extraRequest].(context.Context); ok {

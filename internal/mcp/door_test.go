@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // A tool's context ends when the client closes the HTTP request that
@@ -17,7 +17,7 @@ import (
 func TestCallerContextEndsWithRequest(t *testing.T) {
 	req, cancel := context.WithCancel(context.Background())
 	extra := &mcp.RequestExtra{TokenInfo: &sdkauth.TokenInfo{Extra: map[string]any{
-		extraCaller: knowledge.Caller{ID: 7, Username: "alice"}, extraRequest: req}}}
+		extraCaller: kb.Caller{ID: 7, Username: "alice"}, extraRequest: req}}}
 	c, ctx, done, ok := callerOf(context.Background(), extra)
 	defer done()
 	if !ok || c.Username != "alice" {

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
@@ -90,7 +91,7 @@ func listResources(ctx context.Context, tree *knowledge.Tree, req *mcp.ListResou
 
 // readResource answers a file's text body, bounded with a note naming the
 // tool call for the rest, or the bytes of a small file without text.
-func readResource(ctx context.Context, tree *knowledge.Tree, c knowledge.Caller, uri string) (*mcp.ReadResourceResult, error) {
+func readResource(ctx context.Context, tree *knowledge.Tree, c kb.Caller, uri string) (*mcp.ReadResourceResult, error) {
 	p, err := tree.ReadPage(ctx, c, uri, 0, resourceTextLimit)
 	if err != nil {
 		return nil, rpcError(uri, err)

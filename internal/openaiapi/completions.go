@@ -10,7 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/agent"
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/turn"
 )
 
@@ -34,12 +34,12 @@ func (s *server) modelList() []modelJSON {
 	return out
 }
 
-func (s *server) models(w http.ResponseWriter, _ *http.Request, _ knowledge.Caller) error {
+func (s *server) models(w http.ResponseWriter, _ *http.Request, _ kb.Caller) error {
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": s.modelList()})
 	return nil
 }
 
-func (s *server) model(w http.ResponseWriter, r *http.Request, _ knowledge.Caller) error {
+func (s *server) model(w http.ResponseWriter, r *http.Request, _ kb.Caller) error {
 	id := r.PathValue("id")
 	for _, m := range s.modelList() {
 		if m.ID == id {
@@ -53,7 +53,7 @@ func (s *server) model(w http.ResponseWriter, r *http.Request, _ knowledge.Calle
 
 // completions runs one KnowAgent turn. Everything that can be refused is
 // refused with an error object before the first byte.
-func (s *server) completions(w http.ResponseWriter, r *http.Request, who knowledge.Caller) error {
+func (s *server) completions(w http.ResponseWriter, r *http.Request, who kb.Caller) error {
 	req, err := decodeRequest(r)
 	if err != nil {
 		return err

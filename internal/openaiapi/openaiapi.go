@@ -14,7 +14,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/turn"
 )
@@ -56,7 +56,7 @@ type server struct {
 	started int64 // the models' "created": a model is as old as this run of the server
 }
 
-type handlerFunc func(w http.ResponseWriter, r *http.Request, who knowledge.Caller) error
+type handlerFunc func(w http.ResponseWriter, r *http.Request, who kb.Caller) error
 
 // authed takes the key as OpenAI clients send it (Authorization: Bearer),
 // turns it into a caller in auth's one place, and answers any error in

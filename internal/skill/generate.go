@@ -8,7 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // Generate limits.
@@ -56,7 +56,7 @@ type Draft struct {
 }
 
 // Generate asks the chosen model for a draft. Nothing is stored.
-func (s *Service) Generate(ctx context.Context, c knowledge.Caller, r GenerateRequest) (Draft, error) {
+func (s *Service) Generate(ctx context.Context, c kb.Caller, r GenerateRequest) (Draft, error) {
 	if s.Models == nil || s.Models.Len() == 0 {
 		return Draft{}, apierr.BadRequest("no_models", "no model is configured on this server")
 	}

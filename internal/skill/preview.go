@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // PreviewRequest is the body of POST /skills/preview.
@@ -41,7 +41,7 @@ type Preview struct {
 }
 
 // Preview builds the summary prompt of the file uri, read as the caller.
-func (s *Service) Preview(ctx context.Context, c knowledge.Caller, r PreviewRequest) (Preview, error) {
+func (s *Service) Preview(ctx context.Context, c kb.Caller, r PreviewRequest) (Preview, error) {
 	p, err := s.Tree.ReadPage(ctx, c, r.URI, 0, 0)
 	if err != nil {
 		return Preview{}, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -111,7 +112,7 @@ func conflict(name string) error {
 }
 
 // List returns the built-in skills, then the caller's by name.
-func (s *Service) List(ctx context.Context, c knowledge.Caller) ([]Skill, error) {
+func (s *Service) List(ctx context.Context, c kb.Caller) ([]Skill, error) {
 	rows, err := s.Store.ListSkills(ctx, c.ID)
 	if err != nil {
 		return nil, apierr.Internal(err)
@@ -124,7 +125,7 @@ func (s *Service) List(ctx context.Context, c knowledge.Caller) ([]Skill, error)
 }
 
 // Get returns a built-in skill or one of the caller's.
-func (s *Service) Get(ctx context.Context, c knowledge.Caller, id string) (Skill, error) {
+func (s *Service) Get(ctx context.Context, c kb.Caller, id string) (Skill, error) {
 	if IsBuiltinID(id) {
 		if b, ok := Builtin(id); ok {
 			return b, nil
@@ -146,7 +147,7 @@ func (s *Service) Get(ctx context.Context, c knowledge.Caller, id string) (Skill
 }
 
 // Create stores a new skill of the caller's; in must be validated.
-func (s *Service) Create(ctx context.Context, c knowledge.Caller, in Input) (Skill, error) {
+func (s *Service) Create(ctx context.Context, c kb.Caller, in Input) (Skill, error) {
 	r := store.Skill{UserID: c.ID, Name: in.Name, Description: in.Description, Prompt: in.Prompt}
 	if in.OutputLanguage != nil {
 		r.OutputLanguage = *in.OutputLanguage
@@ -162,7 +163,7 @@ func (s *Service) Create(ctx context.Context, c knowledge.Caller, in Input) (Ski
 }
 
 // Update changes one of the caller's skills; ch must be validated.
-func (s *Service) Update(ctx context.Context, c knowledge.Caller, id string, ch Changes) (Skill, error) {
+func (s *Service) Update(ctx context.Context, c kb.Caller, id string, ch Changes) (Skill, error) {
 	n, err := s.own(id)
 	if err != nil {
 		return Skill{}, err
@@ -185,7 +186,7 @@ func (s *Service) Update(ctx context.Context, c knowledge.Caller, id string, ch 
 
 // Delete removes one of the caller's skills. Jobs enqueued with it keep
 // their copy of its prompt.
-func (s *Service) Delete(ctx context.Context, c knowledge.Caller, id string) error {
+func (s *Service) Delete(ctx context.Context, c kb.Caller, id string) error {
 	n, err := s.own(id)
 	if err != nil {
 		return err
@@ -217,7 +218,7 @@ func (s *Service) own(id string) (int64, error) {
 
 // Resolve finds the skill a compile request names: a user skill by id
 // (only the caller's), a built-in by id or by name.
-func (s *Service) Resolve(ctx context.Context, c knowledge.Caller, ref string) (Skill, error) {
+func (s *Service) Resolve(ctx context.Context, c kb.Caller, ref string) (Skill, error) {
 	if b, ok := Builtin(ref); ok {
 		return b, nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
@@ -49,7 +50,7 @@ func New(tree *knowledge.Tree, conversations *chat.Service, streamsPerUser int) 
 
 // Request is one question, already validated by the door.
 type Request struct {
-	Caller    knowledge.Caller
+	Caller    kb.Caller
 	RequestID string // for the turn's log line
 	Model     *llm.Model
 	URI       string // the scope; ignored when continuing a conversation
@@ -68,7 +69,7 @@ type Request struct {
 // stops writing, then calls End exactly once.
 type Running struct {
 	ID     string
-	Scope  knowledge.Scope
+	Scope  kb.Scope
 	Events <-chan agent.Event
 	// Stored is the conversation the turn writes to; nil when not stored.
 	Stored *chat.Turn

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -48,7 +49,7 @@ func BenchmarkSearchCorpus(b *testing.B) {
 	for _, dialect := range storetest.Dialects() {
 		b.Run(dialect, func(b *testing.B) {
 			e := newEnvUploading(b, dialect, 1<<30)
-			var owner knowledge.Caller
+			var owner kb.Caller
 			b.Run("ingest", func(b *testing.B) {
 				// Every iteration uploads the corpus again, into a new user's
 				// tree; the last one is searched. A full-size corpus takes
@@ -75,12 +76,12 @@ func BenchmarkSearchCorpus(b *testing.B) {
 	}
 }
 
-func newCorpusUser(b *testing.B, e *env, n int) knowledge.Caller {
+func newCorpusUser(b *testing.B, e *env, n int) kb.Caller {
 	u := store.User{Username: fmt.Sprintf("corpus%d", n), PasswordHash: "x", Role: store.RoleUser}
 	if err := e.st.CreateUser(context.Background(), &u); err != nil {
 		b.Fatal(err)
 	}
-	return knowledge.Caller{ID: u.ID, Username: u.Username}
+	return kb.Caller{ID: u.ID, Username: u.Username}
 }
 
 // reportIndexSize reports the content index's size against the text it
@@ -107,7 +108,7 @@ func reportIndexSize(b *testing.B, st *store.Store, textBytes int64) {
 // search and then as one rg over the corpus folder, checks that both find
 // the same number of files (and the planted ones for a rare term), and
 // reports the p50 and p95 of each over all queries.
-func benchCorpusTerms(b *testing.B, e *env, u knowledge.Caller, rg string, c *searchcorpus.Corpus, terms []searchcorpus.Term) {
+func benchCorpusTerms(b *testing.B, e *env, u kb.Caller, rg string, c *searchcorpus.Corpus, terms []searchcorpus.Term) {
 	var tool, grep []time.Duration
 	pages, modes := 0, []string{}
 	for b.Loop() {

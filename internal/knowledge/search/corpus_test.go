@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 	"github.com/knowspace/knowspace/internal/testsupport/searchcorpus"
@@ -24,7 +25,7 @@ const corpusUploadBatch = 64
 
 // ingestCorpus uploads every file of c below corpusFolder as u, one
 // request per folder and batch, as a client syncing a folder would.
-func ingestCorpus(t testing.TB, e *env, u knowledge.Caller, c *searchcorpus.Corpus) {
+func ingestCorpus(t testing.TB, e *env, u kb.Caller, c *searchcorpus.Corpus) {
 	t.Helper()
 	ctx := context.Background()
 	byFolder := map[string][]string{}
@@ -85,7 +86,7 @@ type corpusSearch struct {
 
 // searchCorpus calls the search tool on corpusFolder and then again with
 // next_offset until the search is complete.
-func searchCorpus(t testing.TB, e *env, u knowledge.Caller, query string) corpusSearch {
+func searchCorpus(t testing.TB, e *env, u kb.Caller, query string) corpusSearch {
 	t.Helper()
 	ctx := context.Background()
 	var out corpusSearch

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
@@ -20,7 +21,7 @@ type env struct {
 	st         *store.Store
 	tree       *knowledge.Tree
 	index      *search.Index
-	alice, bob knowledge.Caller
+	alice, bob kb.Caller
 }
 
 func newEnv(t testing.TB, dialect string) *env {
@@ -43,7 +44,7 @@ func newEnvUploading(t testing.TB, dialect string, maxUpload int64) *env {
 		if err := st.CreateUser(context.Background(), &u); err != nil {
 			t.Fatal(err)
 		}
-		c := knowledge.Caller{ID: u.ID, Username: name}
+		c := kb.Caller{ID: u.ID, Username: name}
 		if name == "alice" {
 			e.alice = c
 		} else {
@@ -53,7 +54,7 @@ func newEnvUploading(t testing.TB, dialect string, maxUpload int64) *env {
 	return e
 }
 
-func (e *env) mkdir(c knowledge.Caller, uri string) {
+func (e *env) mkdir(c kb.Caller, uri string) {
 	e.t.Helper()
 	if _, err := e.tree.Mkdir(context.Background(), c, uri); err != nil {
 		e.t.Fatalf("mkdir %s: %v", uri, err)
@@ -61,7 +62,7 @@ func (e *env) mkdir(c knowledge.Caller, uri string) {
 }
 
 // put uploads content as the file name in folder (created when missing).
-func (e *env) put(c knowledge.Caller, folder, name string, content []byte) string {
+func (e *env) put(c kb.Caller, folder, name string, content []byte) string {
 	e.t.Helper()
 	ctx := context.Background()
 	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
@@ -79,7 +80,7 @@ func (e *env) put(c knowledge.Caller, folder, name string, content []byte) strin
 }
 
 // searchFor runs the search tool on scope.
-func (e *env) searchFor(c knowledge.Caller, scope, query string) *knowledge.SearchResult {
+func (e *env) searchFor(c kb.Caller, scope, query string) *knowledge.SearchResult {
 	e.t.Helper()
 	args := toolArgsJSON(e.t, map[string]any{"uri": scope, "query": query})
 	res, err := e.tree.RunTool(context.Background(), c, scope, "search", args)

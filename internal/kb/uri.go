@@ -1,4 +1,4 @@
-package knowledge
+package kb
 
 import (
 	"regexp"
@@ -106,7 +106,7 @@ func ParseURI(raw, caller string) (URI, error) {
 	}
 	rest, ok := strings.CutPrefix(raw, Scheme)
 	if !ok {
-		return URI{}, invalidURI("uri must start with %s (got %q)", Scheme, truncate(raw, 40))
+		return URI{}, invalidURI("uri must start with %s (got %q)", Scheme, Clip(raw, 40))
 	}
 	var owner string
 	switch {
@@ -121,10 +121,10 @@ func ParseURI(raw, caller string) (URI, error) {
 		owner, rest, _ = strings.Cut(rest, "/")
 		owner = strings.ToLower(owner)
 		if !ValidUsername(owner) {
-			return URI{}, invalidURI("%q is not a valid user name in a uri", truncate(owner, 40))
+			return URI{}, invalidURI("%q is not a valid user name in a uri", Clip(owner, 40))
 		}
 	case rest == "shared" || strings.HasPrefix(rest, "shared/"):
-		return URI{}, sharedURIError(raw)
+		return URI{}, SharedURIError(raw)
 	default:
 		return URI{}, invalidURI("uri must look like kb://users/<name>/<path> or kb://me/<path>")
 	}
@@ -181,7 +181,9 @@ func ValidateName(seg string) (string, error) {
 	return seg, nil
 }
 
-func truncate(s string, n int) string {
+// Clip shortens s to at most n bytes on a rune boundary, marking the cut
+// with "…", so a message quoting user input stays readable.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -189,4 +191,10 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// SharedURIError explains kb://shared/ to a caller using it where a real
+// node is needed.
+func SharedURIError(raw string) error {
+	return invalidURI("%s is the virtual folder of what others share with you: it can be listed, and each entry has its own kb://users/<owner>/… uri to use instead", strings.TrimSuffix(Clip(raw, 40), "/")+"/")
 }
