@@ -10,6 +10,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 )
 
 // KnowledgeTools is the Toolbox of a turn: the four knowledge tools, bound
@@ -22,7 +23,7 @@ type KnowledgeTools struct {
 
 // Specs describes the tools to the model.
 func (k KnowledgeTools) Specs() []llm.Tool {
-	tools := k.Tree.Tools()
+	tools := tools.New(k.Tree).Tools()
 	out := make([]llm.Tool, len(tools))
 	for i, t := range tools {
 		out[i] = llm.Tool{Name: t.Name, Description: t.Description, Parameters: t.Schema}
@@ -32,7 +33,7 @@ func (k KnowledgeTools) Specs() []llm.Tool {
 
 // Run executes one call; failures become tool errors the model can act on.
 func (k KnowledgeTools) Run(ctx context.Context, name string, args json.RawMessage) ToolOutcome {
-	res, err := k.Tree.RunScopedTool(ctx, k.Caller, k.Scope, name, args)
+	res, err := tools.New(k.Tree).RunScopedTool(ctx, k.Caller, k.Scope, name, args)
 	if err != nil {
 		if e, ok := apierr.As(err); ok && e.Status < 500 {
 			out := ToolOutcome{Err: errors.New(e.Message)}
@@ -45,17 +46,17 @@ func (k KnowledgeTools) Run(ctx context.Context, name string, args json.RawMessa
 	}
 	out := ToolOutcome{Result: res.JSON, Summary: res.Summary, URI: res.URI}
 	switch v := res.Value.(type) {
-	case *knowledge.ReadResult:
+	case *tools.ReadResult:
 		off := v.Offset
 		out.Offset = &off
 		if v.NextOffset != nil {
 			out.NextOffset = *v.NextOffset
 		}
-	case *knowledge.SearchResult:
+	case *tools.SearchResult:
 		if v.NextOffset != nil {
 			out.NextOffset = *v.NextOffset
 		}
-	case *knowledge.LsResult:
+	case *tools.LsResult:
 		switch {
 		case v.NextOffset != nil:
 			out.NextOffset = *v.NextOffset
@@ -74,7 +75,7 @@ func (k KnowledgeTools) Material(ctx context.Context) string {
 	if strings.HasSuffix(k.Scope.URI, "/") {
 		cmd = "ls"
 	}
-	res, err := k.Tree.RunScopedTool(ctx, k.Caller, k.Scope, cmd, json.RawMessage(`{"uri":`+jsonString(k.Scope.URI)+`}`))
+	res, err := tools.New(k.Tree).RunScopedTool(ctx, k.Caller, k.Scope, cmd, json.RawMessage(`{"uri":`+jsonString(k.Scope.URI)+`}`))
 	if err != nil {
 		msg := "the scope could not be read"
 		if e, ok := apierr.As(err); ok && e.Status < 500 {

@@ -19,6 +19,7 @@ import (
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -180,7 +181,7 @@ func jsonEqual(a, b any) bool {
 func TestCommandMatchesTool(t *testing.T) {
 	e := newCmdEnv(t, "sqlite")
 	_, out := e.command(e.alice, `{"command":"search","uri":"kb://me/notes/","query":"会议"}`)
-	res, err := e.tree.RunTool(context.Background(), kb.Caller{ID: e.aliceID, Username: "alice"},
+	res, err := tools.New(e.tree).RunTool(context.Background(), kb.Caller{ID: e.aliceID, Username: "alice"},
 		"kb://me/notes/", "search", json.RawMessage(`{"uri":"kb://me/notes/","query":"会议"}`))
 	if err != nil {
 		t.Fatal(err)

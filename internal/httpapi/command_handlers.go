@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 )
 
 // maxCommandBody bounds a command request; a command is a few short fields.
@@ -25,7 +26,7 @@ func (h *handlers) runCommand(c echo.Context) error {
 	if err != nil {
 		return apierr.BadRequest("invalid_json", "the request body could not be read").WithCause(err)
 	}
-	res, err := h.Tree.RunCommand(c.Request().Context(), caller(c), body)
+	res, err := tools.New(h.Tree).RunCommand(c.Request().Context(), caller(c), body)
 	if err != nil {
 		return err
 	}

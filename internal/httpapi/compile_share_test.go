@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -28,7 +29,7 @@ func TestCompileAndSearchRespectShares(t *testing.T) {
 
 		// Search sees the shared folder only.
 		code, b = e.do("POST", "/knowledge-agent/command", "bob", map[string]any{"command": "search", "uri": "kb://users/alice/team/", "query": "tidal"})
-		res := cmpDecode[knowledge.SearchResult](t, b)
+		res := cmpDecode[tools.SearchResult](t, b)
 		if code != 200 || len(res.Hits) != 1 || res.Hits[0].URI != "kb://users/alice/team/paper.md" || res.Scanned != 1 || !res.Complete {
 			t.Fatalf("search in the share %d %s", code, b)
 		}

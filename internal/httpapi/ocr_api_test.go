@@ -10,6 +10,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/extract/extracttest"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -41,7 +42,7 @@ func TestOCRScannedPageIsSearchedAndRead(t *testing.T) {
 		}
 
 		code, b = e.do("POST", "/knowledge-agent/command", "alice", map[string]any{"command": "search", "uri": "kb://me/scans/", "query": "zephyrine ledger"})
-		found := cmpDecode[knowledge.SearchResult](t, b)
+		found := cmpDecode[tools.SearchResult](t, b)
 		if code != 200 || len(found.Hits) != 1 || found.Hits[0].URI != "kb://users/alice/scans/memo.png" {
 			t.Fatalf("search %d %s", code, b)
 		}
@@ -53,7 +54,7 @@ func TestOCRScannedPageIsSearchedAndRead(t *testing.T) {
 			t.Fatalf("content %d %s", code, b)
 		}
 		code, b = e.do("POST", "/knowledge-agent/command", "alice", map[string]any{"command": "read", "uri": "kb://me/scans/memo.png"})
-		read := cmpDecode[knowledge.ReadResult](t, b)
+		read := cmpDecode[tools.ReadResult](t, b)
 		if code != 200 || read.Source != "ocr" || read.OCRConfidence == nil || !strings.Contains(read.Text, "vault nine") {
 			t.Fatalf("read %d %s", code, b)
 		}

@@ -5,13 +5,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 )
 
 // search serves GET /search?uri=&q=&kind=&case_sensitive=&regex=&path=&cursor=:
 // the search tool's result for people and scripts, with name matches.
 func (h *handlers) search(c echo.Context) error {
-	p := knowledge.SearchParams{
+	p := tools.SearchParams{
 		URI: c.QueryParam("uri"), Query: c.QueryParam("q"), Kind: c.QueryParam("kind"),
 		Cursor: c.QueryParam("cursor"), Path: c.QueryParam("path"),
 	}
@@ -25,7 +25,7 @@ func (h *handlers) search(c echo.Context) error {
 	if p.Regex, err = queryBool(c, "regex"); err != nil {
 		return err
 	}
-	page, err := h.Tree.Search(c.Request().Context(), caller(c), p)
+	page, err := tools.New(h.Tree).Search(c.Request().Context(), caller(c), p)
 	if err != nil {
 		return err
 	}

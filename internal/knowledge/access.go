@@ -10,32 +10,32 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// target is a node looked up for a caller, with its tree's owner and what
+// Target is a node looked up for a caller, with its tree's owner and what
 // the authorizer says the caller may do with it.
-type target struct {
-	uri    kb.URI
-	node   store.Node
-	owner  kb.Caller
-	dec    access.Decision
-	scoped bool
+type Target struct {
+	URI    kb.URI
+	Node   store.Node
+	Owner  kb.Caller
+	Dec    access.Decision
+	Scoped bool
 }
 
-// resolve parses raw and looks the node up for the caller; see find.
-func (t *Tree) resolve(ctx context.Context, c kb.Caller, raw string, need access.Role) (target, error) {
+// Lookup parses raw and looks the node up for the caller; see Find.
+func (t *Tree) Lookup(ctx context.Context, c kb.Caller, raw string, need access.Role) (Target, error) {
 	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
-		return target{}, err
+		return Target{}, err
 	}
-	return t.find(ctx, c, u, need)
+	return t.Find(ctx, c, u, need)
 }
 
-// find asks the authorizer before reading the node, so a node the caller
+// Find asks the authorizer before reading the node, so a node the caller
 // may not see answers exactly like a missing one (404), and a visible node
 // the caller may not change answers 403 read_only.
-func (t *Tree) find(ctx context.Context, c kb.Caller, u kb.URI, need access.Role) (target, error) {
+func (t *Tree) Find(ctx context.Context, c kb.Caller, u kb.URI, need access.Role) (Target, error) {
 	owner, dec, err := t.decide(ctx, c, u)
 	if err != nil {
-		return target{}, err
+		return Target{}, err
 	}
 	var n store.Node
 	if u.Path == "" && owner.ID == c.ID {
@@ -44,16 +44,16 @@ func (t *Tree) find(ctx context.Context, c kb.Caller, u kb.URI, need access.Role
 		n, err = t.st.NodeByPath(ctx, owner.ID, u.Path)
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		return target{}, notFound(u.String())
+		return Target{}, NotFound(u.String())
 	}
 	if err != nil {
-		return target{}, apierr.Internal(err)
+		return Target{}, apierr.Internal(err)
 	}
 	u.Dir = n.IsDir()
 	if need >= access.Write && !dec.CanWrite() {
-		return target{}, readOnlyFor(c, u)
+		return Target{}, readOnlyFor(c, u)
 	}
-	return target{uri: u, node: n, owner: owner, dec: dec, scoped: c.Scoped()}, nil
+	return Target{URI: u, Node: n, Owner: owner, Dec: dec, Scoped: c.Scoped()}, nil
 }
 
 // decide names the owner of u's tree and what the caller may do at u's
@@ -67,7 +67,7 @@ func (t *Tree) decide(ctx context.Context, c kb.Caller, u kb.URI) (kb.Caller, ac
 	}
 	owner, err := t.st.UserByUsername(ctx, u.Username)
 	if errors.Is(err, store.ErrNotFound) {
-		return kb.Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, NotFound(u.String())
 	}
 	if err != nil {
 		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
@@ -77,7 +77,7 @@ func (t *Tree) decide(ctx context.Context, c kb.Caller, u kb.URI) (kb.Caller, ac
 		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
 	}
 	if !dec.CanRead() {
-		return kb.Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, NotFound(u.String())
 	}
 	return kb.Caller{ID: owner.ID, Username: owner.Username}, dec, nil
 }
@@ -99,13 +99,13 @@ func (t *Tree) decideWrite(ctx context.Context, c kb.Caller, u kb.URI) (kb.Calle
 // every spelling of a URI reaches this one comparison.
 func decideScoped(c kb.Caller, u kb.URI) (kb.Caller, access.Decision, error) {
 	if u.Username != c.Username {
-		return kb.Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, NotFound(u.String())
 	}
 	if u.Path == "" {
 		return c, access.Decision{Role: access.Read}, nil
 	}
 	if !c.InScope(u.Path) {
-		return kb.Caller{}, access.Decision{}, notFound(u.String())
+		return kb.Caller{}, access.Decision{}, NotFound(u.String())
 	}
 	role := access.Write
 	if c.ReadOnly {
@@ -130,14 +130,14 @@ func readOnly(u kb.URI) error {
 
 // guardShareRoot refuses a grantee moving or deleting the shared folder
 // itself: the share is the owner's, and so is the node it is on.
-func guardShareRoot(tg target, what string) error {
-	if tg.scoped && tg.node.Path == tg.dec.WriteRoot {
-		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot %s it", tg.uri, what)
+func guardShareRoot(tg Target, what string) error {
+	if tg.Scoped && tg.Node.Path == tg.Dec.WriteRoot {
+		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot %s it", tg.URI, what)
 	}
-	if tg.dec.Role == access.Owner || tg.node.Path != tg.dec.WriteRoot {
+	if tg.Dec.Role == access.Owner || tg.Node.Path != tg.Dec.WriteRoot {
 		return nil
 	}
-	return apierr.Forbidden("share_root", "%s is the folder its owner shared with you; only %s can %s it", tg.uri, tg.owner.Username, what)
+	return apierr.Forbidden("share_root", "%s is the folder its owner shared with you; only %s can %s it", tg.URI, tg.Owner.Username, what)
 }
 
 // author is the id a version or trash item records as the one who acted:
@@ -162,16 +162,16 @@ func nameOr(names map[int64]string, id *int64, owner string) string {
 	return owner
 }
 
-// narrowScope is the scope a scoped caller's search, command or
+// NarrowScope is the scope a scoped caller's search, command or
 // conversation really gets: its own root means the scope folder (the root
 // holds nothing else it may see) and kb://shared/ is outside any scope.
 // Other URIs pass unchanged; resolving them refuses what is outside.
-func narrowScope(c kb.Caller, raw string) (string, error) {
+func NarrowScope(c kb.Caller, raw string) (string, error) {
 	if !c.Scoped() || raw == "" {
 		return raw, nil
 	}
 	if kb.IsSharedURI(raw) {
-		return "", notFound(kb.SharedURI)
+		return "", NotFound(kb.SharedURI)
 	}
 	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
@@ -181,4 +181,22 @@ func narrowScope(c kb.Caller, raw string) (string, error) {
 		return c.ScopeURI(), nil
 	}
 	return raw, nil
+}
+
+// OpenScope resolves raw for the caller and pins the node it names, so a
+// later call notices when the path was deleted and re-created or another
+// node was moved into its place.
+func (t *Tree) OpenScope(ctx context.Context, c kb.Caller, raw string) (kb.Scope, error) {
+	raw, err := NarrowScope(c, raw)
+	if err != nil {
+		return kb.Scope{}, err
+	}
+	if kb.IsSharedURI(raw) {
+		return kb.Scope{URI: kb.SharedURI}, nil
+	}
+	u, n, err := t.Resolve(ctx, c, raw)
+	if err != nil {
+		return kb.Scope{}, err
+	}
+	return kb.Scope{URI: u.String(), NodeID: n.ID}, nil
 }

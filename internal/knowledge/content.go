@@ -112,12 +112,12 @@ func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, li
 	if err != nil {
 		return Page{}, err
 	}
-	return t.pageOf(ctx, u, n, offset, limit)
+	return t.PageOf(ctx, u, n, offset, limit)
 }
 
-// pageOf reads one page of a resolved file; the API and the read tool share
+// PageOf reads one page of a resolved file; the API and the read tool share
 // it so their offsets, notes and errors agree.
-func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit int64) (Page, error) {
+func (t *Tree) PageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit int64) (Page, error) {
 	if n.IsDir() {
 		return Page{}, apierr.BadRequest("not_a_file", "%s is a folder; use ls to list it instead of reading it", u)
 	}
@@ -125,8 +125,8 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	if err != nil {
 		return Page{}, apierr.Internal(err)
 	}
-	if len(all[n.ID]) == 0 && t.gone(ctx, n.ID) {
-		return Page{}, notFound(u.String())
+	if len(all[n.ID]) == 0 && t.Gone(ctx, n.ID) {
+		return Page{}, NotFound(u.String())
 	}
 	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
 	state, reason, err := t.textState(ctx, n)
@@ -171,8 +171,8 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	}
 	p.Text, err = t.blobs.ReadChars(v.BlobHash, offset, limit)
 	if err != nil {
-		if t.gone(ctx, n.ID) {
-			return Page{}, notFound(u.String())
+		if t.Gone(ctx, n.ID) {
+			return Page{}, NotFound(u.String())
 		}
 		return Page{}, apierr.Internal(fmt.Errorf("read %s: %w", u, err))
 	}
@@ -183,11 +183,11 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	return p, nil
 }
 
-// gone tells whether a node read a moment ago has been deleted meanwhile:
+// Gone tells whether a node read a moment ago has been deleted meanwhile:
 // a read racing a delete answers 404, while bytes missing under a live node
 // stay a 500 (damage fsck reports).
 // A deleted file's versions go with it, so their absence is the test.
-func (t *Tree) gone(ctx context.Context, nodeID int64) bool {
+func (t *Tree) Gone(ctx context.Context, nodeID int64) bool {
 	_, err := t.st.LatestVersion(ctx, nodeID, store.BodyRaw)
 	return errors.Is(err, store.ErrNotFound)
 }
@@ -226,16 +226,16 @@ func (t *Tree) OpenRaw(ctx context.Context, c kb.Caller, raw string) (RawFile, e
 		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", u)
 	}
 	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
-	if errors.Is(err, store.ErrNotFound) && t.gone(ctx, n.ID) {
-		return RawFile{}, notFound(u.String())
+	if errors.Is(err, store.ErrNotFound) && t.Gone(ctx, n.ID) {
+		return RawFile{}, NotFound(u.String())
 	}
 	if err != nil {
 		return RawFile{}, apierr.Internal(err)
 	}
 	f, err := t.blobs.Open(v.BlobHash)
 	if err != nil {
-		if t.gone(ctx, n.ID) {
-			return RawFile{}, notFound(u.String())
+		if t.Gone(ctx, n.ID) {
+			return RawFile{}, NotFound(u.String())
 		}
 		return RawFile{}, apierr.Internal(err)
 	}

@@ -31,7 +31,7 @@ func (t *Tree) CopyShallow(ctx context.Context, c kb.Caller, raw, newRaw string,
 }
 
 func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replace, shallow bool) (it Item, replaced bool, err error) {
-	src, err := t.resolve(ctx, c, raw, access.Read)
+	src, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
 		return Item{}, false, err
 	}
@@ -43,20 +43,20 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 	if err != nil {
 		return Item{}, false, err
 	}
-	if own.ID != src.owner.ID {
-		return Item{}, false, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.uri, src.owner.Username)
+	if own.ID != src.Owner.ID {
+		return Item{}, false, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.URI, src.Owner.Username)
 	}
 	if to.Path == "" {
 		return Item{}, false, apierr.Conflict("already_exists", "the root folder already exists")
 	}
-	n := src.node
+	n := src.Node
 	if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
 		return Item{}, false, apierr.BadRequest("invalid_copy", "a folder cannot be copied into itself")
 	}
-	dst := target{uri: to, owner: own, dec: dec, scoped: c.Scoped()}
+	dst := Target{URI: to, Owner: own, Dec: dec, Scoped: c.Scoped()}
 	var made store.Node
 	err = t.mutate(ctx, own, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, own, src.uri, n)
+		n, err := fresh(ctx, tx, own, src.URI, n)
 		if err != nil {
 			return err
 		}
@@ -97,28 +97,28 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 // file with the same bytes and no provenance, which is how a generated
 // file is edited.
 func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, error) {
-	src, err := t.resolve(ctx, c, raw, access.Read)
+	src, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
 		return Item{}, err
 	}
-	n := src.node
+	n := src.Node
 	if n.IsDir() {
-		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; copy to edit copies one file", src.uri)
+		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; copy to edit copies one file", src.URI)
 	}
-	dir, err := t.editableFolder(ctx, src.owner, n)
+	dir, err := t.editableFolder(ctx, src.Owner, n)
 	if err != nil {
 		return Item{}, wrapStoreErr(err)
 	}
-	own, _, err := t.decideWrite(ctx, c, kb.URI{Username: src.owner.Username, Path: dir.Path, Dir: true})
+	own, _, err := t.decideWrite(ctx, c, kb.URI{Username: src.Owner.Username, Path: dir.Path, Dir: true})
 	if err != nil {
 		return Item{}, err
 	}
-	if own.ID != src.owner.ID {
-		return Item{}, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.uri, src.owner.Username)
+	if own.ID != src.Owner.ID {
+		return Item{}, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.URI, src.Owner.Username)
 	}
 	var made store.Node
 	err = t.mutate(ctx, own, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, own, src.uri, n)
+		n, err := fresh(ctx, tx, own, src.URI, n)
 		if err != nil {
 			return err
 		}
@@ -199,7 +199,7 @@ func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own kb.Caller,
 		parent, err = tx.NodeByPath(ctx, own.ID, pu.Path)
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Node{}, notFound(pu.String())
+		return store.Node{}, NotFound(pu.String())
 	}
 	if err != nil {
 		return store.Node{}, err
@@ -213,18 +213,18 @@ func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own kb.Caller,
 // replaceable refuses replacing old when that would take the source with
 // it, when old is a folder the caller may not remove (a scope or share
 // root), or when compile made it.
-func (t *Tree) replaceable(dst target, old, src store.Node) error {
+func (t *Tree) replaceable(dst Target, old, src store.Node) error {
 	if old.ID == src.ID {
 		return apierr.BadRequest("invalid_move", "source and destination are the same resource")
 	}
 	if old.IsDir() && strings.HasPrefix(src.Path, old.Path+"/") {
-		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", kb.NodeURI(dst.owner.Username, old.Path, true))
+		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", kb.NodeURI(dst.Owner.Username, old.Path, true))
 	}
-	if err := guardGenerated(dst.owner, old); err != nil {
+	if err := guardGenerated(dst.Owner, old); err != nil {
 		return err
 	}
-	return guardShareRoot(target{uri: kb.URI{Username: dst.owner.Username, Path: old.Path, Dir: old.IsDir()},
-		node: old, owner: dst.owner, dec: dst.dec, scoped: dst.scoped}, "replace")
+	return guardShareRoot(Target{URI: kb.URI{Username: dst.Owner.Username, Path: old.Path, Dir: old.IsDir()},
+		Node: old, Owner: dst.Owner, Dec: dst.Dec, Scoped: dst.Scoped}, "replace")
 }
 
 // copySubtree creates the copy of n named name below parent, parents

@@ -1,15 +1,17 @@
-package knowledge
+package knowledge_test
 
 import (
 	"context"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 func TestCopyAndMoveReplacing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		tree, cs, _ := newTestTree(t, dialect, "alice", "bob")
+		tree, cs, _ := knowledge.NewTestTree(t, dialect, "alice", "bob")
 		alice, bob := cs[0], cs[1]
 		ctx := context.Background()
 		for _, d := range []string{"kb://me/src/", "kb://me/src/deep/", "kb://me/other/"} {
@@ -17,10 +19,10 @@ func TestCopyAndMoveReplacing(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		mustUpload(t, tree, alice, "kb://me/src/", "a.md", "alpha v1")
-		mustUpload(t, tree, alice, "kb://me/src/", "a.md", "alpha v2 walrus")
-		mustUpload(t, tree, alice, "kb://me/src/deep/", "b.md", "beta")
-		mustUpload(t, tree, alice, "kb://me/other/", "x.md", "in the way")
+		knowledge.MustUpload(t, tree, alice, "kb://me/src/", "a.md", "alpha v1")
+		knowledge.MustUpload(t, tree, alice, "kb://me/src/", "a.md", "alpha v2 walrus")
+		knowledge.MustUpload(t, tree, alice, "kb://me/src/deep/", "b.md", "beta")
+		knowledge.MustUpload(t, tree, alice, "kb://me/other/", "x.md", "in the way")
 
 		it, replaced, err := tree.Copy(ctx, alice, "kb://me/src/", "kb://me/dst", false)
 		if err != nil || replaced || it.URI != "kb://users/alice/dst/" {
@@ -37,7 +39,7 @@ func TestCopyAndMoveReplacing(t *testing.T) {
 		if vs, err := tree.Versions(ctx, alice, "kb://me/dst/a.md"); err != nil || len(vs) != 1 {
 			t.Fatalf("copy versions %v %v", vs, err)
 		}
-		if res, err := tree.Search(ctx, alice, SearchParams{Query: "walrus", URI: "kb://me/dst/", Kind: "content"}); err != nil || len(res.Hits) != 1 {
+		if res, err := tools.New(tree).Search(ctx, alice, tools.SearchParams{Query: "walrus", URI: "kb://me/dst/", Kind: "content"}); err != nil || len(res.Hits) != 1 {
 			t.Fatalf("copy not indexed: %+v %v", res, err)
 		}
 
@@ -48,11 +50,11 @@ func TestCopyAndMoveReplacing(t *testing.T) {
 			t.Fatalf("a shallow copy of a folder holds %v %v", es, err)
 		}
 		_, _, err = tree.Copy(ctx, alice, "kb://me/src/", "kb://me/other", false)
-		wantCode(t, err, "already_exists")
+		knowledge.WantCode(t, err, "already_exists")
 		_, _, err = tree.Copy(ctx, alice, "kb://me/src/", "kb://me/src/deep/again", false)
-		wantCode(t, err, "invalid_copy")
+		knowledge.WantCode(t, err, "invalid_copy")
 		_, _, err = tree.Copy(ctx, bob, "kb://users/alice/src/a.md", "kb://me/a.md", false)
-		wantCode(t, err, "not_found")
+		knowledge.WantCode(t, err, "not_found")
 
 		// Replacing trashes what was there, in the same transaction.
 		if _, replaced, err := tree.Copy(ctx, alice, "kb://me/src/", "kb://me/other", true); err != nil || !replaced {
@@ -69,11 +71,11 @@ func TestCopyAndMoveReplacing(t *testing.T) {
 			t.Fatalf("trash after two replacements: %v %v", trash, err)
 		}
 		_, _, err = tree.MoveReplacing(ctx, alice, "kb://me/src/", "kb://me/src/deep")
-		wantCode(t, err, "invalid_move")
+		knowledge.WantCode(t, err, "invalid_move")
 		_, _, err = tree.MoveReplacing(ctx, alice, "kb://me/src/deep/b.md", "kb://me/src")
-		wantCode(t, err, "holds_source")
+		knowledge.WantCode(t, err, "holds_source")
 		// Plain Move still refuses a taken name.
 		_, err = tree.Move(ctx, alice, "kb://me/src/a.md", "kb://me/other/a.md")
-		wantCode(t, err, "already_exists")
+		knowledge.WantCode(t, err, "already_exists")
 	})
 }

@@ -1,14 +1,16 @@
-package knowledge
+package knowledge_test
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"io"
 	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -27,12 +29,12 @@ func TestLegacyEncodingUpload(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		tree, cs, _ := newTestTree(t, dialect, "alice")
+		tree, cs, _ := knowledge.NewTestTree(t, dialect, "alice")
 		a := cs[0]
-		mustUpload(t, tree, a, "kb://me/", "纪要.txt", string(gbk))
-		mustUpload(t, tree, a, "kb://me/", "utf16.md", "\xff\xfe#\x00 \x00A\x00\n\x00")
-		mustUpload(t, tree, a, "kb://me/", "plain.md", "plain")
-		mustUpload(t, tree, a, "kb://me/", "blob.bin", "\x00\x01\x02binary")
+		knowledge.MustUpload(t, tree, a, "kb://me/", "纪要.txt", string(gbk))
+		knowledge.MustUpload(t, tree, a, "kb://me/", "utf16.md", "\xff\xfe#\x00 \x00A\x00\n\x00")
+		knowledge.MustUpload(t, tree, a, "kb://me/", "plain.md", "plain")
+		knowledge.MustUpload(t, tree, a, "kb://me/", "blob.bin", "\x00\x01\x02binary")
 
 		p, err := tree.ReadPage(ctx, a, "kb://me/纪要.txt", 0, 0)
 		if err != nil {
@@ -56,11 +58,11 @@ func TestLegacyEncodingUpload(t *testing.T) {
 			}
 		}
 
-		res, err := tree.RunTool(ctx, a, "kb://me/", "search", json.RawMessage(`{"uri":"kb://me/","query":"会议纪要"}`))
+		res, err := tools.New(tree).RunTool(ctx, a, "kb://me/", "search", json.RawMessage(`{"uri":"kb://me/","query":"会议纪要"}`))
 		if err != nil || !strings.Contains(string(res.JSON), "纪要.txt") || !strings.Contains(string(res.JSON), "会议纪要") {
 			t.Fatalf("search over decoded text: %s, %v", res.JSON, err)
 		}
-		res, err = tree.RunTool(ctx, a, "kb://me/纪要.txt", "read", json.RawMessage(`{"uri":"kb://me/纪要.txt","limit":2}`))
+		res, err = tools.New(tree).RunTool(ctx, a, "kb://me/纪要.txt", "read", json.RawMessage(`{"uri":"kb://me/纪要.txt","limit":2}`))
 		if err != nil || !strings.Contains(string(res.JSON), `"encoding":"gb18030"`) || !strings.Contains(string(res.JSON), `"text":"学而"`) {
 			t.Fatalf("read tool: %s, %v", res.JSON, err)
 		}

@@ -29,11 +29,11 @@ type Entry struct {
 
 // Stat describes the node raw names.
 func (t *Tree) Stat(ctx context.Context, c kb.Caller, raw string) (Entry, error) {
-	tg, err := t.resolve(ctx, c, raw, access.Read)
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
 		return Entry{}, err
 	}
-	es, err := t.entries(ctx, tg, []store.Node{tg.node})
+	es, err := t.entries(ctx, tg, []store.Node{tg.Node})
 	if err != nil {
 		return Entry{}, err
 	}
@@ -44,17 +44,17 @@ func (t *Tree) Stat(ctx context.Context, c kb.Caller, raw string) (Entry, error)
 // each by name; the listing is read in pages but answered whole, as a
 // file-system client needs it.
 func (t *Tree) ReadDir(ctx context.Context, c kb.Caller, raw string) ([]Entry, error) {
-	tg, err := t.resolve(ctx, c, raw, access.Read)
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
 		return nil, err
 	}
-	if !tg.node.IsDir() {
-		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.uri)
+	if !tg.Node.IsDir() {
+		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.URI)
 	}
 	var out []Entry
 	var after *store.ChildKey
 	for {
-		page, err := t.st.ChildrenAfter(ctx, tg.node.ID, after, MaxListLimit)
+		page, err := t.st.ChildrenAfter(ctx, tg.Node.ID, after, MaxListLimit)
 		if err != nil {
 			return nil, apierr.Internal(err)
 		}
@@ -72,7 +72,7 @@ func (t *Tree) ReadDir(ctx context.Context, c kb.Caller, raw string) ([]Entry, e
 }
 
 // entries describes nodes of tg's tree, reading their hashes in one query.
-func (t *Tree) entries(ctx context.Context, tg target, ns []store.Node) ([]Entry, error) {
+func (t *Tree) entries(ctx context.Context, tg Target, ns []store.Node) ([]Entry, error) {
 	var files []int64
 	for _, n := range ns {
 		if !n.IsDir() {
@@ -86,7 +86,7 @@ func (t *Tree) entries(ctx context.Context, tg target, ns []store.Node) ([]Entry
 	out := make([]Entry, len(ns))
 	for i, n := range ns {
 		e := Entry{NodeID: n.ID, Path: n.Path, Name: n.Name, Dir: n.IsDir(), Size: n.Size,
-			ModTime: n.UpdatedAt, Created: n.CreatedAt, Generated: IsGenerated(n), Writable: tg.dec.CanWrite()}
+			ModTime: n.UpdatedAt, Created: n.CreatedAt, Generated: IsGenerated(n), Writable: tg.Dec.CanWrite()}
 		if v, ok := bodies[n.ID][store.BodyRaw]; ok {
 			e.Hash, e.MediaType, e.Size = v.BlobHash, v.MediaType, v.Size
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -184,18 +183,6 @@ func (t *Tree) ParsedResult(ctx context.Context, n store.Node, v store.FileVersi
 	return res, true, nil
 }
 
-// countPending counts, on a search's first page, the documents in its
-// scope whose text is still being extracted: they are not searched yet.
-func (t *Tree) countPending(ctx context.Context, p *hitPage) error {
-	if t.extracted == nil || p.cur.Path != "" {
-		return nil
-	}
-	for _, r := range t.searchRoots(p.call) {
-		waiting, _, err := t.st.CountExtractions(ctx, r)
-		if err != nil {
-			return apierr.Internal(err)
-		}
-		p.out.PendingFiles += int(waiting)
-	}
-	return nil
-}
+// AutoExtracts tells whether documents get their text without a compile, so
+// a search can count those still waiting instead of calling them textless.
+func (t *Tree) AutoExtracts() bool { return t.extracted != nil }

@@ -50,7 +50,7 @@ func cursorAfter(folder int64, n store.Node) *string {
 	return listCursor{Folder: folder, Kind: n.Kind, Name: n.Name, ID: n.ID}.encode()
 }
 
-func invalidCursor(why string) error {
+func InvalidCursor(why string) error {
 	return apierr.BadRequest("invalid_cursor", "cursor %s; pass next_cursor of the previous page unchanged, or omit cursor to start again", why)
 }
 
@@ -58,23 +58,23 @@ func invalidCursor(why string) error {
 func decodeListCursor(s string, folder int64) (listCursor, error) {
 	body, check, ok := strings.Cut(s, ".")
 	if !ok {
-		return listCursor{}, invalidCursor("is not a listing cursor")
+		return listCursor{}, InvalidCursor("is not a listing cursor")
 	}
 	b, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil || check != cursorCheck(b) {
-		return listCursor{}, invalidCursor("is not a listing cursor or was altered")
+		return listCursor{}, InvalidCursor("is not a listing cursor or was altered")
 	}
 	var c listCursor
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil || c.V != listCursorVersion {
-		return listCursor{}, invalidCursor("is not a listing cursor of this version")
+		return listCursor{}, InvalidCursor("is not a listing cursor of this version")
 	}
 	if c.Folder != folder {
-		return listCursor{}, invalidCursor("belongs to another folder")
+		return listCursor{}, InvalidCursor("belongs to another folder")
 	}
 	if c.Offset < 0 || (folder != 0 && (c.ID <= 0 || (c.Kind != store.KindDir && c.Kind != store.KindFile))) {
-		return listCursor{}, invalidCursor("is not a listing cursor")
+		return listCursor{}, InvalidCursor("is not a listing cursor")
 	}
 	return c, nil
 }

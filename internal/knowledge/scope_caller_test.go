@@ -33,10 +33,10 @@ func TestScopedCallerDecide(t *testing.T) {
 	if _, dec, err := decideScoped(c, root); err != nil || dec.CanWrite() {
 		t.Errorf("root: %+v %v", dec, err)
 	}
-	if got, _ := narrowScope(c, "kb://me/"); got != "kb://users/alice/projects/alpha/" {
-		t.Errorf("narrowScope(root) = %s", got)
+	if got, _ := NarrowScope(c, "kb://me/"); got != "kb://users/alice/projects/alpha/" {
+		t.Errorf("NarrowScope(root) = %s", got)
 	}
-	if _, err := narrowScope(c, "kb://shared/"); err == nil {
+	if _, err := NarrowScope(c, "kb://shared/"); err == nil {
 		t.Error("kb://shared/ is inside a scope")
 	}
 	rw := c

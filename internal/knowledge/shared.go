@@ -9,9 +9,9 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// sharedRoots reads, at this moment, what others share with the caller:
+// SharedRoots reads, at this moment, what others share with the caller:
 // one entry per shared root, by owner then path.
-func (t *Tree) sharedRoots(ctx context.Context, c kb.Caller) ([]store.SharedRoot, error) {
+func (t *Tree) SharedRoots(ctx context.Context, c kb.Caller) ([]store.SharedRoot, error) {
 	roots, err := t.st.SharedWith(ctx, c.ID)
 	if err != nil {
 		return nil, apierr.Internal(err)
@@ -19,10 +19,10 @@ func (t *Tree) sharedRoots(ctx context.Context, c kb.Caller) ([]store.SharedRoot
 	return roots, nil
 }
 
-// listShared is the listing of kb://shared/. Nothing can be created in it,
+// ListShared is the listing of kb://shared/. Nothing can be created in it,
 // so its access is read whatever the entries' roles.
 // Its cursor holds an offset: the list is small and read whole each time.
-func (t *Tree) listShared(ctx context.Context, c kb.Caller, pr PageRequest) (Listing, error) {
+func (t *Tree) ListShared(ctx context.Context, c kb.Caller, pr PageRequest) (Listing, error) {
 	offset, limit := pr.Offset, pr.Limit
 	if pr.Cursor != "" {
 		cur, err := decodeListCursor(pr.Cursor, 0)
@@ -31,7 +31,7 @@ func (t *Tree) listShared(ctx context.Context, c kb.Caller, pr PageRequest) (Lis
 		}
 		offset = cur.Offset
 	}
-	roots, err := t.sharedRoots(ctx, c)
+	roots, err := t.SharedRoots(ctx, c)
 	if err != nil {
 		return Listing{}, err
 	}

@@ -63,13 +63,13 @@ func shareNotFound(id int64) error {
 
 // ownedTarget resolves raw for a caller who must own it: only the owner
 // shares, changes or revokes, so a grantee cannot re-share.
-func (t *Tree) ownedTarget(ctx context.Context, c kb.Caller, raw string) (target, error) {
-	tg, err := t.resolve(ctx, c, raw, access.Read)
+func (t *Tree) ownedTarget(ctx context.Context, c kb.Caller, raw string) (Target, error) {
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
-		return target{}, err
+		return Target{}, err
 	}
-	if tg.dec.Role != access.Owner {
-		return target{}, apierr.Forbidden("not_owner", "%s belongs to %s; only its owner can see or change who it is shared with", tg.uri, tg.owner.Username)
+	if tg.Dec.Role != access.Owner {
+		return Target{}, apierr.Forbidden("not_owner", "%s belongs to %s; only its owner can see or change who it is shared with", tg.URI, tg.Owner.Username)
 	}
 	return tg, nil
 }
@@ -84,7 +84,7 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 	if err != nil {
 		return ShareView{}, err
 	}
-	sh := store.Share{OwnerID: c.ID, NodeID: tg.node.ID, Role: r.Role}
+	sh := store.Share{OwnerID: c.ID, NodeID: tg.Node.ID, Role: r.Role}
 	grantee := r.User
 	if r.User != "" {
 		u, err := t.st.UserByUsername(ctx, strings.ToLower(r.User))
@@ -94,7 +94,7 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 		case err != nil:
 			return ShareView{}, apierr.Internal(err)
 		case u.ID == c.ID:
-			return ShareView{}, apierr.BadRequest("self_share", "%s is yours already", tg.uri)
+			return ShareView{}, apierr.BadRequest("self_share", "%s is yours already", tg.URI)
 		}
 		sh.UserID = &u.ID
 	} else {
@@ -108,13 +108,13 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 		sh.GroupID, grantee = &g.ID, "group "+g.Name
 	}
 	if err := t.st.CreateShare(ctx, &sh); errors.Is(err, store.ErrConflict) {
-		return ShareView{}, apierr.Conflict("already_shared", "%s is already shared with %s; change the role of that share instead", tg.uri, grantee)
+		return ShareView{}, apierr.Conflict("already_shared", "%s is already shared with %s; change the role of that share instead", tg.URI, grantee)
 	} else if errors.Is(err, store.ErrGone) {
-		return ShareView{}, notFound(tg.uri.String())
+		return ShareView{}, NotFound(tg.URI.String())
 	} else if err != nil {
 		return ShareView{}, apierr.Internal(err)
 	}
-	vs, err := t.shareViews(ctx, c, []store.Share{sh}, tg.node.ID)
+	vs, err := t.shareViews(ctx, c, []store.Share{sh}, tg.Node.ID)
 	if err != nil {
 		return ShareView{}, err
 	}
@@ -135,7 +135,7 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := t.st.NodesByPaths(ctx, c.ID, access.Ancestors(tg.node.Path))
+	nodes, err := t.st.NodesByPaths(ctx, c.ID, access.Ancestors(tg.Node.Path))
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
@@ -147,7 +147,7 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	return t.shareViews(ctx, c, shs, tg.node.ID)
+	return t.shareViews(ctx, c, shs, tg.Node.ID)
 }
 
 // SetShareRole changes the role of one of the caller's shares.

@@ -58,11 +58,11 @@ func (t *Tree) entryOf(c kb.Caller, it store.TrashItem, at string) TrashEntry {
 // it, and its compile jobs are cancelled. Its bytes stay until the item is
 // purged or expires.
 func (t *Tree) Delete(ctx context.Context, c kb.Caller, raw string) error {
-	tg, err := t.resolve(ctx, c, raw, access.Write)
+	tg, err := t.Lookup(ctx, c, raw, access.Write)
 	if err != nil {
 		return err
 	}
-	u, n, own := tg.uri, tg.node, tg.owner
+	u, n, own := tg.URI, tg.Node, tg.Owner
 	if n.Path == "" {
 		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
 	}

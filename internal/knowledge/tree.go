@@ -39,6 +39,11 @@ type Tree struct {
 // DefaultTrashTTL is how long deleted nodes stay restorable by default.
 const DefaultTrashTTL = 30 * 24 * time.Hour
 
+// Store and Blobs are the stores below the tree, for the sub-packages
+// (tools, search) that read them beside it.
+func (t *Tree) Store() *store.Store { return t.st }
+func (t *Tree) Blobs() *blob.Store  { return t.blobs }
+
 // MaxUpload is the largest file an upload may carry, in bytes.
 func (t *Tree) MaxUpload() int64 { return t.maxUpload }
 
@@ -96,7 +101,7 @@ func itemOf(username string, n store.Node) Item {
 	}
 }
 
-func notFound(u string) error {
+func NotFound(u string) error {
 	return apierr.NotFound("not_found", "no such resource: %s", u)
 }
 
@@ -104,15 +109,15 @@ func notFound(u string) error {
 // authorizer lets the caller read it. A node the caller may not see answers
 // exactly like a missing node, so existence never leaks.
 func (t *Tree) Resolve(ctx context.Context, c kb.Caller, raw string) (kb.URI, store.Node, error) {
-	tg, err := t.resolve(ctx, c, raw, access.Read)
-	return tg.uri, tg.node, err
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
+	return tg.URI, tg.Node, err
 }
 
 // ResolveWrite is Resolve for a caller about to change the node: a node
 // shared with them read-only answers 403.
 func (t *Tree) ResolveWrite(ctx context.Context, c kb.Caller, raw string) (kb.URI, store.Node, error) {
-	tg, err := t.resolve(ctx, c, raw, access.Write)
-	return tg.uri, tg.node, err
+	tg, err := t.Lookup(ctx, c, raw, access.Write)
+	return tg.URI, tg.Node, err
 }
 
 // Listing is one page of a folder's children (SPEC §4). Access says what
@@ -155,30 +160,30 @@ func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageReq
 		return Listing{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
 	}
 	if pr.Cursor != "" && pr.Offset != 0 {
-		return Listing{}, invalidCursor("and offset cannot be used together")
+		return Listing{}, InvalidCursor("and offset cannot be used together")
 	}
 	if kb.IsSharedURI(raw) && c.Scoped() {
-		return Listing{}, notFound(kb.SharedURI)
+		return Listing{}, NotFound(kb.SharedURI)
 	}
 	if kb.IsSharedURI(raw) {
-		return t.listShared(ctx, c, pr)
+		return t.ListShared(ctx, c, pr)
 	}
-	tg, err := t.resolve(ctx, c, raw, access.Read)
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
 		return Listing{}, err
 	}
-	if !tg.node.IsDir() {
-		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.uri)
+	if !tg.Node.IsDir() {
+		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.URI)
 	}
-	if c.Scoped() && tg.node.Path == "" {
+	if c.Scoped() && tg.Node.Path == "" {
 		return t.listScopedRoot(ctx, c, tg)
 	}
-	return t.listPage(ctx, c, tg, pr)
+	return t.ListTarget(ctx, c, tg, pr)
 }
 
 // listScopedRoot answers a scoped caller's root as if the scope folder were
 // its only child, however deep the folder really is.
-func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root target) (Listing, error) {
+func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root Target) (Listing, error) {
 	n, err := t.st.NodeByID(ctx, c.ID, c.ScopeID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Listing{}, ErrScopeDeleted
@@ -186,7 +191,7 @@ func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root target) (Li
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
-	return Listing{URI: root.uri.String(), Access: access.Read.String(), Items: []Item{itemOf(c.Username, n)}}, nil
+	return Listing{URI: root.URI.String(), Access: access.Read.String(), Items: []Item{itemOf(c.Username, n)}}, nil
 }
 
 // ErrScopeDeleted refuses a scoped token whose folder no longer exists.
@@ -205,10 +210,10 @@ func (t *Tree) children(ctx context.Context, folder int64, pr PageRequest) ([]st
 	return t.st.ChildrenAfter(ctx, folder, cur.key(), pr.Limit+1)
 }
 
-// listPage reads one page of a resolved folder with each file's job and
+// ListTarget reads one page of a resolved folder with each file's job and
 // summary badges; the API and the ls tool share it.
-func (t *Tree) listPage(ctx context.Context, c kb.Caller, tg target, pr PageRequest) (Listing, error) {
-	children, err := t.children(ctx, tg.node.ID, pr)
+func (t *Tree) ListTarget(ctx context.Context, c kb.Caller, tg Target, pr PageRequest) (Listing, error) {
+	children, err := t.children(ctx, tg.Node.ID, pr)
 	if _, ok := apierr.As(err); ok {
 		return Listing{}, err
 	}
@@ -216,10 +221,10 @@ func (t *Tree) listPage(ctx context.Context, c kb.Caller, tg target, pr PageRequ
 		return Listing{}, apierr.Internal(err)
 	}
 	limit := pr.Limit
-	out := Listing{URI: tg.uri.String(), Access: tg.dec.Role.String(), Items: make([]Item, 0, min(len(children), limit))}
+	out := Listing{URI: tg.URI.String(), Access: tg.Dec.Role.String(), Items: make([]Item, 0, min(len(children), limit))}
 	if len(children) > limit {
 		children = children[:limit]
-		out.NextCursor = cursorAfter(tg.node.ID, children[limit-1])
+		out.NextCursor = cursorAfter(tg.Node.ID, children[limit-1])
 		if pr.Cursor == "" {
 			next := pr.Offset + limit
 			out.NextOffset = &next
@@ -231,7 +236,7 @@ func (t *Tree) listPage(ctx context.Context, c kb.Caller, tg target, pr PageRequ
 		all = append(all, ch.ID)
 		if ch.IsDir() {
 			dirIDs = append(dirIDs, ch.ID)
-			dirs = append(dirs, layerDir{owner: tg.owner, path: ch.Path})
+			dirs = append(dirs, layerDir{owner: tg.Owner, path: ch.Path})
 		} else {
 			files = append(files, ch.ID)
 		}
@@ -261,14 +266,14 @@ func (t *Tree) listPage(ctx context.Context, c kb.Caller, tg target, pr PageRequ
 		return Listing{}, apierr.Internal(err)
 	}
 	shared := map[int64]bool{}
-	if tg.owner.ID == c.ID {
+	if tg.Owner.ID == c.ID {
 		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
 			return Listing{}, apierr.Internal(err)
 		}
 	}
 	d := 0 // index of the next folder in dirs
 	for _, ch := range children {
-		it := itemOf(tg.owner.Username, ch)
+		it := itemOf(tg.Owner.Username, ch)
 		it.Shared = shared[ch.ID]
 		it.AutoCompile = watched[ch.ID]
 		it.OCR = ocr[ch.ID]
@@ -355,11 +360,11 @@ func (t *Tree) MoveReplacing(ctx context.Context, c kb.Caller, raw, newRaw strin
 }
 
 func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replace bool) (Item, bool, error) {
-	src, err := t.resolve(ctx, c, raw, access.Write)
+	src, err := t.Lookup(ctx, c, raw, access.Write)
 	if err != nil {
 		return Item{}, false, err
 	}
-	from, n, own := src.uri, src.node, src.owner
+	from, n, own := src.URI, src.Node, src.Owner
 	if n.Path == "" {
 		return Item{}, false, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
 	}
@@ -377,7 +382,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		}
 		return Item{}, false, outsideTree(src, to)
 	}
-	if !access.Within(to.Path, src.dec.WriteRoot) {
+	if !access.Within(to.Path, src.Dec.WriteRoot) {
 		return Item{}, false, outsideTree(src, to)
 	}
 	if to.Path == "" {
@@ -409,7 +414,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			parent, err = tx.NodeByPath(ctx, own.ID, parentURI.Path)
 		}
 		if errors.Is(err, store.ErrNotFound) {
-			return notFound(parentURI.String())
+			return NotFound(parentURI.String())
 		}
 		if err != nil {
 			return err
@@ -445,12 +450,12 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 // outsideTree refuses a move that would leave the tree it is in, or for a
 // grantee the folder shared with them: a node never changes owner by a
 // rename, and a grantee cannot carry the owner's files away.
-func outsideTree(src target, to kb.URI) error {
-	if src.dec.Role == access.Owner {
-		return apierr.BadRequest("invalid_move", "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.uri, src.owner.Username)
+func outsideTree(src Target, to kb.URI) error {
+	if src.Dec.Role == access.Owner {
+		return apierr.BadRequest("invalid_move", "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.URI, src.Owner.Username)
 	}
-	shared := kb.URI{Username: src.owner.Username, Path: src.dec.WriteRoot, Dir: true}
-	return apierr.Forbidden("outside_share", "%s may only move within %s, the folder shared with you; %s is outside it", src.uri, shared, to)
+	shared := kb.URI{Username: src.Owner.Username, Path: src.Dec.WriteRoot, Dir: true}
+	return apierr.Forbidden("outside_share", "%s may only move within %s, the folder shared with you; %s is outside it", src.URI, shared, to)
 }
 
 // wrapStoreErr passes API errors through and maps store sentinels: a race
@@ -506,7 +511,7 @@ func (t *Tree) AutoExtract(notify func()) { t.extracted = notify }
 func fresh(ctx context.Context, tx *store.Store, owner kb.Caller, u kb.URI, n store.Node) (store.Node, error) {
 	got, err := tx.NodeByID(ctx, owner.ID, n.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Node{}, notFound(u.String())
+		return store.Node{}, NotFound(u.String())
 	}
 	return got, err
 }

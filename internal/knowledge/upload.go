@@ -149,11 +149,11 @@ type commitExtra struct {
 
 func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files []Staged, onConflict string, x commitExtra) ([]Item, error) {
 	defer Discard(files) // a no-op for committed blobs, whose staged copy is gone
-	tg, err := t.resolve(ctx, c, raw, access.Write)
+	tg, err := t.Lookup(ctx, c, raw, access.Write)
 	if err != nil {
 		return nil, err
 	}
-	u, dir, own := tg.uri, tg.node, tg.owner
+	u, dir, own := tg.URI, tg.Node, tg.Owner
 	if !dir.IsDir() {
 		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
 	}

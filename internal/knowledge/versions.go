@@ -25,11 +25,11 @@ type Version struct {
 
 // Versions lists a file's uploaded contents, newest (the current one) first.
 func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version, error) {
-	tg, err := t.resolve(ctx, c, raw, access.Read)
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
 		return nil, err
 	}
-	u, n := tg.uri, tg.node
+	u, n := tg.URI, tg.Node
 	if n.IsDir() {
 		return nil, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
 	}
@@ -44,7 +44,7 @@ func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version
 	var out []Version
 	for i := len(vs) - 1; i >= 0; i-- {
 		if v := vs[i]; v.Body == store.BodyRaw {
-			who := nameOr(names, v.AuthorID, tg.owner.Username)
+			who := nameOr(names, v.AuthorID, tg.Owner.Username)
 			out = append(out, Version{ID: v.ID, Version: v.Version, Size: v.Size, MediaType: v.MediaType,
 				CreatedAt: v.CreatedAt, By: who, Author: who, Current: len(out) == 0})
 		}
@@ -55,11 +55,11 @@ func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version
 // RestoreVersion makes an earlier content the file's current one, as a new
 // version: the history only grows.
 func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, versionID int64) (Item, error) {
-	tg, err := t.resolve(ctx, c, raw, access.Write)
+	tg, err := t.Lookup(ctx, c, raw, access.Write)
 	if err != nil {
 		return Item{}, err
 	}
-	u, n, own := tg.uri, tg.node, tg.owner
+	u, n, own := tg.URI, tg.Node, tg.Owner
 	if n.IsDir() {
 		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
 	}

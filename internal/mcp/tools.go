@@ -11,13 +11,14 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 )
 
 // addTools publishes the knowledge tools as they are: the argument schema
 // the model sees, an output schema inferred from the result type, and a
 // handler that runs the very command POST /knowledge-agent/command runs.
 func addTools(s *mcp.Server, tree *knowledge.Tree) {
-	for _, t := range tree.Tools() {
+	for _, t := range tools.New(tree).Tools() {
 		out, err := outputSchema(t.Result)
 		if err != nil {
 			panic(fmt.Sprintf("mcp: output schema of %s: %v", t.Name, err)) // static types
@@ -36,7 +37,7 @@ func addTools(s *mcp.Server, tree *knowledge.Tree) {
 			if !ok {
 				return toolError(apierr.Unauthorized("missing_token", "sign in first: send Authorization: Bearer <token>")), nil
 			}
-			res, err := tree.RunNamedCommand(ctx, c, name, req.Params.Arguments)
+			res, err := tools.New(tree).RunNamedCommand(ctx, c, name, req.Params.Arguments)
 			if err != nil {
 				return toolError(err), nil
 			}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/kb"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 	"github.com/knowspace/knowspace/internal/testsupport/searchcorpus"
@@ -146,11 +146,11 @@ func benchCorpusTerms(b *testing.B, e *env, u kb.Caller, rg string, c *searchcor
 }
 
 // rgFiles runs ripgrep the way the tool searches (a literal, ignoring
-// case, at most knowledge.MaxSearchHitsPerFile hits per file, with line numbers)
+// case, at most tools.MaxSearchHitsPerFile hits per file, with line numbers)
 // over dir and returns how many files matched.
 func rgFiles(b *testing.B, rg, dir, query string) int {
 	cmd := exec.Command(rg, "--no-config", "--fixed-strings", "--ignore-case",
-		"--max-count", fmt.Sprint(knowledge.MaxSearchHitsPerFile), "--line-number", "--with-filename", "--no-heading",
+		"--max-count", fmt.Sprint(tools.MaxSearchHitsPerFile), "--line-number", "--with-filename", "--no-heading",
 		"--no-ignore", "--hidden", "--", query, dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -13,6 +13,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 	"github.com/knowspace/knowspace/internal/testsupport/searchcorpus"
 )
@@ -103,11 +104,11 @@ func searchCorpus(t testing.TB, e *env, u kb.Caller, query string) corpusSearch 
 	}
 	args := map[string]any{"uri": corpusFolder, "query": query}
 	for {
-		r, err := e.tree.RunTool(ctx, u, "kb://me/", "search", toolArgsJSON(t, args))
+		r, err := tools.New(e.tree).RunTool(ctx, u, "kb://me/", "search", toolArgsJSON(t, args))
 		if err != nil {
 			t.Fatalf("search %q page %d: %v", query, out.pages+1, err)
 		}
-		s := r.Value.(*knowledge.SearchResult)
+		s := r.Value.(*tools.SearchResult)
 		out.pages++
 		if s.Ranked {
 			out.matched = s.MatchedFiles // each ranked page counts the whole scope

@@ -10,6 +10,7 @@ import (
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -80,17 +81,17 @@ func (e *env) put(c kb.Caller, folder, name string, content []byte) string {
 }
 
 // searchFor runs the search tool on scope.
-func (e *env) searchFor(c kb.Caller, scope, query string) *knowledge.SearchResult {
+func (e *env) searchFor(c kb.Caller, scope, query string) *tools.SearchResult {
 	e.t.Helper()
 	args := toolArgsJSON(e.t, map[string]any{"uri": scope, "query": query})
-	res, err := e.tree.RunTool(context.Background(), c, scope, "search", args)
+	res, err := tools.New(e.tree).RunTool(context.Background(), c, scope, "search", args)
 	if err != nil {
 		e.t.Fatalf("search %q in %s: %v", query, scope, err)
 	}
-	if len(res.JSON) > knowledge.MaxToolResultBytes || !json.Valid(res.JSON) {
+	if len(res.JSON) > tools.MaxToolResultBytes || !json.Valid(res.JSON) {
 		e.t.Fatalf("search: result JSON invalid or too large (%d bytes)", len(res.JSON))
 	}
-	return res.Value.(*knowledge.SearchResult)
+	return res.Value.(*tools.SearchResult)
 }
 
 func toolArgsJSON(t testing.TB, args map[string]any) json.RawMessage {

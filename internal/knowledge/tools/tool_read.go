@@ -1,15 +1,12 @@
-package knowledge
+package tools
 
 import (
 	"context"
 	"fmt"
-	"path"
 	"reflect"
-	"strings"
 	"unicode/utf8"
 
-	"github.com/knowspace/knowspace/internal/extract"
-	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
 // maxReadOffset bounds offsets in the schema; real bodies are far shorter.
@@ -18,7 +15,7 @@ const maxReadOffset = 1 << 40
 // ReadResult is one page of a file's text body (SPEC §6): the same fields
 // as GET /resources/content plus prev_offset, the start of the page before.
 type ReadResult struct {
-	Page
+	knowledge.Page
 	PrevOffset *int64 `json:"prev_offset"`
 }
 
@@ -31,61 +28,21 @@ var readTool = toolDef{
 		"Reading a folder's overview (overview_uri from ls) or a file's summary (summary_uri) first is cheaper than paging through raw files; "+
 		"quote only from the raw file you read, not from a summary. "+
 		"source \"ocr\" means the text was recognized from a scan or image (ocr_confidence is the mean word confidence, 0-100) and may contain recognition errors: say so when you quote it.",
-		MaxPageLimit, DefaultPageLimit),
+		knowledge.MaxPageLimit, knowledge.DefaultPageLimit),
 	tooBig: "read fewer characters with a smaller limit",
 	args: []argSpec{
 		uriArg("The file to read."),
 		{Name: "offset", Kind: argInteger, Min: 0, Max: maxReadOffset, Description: "First character to read (default 0); pass next_offset or prev_offset of a page, or a search hit's offset."},
-		{Name: "limit", Kind: argInteger, Min: 1, Max: MaxPageLimit, Description: fmt.Sprintf("How many characters to read (default %d, at most %d).", DefaultPageLimit, MaxPageLimit)},
+		{Name: "limit", Kind: argInteger, Min: 1, Max: knowledge.MaxPageLimit, Description: fmt.Sprintf("How many characters to read (default %d, at most %d).", knowledge.DefaultPageLimit, knowledge.MaxPageLimit)},
 	},
-	run:    (*Tree).runRead,
+	run:    (*Service).runRead,
 	result: reflect.TypeFor[*ReadResult](),
 }
 
-// TextBody chooses the version whose text is the file's body: the parsed
-// L2 text when there is one, else the upload when it is text. read,
-// search and the search index all use it, so a search hit's offset is a
-// read offset.
-func TextBody(bodies map[string]store.FileVersion) (store.FileVersion, bool) {
-	raw, hasRaw := bodies[store.BodyRaw]
-	if l2, ok := bodies[store.BodyL2]; ok && (!hasRaw || parsedFrom(l2, raw)) {
-		return l2, true
-	}
-	if hasRaw && raw.IsText {
-		return raw, true
-	}
-	return store.FileVersion{}, false
-}
-
-// parsedFrom tells whether l2 was parsed from raw; rows written before the
-// source was recorded count as current when they are newer.
-func parsedFrom(l2, raw store.FileVersion) bool {
-	if l2.SourceVersionID != nil {
-		return *l2.SourceVersionID == raw.ID
-	}
-	return l2.ID > raw.ID
-}
-
-// noBodyNote explains a file without a text body, naming the job that would
-// make one instead of inventing content.
-func noBodyNote(name string, bodies map[string]store.FileVersion) string {
-	raw, ok := bodies[store.BodyRaw]
-	if !ok {
-		return "this file has no stored content yet"
-	}
-	if _, parsed := bodies[store.BodyL2]; parsed {
-		return "this file was uploaded again after its text was extracted; a new parse job (compile) extracts the text of this upload"
-	}
-	if ext := strings.ToLower(path.Ext(name)); ext == ".doc" || extract.Supported(name) {
-		return "this file has no text body yet: a parse job (started by compile) extracts its text; status shows whether one ran"
-	}
-	return fmt.Sprintf("this file is binary (%s) and has no text body; no parse step extracts text from it", raw.MediaType)
-}
-
-func (t *Tree) runRead(ctx context.Context, call toolCall) (any, string, error) {
+func (t *Service) runRead(ctx context.Context, call toolCall) (any, string, error) {
 	offset := call.args.integer("offset", 0)
-	limit := call.args.integer("limit", DefaultPageLimit)
-	p, err := t.pageOf(ctx, call.uri, call.node, offset, limit)
+	limit := call.args.integer("limit", knowledge.DefaultPageLimit)
+	p, err := t.PageOf(ctx, call.uri, call.node, offset, limit)
 	if err != nil {
 		return nil, "", err
 	}

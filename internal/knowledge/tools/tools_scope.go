@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"context"
@@ -6,31 +6,14 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
-
-// OpenScope resolves raw for the caller and pins the node it names, so a
-// later call notices when the path was deleted and re-created or another
-// node was moved into its place.
-func (t *Tree) OpenScope(ctx context.Context, c kb.Caller, raw string) (kb.Scope, error) {
-	raw, err := narrowScope(c, raw)
-	if err != nil {
-		return kb.Scope{}, err
-	}
-	if kb.IsSharedURI(raw) {
-		return kb.Scope{URI: kb.SharedURI}, nil
-	}
-	u, n, err := t.Resolve(ctx, c, raw)
-	if err != nil {
-		return kb.Scope{}, err
-	}
-	return kb.Scope{URI: u.String(), NodeID: n.ID}, nil
-}
 
 // resolvedScope is a scope re-read from the database for one call: its
 // node, or for kb://shared/ the roots shared with the caller now.
 type resolvedScope struct {
-	target
+	knowledge.Target
 	shared bool
 	roots  []store.SharedRoot
 }
@@ -38,15 +21,15 @@ type resolvedScope struct {
 // resolveScope re-reads the scope's node, and asks the authorizer again, on
 // every call: visibility is never cached between calls (SPEC §3), so a
 // revoked share ends a running turn at its next tool call.
-func (t *Tree) resolveScope(ctx context.Context, c kb.Caller, sc kb.Scope) (resolvedScope, error) {
+func (t *Service) resolveScope(ctx context.Context, c kb.Caller, sc kb.Scope) (resolvedScope, error) {
 	if c.Scoped() && kb.IsSharedURI(sc.URI) {
-		return resolvedScope{}, notFound(kb.SharedURI)
+		return resolvedScope{}, knowledge.NotFound(kb.SharedURI)
 	}
 	if kb.IsSharedURI(sc.URI) {
-		roots, err := t.sharedRoots(ctx, c)
+		roots, err := t.SharedRoots(ctx, c)
 		return resolvedScope{shared: true, roots: roots}, err
 	}
-	tg, err := t.resolve(ctx, c, sc.URI, access.Read)
+	tg, err := t.Lookup(ctx, c, sc.URI, access.Read)
 	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
 		return resolvedScope{}, apierr.NotFound("scope_not_found",
 			"the scope %s no longer exists or is no longer visible to you: it was deleted, moved or renamed since the conversation started, or its owner stopped sharing it with you; select a folder again in the tree", sc.URI)
@@ -54,11 +37,11 @@ func (t *Tree) resolveScope(ctx context.Context, c kb.Caller, sc kb.Scope) (reso
 	if err != nil {
 		return resolvedScope{}, err
 	}
-	if sc.NodeID != 0 && tg.node.ID != sc.NodeID {
+	if sc.NodeID != 0 && tg.Node.ID != sc.NodeID {
 		return resolvedScope{}, apierr.NotFound("scope_not_found",
-			"the scope %s was replaced by another resource since the conversation started; select it again in the tree", tg.uri)
+			"the scope %s was replaced by another resource since the conversation started; select it again in the tree", tg.URI)
 	}
-	return resolvedScope{target: tg}, nil
+	return resolvedScope{Target: tg}, nil
 }
 
 // contains tells whether u is the scope's node or below it. A file scope
@@ -73,13 +56,13 @@ func (s resolvedScope) contains(u kb.URI) bool {
 		}
 		return false
 	}
-	if u.Username != s.uri.Username {
+	if u.Username != s.URI.Username {
 		return false
 	}
-	if !s.node.IsDir() {
-		return u.Path == s.node.Path
+	if !s.Node.IsDir() {
+		return u.Path == s.Node.Path
 	}
-	return access.Within(u.Path, s.node.Path)
+	return access.Within(u.Path, s.Node.Path)
 }
 
 // layersContain tells whether u lies in the caller's compiled layers of a
@@ -87,10 +70,10 @@ func (s resolvedScope) contains(u kb.URI) bool {
 // summary_uri point): digests of the scope's own files, in the caller's own
 // tree, so the agent can read an overview before the raw files.
 func (s resolvedScope) layersContain(c kb.Caller, u kb.URI) bool {
-	if s.shared || !s.node.IsDir() || u.Username != c.Username {
+	if s.shared || !s.Node.IsDir() || u.Username != c.Username {
 		return false
 	}
-	return access.Within(u.Path, OutputFolder(c, s.owner.Username, s.node.Path))
+	return access.Within(u.Path, knowledge.OutputFolder(c, s.Owner.Username, s.Node.Path))
 }
 
 // name spells the scope for messages.
@@ -98,45 +81,45 @@ func (s resolvedScope) name() string {
 	if s.shared {
 		return kb.SharedURI
 	}
-	return s.uri.String()
+	return s.URI.String()
 }
 
 // resolveTarget parses a tool's uri argument, checks it lies inside the
 // scope before looking anything up (so nothing outside leaks, not even its
 // existence), then reads the node through the authorizer.
-func (t *Tree) resolveTarget(ctx context.Context, c kb.Caller, s resolvedScope, raw string) (target, error) {
-	raw, err := narrowScope(c, raw)
+func (t *Service) resolveTarget(ctx context.Context, c kb.Caller, s resolvedScope, raw string) (knowledge.Target, error) {
+	raw, err := knowledge.NarrowScope(c, raw)
 	if err != nil {
-		return target{}, err
+		return knowledge.Target{}, err
 	}
 	if kb.IsSharedURI(raw) {
 		if !s.shared {
-			return target{}, outsideScope(s, raw)
+			return knowledge.Target{}, outsideScope(s, raw)
 		}
-		return target{}, nil // the virtual folder itself: only ls takes it
+		return knowledge.Target{}, nil // the virtual folder itself: only ls takes it
 	}
 	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
-		return target{}, err
+		return knowledge.Target{}, err
 	}
 	if !s.contains(u) && !s.layersContain(c, u) {
-		return target{}, outsideScope(s, raw)
+		return knowledge.Target{}, outsideScope(s, raw)
 	}
-	if !s.shared && u.Path == s.node.Path {
-		return s.target, nil
+	if !s.shared && u.Path == s.Node.Path {
+		return s.Target, nil
 	}
-	tg, err := t.find(ctx, c, u, access.Read)
+	tg, err := t.Find(ctx, c, u, access.Read)
 	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
-		return target{}, apierr.NotFound("not_found",
+		return knowledge.Target{}, apierr.NotFound("not_found",
 			"no such resource: %s (it may have been deleted, moved or renamed; ls its folder to see what exists)", u)
 	}
 	return tg, err
 }
 
 func outsideScope(s resolvedScope, raw string) error {
-	if !s.shared && !s.node.IsDir() {
+	if !s.shared && !s.Node.IsDir() {
 		return apierr.BadRequest("outside_scope",
-			"%s is outside the scope: this conversation is about the file %s alone; use that uri", kb.Clip(raw, 200), s.uri)
+			"%s is outside the scope: this conversation is about the file %s alone; use that uri", kb.Clip(raw, 200), s.URI)
 	}
 	return apierr.BadRequest("outside_scope",
 		"%s is outside the scope: this conversation may use %s and what is below it only", kb.Clip(raw, 200), s.name())

@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -47,7 +48,7 @@ func (a rankKey) compare(b rankKey) int {
 // searchIndexed answers from the index: its candidates, each confirmed by
 // the exact matcher. When few enough candidates exist, all are read and
 // ranked; otherwise they are read in path order, a page at a time.
-func (t *Tree) searchIndexed(ctx context.Context, p *hitPage, lits []string) error {
+func (t *Service) searchIndexed(ctx context.Context, p *hitPage, lits []string) error {
 	p.out.Mode = "index"
 	roots := t.searchRoots(p.call)
 	if p.cur.Path == "" {
@@ -78,10 +79,10 @@ func (t *Tree) searchIndexed(ctx context.Context, p *hitPage, lits []string) err
 
 // candidates lists up to rankCap candidates of every root; capped tells
 // there are more.
-func (t *Tree) candidates(ctx context.Context, roots []store.SearchRoot, lits []string) ([]store.Node, bool, error) {
+func (t *Service) candidates(ctx context.Context, roots []store.SearchRoot, lits []string) ([]store.Node, bool, error) {
 	var out []store.Node
 	for _, r := range roots {
-		ns, err := t.st.SearchCandidates(ctx, r, lits, "", false, false, rankCap+1-len(out))
+		ns, err := t.Store().SearchCandidates(ctx, r, lits, "", false, false, rankCap+1-len(out))
 		if err != nil {
 			return nil, false, apierr.Internal(err)
 		}
@@ -93,9 +94,9 @@ func (t *Tree) candidates(ctx context.Context, roots []store.SearchRoot, lits []
 	return out, false, nil
 }
 
-func (t *Tree) countNoText(ctx context.Context, p *hitPage, roots []store.SearchRoot) error {
+func (t *Service) countNoText(ctx context.Context, p *hitPage, roots []store.SearchRoot) error {
 	for _, r := range roots {
-		n, err := t.st.CountFilesWithoutText(ctx, r)
+		n, err := t.Store().CountFilesWithoutText(ctx, r)
 		if err != nil {
 			return apierr.Internal(err)
 		}
@@ -113,12 +114,12 @@ type rankedFile struct {
 
 // searchRanked reads every candidate, keeps those that truly match and
 // shows them best first, from the cursor's rank on.
-func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node) error {
+func (t *Service) searchRanked(ctx context.Context, p *hitPage, cands []store.Node) error {
 	ids := make([]int64, len(cands))
 	for i, c := range cands {
 		ids[i] = c.ID
 	}
-	bodies, err := t.st.LatestBodies(ctx, ids)
+	bodies, err := t.Store().LatestBodies(ctx, ids)
 	if err != nil {
 		return apierr.Internal(err)
 	}
@@ -130,7 +131,7 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 		if !p.glob.Match(relPath(p.call.baseOf(f), f.Path)) {
 			continue
 		}
-		v, ok := TextBody(bodies[f.ID])
+		v, ok := knowledge.TextBody(bodies[f.ID])
 		if !ok {
 			continue // its text went away since the index proposed it
 		}
@@ -178,7 +179,7 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 
 // searchInPathOrder reads the candidates of every root in path order from
 // the cursor on, until the page is full.
-func (t *Tree) searchInPathOrder(ctx context.Context, p *hitPage, roots []store.SearchRoot, lits []string) error {
+func (t *Service) searchInPathOrder(ctx context.Context, p *hitPage, roots []store.SearchRoot, lits []string) error {
 	p.stopWhenFull = true
 	started := p.cur.Path == ""
 	for _, r := range roots {
@@ -190,7 +191,7 @@ func (t *Tree) searchInPathOrder(ctx context.Context, p *hitPage, roots []store.
 			started, after, inclusive = true, p.cur.Path, p.cur.Mid
 		}
 		for {
-			batch, err := t.st.SearchCandidates(ctx, r, lits, after, inclusive, p.cur.Dense, candidateBatch)
+			batch, err := t.Store().SearchCandidates(ctx, r, lits, after, inclusive, p.cur.Dense, candidateBatch)
 			if err != nil {
 				return apierr.Internal(err)
 			}

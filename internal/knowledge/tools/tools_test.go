@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -18,7 +19,7 @@ import (
 // toolEnv is a real store and blob store with two users, alice and bob.
 type toolEnv struct {
 	t          testing.TB
-	tree       *Tree
+	tree       *Service
 	st         *store.Store
 	blobs      *blob.Store
 	alice, bob kb.Caller
@@ -31,7 +32,7 @@ func newToolEnv(t testing.TB, dialect string) *toolEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &toolEnv{t: t, tree: NewTree(st, blobs, 256<<20), st: st, blobs: blobs}
+	e := &toolEnv{t: t, tree: New(knowledge.NewTree(st, blobs, 256<<20)), st: st, blobs: blobs}
 	for _, name := range []string{"alice", "bob"} {
 		u := store.User{Username: name, PasswordHash: "x", Role: store.RoleUser}
 		if err := st.CreateUser(context.Background(), &u); err != nil {
@@ -65,7 +66,7 @@ func (e *toolEnv) put(c kb.Caller, folder, name string, content []byte) string {
 	if err != nil {
 		e.t.Fatalf("stage %s: %v", name, err)
 	}
-	items, err := e.tree.CommitUpload(ctx, c, folder, []Staged{s}, ConflictReplace)
+	items, err := e.tree.CommitUpload(ctx, c, folder, []knowledge.Staged{s}, knowledge.ConflictReplace)
 	if err != nil {
 		e.t.Fatalf("upload %s: %v", name, err)
 	}
@@ -142,8 +143,7 @@ func wantToolErr(t testing.TB, err error, code string, fragments ...string) {
 }
 
 func TestToolsDescribeSchemas(t *testing.T) {
-	tree := &Tree{}
-	tools := tree.Tools()
+	tools := New(&knowledge.Tree{}).Tools()
 	var names []string
 	for _, tool := range tools {
 		names = append(names, tool.Name)

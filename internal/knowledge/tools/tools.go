@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -40,13 +41,13 @@ type ToolResult struct {
 
 // toolRun is one tool's implementation: the target has been resolved and
 // checked against the scope, the arguments against the schema.
-type toolRun func(t *Tree, ctx context.Context, call toolCall) (any, string, error)
+type toolRun func(t *Service, ctx context.Context, call toolCall) (any, string, error)
 
 type toolCall struct {
 	c    kb.Caller
 	uri  kb.URI
 	node store.Node
-	tg   target
+	tg   knowledge.Target
 	args toolArgs
 	// shared: the target is kb://shared/ itself, which only ls and
 	// search take; roots are what is shared with the caller at this call.
@@ -76,7 +77,7 @@ func (call toolCall) ownerOf(n store.Node) string {
 			}
 		}
 	}
-	return call.tg.owner.Username
+	return call.tg.Owner.Username
 }
 
 // baseOf is the folder a path filter is relative to for a node the call
@@ -128,7 +129,7 @@ func toolDefs() map[string]toolDef {
 }
 
 // Tools describes the four knowledge tools with their argument schemas.
-func (t *Tree) Tools() []Tool {
+func (t *Service) Tools() []Tool {
 	defs := toolDefs()
 	out := make([]Tool, 0, len(toolNames))
 	for _, name := range toolNames {
@@ -140,7 +141,7 @@ func (t *Tree) Tools() []Tool {
 
 // RunTool runs the tool name with JSON arguments for the caller, inside the
 // scope named by scopeURI; see RunScopedTool.
-func (t *Tree) RunTool(ctx context.Context, c kb.Caller, scopeURI, name string, args json.RawMessage) (ToolResult, error) {
+func (t *Service) RunTool(ctx context.Context, c kb.Caller, scopeURI, name string, args json.RawMessage) (ToolResult, error) {
 	return t.RunScopedTool(ctx, c, kb.Scope{URI: scopeURI}, name, args)
 }
 
@@ -148,7 +149,7 @@ func (t *Tree) RunTool(ctx context.Context, c kb.Caller, scopeURI, name string, 
 // scope, checks the target uri lies inside it, runs the tool and encodes
 // the result under MaxToolResultBytes. Errors are *apierr.Error values
 // whose Message is written for the model to act on.
-func (t *Tree) RunScopedTool(ctx context.Context, c kb.Caller, sc kb.Scope, name string, args json.RawMessage) (ToolResult, error) {
+func (t *Service) RunScopedTool(ctx context.Context, c kb.Caller, sc kb.Scope, name string, args json.RawMessage) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
 		return ToolResult{}, apierr.BadRequest("unknown_tool", "there is no tool %q; the tools are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
@@ -167,7 +168,7 @@ func (t *Tree) RunScopedTool(ctx context.Context, c kb.Caller, sc kb.Scope, name
 // RunCommand runs an explicit command {command, uri, ...arguments} with the
 // uri itself as the scope: the same validation, results and limits as a
 // model's tool call (POST /knowledge-agent/command).
-func (t *Tree) RunCommand(ctx context.Context, c kb.Caller, body []byte) (ToolResult, error) {
+func (t *Service) RunCommand(ctx context.Context, c kb.Caller, body []byte) (ToolResult, error) {
 	fields, err := decodeObject("the command", body)
 	if err != nil {
 		return ToolResult{}, err
@@ -192,7 +193,7 @@ func (t *Tree) RunCommand(ctx context.Context, c kb.Caller, body []byte) (ToolRe
 // RunNamedCommand is RunCommand with the command's name apart from its JSON
 // arguments {uri, ...}: the entry point of front doors that name the tool
 // in their own envelope (MCP's tools/call), so both run one code path.
-func (t *Tree) RunNamedCommand(ctx context.Context, c kb.Caller, name string, args json.RawMessage) (ToolResult, error) {
+func (t *Service) RunNamedCommand(ctx context.Context, c kb.Caller, name string, args json.RawMessage) (ToolResult, error) {
 	fields, err := decodeObject("arguments for "+kb.Clip(name, 40), args)
 	if err != nil {
 		return ToolResult{}, err
@@ -200,7 +201,7 @@ func (t *Tree) RunNamedCommand(ctx context.Context, c kb.Caller, name string, ar
 	return t.runCommand(ctx, c, name, fields)
 }
 
-func (t *Tree) runCommand(ctx context.Context, c kb.Caller, name string, fields []field) (ToolResult, error) {
+func (t *Service) runCommand(ctx context.Context, c kb.Caller, name string, fields []field) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
 		return ToolResult{}, apierr.BadRequest("unknown_command", "there is no command %q; the commands are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
@@ -217,29 +218,29 @@ func (t *Tree) runCommand(ctx context.Context, c kb.Caller, name string, fields 
 	return t.runTool(ctx, c, sc, def, a)
 }
 
-func (t *Tree) commandScope(ctx context.Context, c kb.Caller, raw string) (resolvedScope, error) {
-	raw, err := narrowScope(c, raw)
+func (t *Service) commandScope(ctx context.Context, c kb.Caller, raw string) (resolvedScope, error) {
+	raw, err := knowledge.NarrowScope(c, raw)
 	if err != nil {
 		return resolvedScope{}, err
 	}
 	if kb.IsSharedURI(raw) {
 		return t.resolveScope(ctx, c, kb.Scope{URI: kb.SharedURI})
 	}
-	tg, err := t.resolve(ctx, c, raw, access.Read)
-	return resolvedScope{target: tg}, err
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
+	return resolvedScope{Target: tg}, err
 }
 
-func (t *Tree) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
+func (t *Service) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
 	tg, err := t.resolveTarget(ctx, c, s, a.str("uri"))
 	if err != nil {
 		return ToolResult{}, err
 	}
-	call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0, roots: s.roots}
+	call := toolCall{c: c, uri: tg.URI, node: tg.Node, tg: tg, args: a, shared: tg.Node.ID == 0, roots: s.roots}
 	if call.shared && def.name != "ls" && def.name != "search" {
 		return ToolResult{}, apierr.BadRequest("virtual_folder",
 			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", kb.SharedURI, def.name, kb.SharedURI)
 	}
-	u := tg.uri
+	u := tg.URI
 	v, summary, err := def.run(t, ctx, call)
 	if err != nil {
 		return ToolResult{}, err

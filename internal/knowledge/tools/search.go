@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"context"
@@ -49,7 +49,7 @@ type SearchPage struct {
 // Search runs the search tool with the uri as its scope, as a command
 // does, and adds the nodes whose names match. A cursor continues the
 // content hits only: names come whole on the first page.
-func (t *Tree) Search(ctx context.Context, c kb.Caller, p SearchParams) (*SearchPage, error) {
+func (t *Service) Search(ctx context.Context, c kb.Caller, p SearchParams) (*SearchPage, error) {
 	if p.Kind == "" {
 		p.Kind = SearchAll
 	}
@@ -92,7 +92,7 @@ func (t *Tree) Search(ctx context.Context, c kb.Caller, p SearchParams) (*Search
 		if err != nil {
 			return nil, err
 		}
-		call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0, roots: sc.roots}
+		call := toolCall{c: c, uri: tg.URI, node: tg.Node, tg: tg, args: a, shared: tg.Node.ID == 0, roots: sc.roots}
 		page.Names, page.NamesComplete, err = t.searchNames(ctx, call, p.Query)
 		if err != nil {
 			return nil, err
@@ -104,7 +104,7 @@ func (t *Tree) Search(ctx context.Context, c kb.Caller, p SearchParams) (*Search
 // searchNames finds the nodes in the call's scope whose names contain the
 // query ignoring case (or matching the path filter's glob), best first: a
 // name equal to the query, then names that start with it, then path order.
-func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]NameHit, bool, error) {
+func (t *Service) searchNames(ctx context.Context, call toolCall, query string) ([]NameHit, bool, error) {
 	glob, err := index.ParseGlob(call.args.str("path"))
 	if err != nil {
 		return nil, false, queryErr(err)
@@ -119,7 +119,7 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 	complete := true
 	for _, r := range t.searchRoots(call) {
 		const fetch = 5000
-		ns, err := t.st.SearchNames(ctx, r, strings.TrimSpace(query), fetch)
+		ns, err := t.Store().SearchNames(ctx, r, strings.TrimSpace(query), fetch)
 		if err != nil {
 			return nil, false, apierr.Internal(err)
 		}
@@ -163,7 +163,7 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 
 // searchRoots are the places a call searches: its target, or for
 // kb://shared/ every root shared with the caller now.
-func (t *Tree) searchRoots(call toolCall) []store.SearchRoot {
+func (t *Service) searchRoots(call toolCall) []store.SearchRoot {
 	if !call.shared {
 		return []store.SearchRoot{{UserID: call.node.UserID, Path: call.node.Path, Dir: call.node.IsDir()}}
 	}

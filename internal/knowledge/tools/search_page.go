@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
 // hitPage gathers one page of search results, file by file, within the
 // page's limits: bytes read, hits shown and their share of the tool result.
 type hitPage struct {
-	t      *Tree
+	t      *Service
 	call   toolCall
 	glob   index.Glob
 	cur    searchCursor
@@ -39,7 +40,7 @@ func (p *hitPage) visitAll(ctx context.Context, files []store.Node) (bool, error
 	for i, f := range files {
 		ids[i] = f.ID
 	}
-	bodies, err := p.t.st.LatestBodies(ctx, ids)
+	bodies, err := p.t.Store().LatestBodies(ctx, ids)
 	if err != nil {
 		return false, apierr.Internal(err)
 	}
@@ -67,7 +68,7 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 		p.next = p.cursorAt(f)
 		return false, nil
 	}
-	v, ok := TextBody(bodies)
+	v, ok := knowledge.TextBody(bodies)
 	if !ok {
 		out.SkippedNoText++
 		p.next = p.cursorAt(f)

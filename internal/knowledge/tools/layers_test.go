@@ -1,8 +1,10 @@
-package knowledge
+package tools
 
 import (
 	"context"
 	"fmt"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"path"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,9 +20,9 @@ import (
 func (e *toolEnv) publishLayers(c, owner kb.Caller, src, outPath string, files []string, abstract string) {
 	e.t.Helper()
 	ctx := context.Background()
-	var gen []GeneratedFile
+	var gen []knowledge.GeneratedFile
 	for _, name := range files {
-		n, err := e.st.NodeByPath(ctx, owner.ID, joinPath(src, name))
+		n, err := e.st.NodeByPath(ctx, owner.ID, path.Join(src, name))
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -28,20 +30,20 @@ func (e *toolEnv) publishLayers(c, owner kb.Caller, src, outPath string, files [
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		gen = append(gen, GeneratedFile{Name: name, Text: "---\ngenerated: true\nrole: summary\n---\n\nSummary of " + name + "\n",
+		gen = append(gen, knowledge.GeneratedFile{Name: name, Text: "---\ngenerated: true\nrole: summary\n---\n\nSummary of " + name + "\n",
 			Provenance: store.Provenance{Role: store.RoleSummary, SourceNodeID: &n.ID, SourceHash: v.BlobHash, Fingerprint: "f" + name, SourcesJSON: "[]"}})
 	}
 	gen = append(gen,
-		GeneratedFile{Name: OverviewName, Text: "---\nrole: overview\n---\n\n# Overview\n",
+		knowledge.GeneratedFile{Name: knowledge.OverviewName, Text: "---\nrole: overview\n---\n\n# Overview\n",
 			Provenance: store.Provenance{Role: store.RoleOverview, Fingerprint: "o", SourcesJSON: "[]"}},
-		GeneratedFile{Name: AbstractName, Text: "---\nrole: abstract\n---\n\n" + abstract + "\n",
+		knowledge.GeneratedFile{Name: knowledge.AbstractName, Text: "---\nrole: abstract\n---\n\n" + abstract + "\n",
 			Provenance: store.Provenance{Role: store.RoleAbstract, Fingerprint: "o", SourcesJSON: "[]"}})
 	if _, err := e.tree.Publish(ctx, c, outPath, gen, nil); err != nil {
 		e.t.Fatal(err)
 	}
 }
 
-func lsItem(t *testing.T, r ToolResult, name string) Item {
+func lsItem(t *testing.T, r ToolResult, name string) knowledge.Item {
 	t.Helper()
 	for _, it := range r.Value.(*LsResult).Items {
 		if it.Name == name {
@@ -49,7 +51,7 @@ func lsItem(t *testing.T, r ToolResult, name string) Item {
 		}
 	}
 	t.Fatalf("no %s in %s", name, r.JSON)
-	return Item{}
+	return knowledge.Item{}
 }
 
 func TestToolLsLayersOfCompiledFolder(t *testing.T) {
@@ -63,7 +65,7 @@ func TestToolLsLayersOfCompiledFolder(t *testing.T) {
 
 		r := e.mustRun(e.alice, "kb://me/", "ls", map[string]any{"uri": "kb://me/"})
 		d := lsItem(t, r, "d")
-		if d.OverviewURI != "kb://users/alice/wiki/d/.overview.md" || utf8.RuneCountInString(d.Abstract) != MaxAbstractChars ||
+		if d.OverviewURI != "kb://users/alice/wiki/d/.overview.md" || utf8.RuneCountInString(d.Abstract) != knowledge.MaxAbstractChars ||
 			!strings.HasPrefix(d.Abstract, "Contracts and invoices of 2026.") || !strings.HasSuffix(d.Abstract, "…") {
 			t.Fatalf("compiled folder %+v", d)
 		}
@@ -106,7 +108,7 @@ func TestToolLsLayersOfSharedFolderAreTheGrantees(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		e := newToolEnv(t, dialect)
 		e.put(e.alice, "kb://me/team/d/", "a.md", []byte("alpha"))
-		if _, err := e.tree.Share(context.Background(), e.alice, ShareRequest{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
+		if _, err := e.tree.Share(context.Background(), e.alice, knowledge.ShareRequest{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
 			t.Fatal(err)
 		}
 		// Alice's own compile of d is hers; Bob's lands in his wiki/shared/alice/.
@@ -145,7 +147,7 @@ func TestToolLsLayersPageFitsCeiling(t *testing.T) {
 			name := fmt.Sprintf("folder-%03d", i)
 			e.mkdir(e.alice, "kb://me/p/"+name+"/")
 			e.put(e.alice, "kb://me/p/"+name+"/", "a.md", []byte("x"))
-			e.publishLayers(e.alice, e.alice, "p/"+name, "wiki/p/"+name, nil, strings.Repeat("合同", MaxAbstractChars))
+			e.publishLayers(e.alice, e.alice, "p/"+name, "wiki/p/"+name, nil, strings.Repeat("合同", knowledge.MaxAbstractChars))
 		}
 		r := e.mustRun(e.alice, "kb://me/p/", "ls", map[string]any{"uri": "kb://me/p/", "limit": MaxToolListLimit})
 		l := r.Value.(*LsResult)
@@ -160,7 +162,7 @@ func TestToolLsLayersPageFitsCeiling(t *testing.T) {
 		t.Logf("page of %d folders: %d bytes, abstracts of %d characters", len(l.Items), len(r.JSON), utf8.RuneCountInString(l.Items[0].Abstract))
 		// A small page keeps whole abstracts and says nothing.
 		r = e.mustRun(e.alice, "kb://me/p/", "ls", map[string]any{"uri": "kb://me/p/", "limit": 5})
-		if l = r.Value.(*LsResult); l.Note != "" || utf8.RuneCountInString(l.Items[0].Abstract) != MaxAbstractChars {
+		if l = r.Value.(*LsResult); l.Note != "" || utf8.RuneCountInString(l.Items[0].Abstract) != knowledge.MaxAbstractChars {
 			t.Fatalf("small page note %q abstract %d", l.Note, utf8.RuneCountInString(l.Items[0].Abstract))
 		}
 	})
@@ -229,7 +231,7 @@ func TestToolScopeReachesTheCallersLayersOfIt(t *testing.T) {
 		e := newToolEnv(t, dialect)
 		e.put(e.alice, "kb://me/team/d/", "a.md", []byte("alpha"))
 		e.put(e.alice, "kb://me/other/", "b.md", []byte("beta"))
-		if _, err := e.tree.Share(context.Background(), e.alice, ShareRequest{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
+		if _, err := e.tree.Share(context.Background(), e.alice, knowledge.ShareRequest{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
 			t.Fatal(err)
 		}
 		e.publishLayers(e.alice, e.alice, "team/d", "wiki/team/d", []string{"a.md"}, "Alice's digest")

@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"context"
@@ -39,7 +39,7 @@ var statusTool = toolDef{
 		"read them (and the folder overviews ls shows) before the raw files.",
 	tooBig: "ask about a single file instead of a folder",
 	args:   []argSpec{uriArg("The file or folder to report on.")},
-	run:    (*Tree).runStatus,
+	run:    (*Service).runStatus,
 	result: reflect.TypeFor[*StatusResult](),
 }
 
@@ -48,18 +48,18 @@ const statusJobLimit = 20
 
 // runStatus reports the caller's newest compile jobs (parsing is their
 // first stage) for the target file, or for every file below a folder.
-func (t *Tree) runStatus(ctx context.Context, call toolCall) (any, string, error) {
-	js, err := t.st.ListJobs(ctx, call.c.ID, store.JobFilter{SourceUserID: call.node.UserID, Path: call.node.Path, Limit: statusJobLimit})
+func (t *Service) runStatus(ctx context.Context, call toolCall) (any, string, error) {
+	js, err := t.Store().ListJobs(ctx, call.c.ID, store.JobFilter{SourceUserID: call.node.UserID, Path: call.node.Path, Limit: statusJobLimit})
 	if err != nil {
 		return nil, "", apierr.Internal(err)
 	}
-	cv, err := t.st.CompileCoverage(ctx, call.c.ID, call.node.UserID, call.node.Path)
+	cv, err := t.Store().CompileCoverage(ctx, call.c.ID, call.node.UserID, call.node.Path)
 	if err != nil {
 		return nil, "", apierr.Internal(err)
 	}
 	out := &StatusResult{URI: call.uri.String(), Coverage: cv, Jobs: make([]JobInfo, 0, len(js))}
 	for _, j := range js {
-		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: kb.NodeURI(call.tg.owner.Username, j.Path, false),
+		info := JobInfo{ID: j.ID, Kind: j.Kind, URI: kb.NodeURI(call.tg.Owner.Username, j.Path, false),
 			State: j.State, Stage: j.Stage, UpdatedAt: j.UpdatedAt}
 		if j.ErrorCode != "" {
 			info.Error = j.ErrorCode + ": " + j.ErrorMessage

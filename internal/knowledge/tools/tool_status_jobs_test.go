@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"context"

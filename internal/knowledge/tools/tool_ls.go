@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -22,7 +23,7 @@ const (
 
 // LsResult is one page of a folder's real children (SPEC §6).
 type LsResult struct {
-	Listing
+	knowledge.Listing
 	Note string `json:"note,omitempty"`
 }
 
@@ -44,18 +45,18 @@ var lsTool = toolDef{
 		{Name: "offset", Kind: argInteger, Min: 0, Max: maxToolOffset, Description: "How many children to skip (default 0); prefer cursor, which does not shift when the folder changes."},
 		{Name: "limit", Kind: argInteger, Min: 1, Max: MaxToolListLimit, Description: fmt.Sprintf("How many children to return (default %d).", DefaultToolListLimit)},
 	},
-	run:    (*Tree).runLs,
+	run:    (*Service).runLs,
 	result: reflect.TypeFor[*LsResult](),
 }
 
-func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {
+func (t *Service) runLs(ctx context.Context, call toolCall) (any, string, error) {
 	offset := call.args.integer("offset", 0)
-	pr := PageRequest{Cursor: call.args.str("cursor"), Offset: int(offset), Limit: int(call.args.integer("limit", DefaultToolListLimit))}
+	pr := knowledge.PageRequest{Cursor: call.args.str("cursor"), Offset: int(offset), Limit: int(call.args.integer("limit", DefaultToolListLimit))}
 	if pr.Cursor != "" && pr.Offset != 0 {
-		return nil, "", invalidCursor("and offset cannot be used together")
+		return nil, "", knowledge.InvalidCursor("and offset cannot be used together")
 	}
 	if call.shared {
-		l, err := t.listShared(ctx, call.c, pr)
+		l, err := t.ListShared(ctx, call.c, pr)
 		if err != nil {
 			return nil, "", err
 		}
@@ -64,7 +65,7 @@ func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {
 	if !call.node.IsDir() {
 		return nil, "", apierr.BadRequest("not_a_folder", "%s is a file, not a folder; use read to see its text", call.uri)
 	}
-	l, err := t.listPage(ctx, call.c, call.tg, pr)
+	l, err := t.ListTarget(ctx, call.c, call.tg, pr)
 	if err != nil {
 		return nil, "", err
 	}
@@ -72,7 +73,7 @@ func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {
 }
 
 // lsResult words a page for the model, which only reads: access is left out.
-func lsResult(l Listing, pr PageRequest) (any, string, error) {
+func lsResult(l knowledge.Listing, pr knowledge.PageRequest) (any, string, error) {
 	offset := pr.Offset
 	l.Access = ""
 	out := &LsResult{Listing: l}

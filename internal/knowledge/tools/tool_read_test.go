@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -41,7 +42,7 @@ func TestToolReadPagingToTheEndAndBack(t *testing.T) {
 		offset := int64(0)
 		for {
 			p := readPage(t, e, uri, offset, 0)
-			if p.Body != "raw" || p.Total != 10_000 || p.Limit != DefaultPageLimit {
+			if p.Body != "raw" || p.Total != 10_000 || p.Limit != knowledge.DefaultPageLimit {
 				t.Fatalf("page %+v", p.Page)
 			}
 			if !utf8.ValidString(p.Text) || string(runes[offset:min(int64(len(runes)), offset+3000)]) != p.Text {

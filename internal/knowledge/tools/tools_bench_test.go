@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -76,7 +77,7 @@ func BenchmarkToolReadLastPage(b *testing.B) {
 	e := newToolEnv(b, store.DialectSQLite)
 	uri := e.put(e.alice, "kb://me/", "big.md", toolBenchText(50<<20, 1, "end"))
 	first := readPage(b, e, uri, 0, 1)
-	args := toolArgsJSON(b, map[string]any{"uri": uri, "offset": first.Total - DefaultPageLimit})
+	args := toolArgsJSON(b, map[string]any{"uri": uri, "offset": first.Total - knowledge.DefaultPageLimit})
 	ctx := context.Background()
 	for b.Loop() {
 		r, err := e.tree.RunTool(ctx, e.alice, "kb://me/", "read", args)

@@ -1,4 +1,4 @@
-package knowledge
+package tools
 
 import (
 	"context"
@@ -96,7 +96,7 @@ var searchTool = toolDef{
 		{Name: "regex", Kind: argBoolean, Description: "Treat query as an RE2 regular expression, matched within one line (default false: a literal phrase)."},
 		{Name: "path", Kind: argString, MaxChars: 200, Description: "Only files whose path matches this glob: without a slash it matches the file name (\"*.md\"), with one the path below uri (\"notes/**/*.md\", ** crossing folders)."},
 	},
-	run:    (*Tree).runSearch,
+	run:    (*Service).runSearch,
 	result: reflect.TypeFor[*SearchResult](),
 }
 
@@ -163,7 +163,7 @@ func decodeCursor(s string, call toolCall) (searchCursor, error) {
 
 func hashPrefix(h string) string { return h[:min(len(h), 16)] }
 
-func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error) {
+func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, error) {
 	query := call.args.str("query")
 	if strings.TrimSpace(query) == "" {
 		return nil, "", invalidArgs("search: \"query\" must contain more than spaces")
@@ -192,7 +192,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	// A file's own search reads the file: the index has nothing to narrow.
 	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index) && (call.shared || call.node.IsDir())
 	if useIndex {
-		if useIndex, err = t.st.SearchIndexReady(ctx); err != nil {
+		if useIndex, err = t.Store().SearchIndexReady(ctx); err != nil {
 			return nil, "", apierr.Internal(err)
 		}
 	}
@@ -212,7 +212,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 
 // searchScanned reads every file of the scope in path order, up to
 // SearchFilesPerPage files a page.
-func (t *Tree) searchScanned(ctx context.Context, p *hitPage) error {
+func (t *Service) searchScanned(ctx context.Context, p *hitPage) error {
 	files, more, err := t.searchFiles(ctx, p.call, p.cur)
 	if err != nil {
 		return apierr.Internal(err)
@@ -225,7 +225,7 @@ func (t *Tree) searchScanned(ctx context.Context, p *hitPage) error {
 // searchFiles lists the files this page visits: the target itself when it
 // is a file, else the next files below it in path order; more tells
 // whether files remain after them.
-func (t *Tree) searchFiles(ctx context.Context, call toolCall, cur searchCursor) ([]store.Node, bool, error) {
+func (t *Service) searchFiles(ctx context.Context, call toolCall, cur searchCursor) ([]store.Node, bool, error) {
 	if call.shared {
 		return t.searchSharedFiles(ctx, call, cur)
 	}
@@ -235,7 +235,7 @@ func (t *Tree) searchFiles(ctx context.Context, call toolCall, cur searchCursor)
 		}
 		return []store.Node{call.node}, false, nil
 	}
-	files, err := t.st.WalkFiles(ctx, call.node.UserID, call.node.Path, cur.Path, cur.Mid, SearchFilesPerPage+1)
+	files, err := t.Store().WalkFiles(ctx, call.node.UserID, call.node.Path, cur.Path, cur.Mid, SearchFilesPerPage+1)
 	if err != nil {
 		return nil, false, err
 	}
@@ -247,7 +247,7 @@ func (t *Tree) searchFiles(ctx context.Context, call toolCall, cur searchCursor)
 
 // searchSharedFiles walks the roots shared with the caller now, in their
 // order (owner, then path), each in path order, from the cursor's root on.
-func (t *Tree) searchSharedFiles(ctx context.Context, call toolCall, cur searchCursor) ([]store.Node, bool, error) {
+func (t *Service) searchSharedFiles(ctx context.Context, call toolCall, cur searchCursor) ([]store.Node, bool, error) {
 	need := SearchFilesPerPage + 1
 	var out []store.Node
 	started := cur.Path == ""
@@ -264,7 +264,7 @@ func (t *Tree) searchSharedFiles(ctx context.Context, call toolCall, cur searchC
 				out = append(out, r.Node)
 			}
 		} else {
-			files, err := t.st.WalkFiles(ctx, r.UserID, r.Path, after, inclusive, need-len(out))
+			files, err := t.Store().WalkFiles(ctx, r.UserID, r.Path, after, inclusive, need-len(out))
 			if err != nil {
 				return nil, false, err
 			}
@@ -280,9 +280,9 @@ func (t *Tree) searchSharedFiles(ctx context.Context, call toolCall, cur searchC
 	return out, false, nil
 }
 
-func (t *Tree) scanBlob(ctx context.Context, sc *index.Scanner, v store.FileVersion, start index.Pos, maxHits, countUpTo int, budget int64) (index.Result, error) {
-	f, err := t.blobs.OpenText(v.BlobHash)
-	if err != nil && t.gone(ctx, v.NodeID) {
+func (t *Service) scanBlob(ctx context.Context, sc *index.Scanner, v store.FileVersion, start index.Pos, maxHits, countUpTo int, budget int64) (index.Result, error) {
+	f, err := t.Blobs().OpenText(v.BlobHash)
+	if err != nil && t.Gone(ctx, v.NodeID) {
 		return index.Result{}, nil // deleted while the search walked: nothing to find
 	}
 	if err != nil {
@@ -306,4 +306,20 @@ func queryErr(err error) error {
 		return invalidArgs("%s", qe.Error())
 	}
 	return apierr.Internal(err)
+}
+
+// countPending counts, on a search's first page, the documents in its
+// scope whose text is still being extracted: they are not searched yet.
+func (t *Service) countPending(ctx context.Context, p *hitPage) error {
+	if !t.AutoExtracts() || p.cur.Path != "" {
+		return nil
+	}
+	for _, r := range t.searchRoots(p.call) {
+		waiting, _, err := t.Store().CountExtractions(ctx, r)
+		if err != nil {
+			return apierr.Internal(err)
+		}
+		p.out.PendingFiles += int(waiting)
+	}
+	return nil
 }
