@@ -7,6 +7,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/scratch"
 )
 
@@ -34,7 +35,7 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 			return
 		case <-staging.C:
 			logLeftovers(blobs.CleanStaging(blob.StagingMaxAge))
-			if n, err := tree.ExpireTrash(ctx); err != nil && ctx.Err() == nil {
+			if n, err := trash.New(tree).ExpireTrash(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("trash expiry", "err", err)
 			} else if n > 0 {
 				slog.Info("trash expiry purged items", "count", n)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -64,7 +65,7 @@ func TestFilesThroughTheTree(t *testing.T) {
 		if etag1 == "" || etag1 == etag2 {
 			t.Fatalf("ETags %q %q: want set and different", etag1, etag2)
 		}
-		vs, err := e.tree.Versions(ctx, e.alice, "kb://me/notes/新.md")
+		vs, err := trash.New(e.tree).Versions(ctx, e.alice, "kb://me/notes/新.md")
 		if err != nil || len(vs) != 2 {
 			t.Fatalf("versions %v %v: PUT over a file keeps the old one", vs, err)
 		}
@@ -99,7 +100,7 @@ func TestFilesThroughTheTree(t *testing.T) {
 		if got := e.status(req{method: "DELETE", path: "/dav/notes/%E6%96%B0.md"}); got != http.StatusNoContent {
 			t.Fatalf("DELETE: %d", got)
 		}
-		trash, err := e.tree.ListTrash(ctx, e.alice)
+		trash, err := trash.New(e.tree).ListTrash(ctx, e.alice)
 		if err != nil || len(trash) != 1 || trash[0].Name != "新.md" {
 			t.Fatalf("trash %v %v", trash, err)
 		}
@@ -224,7 +225,7 @@ func TestCopyMoveSubtrees(t *testing.T) {
 		if _, err := e.tree.Stat(ctx, e.alice, "kb://me/data/"); err == nil {
 			t.Fatal("MOVE left the source")
 		}
-		trash, _ := e.tree.ListTrash(ctx, e.alice)
+		trash, _ := trash.New(e.tree).ListTrash(ctx, e.alice)
 		if len(trash) != 1 || trash[0].Name != "copy" {
 			t.Fatalf("replaced folder not in trash: %v", trash)
 		}
@@ -335,7 +336,7 @@ func TestCutPutStoresNothing(t *testing.T) {
 		// The server notices the hang-up and answers nobody; wait for it.
 		deadline := time.Now().Add(time.Second)
 		for {
-			vs, err := e.tree.Versions(ctx, e.alice, "kb://me/notes/cut.md")
+			vs, err := trash.New(e.tree).Versions(ctx, e.alice, "kb://me/notes/cut.md")
 			if err != nil {
 				t.Fatal(err)
 			}

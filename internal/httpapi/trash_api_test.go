@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -210,7 +211,7 @@ func TestTrashExpiry(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		e.Tree.SetTrashTTL(25 * time.Millisecond)
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/new.md"), bob, nil), http.StatusNoContent, nil)
-		n, err := e.Tree.ExpireTrash(context.Background())
+		n, err := trash.New(e.Tree).ExpireTrash(context.Background())
 		if err != nil || n != 1 {
 			t.Fatalf("expired %d, %v", n, err)
 		}

@@ -7,10 +7,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 )
 
 func (h *handlers) listTrash(c echo.Context) error {
-	items, err := h.Tree.ListTrash(c.Request().Context(), caller(c))
+	items, err := trash.New(h.Tree).ListTrash(c.Request().Context(), caller(c))
 	if err != nil {
 		return err
 	}
@@ -33,7 +34,7 @@ func (h *handlers) restoreTrash(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	item, err := h.Tree.RestoreTrash(c.Request().Context(), caller(c), req.ID)
+	item, err := trash.New(h.Tree).RestoreTrash(c.Request().Context(), caller(c), req.ID)
 	if err != nil {
 		return err
 	}
@@ -45,14 +46,14 @@ func (h *handlers) purgeTrashItem(c echo.Context) error {
 	if err != nil || id <= 0 {
 		return apierr.NotFound("not_found", "no such trash item: %s", c.Param("id"))
 	}
-	if _, err := h.Tree.PurgeTrash(c.Request().Context(), caller(c), id); err != nil {
+	if _, err := trash.New(h.Tree).PurgeTrash(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
 }
 
 func (h *handlers) emptyTrash(c echo.Context) error {
-	n, err := h.Tree.PurgeTrash(c.Request().Context(), caller(c), 0)
+	n, err := trash.New(h.Tree).PurgeTrash(c.Request().Context(), caller(c), 0)
 	if err != nil {
 		return err
 	}

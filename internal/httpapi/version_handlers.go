@@ -6,10 +6,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 )
 
 func (h *handlers) listVersions(c echo.Context) error {
-	vs, err := h.Tree.Versions(c.Request().Context(), caller(c), c.QueryParam("uri"))
+	vs, err := trash.New(h.Tree).Versions(c.Request().Context(), caller(c), c.QueryParam("uri"))
 	if err != nil {
 		return err
 	}
@@ -33,7 +34,7 @@ func (h *handlers) restoreVersion(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	item, err := h.Tree.RestoreVersion(c.Request().Context(), caller(c), req.URI, req.VersionID)
+	item, err := trash.New(h.Tree).RestoreVersion(c.Request().Context(), caller(c), req.URI, req.VersionID)
 	if err != nil {
 		return err
 	}

@@ -128,9 +128,9 @@ func readOnly(u kb.URI) error {
 	return apierr.Forbidden("read_only", "%s is shared with you read-only; ask its owner for write access", u)
 }
 
-// guardShareRoot refuses a grantee moving or deleting the shared folder
+// GuardShareRoot refuses a grantee moving or deleting the shared folder
 // itself: the share is the owner's, and so is the node it is on.
-func guardShareRoot(tg Target, what string) error {
+func GuardShareRoot(tg Target, what string) error {
 	if tg.Scoped && tg.Node.Path == tg.Dec.WriteRoot {
 		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot %s it", tg.URI, what)
 	}
@@ -140,9 +140,9 @@ func guardShareRoot(tg Target, what string) error {
 	return apierr.Forbidden("share_root", "%s is the folder its owner shared with you; only %s can %s it", tg.URI, tg.Owner.Username, what)
 }
 
-// author is the id a version or trash item records as the one who acted:
+// Author is the id a version or trash item records as the one who acted:
 // nil when the owner did.
-func author(c kb.Caller, owner kb.Caller) *int64 {
+func Author(c kb.Caller, owner kb.Caller) *int64 {
 	if c.ID == owner.ID {
 		return nil
 	}
@@ -150,9 +150,9 @@ func author(c kb.Caller, owner kb.Caller) *int64 {
 	return &id
 }
 
-// nameOr is the name of the account id names, or owner when id is nil (the
+// NameOr is the name of the account id names, or owner when id is nil (the
 // owner acted) or the account is gone.
-func nameOr(names map[int64]string, id *int64, owner string) string {
+func NameOr(names map[int64]string, id *int64, owner string) string {
 	if id == nil {
 		return owner
 	}

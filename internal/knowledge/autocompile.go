@@ -8,11 +8,11 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// markChanged tells the folders kept compiled above the nodes, inside the
+// MarkChanged tells the folders kept compiled above the nodes, inside the
 // write's transaction, that their content changed: the change is durable
 // with the write itself, whatever front door made it. Generated nodes are
 // compile output, never compile input, and mark nothing.
-func markChanged(ctx context.Context, tx *store.Store, owner kb.Caller, nodes ...store.Node) error {
+func MarkChanged(ctx context.Context, tx *store.Store, owner kb.Caller, nodes ...store.Node) error {
 	paths := make([]string, 0, len(nodes))
 	for _, n := range nodes {
 		if !IsGenerated(n) {

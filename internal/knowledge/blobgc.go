@@ -73,9 +73,9 @@ func (t *Tree) FreeBlobs(ctx context.Context, hashes []string) (int, error) {
 	return removed, err
 }
 
-// freeBlobs is FreeBlobs after a request's own work is done: a failure only
+// FreeBlobsBestEffort is FreeBlobs after a request's own work is done: a failure only
 // leaves bytes to the periodic sweep.
-func (t *Tree) freeBlobs(ctx context.Context, hashes []string) {
+func (t *Tree) FreeBlobsBestEffort(ctx context.Context, hashes []string) {
 	if _, err := t.FreeBlobs(context.WithoutCancel(ctx), hashes); err != nil {
 		slog.Warn("free blobs", "err", err)
 	}

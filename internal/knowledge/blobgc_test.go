@@ -1,4 +1,4 @@
-package knowledge
+package knowledge_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -20,10 +22,10 @@ func TestGCRaceNeverLosesBytes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		tree, cs, dir := newTestTree(t, dialect, "alice", "bob")
+		tree, cs, dir := knowledge.NewTestTree(t, dialect, "alice", "bob")
 		alice, bob := cs[0], cs[1]
 		const body = "the same bytes in two trees"
-		mustUpload(t, tree, alice, "kb://me/", "a.txt", body)
+		knowledge.MustUpload(t, tree, alice, "kb://me/", "a.txt", body)
 		// Age every blob past any grace period: the race needs old content.
 		old := time.Now().Add(-time.Hour)
 		filepath.WalkDir(filepath.Join(dir, "blobs"), func(p string, d os.DirEntry, err error) error {
@@ -34,7 +36,7 @@ func TestGCRaceNeverLosesBytes(t *testing.T) {
 		})
 		uploaded := make(chan error, 1)
 		fired := false
-		tree.blobs.BeforeRemove = func(string) {
+		tree.Blobs().BeforeRemove = func(string) {
 			if fired {
 				return
 			}
@@ -42,7 +44,7 @@ func TestGCRaceNeverLosesBytes(t *testing.T) {
 			go func() {
 				s, err := tree.Stage("b.txt", strings.NewReader(body))
 				if err == nil {
-					_, err = tree.CommitUpload(ctx, bob, "kb://me/", []Staged{s}, ConflictReplace)
+					_, err = tree.CommitUpload(ctx, bob, "kb://me/", []knowledge.Staged{s}, knowledge.ConflictReplace)
 				}
 				uploaded <- err
 			}()
@@ -58,7 +60,7 @@ func TestGCRaceNeverLosesBytes(t *testing.T) {
 		if err := tree.Delete(ctx, alice, "kb://me/a.txt"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tree.PurgeTrash(ctx, alice, 0); err != nil {
+		if _, err := trash.New(tree).PurgeTrash(ctx, alice, 0); err != nil {
 			t.Fatal(err)
 		}
 		if !fired {

@@ -55,8 +55,8 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 	}
 	dst := Target{URI: to, Owner: own, Dec: dec, Scoped: c.Scoped()}
 	var made store.Node
-	err = t.mutate(ctx, own, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, own, src.URI, n)
+	err = t.Mutate(ctx, own, func(tx *store.Store) error {
+		n, err := Fresh(ctx, tx, own, src.URI, n)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			if err := t.replaceable(dst, old, n); err != nil {
 				return err
 			}
-			if err := trashNode(ctx, tx, c, own, old); err != nil {
+			if err := TrashNode(ctx, tx, c, own, old); err != nil {
 				return err
 			}
 			replaced = true
@@ -83,12 +83,12 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			return err
 		}
 		// A folder kept compiled gains the copied files.
-		return markChanged(ctx, tx, own, made)
+		return MarkChanged(ctx, tx, own, made)
 	})
 	if err != nil {
-		return Item{}, false, wrapStoreErr(err)
+		return Item{}, false, WrapStoreErr(err)
 	}
-	return itemOf(own.Username, made), replaced, nil
+	return ItemOf(own.Username, made), replaced, nil
 }
 
 // CopyToEdit copies the file raw names into the nearest folder above it
@@ -107,7 +107,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 	}
 	dir, err := t.editableFolder(ctx, src.Owner, n)
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, WrapStoreErr(err)
 	}
 	own, _, err := t.decideWrite(ctx, c, kb.URI{Username: src.Owner.Username, Path: dir.Path, Dir: true})
 	if err != nil {
@@ -117,12 +117,12 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 		return Item{}, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.URI, src.Owner.Username)
 	}
 	var made store.Node
-	err = t.mutate(ctx, own, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, own, src.URI, n)
+	err = t.Mutate(ctx, own, func(tx *store.Store) error {
+		n, err := Fresh(ctx, tx, own, src.URI, n)
 		if err != nil {
 			return err
 		}
-		dir, err := fresh(ctx, tx, own, kb.URI{Username: own.Username, Path: dir.Path, Dir: true}, dir)
+		dir, err := Fresh(ctx, tx, own, kb.URI{Username: own.Username, Path: dir.Path, Dir: true}, dir)
 		if err != nil {
 			return err
 		}
@@ -133,12 +133,12 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 		if made, err = t.copySubtree(ctx, tx, c, own, n, dir, name, true); err != nil {
 			return err
 		}
-		return markChanged(ctx, tx, own, made)
+		return MarkChanged(ctx, tx, own, made)
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, WrapStoreErr(err)
 	}
-	return itemOf(own.Username, made), nil
+	return ItemOf(own.Username, made), nil
 }
 
 // copyName is the first free name of "base (copy).ext", "base (copy
@@ -220,10 +220,10 @@ func (t *Tree) replaceable(dst Target, old, src store.Node) error {
 	if old.IsDir() && strings.HasPrefix(src.Path, old.Path+"/") {
 		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", kb.NodeURI(dst.Owner.Username, old.Path, true))
 	}
-	if err := guardGenerated(dst.Owner, old); err != nil {
+	if err := GuardGenerated(dst.Owner, old); err != nil {
 		return err
 	}
-	return guardShareRoot(Target{URI: kb.URI{Username: dst.Owner.Username, Path: old.Path, Dir: old.IsDir()},
+	return GuardShareRoot(Target{URI: kb.URI{Username: dst.Owner.Username, Path: old.Path, Dir: old.IsDir()},
 		Node: old, Owner: dst.Owner, Dec: dst.Dec, Scoped: dst.Scoped}, "replace")
 }
 
@@ -278,7 +278,7 @@ func (t *Tree) copySubtree(ctx context.Context, tx *store.Store, c, own kb.Calle
 		if x.IsDir() {
 			continue
 		}
-		if err := copyBodies(ctx, tx, cp.ID, bodies[x.ID], author(c, own)); err != nil {
+		if err := copyBodies(ctx, tx, cp.ID, bodies[x.ID], Author(c, own)); err != nil {
 			return store.Node{}, err
 		}
 		created = append(created, cp.ID)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -36,7 +37,7 @@ func TestCopyAndMoveReplacing(t *testing.T) {
 			}
 		}
 		// A copy starts its own history from the current bytes, and is searchable.
-		if vs, err := tree.Versions(ctx, alice, "kb://me/dst/a.md"); err != nil || len(vs) != 1 {
+		if vs, err := trash.New(tree).Versions(ctx, alice, "kb://me/dst/a.md"); err != nil || len(vs) != 1 {
 			t.Fatalf("copy versions %v %v", vs, err)
 		}
 		if res, err := tools.New(tree).Search(ctx, alice, tools.SearchParams{Query: "walrus", URI: "kb://me/dst/", Kind: "content"}); err != nil || len(res.Hits) != 1 {
@@ -66,7 +67,7 @@ func TestCopyAndMoveReplacing(t *testing.T) {
 		if _, replaced, err := tree.MoveReplacing(ctx, alice, "kb://me/dst/", "kb://me/other"); err != nil || !replaced {
 			t.Fatalf("move over: %v %v", replaced, err)
 		}
-		trash, err := tree.ListTrash(ctx, alice)
+		trash, err := trash.New(tree).ListTrash(ctx, alice)
 		if err != nil || len(trash) != 2 {
 			t.Fatalf("trash after two replacements: %v %v", trash, err)
 		}

@@ -38,9 +38,9 @@ func GeneratedReadOnly(uri string) *apierr.Error {
 // one stays possible (to the trash, and the next compile makes it again);
 // WebDAV refuses that too, so a sync client cannot wipe the wiki.
 //
-// guardGenerated is that rule: it refuses changing n, in owner's tree,
+// GuardGenerated is that rule: it refuses changing n, in owner's tree,
 // when compile made it.
-func guardGenerated(owner kb.Caller, n store.Node) error {
+func GuardGenerated(owner kb.Caller, n store.Node) error {
 	if IsGenerated(n) {
 		return GeneratedReadOnly(kb.NodeURI(owner.Username, n.Path, n.IsDir()))
 	}

@@ -1,4 +1,4 @@
-package knowledge
+package knowledge_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -15,16 +17,16 @@ import (
 // own Publish still versions it, and CopyToEdit gives an ordinary file.
 func TestGeneratedFilesAreTheCompilers(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		tree, cs, _ := newTestTree(t, dialect, "alice")
+		tree, cs, _ := knowledge.NewTestTree(t, dialect, "alice")
 		alice := cs[0]
 		ctx := context.Background()
 		if _, err := tree.Mkdir(ctx, alice, "kb://me/projects/"); err != nil {
 			t.Fatal(err)
 		}
-		mustUpload(t, tree, alice, "kb://me/", "mine.md", "my own notes")
+		knowledge.MustUpload(t, tree, alice, "kb://me/", "mine.md", "my own notes")
 		publish := func(folder, text string) {
 			t.Helper()
-			if _, err := tree.Publish(ctx, alice, folder, []GeneratedFile{{Name: "s.md", Text: text,
+			if _, err := tree.Publish(ctx, alice, folder, []knowledge.GeneratedFile{{Name: "s.md", Text: text,
 				Provenance: store.Provenance{Role: store.RoleSummary, Model: "m"}}}, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -32,7 +34,7 @@ func TestGeneratedFilesAreTheCompilers(t *testing.T) {
 		publish("wiki/d", "wiki summary v1")
 		publish("wiki/d", "wiki summary v2")
 		publish("projects/out", "summary elsewhere")
-		vs, err := tree.Versions(ctx, alice, "kb://me/wiki/d/s.md")
+		vs, err := trash.New(tree).Versions(ctx, alice, "kb://me/wiki/d/s.md")
 		if err != nil || len(vs) != 2 {
 			t.Fatalf("versions %v %v", vs, err)
 		}
@@ -41,18 +43,18 @@ func TestGeneratedFilesAreTheCompilers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = tree.CommitUpload(ctx, alice, "kb://me/projects/out/", []Staged{s}, ConflictReplace)
-		wantCode(t, err, "generated_read_only")
+		_, err = tree.CommitUpload(ctx, alice, "kb://me/projects/out/", []knowledge.Staged{s}, knowledge.ConflictReplace)
+		knowledge.WantCode(t, err, "generated_read_only")
 		_, err = tree.Move(ctx, alice, "kb://me/wiki/d/s.md", "kb://me/s.md")
-		wantCode(t, err, "generated_read_only")
+		knowledge.WantCode(t, err, "generated_read_only")
 		_, err = tree.Move(ctx, alice, "kb://me/projects/out/", "kb://me/out/")
-		wantCode(t, err, "generated_read_only")
+		knowledge.WantCode(t, err, "generated_read_only")
 		_, _, err = tree.MoveReplacing(ctx, alice, "kb://me/mine.md", "kb://me/wiki/d/s.md")
-		wantCode(t, err, "generated_read_only")
+		knowledge.WantCode(t, err, "generated_read_only")
 		_, _, err = tree.Copy(ctx, alice, "kb://me/mine.md", "kb://me/projects/out/s.md", true)
-		wantCode(t, err, "generated_read_only")
-		_, err = tree.RestoreVersion(ctx, alice, "kb://me/wiki/d/s.md", vs[1].ID)
-		wantCode(t, err, "generated_read_only")
+		knowledge.WantCode(t, err, "generated_read_only")
+		_, err = trash.New(tree).RestoreVersion(ctx, alice, "kb://me/wiki/d/s.md", vs[1].ID)
+		knowledge.WantCode(t, err, "generated_read_only")
 		for uri, want := range map[string]string{"kb://me/wiki/d/s.md": "wiki summary v2", "kb://me/projects/out/s.md": "summary elsewhere"} {
 			if got := readAll(t, tree, alice, uri); got != want {
 				t.Fatalf("%s holds %q", uri, got)
@@ -76,7 +78,7 @@ func TestGeneratedFilesAreTheCompilers(t *testing.T) {
 			if readAll(t, tree, alice, it.URI) != readAll(t, tree, alice, src) {
 				t.Fatalf("copy of %s differs", src)
 			}
-			mustUpload(t, tree, alice, it.URI[:strings.LastIndex(it.URI, "/")+1], it.Name, "edited")
+			knowledge.MustUpload(t, tree, alice, it.URI[:strings.LastIndex(it.URI, "/")+1], it.Name, "edited")
 		}
 		if err := tree.Delete(ctx, alice, "kb://me/wiki/d/s.md"); err != nil {
 			t.Fatalf("delete: %v", err)
@@ -84,7 +86,7 @@ func TestGeneratedFilesAreTheCompilers(t *testing.T) {
 	})
 }
 
-func readAll(t *testing.T, tree *Tree, c kb.Caller, uri string) string {
+func readAll(t *testing.T, tree *knowledge.Tree, c kb.Caller, uri string) string {
 	t.Helper()
 	p, err := tree.ReadPage(context.Background(), c, uri, 0, 6000)
 	if err != nil {

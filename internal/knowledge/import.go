@@ -32,7 +32,7 @@ func (t *Tree) KeepArchive(ctx context.Context, name string, r io.Reader, limit 
 		return enqueue(tx, p.Hash, p.Size)
 	})
 	if err != nil {
-		t.freeBlobs(ctx, []string{p.Hash})
+		t.FreeBlobsBestEffort(ctx, []string{p.Hash})
 		return err
 	}
 	return nil
@@ -43,7 +43,9 @@ func (t *Tree) OpenArchive(hash string) (blob.File, error) { return t.blobs.Open
 
 // DropArchive frees a kept archive once its job ended for good (unless a
 // file or another waiting job holds the same bytes).
-func (t *Tree) DropArchive(ctx context.Context, hash string) { t.freeBlobs(ctx, []string{hash}) }
+func (t *Tree) DropArchive(ctx context.Context, hash string) {
+	t.FreeBlobsBestEffort(ctx, []string{hash})
+}
 
 // OpenStagedArchive opens an archive a job queued before KeepArchive
 // existed left in one replica's staging directory.
@@ -79,7 +81,7 @@ func createTop(ctx context.Context, tx *store.Store, own kb.Caller, parent store
 	switch {
 	case err == nil:
 		return store.Node{}, apierr.Conflict("exists", "%s already exists; import into it with into=, or rename the archive",
-			kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", itemOf(own.Username, n))
+			kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", ItemOf(own.Username, n))
 	case !errors.Is(err, store.ErrNotFound):
 		return store.Node{}, err
 	}

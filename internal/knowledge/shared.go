@@ -61,7 +61,7 @@ func (t *Tree) ListShared(ctx context.Context, c kb.Caller, pr PageRequest) (Lis
 	}
 	d := 0 // index of the next folder in dirs
 	for _, r := range roots {
-		it := itemOf(r.Owner, r.Node)
+		it := ItemOf(r.Owner, r.Node)
 		if r.IsDir() {
 			it.Abstract, it.OverviewURI = layers[d].abstract, layers[d].overviewURI
 			d++

@@ -53,6 +53,9 @@ func NewTree(st *store.Store, blobs *blob.Store, maxUpload int64) *Tree {
 		maxIndexed: DefaultMaxIndexedBytes}
 }
 
+// TrashTTL is how long deleted nodes stay in the trash.
+func (t *Tree) TrashTTL() time.Duration { return t.trashTTL }
+
 // SetTrashTTL sets how long deleted nodes stay in the trash.
 func (t *Tree) SetTrashTTL(d time.Duration) { t.trashTTL = d }
 
@@ -90,7 +93,7 @@ type Item struct {
 	Role  string `json:"role,omitempty"`
 }
 
-func itemOf(username string, n store.Node) Item {
+func ItemOf(username string, n store.Node) Item {
 	return Item{
 		URI:       kb.NodeURI(username, n.Path, n.IsDir()),
 		Name:      n.Name,
@@ -191,7 +194,7 @@ func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root Target) (Li
 	if err != nil {
 		return Listing{}, apierr.Internal(err)
 	}
-	return Listing{URI: root.URI.String(), Access: access.Read.String(), Items: []Item{itemOf(c.Username, n)}}, nil
+	return Listing{URI: root.URI.String(), Access: access.Read.String(), Items: []Item{ItemOf(c.Username, n)}}, nil
 }
 
 // ErrScopeDeleted refuses a scoped token whose folder no longer exists.
@@ -273,7 +276,7 @@ func (t *Tree) ListTarget(ctx context.Context, c kb.Caller, tg Target, pr PageRe
 	}
 	d := 0 // index of the next folder in dirs
 	for _, ch := range children {
-		it := itemOf(tg.Owner.Username, ch)
+		it := ItemOf(tg.Owner.Username, ch)
 		it.Shared = shared[ch.ID]
 		it.AutoCompile = watched[ch.ID]
 		it.OCR = ocr[ch.ID]
@@ -312,7 +315,7 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
 	}
 	var created store.Node
-	err = t.mutate(ctx, own, func(tx *store.Store) error {
+	err = t.Mutate(ctx, own, func(tx *store.Store) error {
 		parent, err := tx.EnsureRoot(ctx, own.ID)
 		if err != nil {
 			return err
@@ -340,9 +343,9 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 		return nil
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, WrapStoreErr(err)
 	}
-	return itemOf(own.Username, created), nil
+	return ItemOf(own.Username, created), nil
 }
 
 // Move renames or moves a node (with its subtree) to newRaw, which must not
@@ -368,7 +371,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 	if n.Path == "" {
 		return Item{}, false, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
 	}
-	if err := guardShareRoot(src, "move or rename"); err != nil {
+	if err := GuardShareRoot(src, "move or rename"); err != nil {
 		return Item{}, false, err
 	}
 	to, err := kb.ParseURI(newRaw, c.Username)
@@ -390,14 +393,14 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 	}
 	var moved store.Node
 	var replaced bool
-	err = t.mutate(ctx, own, func(tx *store.Store) error {
+	err = t.Mutate(ctx, own, func(tx *store.Store) error {
 		// Re-read under the tree lock: another move may have changed the
 		// path of n since Resolve, and the subtree follows the fresh one.
-		n, err := fresh(ctx, tx, own, from, n)
+		n, err := Fresh(ctx, tx, own, from, n)
 		if err != nil {
 			return err
 		}
-		if err := guardGenerated(own, n); err != nil {
+		if err := GuardGenerated(own, n); err != nil {
 			return err
 		}
 		if to.Dir && !n.IsDir() {
@@ -430,7 +433,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			if err := t.replaceable(src, old, n); err != nil {
 				return err
 			}
-			if err := trashNode(ctx, tx, c, own, old); err != nil {
+			if err := TrashNode(ctx, tx, c, own, old); err != nil {
 				return err
 			}
 			replaced = true
@@ -439,12 +442,12 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			return err
 		}
 		// Both folders changed: one lost the node, the other gained it.
-		return markChanged(ctx, tx, own, n, moved)
+		return MarkChanged(ctx, tx, own, n, moved)
 	})
 	if err != nil {
-		return Item{}, false, wrapStoreErr(err)
+		return Item{}, false, WrapStoreErr(err)
 	}
-	return itemOf(own.Username, moved), replaced, nil
+	return ItemOf(own.Username, moved), replaced, nil
 }
 
 // outsideTree refuses a move that would leave the tree it is in, or for a
@@ -458,9 +461,9 @@ func outsideTree(src Target, to kb.URI) error {
 	return apierr.Forbidden("outside_share", "%s may only move within %s, the folder shared with you; %s is outside it", src.URI, shared, to)
 }
 
-// wrapStoreErr passes API errors through and maps store sentinels: a race
+// WrapStoreErr passes API errors through and maps store sentinels: a race
 // with another request answers 404 or 409, never 500.
-func wrapStoreErr(err error) error {
+func WrapStoreErr(err error) error {
 	if _, ok := apierr.As(err); ok {
 		return err
 	}
@@ -475,8 +478,8 @@ func wrapStoreErr(err error) error {
 	return apierr.Internal(err)
 }
 
-// mutate runs fn as one transaction that holds the lock of owner's tree.
-func (t *Tree) mutate(ctx context.Context, owner kb.Caller, fn func(tx *store.Store) error) error {
+// Mutate runs fn as one transaction that holds the lock of owner's tree.
+func (t *Tree) Mutate(ctx context.Context, owner kb.Caller, fn func(tx *store.Store) error) error {
 	return t.inTx(ctx, func(tx *store.Store) error {
 		if err := tx.LockTree(ctx, owner.ID); err != nil {
 			return err
@@ -506,9 +509,9 @@ func (t *Tree) inTx(ctx context.Context, fn func(tx *store.Store) error) error {
 // a document's text comes from compile alone.
 func (t *Tree) AutoExtract(notify func()) { t.extracted = notify }
 
-// fresh re-reads a node resolved before the transaction; a node deleted
+// Fresh re-reads a node resolved before the transaction; a node deleted
 // meanwhile is not found.
-func fresh(ctx context.Context, tx *store.Store, owner kb.Caller, u kb.URI, n store.Node) (store.Node, error) {
+func Fresh(ctx context.Context, tx *store.Store, owner kb.Caller, u kb.URI, n store.Node) (store.Node, error) {
 	got, err := tx.NodeByID(ctx, owner.ID, n.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Node{}, NotFound(u.String())

@@ -1,4 +1,4 @@
-package knowledge
+package knowledge_test
 
 import (
 	"context"
@@ -11,74 +11,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/blob"
-	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/scratch"
-	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
-
-// newTestTree builds a tree on a real store with a user named name.
-func newTestTree(t testing.TB, dialect string, names ...string) (*Tree, []kb.Caller, string) {
-	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := NewTree(st, blobs, 1<<20)
-	var callers []kb.Caller
-	for _, n := range names {
-		u := store.User{Username: n, PasswordHash: "x", Role: store.RoleUser}
-		if err := st.CreateUser(context.Background(), &u); err != nil {
-			t.Fatal(err)
-		}
-		callers = append(callers, kb.Caller{ID: u.ID, Username: n})
-	}
-	return tree, callers, dir
-}
-
-func mustUpload(t testing.TB, tree *Tree, c kb.Caller, folder, name, body string) Item {
-	t.Helper()
-	s, err := tree.Stage(name, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := tree.CommitUpload(context.Background(), c, folder, []Staged{s}, ConflictReplace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return items[0]
-}
-
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	e, ok := apierr.As(err)
-	if !ok || e.Code != code {
-		t.Fatalf("want error %s, got %v", code, err)
-	}
-}
 
 func TestTreeOperations(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		tree, cs, dir := newTestTree(t, dialect, "alice")
+		tree, cs, dir := knowledge.NewTestTree(t, dialect, "alice")
 		a := cs[0]
 		if _, err := tree.Mkdir(ctx, a, "kb://me/项目/deep/er/"); err != nil {
 			t.Fatal(err)
 		}
 		_, err := tree.Mkdir(ctx, a, "kb://me/项目/deep/")
-		wantCode(t, err, "already_exists")
-		mustUpload(t, tree, a, "kb://me/项目/deep/", "a.md", "# A\n")
-		mustUpload(t, tree, a, "kb://me/项目/deep/er/", "b.txt", "bee")
+		knowledge.WantCode(t, err, "already_exists")
+		knowledge.MustUpload(t, tree, a, "kb://me/项目/deep/", "a.md", "# A\n")
+		knowledge.MustUpload(t, tree, a, "kb://me/项目/deep/er/", "b.txt", "bee")
 		_, err = tree.Mkdir(ctx, a, "kb://me/项目/deep/a.md/x/")
-		wantCode(t, err, "not_a_folder")
+		knowledge.WantCode(t, err, "not_a_folder")
 
 		// Move the folder: every descendant follows, with multi-byte path prefixes.
 		_, err = tree.Move(ctx, a, "kb://me/项目/deep/", "kb://me/归档/深/")
-		wantCode(t, err, "not_found") // parent 归档 does not exist yet
+		knowledge.WantCode(t, err, "not_found") // parent 归档 does not exist yet
 		if _, err := tree.Mkdir(ctx, a, "kb://me/归档/"); err != nil {
 			t.Fatal(err)
 		}
@@ -94,14 +51,14 @@ func TestTreeOperations(t *testing.T) {
 			t.Fatalf("child after move: %+v %v", p, err)
 		}
 		_, err = tree.ReadPage(ctx, a, "kb://me/项目/deep/er/b.txt", 0, 0)
-		wantCode(t, err, "not_found")
+		knowledge.WantCode(t, err, "not_found")
 		_, err = tree.Move(ctx, a, "kb://me/归档/", "kb://me/归档/深/er/x/")
-		wantCode(t, err, "invalid_move")
+		knowledge.WantCode(t, err, "invalid_move")
 		_, err = tree.Move(ctx, a, "kb://me/归档/深/a.md", "kb://me/归档/深/er/b.txt")
-		wantCode(t, err, "already_exists")
+		knowledge.WantCode(t, err, "already_exists")
 
 		// Re-uploading a name makes a new version; deleting frees the blobs.
-		mustUpload(t, tree, a, "kb://me/归档/深/", "a.md", "# A v2\n")
+		knowledge.MustUpload(t, tree, a, "kb://me/归档/深/", "a.md", "# A v2\n")
 		p, _ = tree.ReadPage(ctx, a, "kb://me/归档/深/a.md", 0, 0)
 		if p.Text != "# A v2\n" {
 			t.Fatalf("new version not read: %q", p.Text)
@@ -110,8 +67,8 @@ func TestTreeOperations(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = tree.List(ctx, a, "kb://me/归档/深/", 0, 0)
-		wantCode(t, err, "not_found")
-		wantCode(t, tree.Delete(ctx, a, "kb://me/"), "invalid_delete")
+		knowledge.WantCode(t, err, "not_found")
+		knowledge.WantCode(t, tree.Delete(ctx, a, "kb://me/"), "invalid_delete")
 		if left := scratch.Files(filepath.Join(dir, "tmp")); len(left) != 0 {
 			t.Fatalf("staging not empty: %v", left)
 		}
@@ -122,12 +79,12 @@ func TestListPagingIsStable(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		tree, cs, _ := newTestTree(t, dialect, "alice")
+		tree, cs, _ := knowledge.NewTestTree(t, dialect, "alice")
 		a := cs[0]
 		var want []string
 		for i := 0; i < 7; i++ {
 			name := fmt.Sprintf("f%02d.txt", 6-i)
-			mustUpload(t, tree, a, "kb://me/", name, name)
+			knowledge.MustUpload(t, tree, a, "kb://me/", name, name)
 		}
 		for _, d := range []string{"zeta", "Alpha", "ärger"} {
 			if _, err := tree.Mkdir(ctx, a, "kb://me/"+d); err != nil {
@@ -154,10 +111,10 @@ func TestListPagingIsStable(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Fatalf("order %v want %v", got, want)
 		}
-		_, err := tree.List(ctx, a, "kb://me/", 0, MaxListLimit+1)
-		wantCode(t, err, "invalid_limit")
+		_, err := tree.List(ctx, a, "kb://me/", 0, knowledge.MaxListLimit+1)
+		knowledge.WantCode(t, err, "invalid_limit")
 		_, err = tree.List(ctx, a, "kb://me/f00.txt", 0, 0)
-		wantCode(t, err, "not_a_folder")
+		knowledge.WantCode(t, err, "not_a_folder")
 	})
 }
 
@@ -165,7 +122,7 @@ func TestUploadIsAllOrNothing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		tree, cs, dir := newTestTree(t, dialect, "alice")
+		tree, cs, dir := knowledge.NewTestTree(t, dialect, "alice")
 		a := cs[0]
 		if _, err := tree.Mkdir(ctx, a, "kb://me/taken/"); err != nil {
 			t.Fatal(err)
@@ -178,20 +135,20 @@ func TestUploadIsAllOrNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = tree.CommitUpload(ctx, a, "kb://me/", []Staged{ok, clash}, ConflictReplace)
-		wantCode(t, err, "already_exists")
+		_, err = tree.CommitUpload(ctx, a, "kb://me/", []knowledge.Staged{ok, clash}, knowledge.ConflictReplace)
+		knowledge.WantCode(t, err, "already_exists")
 		if _, _, err := tree.Resolve(ctx, a, "kb://me/fine.md"); err == nil {
 			t.Fatal("a failed upload left fine.md behind")
 		}
 		// A reader that fails midway (a killed connection) stores nothing.
 		_, err = tree.Stage("cut.md", io.MultiReader(strings.NewReader("partial"), errReader{}))
-		wantCode(t, err, "upload_failed")
+		knowledge.WantCode(t, err, "upload_failed")
 		_, err = tree.Stage("big.bin", strings.NewReader(strings.Repeat("x", 1<<20+1)))
-		wantCode(t, err, "file_too_large")
+		knowledge.WantCode(t, err, "file_too_large")
 		_, err = tree.Stage("../evil", strings.NewReader("x"))
-		wantCode(t, err, "path_in_name")
+		knowledge.WantCode(t, err, "path_in_name")
 		_, err = tree.StagePath("../evil", true, strings.NewReader("x"))
-		wantCode(t, err, "invalid_name")
+		knowledge.WantCode(t, err, "invalid_name")
 		if left := scratch.Files(filepath.Join(dir, "tmp")); len(left) != 0 {
 			t.Fatalf("staging not empty: %v", left)
 		}
@@ -206,13 +163,13 @@ func TestReadPageBodies(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		tree, cs, _ := newTestTree(t, dialect, "alice")
+		tree, cs, _ := knowledge.NewTestTree(t, dialect, "alice")
 		a := cs[0]
-		mustUpload(t, tree, a, "kb://me/", "empty.md", "")
-		mustUpload(t, tree, a, "kb://me/", "paper.pdf", "%PDF-1.7 binary")
-		mustUpload(t, tree, a, "kb://me/", "latin1.txt", "caf\xe9")
+		knowledge.MustUpload(t, tree, a, "kb://me/", "empty.md", "")
+		knowledge.MustUpload(t, tree, a, "kb://me/", "paper.pdf", "%PDF-1.7 binary")
+		knowledge.MustUpload(t, tree, a, "kb://me/", "latin1.txt", "caf\xe9")
 		text := strings.Repeat("中😀e\u0301", 1500) // 6000 code points
-		mustUpload(t, tree, a, "kb://me/", "mixed.md", text)
+		knowledge.MustUpload(t, tree, a, "kb://me/", "mixed.md", text)
 
 		p, err := tree.ReadPage(ctx, a, "kb://me/empty.md", 0, 0)
 		if err != nil || p.Body != "raw" || p.Total != 0 || p.Text != "" || p.NextOffset != nil || p.Note == "" {
@@ -228,12 +185,12 @@ func TestReadPageBodies(t *testing.T) {
 			t.Fatalf("latin1.txt: %+v %v", p, err)
 		}
 		runes := []rune(text)
-		p, err = tree.ReadPage(ctx, a, "kb://me/mixed.md", 0, MaxPageLimit)
+		p, err = tree.ReadPage(ctx, a, "kb://me/mixed.md", 0, knowledge.MaxPageLimit)
 		if err != nil || p.Text != text || p.NextOffset != nil || p.Total != int64(len(runes)) {
 			t.Fatalf("full page at the limit: total %d next %v err %v", p.Total, p.NextOffset, err)
 		}
 		p, _ = tree.ReadPage(ctx, a, "kb://me/mixed.md", 0, 0)
-		if int64(len([]rune(p.Text))) != DefaultPageLimit || *p.NextOffset != DefaultPageLimit {
+		if int64(len([]rune(p.Text))) != knowledge.DefaultPageLimit || *p.NextOffset != knowledge.DefaultPageLimit {
 			t.Fatalf("default page: %d chars", len([]rune(p.Text)))
 		}
 		p, err = tree.ReadPage(ctx, a, "kb://me/mixed.md", int64(len(runes)), 10)
@@ -243,12 +200,12 @@ func TestReadPageBodies(t *testing.T) {
 		for _, tc := range []struct {
 			offset, limit int64
 			code          string
-		}{{0, MaxPageLimit + 1, "invalid_limit"}, {0, -1, "invalid_limit"}, {-1, 10, "invalid_offset"}, {int64(len(runes)) + 1, 10, "offset_out_of_range"}} {
+		}{{0, knowledge.MaxPageLimit + 1, "invalid_limit"}, {0, -1, "invalid_limit"}, {-1, 10, "invalid_offset"}, {int64(len(runes)) + 1, 10, "offset_out_of_range"}} {
 			_, err := tree.ReadPage(ctx, a, "kb://me/mixed.md", tc.offset, tc.limit)
-			wantCode(t, err, tc.code)
+			knowledge.WantCode(t, err, tc.code)
 		}
 		_, err = tree.ReadPage(ctx, a, "kb://me/", 0, 0)
-		wantCode(t, err, "not_a_file")
+		knowledge.WantCode(t, err, "not_a_file")
 	})
 }
 
@@ -258,14 +215,14 @@ func TestPurgingDeletedFreesUnsharedBlobs(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		tree, cs, dir := newTestTree(t, dialect, "alice")
+		tree, cs, dir := knowledge.NewTestTree(t, dialect, "alice")
 		a := cs[0]
 		if _, err := tree.Mkdir(ctx, a, "kb://me/gone/"); err != nil {
 			t.Fatal(err)
 		}
-		mustUpload(t, tree, a, "kb://me/gone/", "only.md", "only here")
-		mustUpload(t, tree, a, "kb://me/gone/", "shared.md", "in two places")
-		mustUpload(t, tree, a, "kb://me/", "copy.md", "in two places")
+		knowledge.MustUpload(t, tree, a, "kb://me/gone/", "only.md", "only here")
+		knowledge.MustUpload(t, tree, a, "kb://me/gone/", "shared.md", "in two places")
+		knowledge.MustUpload(t, tree, a, "kb://me/", "copy.md", "in two places")
 		old := time.Now().Add(-time.Hour)
 		blobs, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*"))
 		for _, b := range blobs {
@@ -278,7 +235,7 @@ func TestPurgingDeletedFreesUnsharedBlobs(t *testing.T) {
 		if kept, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*[0-9a-f]")); len(kept) != 2 {
 			t.Fatalf("%d blobs kept by the trash, want 2", len(kept))
 		}
-		if _, err := tree.PurgeTrash(ctx, a, 0); err != nil {
+		if _, err := trash.New(tree).PurgeTrash(ctx, a, 0); err != nil {
 			t.Fatal(err)
 		}
 		left, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*[0-9a-f]"))

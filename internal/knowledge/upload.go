@@ -185,7 +185,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 		pending[i] = f.pending
 	}
 	var nodes []store.Node
-	err = t.mutate(ctx, own, func(tx *store.Store) error {
+	err = t.Mutate(ctx, own, func(tx *store.Store) error {
 		nodes = nodes[:0]
 		var changed []store.Node
 		if x.guard != nil {
@@ -193,7 +193,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 				return err
 			}
 		}
-		dir, err := fresh(ctx, tx, own, u, dir)
+		dir, err := Fresh(ctx, tx, own, u, dir)
 		if err != nil {
 			return err
 		}
@@ -221,7 +221,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 			if err != nil {
 				return ForFile(err, f.rel())
 			}
-			n, err := putFile(ctx, tx, own, author(c, own), dir, name, f.pending.Info, store.BodyRaw)
+			n, err := putFile(ctx, tx, own, Author(c, own), dir, name, f.pending.Info, store.BodyRaw)
 			if err != nil {
 				return err
 			}
@@ -234,7 +234,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 			nodes = append(nodes, n)
 			changed = append(changed, n)
 		}
-		if err := markChanged(ctx, tx, own, changed...); err != nil {
+		if err := MarkChanged(ctx, tx, own, changed...); err != nil {
 			return err
 		}
 		if x.done != nil {
@@ -250,8 +250,8 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 				hashes = append(hashes, texts[i].body.Hash)
 			}
 		}
-		t.freeBlobs(ctx, hashes)
-		return nil, wrapStoreErr(err)
+		t.FreeBlobsBestEffort(ctx, hashes)
+		return nil, WrapStoreErr(err)
 	}
 	return itemsOf(own.Username, nodes), nil
 }
@@ -259,7 +259,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 func itemsOf(owner string, nodes []store.Node) []Item {
 	items := make([]Item, len(nodes))
 	for i, n := range nodes {
-		items[i] = itemOf(owner, n)
+		items[i] = ItemOf(owner, n)
 	}
 	return items
 }
@@ -303,12 +303,12 @@ func resolveConflict(ctx context.Context, tx *store.Store, c kb.Caller, dir stor
 	case err != nil:
 		return "", err
 	case mode == ConflictRename:
-		return freeName(ctx, tx, c, dir, name, false, "")
+		return FreeName(ctx, tx, c, dir, name, false, "")
 	case mode == ConflictReplace || n.IsDir():
 		return name, nil // putFile refuses a folder of that name
 	}
 	return "", apierr.Conflict("exists", "%s already exists; upload with on_conflict=replace or rename",
-		kb.NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", itemOf(c.Username, n))
+		kb.NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", ItemOf(c.Username, n))
 }
 
 // putFile creates or versions the file name below dir, in the tree of c,
@@ -327,7 +327,7 @@ func putFile(ctx context.Context, tx *store.Store, c kb.Caller, by *int64, dir s
 	case err != nil:
 		return store.Node{}, err
 	default:
-		if err := guardGenerated(c, n); err != nil {
+		if err := GuardGenerated(c, n); err != nil {
 			return store.Node{}, err
 		}
 		if err := tx.TouchNode(ctx, n.ID, info.Size); err != nil {

@@ -1,4 +1,4 @@
-package knowledge
+package trash
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -24,7 +25,7 @@ type Version struct {
 }
 
 // Versions lists a file's uploaded contents, newest (the current one) first.
-func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version, error) {
+func (t *Service) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version, error) {
 	tg, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
 		return nil, err
@@ -33,18 +34,18 @@ func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version
 	if n.IsDir() {
 		return nil, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
 	}
-	vs, err := t.st.VersionsOf(ctx, []int64{n.ID})
+	vs, err := t.Store().VersionsOf(ctx, []int64{n.ID})
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	names, err := store.NamesBy(ctx, t.st, vs, func(v store.FileVersion) *int64 { return v.AuthorID })
+	names, err := store.NamesBy(ctx, t.Store(), vs, func(v store.FileVersion) *int64 { return v.AuthorID })
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
 	var out []Version
 	for i := len(vs) - 1; i >= 0; i-- {
 		if v := vs[i]; v.Body == store.BodyRaw {
-			who := nameOr(names, v.AuthorID, tg.Owner.Username)
+			who := knowledge.NameOr(names, v.AuthorID, tg.Owner.Username)
 			out = append(out, Version{ID: v.ID, Version: v.Version, Size: v.Size, MediaType: v.MediaType,
 				CreatedAt: v.CreatedAt, By: who, Author: who, Current: len(out) == 0})
 		}
@@ -54,22 +55,22 @@ func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version
 
 // RestoreVersion makes an earlier content the file's current one, as a new
 // version: the history only grows.
-func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, versionID int64) (Item, error) {
+func (t *Service) RestoreVersion(ctx context.Context, c kb.Caller, raw string, versionID int64) (knowledge.Item, error) {
 	tg, err := t.Lookup(ctx, c, raw, access.Write)
 	if err != nil {
-		return Item{}, err
+		return knowledge.Item{}, err
 	}
 	u, n, own := tg.URI, tg.Node, tg.Owner
 	if n.IsDir() {
-		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
+		return knowledge.Item{}, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
 	}
 	var out store.Node
-	err = t.mutate(ctx, own, func(tx *store.Store) error {
-		n, err := fresh(ctx, tx, own, u, n)
+	err = t.Mutate(ctx, own, func(tx *store.Store) error {
+		n, err := knowledge.Fresh(ctx, tx, own, u, n)
 		if err != nil {
 			return err
 		}
-		if err := guardGenerated(own, n); err != nil {
+		if err := knowledge.GuardGenerated(own, n); err != nil {
 			return err
 		}
 		vs, err := tx.VersionsOf(ctx, []int64{n.ID})
@@ -91,7 +92,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, vers
 		}
 		if pick != latest {
 			v := *pick
-			v.ID, v.Version, v.CreatedAt, v.SourceVersionID, v.AuthorID = 0, 0, time.Time{}, nil, author(c, own)
+			v.ID, v.Version, v.CreatedAt, v.SourceVersionID, v.AuthorID = 0, 0, time.Time{}, nil, knowledge.Author(c, own)
 			// The row references bytes another version of this node already
 			// holds, in the same transaction: no blob lock is needed.
 			if err := tx.AddVersion(ctx, &v); err != nil {
@@ -103,7 +104,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, vers
 			if _, err := t.MarkForIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
-			if err := markChanged(ctx, tx, own, n); err != nil {
+			if err := knowledge.MarkChanged(ctx, tx, own, n); err != nil {
 				return err
 			}
 		}
@@ -111,7 +112,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, vers
 		return err
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return knowledge.Item{}, knowledge.WrapStoreErr(err)
 	}
-	return itemOf(own.Username, out), nil
+	return knowledge.ItemOf(own.Username, out), nil
 }
