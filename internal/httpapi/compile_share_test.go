@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/share"
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -25,7 +26,7 @@ func TestCompileAndSearchRespectShares(t *testing.T) {
 		if code != 201 {
 			t.Fatalf("share %d %s", code, b)
 		}
-		share := cmpDecode[knowledge.ShareView](t, b)
+		share := cmpDecode[share.View](t, b)
 
 		// Search sees the shared folder only.
 		code, b = e.do("POST", "/knowledge-agent/command", "bob", map[string]any{"command": "search", "uri": "kb://users/alice/team/", "query": "tidal"})

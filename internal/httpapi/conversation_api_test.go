@@ -13,7 +13,7 @@ import (
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/kb"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/share"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -498,7 +498,7 @@ func TestConversationInSharedFolderIsTheCallers(t *testing.T) {
 		env := stSetup(t, dialect)
 		ctx := context.Background()
 		alice, _ := env.stack.Store.UserByUsername(ctx, "alice")
-		sh, err := env.stack.Tree.Share(ctx, callerOf(alice), shareNotesWithBob())
+		sh, err := share.New(env.stack.Tree).Share(ctx, callerOf(alice), shareNotesWithBob())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -519,7 +519,7 @@ func TestConversationInSharedFolderIsTheCallers(t *testing.T) {
 
 		// Once the share is revoked the conversation stays bob's to read,
 		// but no new turn may look at alice's folder.
-		if err := env.stack.Tree.Unshare(ctx, callerOf(alice), sh.ID); err != nil {
+		if err := share.New(env.stack.Tree).Unshare(ctx, callerOf(alice), sh.ID); err != nil {
 			t.Fatal(err)
 		}
 		st, raw = env.call(t, "bob", http.MethodPost, "/api/v1/knowledge-agent/stream", fmt.Sprintf(`{"conversation_id":%d,"model_id":"fake","message":"more"}`, convID))
@@ -570,6 +570,6 @@ func chatTurn(convID int64, message string) chat.TurnRequest {
 	return chat.TurnRequest{ConversationID: convID, Message: message, ModelID: "fake"}
 }
 
-func shareNotesWithBob() knowledge.ShareRequest {
-	return knowledge.ShareRequest{URI: "kb://me/notes/", User: "bob", Role: "read"}
+func shareNotesWithBob() share.Request {
+	return share.Request{URI: "kb://me/notes/", User: "bob", Role: "read"}
 }

@@ -5,15 +5,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/share"
 )
 
 func (h *handlers) createShare(c echo.Context) error {
-	var req knowledge.ShareRequest
+	var req share.Request
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	v, err := h.Tree.Share(c.Request().Context(), caller(c), req)
+	v, err := share.New(h.Tree).Share(c.Request().Context(), caller(c), req)
 	if err != nil {
 		return err
 	}
@@ -21,7 +21,7 @@ func (h *handlers) createShare(c echo.Context) error {
 }
 
 func (h *handlers) listShares(c echo.Context) error {
-	vs, err := h.Tree.Shares(c.Request().Context(), caller(c), c.QueryParam("uri"))
+	vs, err := share.New(h.Tree).Shares(c.Request().Context(), caller(c), c.QueryParam("uri"))
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (h *handlers) updateShare(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	v, err := h.Tree.SetShareRole(c.Request().Context(), caller(c), id, req.Role)
+	v, err := share.New(h.Tree).SetShareRole(c.Request().Context(), caller(c), id, req.Role)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (h *handlers) deleteShare(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Tree.Unshare(c.Request().Context(), caller(c), id); err != nil {
+	if err := share.New(h.Tree).Unshare(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

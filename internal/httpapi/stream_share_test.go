@@ -7,7 +7,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/kb"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/share"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -29,7 +29,7 @@ func TestStreamRevokedShareEndsTurn(t *testing.T) {
 			t.Fatal(err)
 		}
 		alice := kb.Caller{ID: u.ID, Username: u.Username}
-		sh, err := tree.Share(ctx, alice, knowledge.ShareRequest{URI: "kb://me/notes/", User: "bob", Role: "read"})
+		sh, err := share.New(tree).Share(ctx, alice, share.Request{URI: "kb://me/notes/", User: "bob", Role: "read"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestStreamRevokedShareEndsTurn(t *testing.T) {
 			case 1:
 				return stToolCall("c1", "ls", `{"uri":"kb://users/alice/notes/"}`)
 			case 2:
-				if err := tree.Unshare(ctx, alice, sh.ID); err != nil {
+				if err := share.New(tree).Unshare(ctx, alice, sh.ID); err != nil {
 					t.Error(err)
 				}
 				return stToolCall("c2", "read", `{"uri":"kb://users/alice/notes/research-plan.md"}`)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/kb"
-	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/share"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -32,14 +32,14 @@ func BenchmarkReadThroughShare(b *testing.B) {
 					b.Fatal(err)
 				}
 				if i == 0 {
-					if _, err := e.tree.Share(ctx, e.alice, knowledge.ShareRequest{URI: "kb://me/a/b/", Group: g.Name, Role: "read"}); err != nil {
+					if _, err := share.New(e.tree.Tree).Share(ctx, e.alice, share.Request{URI: "kb://me/a/b/", Group: g.Name, Role: "read"}); err != nil {
 						b.Fatal(err)
 					}
 				}
 			}
 			for i := range 50 {
 				e.mkdir(e.alice, fmt.Sprintf("kb://me/other-%02d/", i))
-				if _, err := e.tree.Share(ctx, e.alice, knowledge.ShareRequest{URI: fmt.Sprintf("kb://me/other-%02d/", i), Group: "g01", Role: "read"}); err != nil {
+				if _, err := share.New(e.tree.Tree).Share(ctx, e.alice, share.Request{URI: fmt.Sprintf("kb://me/other-%02d/", i), Group: "g01", Role: "read"}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,13 +3,14 @@ package tools
 import (
 	"context"
 	"fmt"
-	"github.com/knowspace/knowspace/internal/knowledge"
 	"path"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/share"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -108,7 +109,7 @@ func TestToolLsLayersOfSharedFolderAreTheGrantees(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		e := newToolEnv(t, dialect)
 		e.put(e.alice, "kb://me/team/d/", "a.md", []byte("alpha"))
-		if _, err := e.tree.Share(context.Background(), e.alice, knowledge.ShareRequest{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
+		if _, err := share.New(e.tree.Tree).Share(context.Background(), e.alice, share.Request{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
 			t.Fatal(err)
 		}
 		// Alice's own compile of d is hers; Bob's lands in his wiki/shared/alice/.
@@ -231,7 +232,7 @@ func TestToolScopeReachesTheCallersLayersOfIt(t *testing.T) {
 		e := newToolEnv(t, dialect)
 		e.put(e.alice, "kb://me/team/d/", "a.md", []byte("alpha"))
 		e.put(e.alice, "kb://me/other/", "b.md", []byte("beta"))
-		if _, err := e.tree.Share(context.Background(), e.alice, knowledge.ShareRequest{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
+		if _, err := share.New(e.tree.Tree).Share(context.Background(), e.alice, share.Request{URI: "kb://me/team/", User: "bob", Role: "read"}); err != nil {
 			t.Fatal(err)
 		}
 		e.publishLayers(e.alice, e.alice, "team/d", "wiki/team/d", []string{"a.md"}, "Alice's digest")

@@ -1,4 +1,4 @@
-package knowledge
+package share
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// ShareView is the JSON shape of a share (SPEC: /resources/shares).
-type ShareView struct {
+// View is the JSON shape of a share (SPEC: /resources/shares).
+type View struct {
 	ID    int64         `json:"id"`
 	URI   string        `json:"uri"`
 	User  *store.Member `json:"user,omitempty"`
@@ -30,9 +31,9 @@ type ShareGroup struct {
 	Name string `json:"name"`
 }
 
-// ShareRequest is the body of POST /resources/shares: one of User (a user
+// Request is the body of POST /resources/shares: one of User (a user
 // name) and Group (a group name).
-type ShareRequest struct {
+type Request struct {
 	URI   string `json:"uri"`
 	User  string `json:"user"`
 	Group string `json:"group"`
@@ -40,7 +41,7 @@ type ShareRequest struct {
 }
 
 // Validate checks the request's shape before any lookup.
-func (r *ShareRequest) Validate() error {
+func (r *Request) Validate() error {
 	if r.URI == "" {
 		return apierr.BadRequest("invalid_uri", "uri is required")
 	}
@@ -63,69 +64,69 @@ func shareNotFound(id int64) error {
 
 // ownedTarget resolves raw for a caller who must own it: only the owner
 // shares, changes or revokes, so a grantee cannot re-share.
-func (t *Tree) ownedTarget(ctx context.Context, c kb.Caller, raw string) (Target, error) {
+func (t *Service) ownedTarget(ctx context.Context, c kb.Caller, raw string) (knowledge.Target, error) {
 	tg, err := t.Lookup(ctx, c, raw, access.Read)
 	if err != nil {
-		return Target{}, err
+		return knowledge.Target{}, err
 	}
 	if tg.Dec.Role != access.Owner {
-		return Target{}, apierr.Forbidden("not_owner", "%s belongs to %s; only its owner can see or change who it is shared with", tg.URI, tg.Owner.Username)
+		return knowledge.Target{}, apierr.Forbidden("not_owner", "%s belongs to %s; only its owner can see or change who it is shared with", tg.URI, tg.Owner.Username)
 	}
 	return tg, nil
 }
 
 // Share grants a user or a group a role on a node the caller owns and
 // everything below it.
-func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareView, error) {
+func (t *Service) Share(ctx context.Context, c kb.Caller, r Request) (View, error) {
 	if err := r.Validate(); err != nil {
-		return ShareView{}, err
+		return View{}, err
 	}
 	tg, err := t.ownedTarget(ctx, c, r.URI)
 	if err != nil {
-		return ShareView{}, err
+		return View{}, err
 	}
 	sh := store.Share{OwnerID: c.ID, NodeID: tg.Node.ID, Role: r.Role}
 	grantee := r.User
 	if r.User != "" {
-		u, err := t.st.UserByUsername(ctx, strings.ToLower(r.User))
+		u, err := t.Store().UserByUsername(ctx, strings.ToLower(r.User))
 		switch {
 		case errors.Is(err, store.ErrNotFound) || (err == nil && u.Disabled):
-			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no active user named %q", kb.Clip(r.User, 64))
+			return View{}, apierr.BadRequest("invalid_grantee", "there is no active user named %q", kb.Clip(r.User, 64))
 		case err != nil:
-			return ShareView{}, apierr.Internal(err)
+			return View{}, apierr.Internal(err)
 		case u.ID == c.ID:
-			return ShareView{}, apierr.BadRequest("self_share", "%s is yours already", tg.URI)
+			return View{}, apierr.BadRequest("self_share", "%s is yours already", tg.URI)
 		}
 		sh.UserID = &u.ID
 	} else {
-		g, err := t.st.GroupByName(ctx, strings.ToLower(r.Group))
+		g, err := t.Store().GroupByName(ctx, strings.ToLower(r.Group))
 		if errors.Is(err, store.ErrNotFound) {
-			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no group named %q", kb.Clip(r.Group, 64))
+			return View{}, apierr.BadRequest("invalid_grantee", "there is no group named %q", kb.Clip(r.Group, 64))
 		}
 		if err != nil {
-			return ShareView{}, apierr.Internal(err)
+			return View{}, apierr.Internal(err)
 		}
 		sh.GroupID, grantee = &g.ID, "group "+g.Name
 	}
-	if err := t.st.CreateShare(ctx, &sh); errors.Is(err, store.ErrConflict) {
-		return ShareView{}, apierr.Conflict("already_shared", "%s is already shared with %s; change the role of that share instead", tg.URI, grantee)
+	if err := t.Store().CreateShare(ctx, &sh); errors.Is(err, store.ErrConflict) {
+		return View{}, apierr.Conflict("already_shared", "%s is already shared with %s; change the role of that share instead", tg.URI, grantee)
 	} else if errors.Is(err, store.ErrGone) {
-		return ShareView{}, NotFound(tg.URI.String())
+		return View{}, knowledge.NotFound(tg.URI.String())
 	} else if err != nil {
-		return ShareView{}, apierr.Internal(err)
+		return View{}, apierr.Internal(err)
 	}
 	vs, err := t.shareViews(ctx, c, []store.Share{sh}, tg.Node.ID)
 	if err != nil {
-		return ShareView{}, err
+		return View{}, err
 	}
 	return vs[0], nil
 }
 
 // Shares lists the shares covering the node raw names (on it and on its
 // ancestors), or with raw empty every share the caller made.
-func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView, error) {
+func (t *Service) Shares(ctx context.Context, c kb.Caller, raw string) ([]View, error) {
 	if raw == "" {
-		shs, err := t.st.SharesBy(ctx, c.ID)
+		shs, err := t.Store().SharesBy(ctx, c.ID)
 		if err != nil {
 			return nil, apierr.Internal(err)
 		}
@@ -135,7 +136,7 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := t.st.NodesByPaths(ctx, c.ID, access.Ancestors(tg.Node.Path))
+	nodes, err := t.Store().NodesByPaths(ctx, c.ID, access.Ancestors(tg.Node.Path))
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
@@ -143,7 +144,7 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 	for i, n := range nodes {
 		ids[i] = n.ID
 	}
-	shs, err := t.st.SharesOn(ctx, ids)
+	shs, err := t.Store().SharesOn(ctx, ids)
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
@@ -151,40 +152,40 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 }
 
 // SetShareRole changes the role of one of the caller's shares.
-func (t *Tree) SetShareRole(ctx context.Context, c kb.Caller, id int64, role string) (ShareView, error) {
+func (t *Service) SetShareRole(ctx context.Context, c kb.Caller, id int64, role string) (View, error) {
 	if err := checkRole(role); err != nil {
-		return ShareView{}, err
+		return View{}, err
 	}
 	sh, err := t.ownShare(ctx, c, id)
 	if err != nil {
-		return ShareView{}, err
+		return View{}, err
 	}
-	if err := t.st.SetShareRole(ctx, id, role); err != nil {
-		return ShareView{}, apierr.Internal(err)
+	if err := t.Store().SetShareRole(ctx, id, role); err != nil {
+		return View{}, apierr.Internal(err)
 	}
 	sh.Role = role
 	vs, err := t.shareViews(ctx, c, []store.Share{sh}, sh.NodeID)
 	if err != nil {
-		return ShareView{}, err
+		return View{}, err
 	}
 	return vs[0], nil
 }
 
 // Unshare revokes one of the caller's shares; the grantee's next request,
 // tool call or compile step no longer sees the node.
-func (t *Tree) Unshare(ctx context.Context, c kb.Caller, id int64) error {
+func (t *Service) Unshare(ctx context.Context, c kb.Caller, id int64) error {
 	if _, err := t.ownShare(ctx, c, id); err != nil {
 		return err
 	}
-	if err := t.st.DeleteShare(ctx, id); err != nil {
+	if err := t.Store().DeleteShare(ctx, id); err != nil {
 		return apierr.Internal(err)
 	}
 	return nil
 }
 
 // ownShare reads a share the caller made; anybody else's is not found.
-func (t *Tree) ownShare(ctx context.Context, c kb.Caller, id int64) (store.Share, error) {
-	sh, err := t.st.ShareByID(ctx, c.ID, id)
+func (t *Service) ownShare(ctx context.Context, c kb.Caller, id int64) (store.Share, error) {
+	sh, err := t.Store().ShareByID(ctx, c.ID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Share{}, shareNotFound(id)
 	}
@@ -196,7 +197,7 @@ func (t *Tree) ownShare(ctx context.Context, c kb.Caller, id int64) (store.Share
 
 // shareViews spells shares of the caller's nodes; at is the node asked
 // about (0: none), which marks shares on other nodes as inherited.
-func (t *Tree) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, at int64) ([]ShareView, error) {
+func (t *Service) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, at int64) ([]View, error) {
 	var nodeIDs, userIDs []int64
 	for _, sh := range shs {
 		nodeIDs = append(nodeIDs, sh.NodeID)
@@ -204,7 +205,7 @@ func (t *Tree) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, a
 			userIDs = append(userIDs, *sh.UserID)
 		}
 	}
-	nodes, err := t.st.NodesByIDs(ctx, nodeIDs)
+	nodes, err := t.Store().NodesByIDs(ctx, nodeIDs)
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
@@ -212,11 +213,11 @@ func (t *Tree) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, a
 	for _, n := range nodes {
 		byID[n.ID] = n
 	}
-	names, err := t.st.Usernames(ctx, userIDs)
+	names, err := t.Store().Usernames(ctx, userIDs)
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
-	groups, err := t.st.ListGroups(ctx)
+	groups, err := t.Store().ListGroups(ctx)
 	if err != nil {
 		return nil, apierr.Internal(err)
 	}
@@ -224,10 +225,10 @@ func (t *Tree) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, a
 	for _, g := range groups {
 		groupName[g.ID] = g.Name
 	}
-	out := make([]ShareView, 0, len(shs))
+	out := make([]View, 0, len(shs))
 	for _, sh := range shs {
 		n := byID[sh.NodeID]
-		v := ShareView{ID: sh.ID, URI: kb.NodeURI(c.Username, n.Path, n.IsDir()), Role: sh.Role,
+		v := View{ID: sh.ID, URI: kb.NodeURI(c.Username, n.Path, n.IsDir()), Role: sh.Role,
 			Inherited: at != 0 && sh.NodeID != at, CreatedAt: sh.CreatedAt}
 		if sh.UserID != nil {
 			v.User = &store.Member{ID: *sh.UserID, Username: names[*sh.UserID]}

@@ -1,0 +1,188 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+
+	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/store"
+)
+
+// Listing is one page of a folder's children (SPEC §4). Access says what
+// the caller may do in the folder: owner, write or read. NextCursor starts
+// the next page after this one's last row; NextOffset is given to offset
+// pages only (a cursor page does not know its position). Both are nil on
+// the last page.
+type Listing struct {
+	URI        string  `json:"uri"`
+	Access     string  `json:"access,omitempty"`
+	Items      []Item  `json:"items"`
+	NextOffset *int    `json:"next_offset"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// PageRequest picks a page of a listing: after Cursor (a previous page's
+// next_cursor) or, for existing scripts, after skipping Offset children.
+// Limit 0 means the default.
+type PageRequest struct {
+	Cursor string
+	Offset int
+	Limit  int
+}
+
+// List returns children of the folder raw names, folders first then files,
+// each by name; NextOffset is nil on the last page.
+func (t *Tree) List(ctx context.Context, c kb.Caller, raw string, offset, limit int) (Listing, error) {
+	return t.ListPage(ctx, c, raw, PageRequest{Offset: offset, Limit: limit})
+}
+
+// ListPage is List by cursor or offset.
+func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageRequest) (Listing, error) {
+	if pr.Offset < 0 {
+		return Listing{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
+	}
+	if pr.Limit == 0 {
+		pr.Limit = DefaultListLimit
+	}
+	if pr.Limit < 1 || pr.Limit > MaxListLimit {
+		return Listing{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
+	}
+	if pr.Cursor != "" && pr.Offset != 0 {
+		return Listing{}, InvalidCursor("and offset cannot be used together")
+	}
+	if kb.IsSharedURI(raw) && c.Scoped() {
+		return Listing{}, NotFound(kb.SharedURI)
+	}
+	if kb.IsSharedURI(raw) {
+		return t.ListShared(ctx, c, pr)
+	}
+	tg, err := t.Lookup(ctx, c, raw, access.Read)
+	if err != nil {
+		return Listing{}, err
+	}
+	if !tg.Node.IsDir() {
+		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.URI)
+	}
+	if c.Scoped() && tg.Node.Path == "" {
+		return t.listScopedRoot(ctx, c, tg)
+	}
+	return t.ListTarget(ctx, c, tg, pr)
+}
+
+// listScopedRoot answers a scoped caller's root as if the scope folder were
+// its only child, however deep the folder really is.
+func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root Target) (Listing, error) {
+	n, err := t.st.NodeByID(ctx, c.ID, c.ScopeID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Listing{}, ErrScopeDeleted
+	}
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	return Listing{URI: root.URI.String(), Access: access.Read.String(), Items: []Item{ItemOf(c.Username, n)}}, nil
+}
+
+// ErrScopeDeleted refuses a scoped token whose folder no longer exists.
+var ErrScopeDeleted = apierr.Unauthorized("token_scope_deleted", "the folder this API token was scoped to has been deleted; the token no longer works, create a new one")
+
+// children reads one page of folder's rows plus one to tell whether more
+// follow: by keyset after the cursor, or by offset.
+func (t *Tree) children(ctx context.Context, folder int64, pr PageRequest) ([]store.Node, error) {
+	if pr.Cursor == "" {
+		return t.st.Children(ctx, folder, pr.Offset, pr.Limit+1)
+	}
+	cur, err := decodeListCursor(pr.Cursor, folder)
+	if err != nil {
+		return nil, err
+	}
+	return t.st.ChildrenAfter(ctx, folder, cur.key(), pr.Limit+1)
+}
+
+// ListTarget reads one page of a resolved folder with each file's job and
+// summary badges; the API and the ls tool share it.
+func (t *Tree) ListTarget(ctx context.Context, c kb.Caller, tg Target, pr PageRequest) (Listing, error) {
+	children, err := t.children(ctx, tg.Node.ID, pr)
+	if _, ok := apierr.As(err); ok {
+		return Listing{}, err
+	}
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	limit := pr.Limit
+	out := Listing{URI: tg.URI.String(), Access: tg.Dec.Role.String(), Items: make([]Item, 0, min(len(children), limit))}
+	if len(children) > limit {
+		children = children[:limit]
+		out.NextCursor = cursorAfter(tg.Node.ID, children[limit-1])
+		if pr.Cursor == "" {
+			next := pr.Offset + limit
+			out.NextOffset = &next
+		}
+	}
+	var files, all, dirIDs []int64
+	var dirs []layerDir
+	for _, ch := range children {
+		all = append(all, ch.ID)
+		if ch.IsDir() {
+			dirIDs = append(dirIDs, ch.ID)
+			dirs = append(dirs, layerDir{owner: tg.Owner, path: ch.Path})
+		} else {
+			files = append(files, ch.ID)
+		}
+	}
+	// Badges are the caller's: their jobs and summaries of these files,
+	// which for a shared folder live in the caller's own tree.
+	jobs, summaries, err := t.st.Badges(ctx, c.ID, files)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	layers, err := t.folderLayers(ctx, c, dirs)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	watched := map[int64]bool{}
+	if len(dirIDs) > 0 {
+		if watched, err = t.st.AutoCompiled(ctx, dirIDs); err != nil {
+			return Listing{}, apierr.Internal(err)
+		}
+	}
+	ocr, err := t.ocrBodies(ctx, children)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	texts, err := t.textStates(ctx, children)
+	if err != nil {
+		return Listing{}, apierr.Internal(err)
+	}
+	shared := map[int64]bool{}
+	if tg.Owner.ID == c.ID {
+		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
+			return Listing{}, apierr.Internal(err)
+		}
+	}
+	d := 0 // index of the next folder in dirs
+	for _, ch := range children {
+		it := ItemOf(tg.Owner.Username, ch)
+		it.Shared = shared[ch.ID]
+		it.AutoCompile = watched[ch.ID]
+		it.OCR = ocr[ch.ID]
+		it.TextState = texts[ch.ID]
+		if j, ok := jobs[ch.ID]; ok {
+			it.Job = &j
+		}
+		if sb, ok := summaries[ch.ID]; ok {
+			it.Summary = sb.State
+			it.SummaryURI = kb.NodeURI(c.Username, sb.Path, false)
+			stale := sb.State == store.SummaryStale
+			it.Stale = &stale
+		}
+		if ch.IsDir() {
+			l := layers[d]
+			it.Abstract, it.OverviewURI = l.abstract, l.overviewURI
+			d++
+		}
+		out.Items = append(out.Items, it)
+	}
+	return out, nil
+}
