@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
 )
 
 // Toolbox runs the knowledge tools inside one turn's scope.
@@ -30,7 +31,9 @@ type ToolOutcome struct {
 
 // MaxToolResultBytes is the ceiling for one tool result as sent to the
 // model; a larger one becomes an explicit tool error, never a silent cut.
-const MaxToolResultBytes = 48 << 10
+// It is the tools' own ceiling, so the limit the tools page by is the one
+// the runner holds them to.
+const MaxToolResultBytes = tools.MaxToolResultBytes
 
 // Model is what the runner needs of a configured model.
 type Model interface {

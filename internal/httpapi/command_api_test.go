@@ -181,8 +181,8 @@ func jsonEqual(a, b any) bool {
 func TestCommandMatchesTool(t *testing.T) {
 	e := newCmdEnv(t, "sqlite")
 	_, out := e.command(e.alice, `{"command":"search","uri":"kb://me/notes/","query":"会议"}`)
-	res, err := tools.New(e.tree).RunTool(context.Background(), kb.Caller{ID: e.aliceID, Username: "alice"},
-		"kb://me/notes/", "search", json.RawMessage(`{"uri":"kb://me/notes/","query":"会议"}`))
+	res, err := tools.New(e.tree).RunScopedTool(context.Background(), kb.Caller{ID: e.aliceID, Username: "alice"},
+		kb.Scope{URI: "kb://me/notes/"}, "search", json.RawMessage(`{"uri":"kb://me/notes/","query":"会议"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -58,11 +59,11 @@ func TestLegacyEncodingUpload(t *testing.T) {
 			}
 		}
 
-		res, err := tools.New(tree).RunTool(ctx, a, "kb://me/", "search", json.RawMessage(`{"uri":"kb://me/","query":"会议纪要"}`))
+		res, err := tools.New(tree).RunScopedTool(ctx, a, kb.Scope{URI: "kb://me/"}, "search", json.RawMessage(`{"uri":"kb://me/","query":"会议纪要"}`))
 		if err != nil || !strings.Contains(string(res.JSON), "纪要.txt") || !strings.Contains(string(res.JSON), "会议纪要") {
 			t.Fatalf("search over decoded text: %s, %v", res.JSON, err)
 		}
-		res, err = tools.New(tree).RunTool(ctx, a, "kb://me/纪要.txt", "read", json.RawMessage(`{"uri":"kb://me/纪要.txt","limit":2}`))
+		res, err = tools.New(tree).RunScopedTool(ctx, a, kb.Scope{URI: "kb://me/纪要.txt"}, "read", json.RawMessage(`{"uri":"kb://me/纪要.txt","limit":2}`))
 		if err != nil || !strings.Contains(string(res.JSON), `"encoding":"gb18030"`) || !strings.Contains(string(res.JSON), `"text":"学而"`) {
 			t.Fatalf("read tool: %s, %v", res.JSON, err)
 		}

@@ -104,7 +104,7 @@ func searchCorpus(t testing.TB, e *env, u kb.Caller, query string) corpusSearch 
 	}
 	args := map[string]any{"uri": corpusFolder, "query": query}
 	for {
-		r, err := tools.New(e.tree).RunTool(ctx, u, "kb://me/", "search", toolArgsJSON(t, args))
+		r, err := tools.New(e.tree).RunScopedTool(ctx, u, kb.Scope{URI: "kb://me/"}, "search", toolArgsJSON(t, args))
 		if err != nil {
 			t.Fatalf("search %q page %d: %v", query, out.pages+1, err)
 		}

@@ -84,7 +84,7 @@ func (e *env) put(c kb.Caller, folder, name string, content []byte) string {
 func (e *env) searchFor(c kb.Caller, scope, query string) *tools.SearchResult {
 	e.t.Helper()
 	args := toolArgsJSON(e.t, map[string]any{"uri": scope, "query": query})
-	res, err := tools.New(e.tree).RunTool(context.Background(), c, scope, "search", args)
+	res, err := tools.New(e.tree).RunScopedTool(context.Background(), c, kb.Scope{URI: scope}, "search", args)
 	if err != nil {
 		e.t.Fatalf("search %q in %s: %v", query, scope, err)
 	}

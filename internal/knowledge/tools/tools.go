@@ -139,12 +139,6 @@ func (t *Service) Tools() []Tool {
 	return out
 }
 
-// RunTool runs the tool name with JSON arguments for the caller, inside the
-// scope named by scopeURI; see RunScopedTool.
-func (t *Service) RunTool(ctx context.Context, c kb.Caller, scopeURI, name string, args json.RawMessage) (ToolResult, error) {
-	return t.RunScopedTool(ctx, c, kb.Scope{URI: scopeURI}, name, args)
-}
-
 // RunScopedTool validates args against the tool's schema, re-resolves the
 // scope, checks the target uri lies inside it, runs the tool and encodes
 // the result under MaxToolResultBytes. Errors are *apierr.Error values

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/index"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -61,7 +62,7 @@ func BenchmarkToolLs(b *testing.B) {
 				b.Run(fmt.Sprintf("offset=%d", offset), func(b *testing.B) {
 					args := toolArgsJSON(b, map[string]any{"uri": "kb://me/big/", "offset": offset})
 					for b.Loop() {
-						r, err := e.tree.RunTool(ctx, e.alice, "kb://me/big/", "ls", args)
+						r, err := e.tree.RunScopedTool(ctx, e.alice, kb.Scope{URI: "kb://me/big/"}, "ls", args)
 						if err != nil || len(r.Value.(*LsResult).Items) != DefaultToolListLimit {
 							b.Fatal(err)
 						}
@@ -80,7 +81,7 @@ func BenchmarkToolReadLastPage(b *testing.B) {
 	args := toolArgsJSON(b, map[string]any{"uri": uri, "offset": first.Total - knowledge.DefaultPageLimit})
 	ctx := context.Background()
 	for b.Loop() {
-		r, err := e.tree.RunTool(ctx, e.alice, "kb://me/", "read", args)
+		r, err := e.tree.RunScopedTool(ctx, e.alice, kb.Scope{URI: "kb://me/"}, "read", args)
 		if err != nil || r.Value.(*ReadResult).NextOffset != nil {
 			b.Fatal(err)
 		}
@@ -112,7 +113,7 @@ func BenchmarkToolSearchPage(b *testing.B) {
 			args := toolArgsJSON(b, map[string]any{"uri": "kb://me/corpus/", "query": "needle phrase"})
 			b.SetBytes(files * size)
 			for b.Loop() {
-				r, err := e.tree.RunTool(ctx, e.alice, "kb://me/", "search", args)
+				r, err := e.tree.RunScopedTool(ctx, e.alice, kb.Scope{URI: "kb://me/"}, "search", args)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -109,7 +109,7 @@ func toolArgsJSON(t testing.TB, args any) json.RawMessage {
 }
 
 func (e *toolEnv) run(c kb.Caller, scope, tool string, args any) (ToolResult, error) {
-	return e.tree.RunTool(context.Background(), c, scope, tool, toolArgsJSON(e.t, args))
+	return e.tree.RunScopedTool(context.Background(), c, kb.Scope{URI: scope}, tool, toolArgsJSON(e.t, args))
 }
 
 func (e *toolEnv) mustRun(c kb.Caller, scope, tool string, args any) ToolResult {
