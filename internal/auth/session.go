@@ -55,26 +55,6 @@ type Principal struct {
 // Scoped tells whether the credential sees only one folder.
 func (p Principal) Scoped() bool { return p.ScopeID != 0 }
 
-// RequireUnscoped refuses a scoped token on the endpoints that belong to
-// the whole account (tokens, password, shares, skills, groups,
-// administration), so a token handed out for one folder can neither mint
-// a wider one nor change what reaches beyond its folder.
-func (p Principal) RequireUnscoped() error {
-	if p.Scoped() {
-		return apierr.Forbidden("scoped_token", "this API token is scoped to one folder and cannot manage the account (tokens, password, shares, skills, groups); sign in instead")
-	}
-	return nil
-}
-
-// RequireWritable refuses a read-only token every change: read-only means
-// the token changes nothing, in its folder or of the account.
-func (p Principal) RequireWritable() error {
-	if p.ReadOnly {
-		return apierr.Forbidden("read_only", "this API token is read-only; it can read and ask, not change anything")
-	}
-	return nil
-}
-
 // Caller is the principal as the tree and every front door see it; the one
 // place a credential becomes a caller, so a door cannot forget a limit the
 // credential carries.

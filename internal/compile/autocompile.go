@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/access"
+
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -78,8 +80,10 @@ func autoView(uri string, a store.AutoCompile) AutoView {
 // authorizer: invisible is 404, read-only 403; only a folder of the
 // caller's own tree, outside the generated output, can be kept compiled.
 func (s *Service) autoFolder(ctx context.Context, c kb.Caller, raw string, write bool) (kb.URI, store.Node, error) {
-	if write && c.Scoped() && c.ReadOnly {
-		return kb.URI{}, store.Node{}, apierr.Forbidden("read_only", "this API token is read-only: keeping a folder compiled writes summaries, so it cannot change that")
+	if write {
+		if err := access.Allow(c, access.FolderWrite, "keeping a folder compiled writes summaries, so it cannot change that"); err != nil {
+			return kb.URI{}, store.Node{}, err
+		}
 	}
 	resolve := s.tree.Resolve
 	if write {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/knowspace/knowspace/internal/access"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
@@ -227,8 +230,5 @@ func (s *Service) scopedJobChange(ctx context.Context, c kb.Caller, id int64) er
 	if _, err := s.Job(ctx, c, id); err != nil {
 		return err
 	}
-	if c.ReadOnly {
-		return apierr.Forbidden("read_only", "this API token is read-only: it cannot change job %d", id)
-	}
-	return nil
+	return access.Allow(c, access.FolderWrite, fmt.Sprintf("it cannot change job %d", id))
 }

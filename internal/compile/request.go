@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/knowspace/knowspace/internal/access"
+
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -167,8 +169,8 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 	if err := r.Validate(); err != nil {
 		return EnqueueResult{}, err
 	}
-	if c.Scoped() && c.ReadOnly {
-		return EnqueueResult{}, apierr.Forbidden("read_only", "this API token is read-only: compiling writes summaries, so it cannot start a compile")
+	if err := access.Allow(c, access.FolderWrite, "compiling writes summaries, so it cannot start a compile"); err != nil {
+		return EnqueueResult{}, err
 	}
 	snap, err := s.snapshot(ctx, c, r)
 	if err != nil {

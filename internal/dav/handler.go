@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/knowspace/knowspace/internal/access"
+
 	"golang.org/x/net/webdav"
 
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -65,9 +67,11 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	observe.NoteUser(r.Context(), c.ID)
-	if c.ReadOnly && !readMethod(r.Method) {
-		writeError(w, apierr.Forbidden("read_only", "this API token is read-only: %s is refused", r.Method))
-		return
+	if !readMethod(r.Method) {
+		if err := access.Allow(c, access.FolderWrite, r.Method+" is refused"); err != nil {
+			writeError(w, err)
+			return
+		}
 	}
 	ctx, st := withState(r.Context())
 	r = r.WithContext(ctx)

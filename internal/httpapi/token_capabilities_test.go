@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/kb"
 )
@@ -18,7 +19,7 @@ import (
 // routeKey is how routeCapabilities names a route; Echo's Any registers
 // one route per method, declared once as ANY.
 func routeKey(r *echo.Route) string {
-	if k := r.Method + " " + r.Path; routeCapabilities[k] != undeclared {
+	if k := r.Method + " " + r.Path; routeCapabilities[k] != access.Undeclared {
 		return k
 	}
 	return "ANY " + r.Path
@@ -38,7 +39,7 @@ func TestEveryRouteDeclaresItsCapability(t *testing.T) {
 			continue
 		}
 		k := routeKey(r)
-		if routeCapabilities[k] == undeclared {
+		if routeCapabilities[k] == access.Undeclared {
 			t.Errorf("route %s %s has no line in routeCapabilities (token_capabilities.go): declare whether scoped and read-only tokens may reach it", r.Method, r.Path)
 		}
 		used[k] = true
@@ -111,24 +112,24 @@ func TestCapabilitiesAreEnforced(t *testing.T) {
 		_, sessCode := send(method, path, session)
 		refused := func(code string) bool { return code == "scoped_token" || code == "read_only" }
 		switch want {
-		case public:
+		case access.Public:
 			if status, _ := send(method, path, ""); status == http.StatusUnauthorized {
 				t.Errorf("public %s answers 401 without a credential", key)
 			}
-		case folderRead:
+		case access.FolderRead:
 			if refused(roCode) || refused(rwCode) {
 				t.Errorf("%s is declared for every token, but refused it: %d %s / %d %s", key, roStatus, roCode, rwStatus, rwCode)
 			}
-		case folderWrite:
+		case access.FolderWrite:
 			if roStatus != http.StatusForbidden || roCode != "read_only" || refused(rwCode) {
 				t.Errorf("%s: read-only token %d %s (want 403 read_only), read-write %d %s (want through)", key, roStatus, roCode, rwStatus, rwCode)
 			}
-		case account:
+		case access.Account:
 			if roStatus != http.StatusForbidden || roCode != "scoped_token" || rwStatus != http.StatusForbidden || rwCode != "scoped_token" {
 				t.Errorf("%s: scoped tokens answered %d %s and %d %s, want 403 scoped_token", key, roStatus, roCode, rwStatus, rwCode)
 			}
 		}
-		if want != public && refused(sessCode) {
+		if want != access.Public && refused(sessCode) {
 			t.Errorf("%s refused a session: %s", key, sessCode)
 		}
 	}

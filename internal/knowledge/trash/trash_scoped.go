@@ -6,6 +6,8 @@ import (
 	"path"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/access"
+
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -51,14 +53,7 @@ func scopedTrashWrite(ctx context.Context, st *store.Store, c kb.Caller, it stor
 	if len(vis) == 0 {
 		return trashNotFound(it.ID)
 	}
-	if c.ReadOnly {
-		return trashReadOnly()
-	}
-	return nil
-}
-
-func trashReadOnly() error {
-	return apierr.Forbidden("read_only", "this API token is read-only: it cannot change the trash")
+	return access.Allow(c, access.FolderWrite, "it cannot change the trash")
 }
 
 // restoreParent is the folder an item goes back into: the one it was
@@ -128,8 +123,8 @@ func (t *Service) purgeScopedTrash(ctx context.Context, c kb.Caller, id int64) (
 		if id != 0 && it.ID != id {
 			continue
 		}
-		if c.ReadOnly {
-			return n, trashReadOnly()
+		if err := access.Allow(c, access.FolderWrite, "it cannot change the trash"); err != nil {
+			return n, err
 		}
 		hashes, k, err := t.Store().PurgeTrash(ctx, c.ID, it.ID, time.Time{})
 		if err != nil {
