@@ -46,9 +46,9 @@ type SearchPage struct {
 	NamesComplete bool      `json:"names_complete"`
 }
 
-// Search runs the search tool with the uri as its scope, as a command
-// does, and adds the nodes whose names match. A cursor continues the
-// content hits only: names come whole on the first page.
+// Search runs the content search with the uri as its scope and adds the
+// nodes whose names match, both on one resolution of the uri. A cursor
+// continues the content hits only: names come whole on the first page.
 func (t *Service) Search(ctx context.Context, c kb.Caller, p SearchParams) (*SearchPage, error) {
 	if p.Kind == "" {
 		p.Kind = SearchAll
@@ -78,21 +78,20 @@ func (t *Service) Search(ctx context.Context, c kb.Caller, p SearchParams) (*Sea
 	if err != nil {
 		return nil, err
 	}
+	call, err := t.callIn(ctx, c, sc, a)
+	if err != nil {
+		return nil, err
+	}
 	page := &SearchPage{Kind: p.Kind, Names: []NameHit{}, NamesComplete: true,
 		SearchResult: &SearchResult{URI: sc.name(), Query: p.Query, Hits: []SearchHit{}, Complete: true}}
 	if p.Kind != SearchName {
-		res, err := t.runTool(ctx, c, sc, searchTool, a)
+		res, err := t.runCall(ctx, call, searchTool)
 		if err != nil {
 			return nil, err
 		}
 		page.SearchResult = res.Value.(*SearchResult)
 	}
 	if p.Kind != SearchContent && p.Cursor == "" {
-		tg, err := t.resolveTarget(ctx, c, sc, p.URI)
-		if err != nil {
-			return nil, err
-		}
-		call := toolCall{c: c, uri: tg.URI, node: tg.Node, tg: tg, args: a, shared: tg.Node.ID == 0, roots: sc.roots}
 		page.Names, page.NamesComplete, err = t.searchNames(ctx, call, p.Query)
 		if err != nil {
 			return nil, err

@@ -225,16 +225,31 @@ func (t *Service) commandScope(ctx context.Context, c kb.Caller, raw string) (re
 }
 
 func (t *Service) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
-	tg, err := t.resolveTarget(ctx, c, s, a.str("uri"))
+	call, err := t.callIn(ctx, c, s, a)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	call := toolCall{c: c, uri: tg.URI, node: tg.Node, tg: tg, args: a, shared: tg.Node.ID == 0, roots: s.roots}
+	return t.runCall(ctx, call, def)
+}
+
+// callIn resolves the call's uri argument inside the resolved scope: the
+// one lookup of its target, which the tool and anything beside it (the
+// name matches of a REST search) then share.
+func (t *Service) callIn(ctx context.Context, c kb.Caller, s resolvedScope, a toolArgs) (toolCall, error) {
+	tg, err := t.resolveTarget(ctx, c, s, a.str("uri"))
+	if err != nil {
+		return toolCall{}, err
+	}
+	return toolCall{c: c, uri: tg.URI, node: tg.Node, tg: tg, args: a, shared: tg.Node.ID == 0, roots: s.roots}, nil
+}
+
+// runCall runs a tool on a resolved call and encodes its result under
+// MaxToolResultBytes.
+func (t *Service) runCall(ctx context.Context, call toolCall, def toolDef) (ToolResult, error) {
 	if call.shared && def.name != "ls" && def.name != "search" {
 		return ToolResult{}, apierr.BadRequest("virtual_folder",
 			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", kb.SharedURI, def.name, kb.SharedURI)
 	}
-	u := tg.URI
 	v, summary, err := def.run(t, ctx, call)
 	if err != nil {
 		return ToolResult{}, err
@@ -246,7 +261,7 @@ func (t *Service) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def
 	if len(js) > MaxToolResultBytes {
 		return ToolResult{}, apierr.New(http.StatusUnprocessableEntity, "result_too_large",
 			"the %s result for %s is %d bytes, over the %d-byte limit for one tool result; %s",
-			def.name, u, len(js), MaxToolResultBytes, def.tooBig)
+			def.name, call.uri, len(js), MaxToolResultBytes, def.tooBig)
 	}
 	return ToolResult{Tool: def.name, URI: call.scopeURI(), Summary: summary, Value: v, JSON: js}, nil
 }
