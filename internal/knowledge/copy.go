@@ -307,7 +307,7 @@ func copyBodies(ctx context.Context, tx *store.Store, nodeID int64, bs map[strin
 			v.SourceVersionID, v.PageStarts = rawID, starts
 		}
 		v.ID, v.NodeID, v.Version, v.AuthorID, v.CreatedAt = 0, nodeID, 1, by, time.Time{}
-		if err := tx.InsertVersion(ctx, &v); err != nil {
+		if err := tx.ReinsertVersion(ctx, &v); err != nil {
 			return err
 		}
 		if body == store.BodyRaw {

@@ -254,8 +254,8 @@ func (s *Store) FinishAutoCompile(ctx context.Context, id int64, owner string, s
 	return nil
 }
 
-// ProvenanceFor returns the provenance of the given generated nodes, by node.
-func (s *Store) ProvenanceFor(ctx context.Context, nodeIDs []int64) (map[int64]Provenance, error) {
+// ProvenancesOf is ProvenanceOf for many generated nodes at once, by node.
+func (s *Store) ProvenancesOf(ctx context.Context, nodeIDs []int64) (map[int64]Provenance, error) {
 	out := make(map[int64]Provenance, len(nodeIDs))
 	for _, part := range chunks(nodeIDs) {
 		var rows []Provenance

@@ -55,9 +55,9 @@ func (s *Store) VersionsOf(ctx context.Context, nodeIDs []int64) ([]FileVersion,
 	return vs, translate(err)
 }
 
-// InsertVersion stores v as it is (its number included): restoring from
+// ReinsertVersion stores v again as it was (its number included): restoring from
 // the trash keeps a file's history.
-func (s *Store) InsertVersion(ctx context.Context, v *FileVersion) error {
+func (s *Store) ReinsertVersion(ctx context.Context, v *FileVersion) error {
 	return translate(s.db.WithContext(ctx).Create(v).Error)
 }
 

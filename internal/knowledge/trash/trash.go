@@ -160,7 +160,7 @@ func restoreVersions(ctx context.Context, tx *store.Store, nodeID int64, vs []st
 					v.SourceVersionID = nil
 				}
 			}
-			if err := tx.InsertVersion(ctx, &v); err != nil {
+			if err := tx.ReinsertVersion(ctx, &v); err != nil {
 				return err
 			}
 			ids[old] = v.ID
