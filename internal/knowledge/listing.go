@@ -120,69 +120,13 @@ func (t *Tree) ListTarget(ctx context.Context, c kb.Caller, tg Target, pr PageRe
 			out.NextOffset = &next
 		}
 	}
-	var files, all, dirIDs []int64
-	var dirs []layerDir
 	for _, ch := range children {
-		all = append(all, ch.ID)
-		if ch.IsDir() {
-			dirIDs = append(dirIDs, ch.ID)
-			dirs = append(dirs, layerDir{owner: tg.Owner, path: ch.Path})
-		} else {
-			files = append(files, ch.ID)
-		}
+		out.Items = append(out.Items, ItemOf(tg.Owner.Username, ch))
 	}
-	// Badges are the caller's: their jobs and summaries of these files,
-	// which for a shared folder live in the caller's own tree.
-	jobs, summaries, err := t.st.Badges(ctx, c.ID, files)
-	if err != nil {
-		return Listing{}, apierr.Internal(err)
-	}
-	layers, err := t.folderLayers(ctx, c, dirs)
-	if err != nil {
-		return Listing{}, apierr.Internal(err)
-	}
-	watched := map[int64]bool{}
-	if len(dirIDs) > 0 {
-		if watched, err = t.st.AutoCompiled(ctx, dirIDs); err != nil {
+	for _, badge := range badges {
+		if err := badge(ctx, t, c, tg, children, out.Items); err != nil {
 			return Listing{}, apierr.Internal(err)
 		}
-	}
-	ocr, err := t.ocrBodies(ctx, children)
-	if err != nil {
-		return Listing{}, apierr.Internal(err)
-	}
-	texts, err := t.textStates(ctx, children)
-	if err != nil {
-		return Listing{}, apierr.Internal(err)
-	}
-	shared := map[int64]bool{}
-	if tg.Owner.ID == c.ID {
-		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
-			return Listing{}, apierr.Internal(err)
-		}
-	}
-	d := 0 // index of the next folder in dirs
-	for _, ch := range children {
-		it := ItemOf(tg.Owner.Username, ch)
-		it.Shared = shared[ch.ID]
-		it.AutoCompile = watched[ch.ID]
-		it.OCR = ocr[ch.ID]
-		it.TextState = texts[ch.ID]
-		if j, ok := jobs[ch.ID]; ok {
-			it.Job = &j
-		}
-		if sb, ok := summaries[ch.ID]; ok {
-			it.Summary = sb.State
-			it.SummaryURI = kb.NodeURI(c.Username, sb.Path, false)
-			stale := sb.State == store.SummaryStale
-			it.Stale = &stale
-		}
-		if ch.IsDir() {
-			l := layers[d]
-			it.Abstract, it.OverviewURI = l.abstract, l.overviewURI
-			d++
-		}
-		out.Items = append(out.Items, it)
 	}
 	return out, nil
 }
