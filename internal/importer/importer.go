@@ -146,7 +146,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 	}
 	lim := s.limits()
 	var out store.Job
-	err = s.Tree.KeepArchive(ctx, r.FileName, body, lim.MaxBytes, func(tx *store.Store, hash string, size int64) error {
+	err = s.keepArchive(ctx, r.FileName, body, lim.MaxBytes, func(tx *store.Store, hash string, size int64) error {
 		cfg := config{Archive: r.FileName, Size: size, Target: u.String(), Folder: folder,
 			OnConflict: onConflict, MaxEntries: lim.MaxEntries, MaxBytes: lim.MaxBytes, TimeoutS: timeoutS}
 		b, _ := json.Marshal(cfg)

@@ -56,13 +56,13 @@ func (s *Service) Run(ctx context.Context, j store.Job, owner string) (any, erro
 // openArchive opens the job's archive wherever it was kept.
 func (s *Service) openArchive(j store.Job, cfg config) (archive.Source, func() error, error) {
 	if j.BlobHash != "" {
-		f, err := s.Tree.OpenArchive(j.BlobHash)
+		f, err := s.Tree.Blobs().Open(j.BlobHash)
 		if err != nil {
 			return nil, nil, err
 		}
 		return f, f.Close, nil
 	}
-	f, err := s.Tree.OpenStagedArchive(cfg.Staged)
+	f, err := s.Tree.Blobs().OpenStaged(cfg.Staged)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,9 +71,10 @@ func (s *Service) openArchive(j store.Job, cfg config) (archive.Source, func() e
 
 func (s *Service) dropArchive(ctx context.Context, j store.Job, cfg config) {
 	if j.BlobHash != "" {
-		s.Tree.DropArchive(ctx, j.BlobHash)
+		// A file or another waiting job may hold the same bytes.
+		s.Tree.FreeBlobsBestEffort(ctx, []string{j.BlobHash})
 	} else {
-		s.Tree.DropStagedArchive(cfg.Staged)
+		s.Tree.Blobs().RemoveStaged(cfg.Staged)
 	}
 }
 

@@ -24,9 +24,9 @@ import (
 // bytes, or the upload runs after it and puts them back. No grace period is
 // needed for safety; the sweep's grace only spares work.
 
-// commitBlobs locks the hashes of ps and makes their bytes visible; it runs
+// CommitBlobs locks the hashes of ps and makes their bytes visible; it runs
 // in the transaction that inserts the rows naming them.
-func commitBlobs(ctx context.Context, tx *store.Store, ps ...*blob.Pending) error {
+func CommitBlobs(ctx context.Context, tx *store.Store, ps ...*blob.Pending) error {
 	hashes := make([]string, len(ps))
 	for i, p := range ps {
 		hashes[i] = p.Hash

@@ -59,7 +59,7 @@ func saveDecoded(ctx context.Context, tx *store.Store, n store.Node, d *decoded)
 	if err != nil {
 		return err
 	}
-	if err := commitBlobs(ctx, tx, d.body); err != nil {
+	if err := CommitBlobs(ctx, tx, d.body); err != nil {
 		return err
 	}
 	if err := tx.SetEncoding(ctx, src.ID, d.enc); err != nil {

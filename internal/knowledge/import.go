@@ -3,56 +3,11 @@ package knowledge
 import (
 	"context"
 	"errors"
-	"io"
-	"os"
 
 	"github.com/knowspace/knowspace/internal/apierr"
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
-
-// KeepArchive streams an archive into the blob store, which every replica
-// reads, and runs enqueue in the transaction that makes its bytes visible:
-// the job enqueue inserts names the hash (store.Job.BlobHash), which keeps
-// the bytes from the blob collection until the job ends.
-func (t *Tree) KeepArchive(ctx context.Context, name string, r io.Reader, limit int64, enqueue func(tx *store.Store, hash string, size int64) error) error {
-	p, err := t.blobs.Put(r, limit)
-	if errors.Is(err, blob.ErrTooLarge) {
-		return apierr.TooLarge("file_too_large", "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit)
-	}
-	if err != nil {
-		return apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", kb.Clip(name, 60)).WithCause(err)
-	}
-	defer p.Abort() // a no-op once committed
-	err = t.st.InTx(ctx, func(tx *store.Store) error {
-		if err := commitBlobs(ctx, tx, p); err != nil {
-			return err
-		}
-		return enqueue(tx, p.Hash, p.Size)
-	})
-	if err != nil {
-		t.FreeBlobsBestEffort(ctx, []string{p.Hash})
-		return err
-	}
-	return nil
-}
-
-// OpenArchive opens an archive KeepArchive kept.
-func (t *Tree) OpenArchive(hash string) (blob.File, error) { return t.blobs.Open(hash) }
-
-// DropArchive frees a kept archive once its job ended for good (unless a
-// file or another waiting job holds the same bytes).
-func (t *Tree) DropArchive(ctx context.Context, hash string) {
-	t.FreeBlobsBestEffort(ctx, []string{hash})
-}
-
-// OpenStagedArchive opens an archive a job queued before KeepArchive
-// existed left in one replica's staging directory.
-func (t *Tree) OpenStagedArchive(staged string) (*os.File, error) { return t.blobs.OpenStaged(staged) }
-
-// DropStagedArchive discards it once its import ended for good.
-func (t *Tree) DropStagedArchive(staged string) { t.blobs.RemoveStaged(staged) }
 
 // Import is a folder import's commit.
 type Import struct {

@@ -64,7 +64,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 			return err
 		}
 		added = true
-		if err := commitBlobs(ctx, tx, p); err != nil {
+		if err := CommitBlobs(ctx, tx, p); err != nil {
 			return err
 		}
 		v = store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
@@ -115,7 +115,7 @@ func (t *Tree) Publish(ctx context.Context, c kb.Caller, folderPath string, file
 				return err
 			}
 		}
-		if err := commitBlobs(ctx, tx, pending...); err != nil {
+		if err := CommitBlobs(ctx, tx, pending...); err != nil {
 			return err
 		}
 		dir, err := ensureFolder(ctx, tx, c, folderPath)

@@ -203,7 +203,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 			}
 			nodes = append(nodes, dir)
 		}
-		if err := commitBlobs(ctx, tx, pending...); err != nil {
+		if err := CommitBlobs(ctx, tx, pending...); err != nil {
 			return err
 		}
 		folders := map[string]store.Node{"": dir}
