@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/app"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -42,21 +42,6 @@ func testConfig(t *testing.T, dialect string, settings map[string]string) config
 	return cfg
 }
 
-func get(t *testing.T, url, token string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
-}
-
 // TestAppServesAndStops builds the app from a config, serves the API on
 // the configured address with the configured admin, and stops when its
 // context ends.
@@ -76,16 +61,16 @@ func TestAppServesAndStops(t *testing.T) {
 		if err := a.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
-		base := "http://" + a.Addr()
-		if status, body := get(t, base+"/healthz", ""); status != http.StatusOK {
-			t.Fatalf("healthz: %d %s", status, body)
+		api := apptest.Client{URL: "http://" + a.Addr()}
+		if r := api.Do(t, http.MethodGet, "/healthz", "", nil); r.Status != http.StatusOK {
+			t.Fatalf("healthz: %s", r)
 		}
 		sess, err := a.Auth.Login(ctx, "admin", "app-admin-password", "test")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if status, body := get(t, base+"/api/v1/resources?uri=kb://me/", sess.Token); status != http.StatusOK || !strings.Contains(body, "Welcome.md") {
-			t.Fatalf("the admin's sample tree: %d %s", status, body)
+		if r := api.Do(t, http.MethodGet, "/api/v1/resources?uri=kb://me/", sess.Token, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "Welcome.md") {
+			t.Fatalf("the admin's sample tree: %s", r)
 		}
 		cancel()
 		if err := a.Wait(ctx); err != nil {
