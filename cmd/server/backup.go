@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/app"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/scratch"
 	"github.com/knowspace/knowspace/internal/store"
@@ -45,7 +46,7 @@ func backupCommand(configPath string, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer a.store.Close()
+	defer a.Store.Close()
 	for attempt := 0; ; attempt++ {
 		err = writeBackup(ctx, a, *out)
 		if !errors.Is(err, errBlobGone) || attempt == 2 {
@@ -59,22 +60,22 @@ const backupPrefix = "backup"
 
 var errBlobGone = errors.New("a referenced blob was purged during the backup")
 
-func writeBackup(ctx context.Context, a *app, out string) error {
+func writeBackup(ctx context.Context, a *app.Core, out string) error {
 	// A backup killed midway leaves a database copy here; the lock says
 	// it is ours, so the next start removes it once we are gone.
-	scr, err := scratch.Claim(a.cfg.DataDir, backupPrefix)
+	scr, err := scratch.Claim(a.Config.DataDir, backupPrefix)
 	if err != nil {
 		return err
 	}
 	defer scr.Release()
 	work := scr.Path
-	m := manifest{Format: 1, Dialect: a.store.Dialect(), CreatedAt: time.Now().UTC()}
+	m := manifest{Format: 1, Dialect: a.Store.Dialect(), CreatedAt: time.Now().UTC()}
 	dbPath := filepath.Join(work, "db")
 	var refs *store.Store
 	switch m.Dialect {
 	case store.DialectSQLite:
 		m.Database = "knowspace.db"
-		if err := a.store.SnapshotSQLite(ctx, dbPath); err != nil {
+		if err := a.Store.SnapshotSQLite(ctx, dbPath); err != nil {
 			return fmt.Errorf("snapshot database: %w", err)
 		}
 		snapDir := filepath.Join(work, "snap")
@@ -91,14 +92,14 @@ func writeBackup(ctx context.Context, a *app, out string) error {
 		if err != nil {
 			return errors.New("pg_dump is not installed: install postgresql-client, or dump the database yourself (see README, Backup)")
 		}
-		cmd := exec.CommandContext(ctx, pgDump, "--no-owner", "--file", dbPath, a.cfg.DatabaseDSN)
+		cmd := exec.CommandContext(ctx, pgDump, "--no-owner", "--file", dbPath, a.Config.DatabaseDSN)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("pg_dump: %w", err)
 		}
 		// A dump is one snapshot; blobs named by rows written after it
 		// are copied too, which is harmless.
-		refs = a.store
+		refs = a.Store
 	}
 	if m.Blobs, err = refs.ReferencedBlobs(ctx); err != nil {
 		return err
@@ -118,7 +119,7 @@ func writeBackup(ctx context.Context, a *app, out string) error {
 		return err
 	}
 	for _, h := range m.Blobs {
-		bf, err := a.blobs.Open(h)
+		bf, err := a.Blobs.Open(h)
 		if errors.Is(err, os.ErrNotExist) {
 			return errBlobGone
 		}
@@ -184,8 +185,8 @@ func fsckCommand(configPath string) error {
 	if err != nil {
 		return err
 	}
-	defer a.store.Close()
-	rep, err := a.tree.Fsck(ctx)
+	defer a.Store.Close()
+	rep, err := a.Tree.Fsck(ctx)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
@@ -68,53 +66,6 @@ func fill(t *testing.T, dir string, leave int64) string {
 			t.Fatal(err)
 		}
 	}
-}
-
-// answer is one exchange with the server.
-type answer struct {
-	status int
-	body   []byte
-}
-
-func (a answer) code() string {
-	var e struct {
-		Error struct{ Code string } `json:"error"`
-	}
-	json.Unmarshal(a.body, &e)
-	return e.Error.Code
-}
-
-func (a answer) String() string { return fmt.Sprintf("%d %.300s", a.status, a.body) }
-
-func (s *server) send(req *http.Request) answer {
-	s.t.Helper()
-	res, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		s.t.Fatalf("%s %s: %v\n%s", req.Method, req.URL, err, s.logs())
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return answer{res.StatusCode, b}
-}
-
-func (s *server) call(method, path, token string, body any) answer {
-	s.t.Helper()
-	status, b := s.request(method, path, token, body)
-	return answer{status, b}
-}
-
-// multipart posts one file part to path.
-func (s *server) multipart(path, token, name string, content []byte) answer {
-	s.t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	w, _ := mw.CreateFormFile("file", name)
-	w.Write(content)
-	mw.Close()
-	req, _ := http.NewRequest("POST", "http://"+s.addr+path, &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+token)
-	return s.send(req)
 }
 
 func (s *server) davPut(user, key, path string, content []byte) answer {

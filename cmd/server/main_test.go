@@ -180,57 +180,6 @@ func (s *server) stop() {
 	}
 }
 
-func (s *server) request(method, path, token string, body any) (int, []byte) {
-	s.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, "http://"+s.addr+path, rd)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		s.t.Fatalf("%s %s: %v\n%s", method, path, err, s.logs())
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b
-}
-
-// login returns a session token, or "" with the status when refused.
-func (s *server) login(user, password string) (string, int) {
-	s.t.Helper()
-	status, body := s.request("POST", "/api/v1/auth/login", "", map[string]string{"username": user, "password": password})
-	if status != http.StatusOK {
-		return "", status
-	}
-	var out struct {
-		Token string `json:"token"`
-	}
-	if err := json.Unmarshal(body, &out); err != nil || out.Token == "" {
-		s.t.Fatalf("login answer %s", body)
-	}
-	return out.Token, status
-}
-
-func (s *server) mustLogin(user, password string) string {
-	s.t.Helper()
-	tok, status := s.login(user, password)
-	if tok == "" {
-		s.t.Fatalf("login %s: status %d\n%s", user, status, s.logs())
-	}
-	return tok
-}
-
 // runCLI runs a knowspace subcommand on the data directory.
 func runCLI(t *testing.T, dataDir string, env []string, args ...string) (string, error) {
 	t.Helper()

@@ -16,16 +16,16 @@ func reindexCommand(configPath string) error {
 	if err != nil {
 		return err
 	}
-	defer a.store.Close()
+	defer a.Store.Close()
 	start := time.Now()
-	files, err := a.index.Reindex(ctx)
+	files, err := a.Index.Reindex(ctx)
 	if err != nil {
 		return err
 	}
-	if err := a.index.WaitIndexed(ctx); err != nil {
+	if err := a.Index.WaitIndexed(ctx); err != nil {
 		return err
 	}
-	left, err := a.store.PendingSearchDocs(ctx, 1)
+	left, err := a.Store.PendingSearchDocs(ctx, 1)
 	if err != nil {
 		return err
 	}

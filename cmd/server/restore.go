@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/knowspace/knowspace/internal/app"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -49,7 +50,7 @@ func restoreCommand(configPath string, args []string) error {
 	if err := recoverSwap(cfg.DataDir); err != nil {
 		return err
 	}
-	logLeftovers(scratch.Sweep(cfg.DataDir, restorePrefix))
+	app.LogLeftovers(scratch.Sweep(cfg.DataDir, restorePrefix))
 	work, err := scratch.Claim(cfg.DataDir, restorePrefix)
 	if err != nil {
 		return err
@@ -165,7 +166,7 @@ func fsckStaged(ctx context.Context, dir string, blobs *blob.Store) (int, error)
 
 // copyBlobs puts the checked blobs into the configured object store.
 func copyBlobs(ctx context.Context, cfg config.Config, from *blob.Store) error {
-	to, err := openBlobs(ctx, cfg)
+	to, err := app.OpenBlobs(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -219,11 +220,10 @@ func freeOrphans(ctx context.Context, configPath string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer a.store.Close()
-	defer a.blobs.Close()
-	rep, err := a.tree.Fsck(ctx)
+	defer a.Close()
+	rep, err := a.Tree.Fsck(ctx)
 	if err != nil {
 		return 0, err
 	}
-	return a.tree.FreeBlobs(ctx, rep.Orphans)
+	return a.Tree.FreeBlobs(ctx, rep.Orphans)
 }

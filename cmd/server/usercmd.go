@@ -22,11 +22,11 @@ func userCommand(configPath string, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer a.store.Close()
+	defer a.Store.Close()
 
 	switch args[0] {
 	case "list":
-		us, err := a.auth.ListUsers(ctx)
+		us, err := a.Auth.ListUsers(ctx)
 		if err != nil {
 			return err
 		}
@@ -49,7 +49,7 @@ func userCommand(configPath string, args []string) error {
 		if err != nil {
 			return err
 		}
-		u, err := a.auth.CreateUser(ctx, args[1], pw, *role)
+		u, err := a.Auth.CreateUser(ctx, args[1], pw, *role)
 		if err != nil {
 			return err
 		}
@@ -59,7 +59,7 @@ func userCommand(configPath string, args []string) error {
 		if len(args) < 2 {
 			return errors.New("user passwd: missing <name>")
 		}
-		u, err := a.auth.UserByName(ctx, args[1])
+		u, err := a.Auth.UserByName(ctx, args[1])
 		if err != nil {
 			return err
 		}
@@ -67,7 +67,7 @@ func userCommand(configPath string, args []string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := a.auth.SetPassword(ctx, u.ID, pw); err != nil {
+		if _, err := a.Auth.SetPassword(ctx, u.ID, pw); err != nil {
 			return err
 		}
 		fmt.Printf("password of %s changed; their sessions have ended\n", u.Username)

@@ -6,15 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/agent/llm"
-	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/kb"
@@ -43,38 +41,16 @@ type env struct {
 // sets another function.
 func newEnv(t testing.TB, dialect string, tweak ...func(*Options)) *env {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, 10<<20)
-	fake := fakellm.New(fakellm.Options{})
+	stack := apptest.NewStack(t, dialect, apptest.MaxUpload(10<<20))
+	fake := apptest.StartFake(t, fakellm.Options{})
 	fake.SetFunc(func(r *fakellm.Request) fakellm.Response {
 		_, q := r.Chat.LastUser()
 		return fakellm.TextStream("generated: ", firstLine(q))
 	})
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake", Profile: "openai-compatible", BaseURL: srv.URL + "/v1",
-		APIKey: testKey, Model: "upstream-name", ContextWindow: 32768, OutputReserve: 2048}}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, st: st, tree: tree, index: search.NewIndex(st, blobs, tree), fake: fake}
-	for _, name := range []string{"alice", "bob"} {
-		u := store.User{Username: name, PasswordHash: "x", Role: store.RoleUser}
-		if err := st.CreateUser(context.Background(), &u); err != nil {
-			t.Fatal(err)
-		}
-		c := kb.Caller{ID: u.ID, Username: name}
-		if name == "alice" {
-			e.alice = c
-		} else {
-			e.bob = c
-		}
-	}
-	e.opts = Options{Store: st, Tree: tree, Models: reg, Lease: 2 * time.Second, Heartbeat: 50 * time.Millisecond,
+	reg := apptest.Models(t, fake.Model("fake", testKey, "upstream-name"))
+	e := &env{t: t, st: stack.Store, tree: stack.Tree, index: stack.Index, fake: fake.Server,
+		alice: stack.Caller(t, "alice"), bob: stack.Caller(t, "bob")}
+	e.opts = Options{Store: e.st, Tree: e.tree, Models: reg, Lease: 2 * time.Second, Heartbeat: 50 * time.Millisecond,
 		Poll: 20 * time.Millisecond, Backoff: func(int) time.Duration { return 10 * time.Millisecond },
 		Defaults: Defaults{ModelID: "fake", TimeoutS: 30}, Extraction: testExtraction()}
 	for _, f := range tweak {

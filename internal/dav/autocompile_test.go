@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/store"
@@ -19,15 +18,9 @@ import (
 // watched is a compile service with workers over the env's store, its
 // fake model answering every summary and overview.
 func (e *env) watched() *compile.Service {
-	fake := fakellm.New(fakellm.Options{})
+	fake := apptest.StartFake(e.t, fakellm.Options{})
 	fake.SetFunc(func(*fakellm.Request) fakellm.Response { return fakellm.TextStream("a summary") })
-	srv := httptest.NewServer(fake)
-	e.t.Cleanup(srv.Close)
-	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake", Profile: "openai-compatible", BaseURL: srv.URL + "/v1",
-		APIKey: "k", Model: "m", ContextWindow: 32768, OutputReserve: 2048}}, llm.RegistryOptions{})
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	reg := apptest.Models(e.t, fake.Model("fake", "k", "m"))
 	svc := compile.New(compile.Options{Store: e.st, Tree: e.tree, Models: reg, Lease: 2 * time.Second,
 		Heartbeat: 50 * time.Millisecond, Poll: 20 * time.Millisecond, AutoRetry: 50 * time.Millisecond,
 		Backoff: func(int) time.Duration { return 10 * time.Millisecond }, Defaults: compile.Defaults{ModelID: "fake", TimeoutS: 30}})

@@ -1,7 +1,6 @@
 package dav_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -9,17 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/crypto/bcrypt"
-
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/dav"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
-	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 // maxUpload is the test server's per-file limit.
@@ -42,49 +37,25 @@ type env struct {
 // a real store of the dialect, with two users and the sample tree each.
 func newEnv(t testing.TB, dialect string) *env {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, maxUpload)
-	search.NewIndex(st, blobs, tree)
-	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, st: st, tree: tree, svc: svc}
+	stack := apptest.NewStack(t, dialect, apptest.MaxUpload(maxUpload))
+	e := &env{t: t, st: stack.Store, tree: stack.Tree, svc: stack.Auth}
 	ctx := context.Background()
-	for _, name := range []string{"alice", "bob"} {
-		if _, err := svc.CreateUser(ctx, name, "password-"+name, "user"); err != nil {
-			t.Fatal(err)
-		}
-		s, err := svc.Login(ctx, name, "password-"+name, "test")
+	alice := stack.NewUser(t, "alice", store.RoleUser)
+	e.aliceKey, e.session = stack.APIToken(t, alice.User.ID, "dav"), alice.Token
+	e.alice = kb.Caller{ID: alice.User.ID, Username: "alice"}
+	ro, rw := true, false
+	for _, sc := range []struct {
+		key *string
+		ro  *bool
+	}{{&e.notesRO, &ro}, {&e.notesRW, &rw}} {
+		scoped, err := stack.Auth.CreateScopedToken(ctx, alice.User, "notes", 0, auth.TokenScope{URI: "kb://me/notes/", ReadOnly: sc.ro})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok, err := svc.CreateToken(ctx, s.User.ID, "dav", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name == "bob" {
-			e.bobKey = tok.Secret
-			continue
-		}
-		e.aliceKey, e.session = tok.Secret, s.Token
-		e.alice = kb.Caller{ID: s.User.ID, Username: "alice"}
-		ro, rw := true, false
-		for _, sc := range []struct {
-			key *string
-			ro  *bool
-		}{{&e.notesRO, &ro}, {&e.notesRW, &rw}} {
-			scoped, err := svc.CreateScopedToken(ctx, s.User, "notes", 0, auth.TokenScope{URI: "kb://me/notes/", ReadOnly: sc.ro})
-			if err != nil {
-				t.Fatal(err)
-			}
-			*sc.key = scoped.Secret
-		}
+		*sc.key = scoped.Secret
 	}
+	bob := stack.NewUser(t, "bob", store.RoleUser)
+	e.bobKey = stack.APIToken(t, bob.User.ID, "dav")
 	e.url = startReplica(e)
 	return e
 }
@@ -155,16 +126,12 @@ func (e *env) put(path, body string, want int) *http.Response {
 
 func (e *env) rest(method, path string, body io.Reader, contentType string) (int, []byte) {
 	e.t.Helper()
-	hr, _ := http.NewRequest(method, e.url+"/api/v1"+path, body)
-	hr.Header.Set("Authorization", "Bearer "+e.session)
+	c := apptest.Client{URL: e.url}
+	hr := c.Request(e.t, context.Background(), method, "/api/v1"+path, e.session, body)
+	hr.Header.Del("Content-Type")
 	if contentType != "" {
 		hr.Header.Set("Content-Type", contentType)
 	}
-	res, err := http.DefaultClient.Do(hr)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b
+	r := c.Send(e.t, hr)
+	return r.Status, r.Body
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/fakellm"
@@ -22,19 +22,12 @@ import (
 
 const opsFakeKey = "sk-ops-test-SECRET-93"
 
-// opsEnv is cmpEnv with an admin ("root"), models that fail in known ways
-// and CLI profiles whose programs answer, fail or are missing.
-type opsEnv struct {
-	*cmpEnv
-	fake    *fakellm.Server
-	deadURL string
-	ids     map[string]int64
-}
-
-func opsNewEnv(t *testing.T, dialect string) *opsEnv {
+// opsNewEnv is cmpNewEnv with an admin ("root"), models that fail in
+// known ways and CLI profiles whose programs answer, fail or are missing.
+func opsNewEnv(t *testing.T, dialect string) *apiEnv {
 	t.Helper()
-	stack := NewTestStack(t, dialect)
-	fake := fakellm.New(fakellm.Options{})
+	stack := apptest.NewStack(t, dialect)
+	fake := apptest.StartFake(t, fakellm.Options{})
 	fake.SetFunc(func(r *fakellm.Request) fakellm.Response {
 		switch {
 		case r.Chat == nil:
@@ -48,8 +41,6 @@ func opsNewEnv(t *testing.T, dialect string) *opsEnv {
 		}
 		return fakellm.TextStream("OK")
 	})
-	fakeSrv := httptest.NewServer(fake)
-	t.Cleanup(fakeSrv.Close)
 	// A port that was free a moment ago: nothing answers there.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -58,38 +49,28 @@ func opsNewEnv(t *testing.T, dialect string) *opsEnv {
 	deadURL := "http://" + ln.Addr().String() + "/v1"
 	ln.Close()
 	mk := func(id, base, upstream string) llm.ModelConfig {
-		return llm.ModelConfig{ID: id, Profile: "openai-compatible", BaseURL: base, APIKey: opsFakeKey,
-			Model: upstream, ContextWindow: 32768, OutputReserve: 2048}
+		m := fake.Model(id, opsFakeKey, upstream)
+		m.BaseURL = base
+		return m
 	}
-	reg, err := llm.NewRegistry([]llm.ModelConfig{
-		mk("fake", fakeSrv.URL+"/v1", "good-upstream"),
-		mk("team/fake", fakeSrv.URL+"/v1", "good-upstream"),
+	reg := apptest.Models(t,
+		mk("fake", fake.URL+"/v1", "good-upstream"),
+		mk("team/fake", fake.URL+"/v1", "good-upstream"),
 		mk("dead", deadURL, "good-upstream"),
-		mk("denied", fakeSrv.URL+"/v1", "denied-upstream"),
-		mk("limited", fakeSrv.URL+"/v1", "limited-upstream"),
-		mk("hang", fakeSrv.URL+"/v1", "hang-upstream"),
-	}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+		mk("denied", fake.URL+"/v1", "denied-upstream"),
+		mk("limited", fake.URL+"/v1", "limited-upstream"),
+		mk("hang", fake.URL+"/v1", "hang-upstream"),
+	)
 	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Models: reg, CLIProfiles: []config.CLIProfile{
 		{Name: "answers", Argv: []string{"true"}, Env: []string{"PATH"}},
 		{Name: "fails", Argv: []string{"false"}, Env: []string{"PATH"}},
 		{Name: "missing", Argv: []string{"/nonexistent/knowspace-secret-cli", "{model}"}},
 	}})
-	env := &opsEnv{cmpEnv: &cmpEnv{t: t, fakeURL: fakeSrv.URL, svc: comp}, fake: fake, deadURL: deadURL, ids: map[string]int64{}}
-	env.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Compile: comp}))
-	t.Cleanup(env.srv.Close)
-	env.tokens = stack.SignIn(t, "alice", "bob")
+	env := newAPIEnv(t, stack, Deps{Models: reg, Compile: comp}, "alice", "bob")
+	env.fake, env.fakeURL, env.deadURL = fake, fake.URL, deadURL
+	env.tokens["root"] = stack.NewUser(t, "root", store.RoleAdmin).Token
+	env.ids = map[string]int64{}
 	ctx := context.Background()
-	if _, err := stack.Auth.CreateUser(ctx, "root", "password-root", store.RoleAdmin); err != nil {
-		t.Fatal(err)
-	}
-	sess, err := stack.Auth.Login(ctx, "root", "password-root", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.tokens["root"] = sess.Token
 	for _, name := range []string{"alice", "bob", "root"} {
 		u, err := stack.Store.UserByUsername(ctx, name)
 		if err != nil {
@@ -116,7 +97,7 @@ type opsOverview struct {
 	ActiveStreams int              `json:"active_streams"`
 }
 
-func (e *opsEnv) overview() opsOverview {
+func (e *apiEnv) overview() opsOverview {
 	e.t.Helper()
 	code, b := e.do("GET", "/admin/overview", "root", nil)
 	if code != 200 {
@@ -125,7 +106,7 @@ func (e *opsEnv) overview() opsOverview {
 	return cmpDecode[opsOverview](e.t, b)
 }
 
-func (e *opsEnv) adminJobs(query string) []opsJob {
+func (e *apiEnv) adminJobs(query string) []opsJob {
 	e.t.Helper()
 	code, b := e.do("GET", "/admin/jobs"+query, "root", nil)
 	if code != 200 {
@@ -252,14 +233,11 @@ func TestAdminJobsAndOverview(t *testing.T) {
 }
 
 // stream opens a chat stream and waits for its first event.
-func (e *opsEnv) stream(ctx context.Context, user, body string) *http.Response {
+func (e *apiEnv) stream(ctx context.Context, user, body string) *http.Response {
 	e.t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "POST", e.srv.URL+"/api/v1/knowledge-agent/stream", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != 200 {
-		e.t.Fatalf("stream: %v %v", err, resp)
+	resp := e.send(e.t, e.request(e.t, ctx, "POST", "/api/v1/knowledge-agent/stream", user, body))
+	if resp.StatusCode != 200 {
+		e.t.Fatalf("stream: %v", resp.Status)
 	}
 	buf := make([]byte, 1)
 	if _, err := resp.Body.Read(buf); err != nil {
@@ -276,7 +254,7 @@ type opsCheck struct {
 	} `json:"error"`
 }
 
-func (e *opsEnv) check(user, path string) (opsCheck, int, []byte) {
+func (e *apiEnv) check(user, path string) (opsCheck, int, []byte) {
 	e.t.Helper()
 	code, b := e.do("POST", path, user, nil)
 	var c opsCheck

@@ -12,51 +12,10 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
-
-// scenario is one row of an API table: a request and what must come back.
-type scenario struct {
-	// invalid: the request breaks the OpenAPI document on purpose; only
-	// the answer is checked against it.
-	invalid bool
-	name    string
-	method  string
-	path    string
-	body    any // nil, raw string/[]byte, or a value to JSON-encode
-	token   string
-	status  int
-	code    string                     // expected error code; "" for a success
-	check   func(t *testing.T, r resp) // optional extra checks
-}
-
-func runScenarios(t *testing.T, e *env, rows []scenario) {
-	t.Helper()
-	for _, sc := range rows {
-		ex := e
-		if sc.invalid {
-			ex = e.invalid()
-		}
-		r := ex.do(sc.method, sc.path, sc.token, sc.body)
-		if sc.code != "" {
-			code, msg, ok := r.apiErr()
-			if !ok || r.Status != sc.status || code != sc.code || msg == "" {
-				t.Errorf("%s: want %d %s, got %s", sc.name, sc.status, sc.code, r)
-				continue
-			}
-		} else if r.Status != sc.status {
-			t.Errorf("%s: want %d, got %s", sc.name, sc.status, r)
-			continue
-		}
-		if ct := r.Header.Get("Content-Type"); len(r.Body) > 0 && !strings.HasPrefix(ct, "application/json") {
-			t.Errorf("%s: Content-Type %q, want JSON", sc.name, ct)
-		}
-		if sc.check != nil {
-			sc.check(t, r)
-		}
-	}
-}
 
 // signJWT builds a token the way an attacker (or a test) would.
 func signJWT(t *testing.T, m jwt.SigningMethod, key any, claims jwt.MapClaims) string {
@@ -123,18 +82,18 @@ func TestLoginAndTokens(t *testing.T) {
 		asAdmin := withSession(sessionClaims(bob.ID, "bob", "admin", future), bobSID)
 		adminSID := sessionID(t, e.Admin)
 
-		rows := []scenario{
-			{name: "login success", method: "POST", path: login, body: map[string]string{"username": "bob", "password": userPassword}, status: 200,
-				check: func(t *testing.T, r resp) {
+		rows := []apptest.Scenario{
+			{Name: "login success", Method: "POST", URL: login, Body: map[string]string{"username": "bob", "password": userPassword}, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var raw map[string]json.RawMessage
-					r.decode(t, &raw)
+					r.Decode(t, &raw)
 					for _, k := range []string{"token", "expires_at", "user"} {
 						if _, ok := raw[k]; !ok {
 							t.Errorf("login answer lacks %q: %s", k, r.Body)
 						}
 					}
 					var out loginJSON
-					r.decode(t, &out)
+					r.Decode(t, &out)
 					if out.Token == "" || out.User.ID != bob.ID || out.User.Username != "bob" || out.User.Role != "user" {
 						t.Errorf("login answer %s", r.Body)
 					}
@@ -148,58 +107,58 @@ func TestLoginAndTokens(t *testing.T) {
 						t.Errorf("login answer leaks the password hash: %s", r.Body)
 					}
 				}},
-			{name: "login name is case-insensitive and trimmed", method: "POST", path: login, body: map[string]string{"username": " BOB ", "password": userPassword}, status: 200},
-			{name: "wrong password", method: "POST", path: login, body: map[string]string{"username": "bob", "password": "wrong-password"}, status: 401, code: "invalid_credentials",
-				check: func(t *testing.T, r resp) { _, wrongPwMsg, _ = r.apiErr() }},
-			{name: "unknown user answers like a wrong password", method: "POST", path: login, body: map[string]string{"username": "nobody", "password": "wrong-password"}, status: 401, code: "invalid_credentials",
-				check: func(t *testing.T, r resp) {
-					if _, msg, _ := r.apiErr(); msg != wrongPwMsg {
+			{Name: "login name is case-insensitive and trimmed", Method: "POST", URL: login, Body: map[string]string{"username": " BOB ", "password": userPassword}, WantStatus: 200},
+			{Name: "wrong password", Method: "POST", URL: login, Body: map[string]string{"username": "bob", "password": "wrong-password"}, WantStatus: 401, WantCode: "invalid_credentials",
+				Check: func(t *testing.T, r resp) { _, wrongPwMsg, _ = r.APIError() }},
+			{Name: "unknown user answers like a wrong password", Method: "POST", URL: login, Body: map[string]string{"username": "nobody", "password": "wrong-password"}, WantStatus: 401, WantCode: "invalid_credentials",
+				Check: func(t *testing.T, r resp) {
+					if _, msg, _ := r.APIError(); msg != wrongPwMsg {
 						t.Errorf("unknown user message %q differs from wrong password message %q", msg, wrongPwMsg)
 					}
 				}},
-			{invalid: true, name: "missing password", method: "POST", path: login, body: `{"username":"bob"}`, status: 400, code: "invalid_request"},
-			{invalid: true, name: "malformed JSON", method: "POST", path: login, body: `{"username":"bob",`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "not JSON at all", method: "POST", path: login, body: `username=bob&password=x`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "unknown field", method: "POST", path: login, body: `{"username":"bob","password":"x","admin":true}`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "wrong field type", method: "POST", path: login, body: `{"username":42,"password":"x"}`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "JSON array", method: "POST", path: login, body: `[]`, status: 400, code: "invalid_json"},
-			{name: "trailing object", method: "POST", path: login, body: `{"username":"bob","password":"x"}{}`, status: 400, code: "invalid_json"},
-			{name: "trailing garbage", method: "POST", path: login, body: `{"username":"bob","password":"x"} junk`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "empty body", method: "POST", path: login, body: ``, status: 400, code: "invalid_json"},
-			{invalid: true, name: "no body", method: "POST", path: login, status: 400, code: "invalid_json"},
-			{name: "oversized body", method: "POST", path: login, body: huge, status: 413, code: "body_too_large"},
+			{Invalid: true, Name: "missing password", Method: "POST", URL: login, Body: `{"username":"bob"}`, WantStatus: 400, WantCode: "invalid_request"},
+			{Invalid: true, Name: "malformed JSON", Method: "POST", URL: login, Body: `{"username":"bob",`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "not JSON at all", Method: "POST", URL: login, Body: `username=bob&password=x`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "unknown field", Method: "POST", URL: login, Body: `{"username":"bob","password":"x","admin":true}`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "wrong field type", Method: "POST", URL: login, Body: `{"username":42,"password":"x"}`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "JSON array", Method: "POST", URL: login, Body: `[]`, WantStatus: 400, WantCode: "invalid_json"},
+			{Name: "trailing object", Method: "POST", URL: login, Body: `{"username":"bob","password":"x"}{}`, WantStatus: 400, WantCode: "invalid_json"},
+			{Name: "trailing garbage", Method: "POST", URL: login, Body: `{"username":"bob","password":"x"} junk`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "empty body", Method: "POST", URL: login, Body: ``, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "no body", Method: "POST", URL: login, WantStatus: 400, WantCode: "invalid_json"},
+			{Name: "oversized body", Method: "POST", URL: login, Body: huge, WantStatus: 413, WantCode: "body_too_large"},
 
-			{name: "self-signed control token on bob's session works", method: "GET", path: me, token: valid, status: 200},
-			{name: "signed token without a session", method: "GET", path: me, token: noSession, status: 401, code: "invalid_token"},
-			{name: "signed token naming no session", method: "GET", path: me, token: madeUp, status: 401, code: "invalid_token"},
-			{name: "bob's claims on the admin's session", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS256, secret, withSession(sessionClaims(bob.ID, "bob", "admin", future), adminSID)), status: 401, code: "invalid_token"},
-			{name: "session works", method: "GET", path: me, token: bobTok, status: 200,
-				check: func(t *testing.T, r resp) {
+			{Name: "self-signed control token on bob's session works", Method: "GET", URL: me, Token: valid, WantStatus: 200},
+			{Name: "signed token without a session", Method: "GET", URL: me, Token: noSession, WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "signed token naming no session", Method: "GET", URL: me, Token: madeUp, WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "bob's claims on the admin's session", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS256, secret, withSession(sessionClaims(bob.ID, "bob", "admin", future), adminSID)), WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "session works", Method: "GET", URL: me, Token: bobTok, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var u userJSON
-					r.decode(t, &u)
+					r.Decode(t, &u)
 					if u.ID != bob.ID || u.Username != "bob" || u.Role != "user" {
 						t.Errorf("me = %+v", u)
 					}
 				}},
-			{name: "missing token", method: "GET", path: me, status: 401, code: "missing_token"},
-			{name: "garbage token", method: "GET", path: me, token: "not-a-token", status: 401, code: "invalid_token"},
-			{name: "garbage three-part token", method: "GET", path: me, token: "a.b.c", status: 401, code: "invalid_token"},
-			{name: "expired token", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS256, secret, sessionClaims(bob.ID, "bob", "user", time.Now().Add(-time.Minute))), status: 401, code: "token_expired"},
-			{name: "token without exp", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS256, secret, noExp), status: 401, code: "invalid_token"},
-			{name: "token from another issuer", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS256, secret, otherIss), status: 401, code: "invalid_token"},
-			{name: "forged signature", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS256, []byte("another-secret-0123456789abcdefghijkl"), sessionClaims(bob.ID, "bob", "user", future)), status: 401, code: "invalid_token"},
-			{name: "claims edited after signing", method: "GET", path: me, token: parts[0] + "." + b64(fmt.Sprintf(`{"iss":"knowspace","sub":"1","exp":%d,"name":"admin","role":"admin","tv":0}`, future.Unix())) + "." + parts[2], status: 401, code: "invalid_token"},
-			{name: "alg none", method: "GET", path: me, token: noneTok, status: 401, code: "invalid_token"},
-			{name: "alg none with signature kept", method: "GET", path: me, token: b64(`{"alg":"none","typ":"JWT"}`) + "." + parts[1] + "." + parts[2], status: 401, code: "invalid_token"},
-			{name: "alg HS256 with empty signature", method: "GET", path: me, token: parts[0] + "." + parts[1] + ".", status: 401, code: "invalid_token"},
-			{name: "HS512 with the right secret", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS512, secret, sessionClaims(bob.ID, "bob", "user", future)), status: 401, code: "invalid_token"},
-			{name: "HS384 with the right secret", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS384, secret, sessionClaims(bob.ID, "bob", "user", future)), status: 401, code: "invalid_token"},
-			{name: "token of a user that does not exist (deleted)", method: "GET", path: me, token: signJWT(t, jwt.SigningMethodHS256, secret, sessionClaims(987654, "ghost", "admin", future)), status: 401, code: "invalid_token"},
-			{name: "role claim is not trusted", method: "GET", path: "/api/v1/admin/users", token: signJWT(t, jwt.SigningMethodHS256, secret, asAdmin), status: 403, code: "admin_only"},
-			{name: "unknown ks_ API token", method: "GET", path: me, token: "ks_0000000000000000000000000000000000000000000000", status: 401, code: "invalid_token"},
-			{name: "bare ks_ prefix", method: "GET", path: me, token: "ks_", status: 401, code: "invalid_token"},
+			{Name: "missing token", Method: "GET", URL: me, WantStatus: 401, WantCode: "missing_token"},
+			{Name: "garbage token", Method: "GET", URL: me, Token: "not-a-token", WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "garbage three-part token", Method: "GET", URL: me, Token: "a.b.c", WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "expired token", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS256, secret, sessionClaims(bob.ID, "bob", "user", time.Now().Add(-time.Minute))), WantStatus: 401, WantCode: "token_expired"},
+			{Name: "token without exp", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS256, secret, noExp), WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "token from another issuer", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS256, secret, otherIss), WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "forged signature", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS256, []byte("another-secret-0123456789abcdefghijkl"), sessionClaims(bob.ID, "bob", "user", future)), WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "claims edited after signing", Method: "GET", URL: me, Token: parts[0] + "." + b64(fmt.Sprintf(`{"iss":"knowspace","sub":"1","exp":%d,"name":"admin","role":"admin","tv":0}`, future.Unix())) + "." + parts[2], WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "alg none", Method: "GET", URL: me, Token: noneTok, WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "alg none with signature kept", Method: "GET", URL: me, Token: b64(`{"alg":"none","typ":"JWT"}`) + "." + parts[1] + "." + parts[2], WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "alg HS256 with empty signature", Method: "GET", URL: me, Token: parts[0] + "." + parts[1] + ".", WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "HS512 with the right secret", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS512, secret, sessionClaims(bob.ID, "bob", "user", future)), WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "HS384 with the right secret", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS384, secret, sessionClaims(bob.ID, "bob", "user", future)), WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "token of a user that does not exist (deleted)", Method: "GET", URL: me, Token: signJWT(t, jwt.SigningMethodHS256, secret, sessionClaims(987654, "ghost", "admin", future)), WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "role claim is not trusted", Method: "GET", URL: "/api/v1/admin/users", Token: signJWT(t, jwt.SigningMethodHS256, secret, asAdmin), WantStatus: 403, WantCode: "admin_only"},
+			{Name: "unknown ks_ API token", Method: "GET", URL: me, Token: "ks_0000000000000000000000000000000000000000000000", WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "bare ks_ prefix", Method: "GET", URL: me, Token: "ks_", WantStatus: 401, WantCode: "invalid_token"},
 		}
-		runScenarios(t, e, rows)
+		apptest.RunScenarios(t, e.api(), rows)
 
 		// Schemes other than Bearer are refused, whatever the credential.
 		for _, h := range []string{"Basic " + base64.StdEncoding.EncodeToString([]byte("bob:"+userPassword)), "Token " + bobTok, bobTok, "Bearer", "Bearer  "} {
@@ -209,7 +168,7 @@ func TestLoginAndTokens(t *testing.T) {
 			if r.Status != http.StatusUnauthorized {
 				t.Errorf("Authorization %q: want 401, got %s", trunc(h), r)
 			}
-			if _, _, ok := r.apiErr(); !ok {
+			if _, _, ok := r.APIError(); !ok {
 				t.Errorf("Authorization %q: no error shape: %s", trunc(h), r)
 			}
 		}
@@ -330,27 +289,27 @@ func TestAPITokens(t *testing.T) {
 			t.Errorf("last_used_at not set after use: %+v", list.Items[0])
 		}
 
-		runScenarios(t, e, []scenario{
-			{name: "empty name", method: "POST", path: tokens, token: bobSession, body: map[string]string{"name": "  "}, status: 400, code: "invalid_name"},
-			{invalid: true, name: "no name", method: "POST", path: tokens, token: bobSession, body: `{}`, status: 400, code: "invalid_name"},
-			{invalid: true, name: "long name", method: "POST", path: tokens, token: bobSession, body: map[string]string{"name": strings.Repeat("n", 101)}, status: 400, code: "invalid_name"},
-			{invalid: true, name: "unknown field", method: "POST", path: tokens, token: bobSession, body: `{"name":"x","scope":"all"}`, status: 400, code: "invalid_json"},
-			{name: "another user cannot see my tokens", method: "GET", path: tokens, token: carol, status: 200,
-				check: func(t *testing.T, r resp) {
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Name: "empty name", Method: "POST", URL: tokens, Token: bobSession, Body: map[string]string{"name": "  "}, WantStatus: 400, WantCode: "invalid_name"},
+			{Invalid: true, Name: "no name", Method: "POST", URL: tokens, Token: bobSession, Body: `{}`, WantStatus: 400, WantCode: "invalid_name"},
+			{Invalid: true, Name: "long name", Method: "POST", URL: tokens, Token: bobSession, Body: map[string]string{"name": strings.Repeat("n", 101)}, WantStatus: 400, WantCode: "invalid_name"},
+			{Invalid: true, Name: "unknown field", Method: "POST", URL: tokens, Token: bobSession, Body: `{"name":"x","scope":"all"}`, WantStatus: 400, WantCode: "invalid_json"},
+			{Name: "another user cannot see my tokens", Method: "GET", URL: tokens, Token: carol, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					if strings.Contains(string(r.Body), "backup script") {
-						t.Errorf("carol sees bob's token: %s", r.Body)
+						t.Errorf("carol sees bob's Token: %s", r.Body)
 					}
 				}},
-			{name: "another user cannot revoke my token", method: "DELETE", path: fmt.Sprintf("%s/%d", tokens, created.ID), token: carol, status: 404, code: "token_not_found"},
-			{name: "admin cannot revoke my token either", method: "DELETE", path: fmt.Sprintf("%s/%d", tokens, created.ID), token: e.Admin, status: 404, code: "token_not_found"},
-			{invalid: true, name: "bad id", method: "DELETE", path: tokens + "/abc", token: bobSession, status: 400, code: "invalid_id"},
-			{invalid: true, name: "zero id", method: "DELETE", path: tokens + "/0", token: bobSession, status: 400, code: "invalid_id"},
-			{name: "unknown id", method: "DELETE", path: tokens + "/999999", token: bobSession, status: 404, code: "token_not_found"},
-			{name: "token still works", method: "GET", path: "/api/v1/auth/me", token: created.Token, status: 200},
-			{name: "a token can revoke itself", method: "DELETE", path: fmt.Sprintf("%s/%d", tokens, created.ID), token: created.Token, status: 204},
-			{name: "revoked token refused", method: "GET", path: "/api/v1/auth/me", token: created.Token, status: 401, code: "invalid_token"},
-			{name: "revoke twice", method: "DELETE", path: fmt.Sprintf("%s/%d", tokens, created.ID), token: bobSession, status: 404, code: "token_not_found"},
-			{name: "session unaffected", method: "GET", path: "/api/v1/auth/me", token: bobSession, status: 200},
+			{Name: "another user cannot revoke my token", Method: "DELETE", URL: fmt.Sprintf("%s/%d", tokens, created.ID), Token: carol, WantStatus: 404, WantCode: "token_not_found"},
+			{Name: "admin cannot revoke my token either", Method: "DELETE", URL: fmt.Sprintf("%s/%d", tokens, created.ID), Token: e.Admin, WantStatus: 404, WantCode: "token_not_found"},
+			{Invalid: true, Name: "bad id", Method: "DELETE", URL: tokens + "/abc", Token: bobSession, WantStatus: 400, WantCode: "invalid_id"},
+			{Invalid: true, Name: "zero id", Method: "DELETE", URL: tokens + "/0", Token: bobSession, WantStatus: 400, WantCode: "invalid_id"},
+			{Name: "unknown id", Method: "DELETE", URL: tokens + "/999999", Token: bobSession, WantStatus: 404, WantCode: "token_not_found"},
+			{Name: "token still works", Method: "GET", URL: "/api/v1/auth/me", Token: created.Token, WantStatus: 200},
+			{Name: "a token can revoke itself", Method: "DELETE", URL: fmt.Sprintf("%s/%d", tokens, created.ID), Token: created.Token, WantStatus: 204},
+			{Name: "revoked token refused", Method: "GET", URL: "/api/v1/auth/me", Token: created.Token, WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "revoke twice", Method: "DELETE", URL: fmt.Sprintf("%s/%d", tokens, created.ID), Token: bobSession, WantStatus: 404, WantCode: "token_not_found"},
+			{Name: "session unaffected", Method: "GET", URL: "/api/v1/auth/me", Token: bobSession, WantStatus: 200},
 		})
 
 		// A second token is a different secret; revoking one leaves the other.
@@ -460,16 +419,16 @@ func TestAdminUsers(t *testing.T) {
 			return map[string]string{"username": name, "password": pw, "role": role}
 		}
 
-		runScenarios(t, e, []scenario{
-			{name: "non-admin cannot list", method: "GET", path: users, token: bobTok, status: 403, code: "admin_only"},
-			{name: "non-admin cannot create", method: "POST", path: users, token: bobTok, body: newUser("mallory", userPassword, "admin"), status: 403, code: "admin_only"},
-			{name: "non-admin cannot patch self", method: "PATCH", path: bobPath, token: bobTok, body: map[string]string{"role": "admin"}, status: 403, code: "admin_only"},
-			{name: "non-admin cannot patch admin", method: "PATCH", path: adminPath, token: bobTok, body: map[string]string{"password": "pwned-password"}, status: 403, code: "admin_only"},
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Name: "non-admin cannot list", Method: "GET", URL: users, Token: bobTok, WantStatus: 403, WantCode: "admin_only"},
+			{Name: "non-admin cannot create", Method: "POST", URL: users, Token: bobTok, Body: newUser("mallory", userPassword, "admin"), WantStatus: 403, WantCode: "admin_only"},
+			{Name: "non-admin cannot patch self", Method: "PATCH", URL: bobPath, Token: bobTok, Body: map[string]string{"role": "admin"}, WantStatus: 403, WantCode: "admin_only"},
+			{Name: "non-admin cannot patch admin", Method: "PATCH", URL: adminPath, Token: bobTok, Body: map[string]string{"password": "pwned-password"}, WantStatus: 403, WantCode: "admin_only"},
 
-			{name: "create user", method: "POST", path: users, token: e.Admin, body: newUser("carol", userPassword, "user"), status: 201,
-				check: func(t *testing.T, r resp) {
+			{Name: "create user", Method: "POST", URL: users, Token: e.Admin, Body: newUser("carol", userPassword, "user"), WantStatus: 201,
+				Check: func(t *testing.T, r resp) {
 					var u userJSON
-					r.decode(t, &u)
+					r.Decode(t, &u)
 					if u.ID == 0 || u.Username != "carol" || u.Role != "user" || u.Disabled {
 						t.Errorf("created %s", r.Body)
 					}
@@ -477,36 +436,36 @@ func TestAdminUsers(t *testing.T) {
 						t.Errorf("answer leaks the hash: %s", r.Body)
 					}
 				}},
-			{name: "create admin", method: "POST", path: users, token: e.Admin, body: newUser("dave", userPassword, "admin"), status: 201},
-			{name: "role defaults to user", method: "POST", path: users, token: e.Admin, body: `{"username":"erin","password":"user-password-1"}`, status: 201,
-				check: func(t *testing.T, r resp) {
+			{Name: "create admin", Method: "POST", URL: users, Token: e.Admin, Body: newUser("dave", userPassword, "admin"), WantStatus: 201},
+			{Name: "role defaults to user", Method: "POST", URL: users, Token: e.Admin, Body: `{"username":"erin","password":"user-password-1"}`, WantStatus: 201,
+				Check: func(t *testing.T, r resp) {
 					var u userJSON
-					r.decode(t, &u)
+					r.Decode(t, &u)
 					if u.Role != "user" {
 						t.Errorf("default role %q", u.Role)
 					}
 				}},
-			{name: "duplicate", method: "POST", path: users, token: e.Admin, body: newUser("carol", userPassword, "user"), status: 409, code: "username_taken"},
-			{name: "duplicate of admin", method: "POST", path: users, token: e.Admin, body: newUser("admin", userPassword, "user"), status: 409, code: "username_taken"},
-			{name: "upper-case name", method: "POST", path: users, token: e.Admin, body: newUser("Frank", userPassword, "user"), status: 400, code: "invalid_username"},
-			{name: "name with slash", method: "POST", path: users, token: e.Admin, body: newUser("a/b", userPassword, "user"), status: 400, code: "invalid_username"},
-			{name: "name with dots only", method: "POST", path: users, token: e.Admin, body: newUser("..", userPassword, "user"), status: 400, code: "invalid_username"},
-			{name: "name with space", method: "POST", path: users, token: e.Admin, body: newUser("a b", userPassword, "user"), status: 400, code: "invalid_username"},
-			{name: "name too long", method: "POST", path: users, token: e.Admin, body: newUser(strings.Repeat("a", 65), userPassword, "user"), status: 400, code: "invalid_username"},
-			{name: "non-ASCII name", method: "POST", path: users, token: e.Admin, body: newUser("\u0430lice", userPassword, "user"), status: 400, code: "invalid_username"},
-			{invalid: true, name: "missing name", method: "POST", path: users, token: e.Admin, body: `{"password":"user-password-1"}`, status: 400, code: "invalid_request"},
-			{invalid: true, name: "missing password", method: "POST", path: users, token: e.Admin, body: `{"username":"gina"}`, status: 400, code: "invalid_request"},
-			{name: "weak password", method: "POST", path: users, token: e.Admin, body: newUser("gina", "short", "user"), status: 400, code: "weak_password"},
-			{name: "password over 72 bytes", method: "POST", path: users, token: e.Admin, body: newUser("gina", strings.Repeat("p", 73), "user"), status: 400, code: "invalid_password"},
-			{invalid: true, name: "bad role", method: "POST", path: users, token: e.Admin, body: newUser("gina", userPassword, "root"), status: 400, code: "invalid_role"},
-			{invalid: true, name: "unknown field", method: "POST", path: users, token: e.Admin, body: `{"username":"gina","password":"user-password-1","is_admin":true}`, status: 400, code: "invalid_json"},
+			{Name: "duplicate", Method: "POST", URL: users, Token: e.Admin, Body: newUser("carol", userPassword, "user"), WantStatus: 409, WantCode: "username_taken"},
+			{Name: "duplicate of admin", Method: "POST", URL: users, Token: e.Admin, Body: newUser("admin", userPassword, "user"), WantStatus: 409, WantCode: "username_taken"},
+			{Name: "upper-case name", Method: "POST", URL: users, Token: e.Admin, Body: newUser("Frank", userPassword, "user"), WantStatus: 400, WantCode: "invalid_username"},
+			{Name: "name with slash", Method: "POST", URL: users, Token: e.Admin, Body: newUser("a/b", userPassword, "user"), WantStatus: 400, WantCode: "invalid_username"},
+			{Name: "name with dots only", Method: "POST", URL: users, Token: e.Admin, Body: newUser("..", userPassword, "user"), WantStatus: 400, WantCode: "invalid_username"},
+			{Name: "name with space", Method: "POST", URL: users, Token: e.Admin, Body: newUser("a b", userPassword, "user"), WantStatus: 400, WantCode: "invalid_username"},
+			{Name: "name too long", Method: "POST", URL: users, Token: e.Admin, Body: newUser(strings.Repeat("a", 65), userPassword, "user"), WantStatus: 400, WantCode: "invalid_username"},
+			{Name: "non-ASCII name", Method: "POST", URL: users, Token: e.Admin, Body: newUser("\u0430lice", userPassword, "user"), WantStatus: 400, WantCode: "invalid_username"},
+			{Invalid: true, Name: "missing name", Method: "POST", URL: users, Token: e.Admin, Body: `{"password":"user-password-1"}`, WantStatus: 400, WantCode: "invalid_request"},
+			{Invalid: true, Name: "missing password", Method: "POST", URL: users, Token: e.Admin, Body: `{"username":"gina"}`, WantStatus: 400, WantCode: "invalid_request"},
+			{Name: "weak password", Method: "POST", URL: users, Token: e.Admin, Body: newUser("gina", "short", "user"), WantStatus: 400, WantCode: "weak_password"},
+			{Name: "password over 72 bytes", Method: "POST", URL: users, Token: e.Admin, Body: newUser("gina", strings.Repeat("p", 73), "user"), WantStatus: 400, WantCode: "invalid_password"},
+			{Invalid: true, Name: "bad role", Method: "POST", URL: users, Token: e.Admin, Body: newUser("gina", userPassword, "root"), WantStatus: 400, WantCode: "invalid_role"},
+			{Invalid: true, Name: "unknown field", Method: "POST", URL: users, Token: e.Admin, Body: `{"username":"gina","password":"user-password-1","is_admin":true}`, WantStatus: 400, WantCode: "invalid_json"},
 
-			{name: "list", method: "GET", path: users, token: e.Admin, status: 200,
-				check: func(t *testing.T, r resp) {
+			{Name: "list", Method: "GET", URL: users, Token: e.Admin, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var l struct {
 						Items []userJSON `json:"items"`
 					}
-					r.decode(t, &l)
+					r.Decode(t, &l)
 					var got []string
 					for _, u := range l.Items {
 						got = append(got, u.Username+":"+u.Role)
@@ -520,39 +479,39 @@ func TestAdminUsers(t *testing.T) {
 					}
 				}},
 
-			{invalid: true, name: "patch nothing", method: "PATCH", path: bobPath, token: e.Admin, body: `{}`, status: 400, code: "invalid_request"},
-			{name: "patch weak password", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"password": "short"}, status: 400, code: "weak_password"},
-			{invalid: true, name: "patch bad role", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"role": "owner"}, status: 400, code: "invalid_role"},
-			{invalid: true, name: "patch unknown field", method: "PATCH", path: bobPath, token: e.Admin, body: `{"username":"robert"}`, status: 400, code: "invalid_json"},
-			{name: "patch unknown user", method: "PATCH", path: users + "/999999", token: e.Admin, body: map[string]bool{"disabled": true}, status: 404, code: "user_not_found"},
-			{invalid: true, name: "patch bad id", method: "PATCH", path: users + "/bob", token: e.Admin, body: map[string]bool{"disabled": true}, status: 400, code: "invalid_id"},
-			{name: "admin cannot disable self", method: "PATCH", path: adminPath, token: e.Admin, body: map[string]bool{"disabled": true}, status: 400, code: "cannot_modify_self"},
-			{name: "admin cannot demote self", method: "PATCH", path: adminPath, token: e.Admin, body: map[string]string{"role": "user"}, status: 400, code: "cannot_modify_self"},
-			{name: "admin still works", method: "GET", path: users, token: e.Admin, status: 200},
+			{Invalid: true, Name: "patch nothing", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: `{}`, WantStatus: 400, WantCode: "invalid_request"},
+			{Name: "patch weak password", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: map[string]string{"password": "short"}, WantStatus: 400, WantCode: "weak_password"},
+			{Invalid: true, Name: "patch bad role", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: map[string]string{"role": "owner"}, WantStatus: 400, WantCode: "invalid_role"},
+			{Invalid: true, Name: "patch unknown field", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: `{"username":"robert"}`, WantStatus: 400, WantCode: "invalid_json"},
+			{Name: "patch unknown user", Method: "PATCH", URL: users + "/999999", Token: e.Admin, Body: map[string]bool{"disabled": true}, WantStatus: 404, WantCode: "user_not_found"},
+			{Invalid: true, Name: "patch bad id", Method: "PATCH", URL: users + "/bob", Token: e.Admin, Body: map[string]bool{"disabled": true}, WantStatus: 400, WantCode: "invalid_id"},
+			{Name: "admin cannot disable self", Method: "PATCH", URL: adminPath, Token: e.Admin, Body: map[string]bool{"disabled": true}, WantStatus: 400, WantCode: "cannot_modify_self"},
+			{Name: "admin cannot demote self", Method: "PATCH", URL: adminPath, Token: e.Admin, Body: map[string]string{"role": "user"}, WantStatus: 400, WantCode: "cannot_modify_self"},
+			{Name: "admin still works", Method: "GET", URL: users, Token: e.Admin, WantStatus: 200},
 
-			{name: "promote bob", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"role": "admin"}, status: 200,
-				check: func(t *testing.T, r resp) {
+			{Name: "promote bob", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: map[string]string{"role": "admin"}, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var u userJSON
-					r.decode(t, &u)
+					r.Decode(t, &u)
 					if u.Role != "admin" || u.ID != bob.ID {
 						t.Errorf("promoted %s", r.Body)
 					}
 				}},
-			{name: "promoted bob's session now has admin rights", method: "GET", path: users, token: bobTok, status: 200},
-			{name: "demote bob", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"role": "user"}, status: 200},
-			{name: "demoted bob loses admin rights at once", method: "GET", path: users, token: bobTok, status: 403, code: "admin_only"},
-			{name: "reset bob's password", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]string{"password": "reset-password-2"}, status: 200},
-			{name: "old password refused", method: "POST", path: "/api/v1/auth/login", body: map[string]string{"username": "bob", "password": userPassword}, status: 401, code: "invalid_credentials"},
-			{name: "new password works", method: "POST", path: "/api/v1/auth/login", body: map[string]string{"username": "bob", "password": "reset-password-2"}, status: 200},
-			{name: "disable bob", method: "PATCH", path: bobPath, token: e.Admin, body: map[string]bool{"disabled": true}, status: 200,
-				check: func(t *testing.T, r resp) {
+			{Name: "promoted bob's session now has admin rights", Method: "GET", URL: users, Token: bobTok, WantStatus: 200},
+			{Name: "demote bob", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: map[string]string{"role": "user"}, WantStatus: 200},
+			{Name: "demoted bob loses admin rights at once", Method: "GET", URL: users, Token: bobTok, WantStatus: 403, WantCode: "admin_only"},
+			{Name: "reset bob's password", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: map[string]string{"password": "reset-password-2"}, WantStatus: 200},
+			{Name: "old password refused", Method: "POST", URL: "/api/v1/auth/login", Body: map[string]string{"username": "bob", "password": userPassword}, WantStatus: 401, WantCode: "invalid_credentials"},
+			{Name: "new password works", Method: "POST", URL: "/api/v1/auth/login", Body: map[string]string{"username": "bob", "password": "reset-password-2"}, WantStatus: 200},
+			{Name: "disable bob", Method: "PATCH", URL: bobPath, Token: e.Admin, Body: map[string]bool{"disabled": true}, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var u userJSON
-					r.decode(t, &u)
+					r.Decode(t, &u)
 					if !u.Disabled {
 						t.Errorf("disable answered %s", r.Body)
 					}
 				}},
-			{name: "disabled bob cannot log in", method: "POST", path: "/api/v1/auth/login", body: map[string]string{"username": "bob", "password": "reset-password-2"}, status: 401, code: "invalid_credentials"},
+			{Name: "disabled bob cannot log in", Method: "POST", URL: "/api/v1/auth/login", Body: map[string]string{"username": "bob", "password": "reset-password-2"}, WantStatus: 401, WantCode: "invalid_credentials"},
 		})
 
 		// A new user gets the sample workspace.
@@ -570,24 +529,24 @@ func TestHealthAndUnknownRoutes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		e := newEnv(t, dialect)
-		runScenarios(t, e, []scenario{
-			{name: "healthz", method: "GET", path: "/healthz", status: 200,
-				check: func(t *testing.T, r resp) {
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Name: "healthz", Method: "GET", URL: "/healthz", WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var h map[string]string
-					r.decode(t, &h)
+					r.Decode(t, &h)
 					if h["status"] != "ok" || h["database"] != dialect {
 						t.Errorf("healthz %s", r.Body)
 					}
 				}},
-			{name: "unknown API route", method: "GET", path: "/api/v1/nope", token: e.Admin, status: 404, code: "no_route"},
-			{name: "unknown nested API route", method: "POST", path: "/api/v1/resources/nope/deeper", token: e.Admin, body: `{}`, status: 404, code: "no_route"},
-			{name: "unknown API version", method: "GET", path: "/api/v2/resources", token: e.Admin, status: 404},
-			{name: "wrong method on a known path", method: "PUT", path: "/api/v1/resources", token: e.Admin, body: `{}`, status: 404, code: "no_route"},
-			{name: "login with GET", method: "GET", path: "/api/v1/auth/login", token: e.Admin, status: 404, code: "no_route"},
+			{Name: "unknown API route", Method: "GET", URL: "/api/v1/nope", Token: e.Admin, WantStatus: 404, WantCode: "no_route"},
+			{Name: "unknown nested API route", Method: "POST", URL: "/api/v1/resources/nope/deeper", Token: e.Admin, Body: `{}`, WantStatus: 404, WantCode: "no_route"},
+			{Name: "unknown API version", Method: "GET", URL: "/api/v2/resources", Token: e.Admin, WantStatus: 404},
+			{Name: "wrong method on a known path", Method: "PUT", URL: "/api/v1/resources", Token: e.Admin, Body: `{}`, WantStatus: 404, WantCode: "no_route"},
+			{Name: "login with GET", Method: "GET", URL: "/api/v1/auth/login", Token: e.Admin, WantStatus: 404, WantCode: "no_route"},
 			// MCP clients probe for OAuth metadata; none is published, and
 			// the answer must be JSON, never the web app's page.
-			{name: "OAuth metadata probe", method: "GET", path: "/.well-known/oauth-protected-resource/mcp", status: 404, code: "no_route"},
-			{name: "OAuth server probe", method: "GET", path: "/.well-known/oauth-authorization-server", status: 404, code: "no_route"},
+			{Name: "OAuth metadata probe", Method: "GET", URL: "/.well-known/oauth-protected-resource/mcp", WantStatus: 404, WantCode: "no_route"},
+			{Name: "OAuth server probe", Method: "GET", URL: "/.well-known/oauth-authorization-server", WantStatus: 404, WantCode: "no_route"},
 		})
 	})
 }

@@ -12,14 +12,14 @@ import (
 )
 
 // uploadTree sends files with relative paths in one folder upload.
-func (e *cmpEnv) uploadTree(user, folder string, files map[string]string) {
+func (e *apiEnv) uploadTree(user, folder string, files map[string]string) {
 	e.t.Helper()
 	e.postUpload(user, "parents=true&uri="+folder, files)
 }
 
 // settledJobs waits until the folder's changes are queued and every job of
 // the user ended, then counts the jobs by kind.
-func (e *cmpEnv) settledJobs(user, folder string) map[string]int {
+func (e *apiEnv) settledJobs(user, folder string) map[string]int {
 	e.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	calm := 0

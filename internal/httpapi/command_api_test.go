@@ -4,96 +4,40 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"golang.org/x/crypto/bcrypt"
-
-	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
-	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/kb"
-	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
-// cmdEnv is the real stack for the command endpoint with two users; each
-// gets the sample tree on creation.
+// cmdEnv is the env with two users for the command endpoint, alice and
+// bob; each gets the sample tree on creation.
 type cmdEnv struct {
-	t              *testing.T
-	url            string
-	tree           *knowledge.Tree
+	*env
 	alice, bob     string // session tokens
 	aliceID, bobID int64
-	skip           atomic.Bool // the next request is invalid on purpose
 }
 
 func newCmdEnv(t *testing.T, dialect string) *cmdEnv {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, 16<<20)
-	search.NewIndex(st, blobs, tree)
-	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &cmdEnv{t: t, tree: tree}
-	ctx := context.Background()
-	for _, name := range []string{"alice", "bob"} {
-		u, err := svc.CreateUser(ctx, name, "password-"+name, "user")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := svc.Login(ctx, name, "password-"+name, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name == "alice" {
-			e.alice, e.aliceID = s.Token, u.ID
-		} else {
-			e.bob, e.bobID = s.Token, u.ID
-		}
-	}
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: st, Auth: svc, Tree: tree}))
-	t.Cleanup(srv.Close)
-	e.url = srv.URL
+	e := &cmdEnv{env: newEnv(t, dialect)}
+	alice, aliceTok := e.newUser("alice")
+	bob, bobTok := e.newUser("bob")
+	e.alice, e.aliceID, e.bob, e.bobID = aliceTok, alice.ID, bobTok, bob.ID
 	return e
 }
 
 func (e *cmdEnv) command(token, body string) (int, map[string]any) {
 	e.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, e.url+"/api/v1/knowledge-agent/command", strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if e.skip.Swap(false) {
-		req = httpapi.SkipRequestCheck(req)
-	}
-	res, err := httpapi.CheckedClient(e.t).Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
+	r := e.do(http.MethodPost, "/api/v1/knowledge-agent/command", token, body)
 	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		e.t.Fatalf("status %d, body not JSON: %s", res.StatusCode, raw)
+	if err := json.Unmarshal(r.Body, &out); err != nil {
+		e.t.Fatalf("status %d, body not JSON: %s", r.Status, r.Body)
 	}
-	return res.StatusCode, out
+	return r.Status, out
 }
 
 func cmdErrCode(out map[string]any) string {
@@ -181,7 +125,7 @@ func jsonEqual(a, b any) bool {
 func TestCommandMatchesTool(t *testing.T) {
 	e := newCmdEnv(t, "sqlite")
 	_, out := e.command(e.alice, `{"command":"search","uri":"kb://me/notes/","query":"会议"}`)
-	res, err := tools.New(e.tree).RunScopedTool(context.Background(), kb.Caller{ID: e.aliceID, Username: "alice"},
+	res, err := tools.New(e.Tree).RunScopedTool(context.Background(), kb.Caller{ID: e.aliceID, Username: "alice"},
 		kb.Scope{URI: "kb://me/notes/"}, "search", json.RawMessage(`{"uri":"kb://me/notes/","query":"会议"}`))
 	if err != nil {
 		t.Fatal(err)

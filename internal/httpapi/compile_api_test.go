@@ -5,16 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime/multipart"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/fakellm"
@@ -24,69 +20,21 @@ import (
 
 const cmpFakeKey = "sk-compile-api-SECRET-77"
 
-type cmpEnv struct {
-	t       *testing.T
-	srv     *httptest.Server
-	fakeURL string
-	tokens  map[string]string
-	svc     *compile.Service
-	skip    atomic.Bool // the next request is invalid on purpose
-}
-
-// invalid marks the next request as invalid on purpose: only its answer is
-// checked against the OpenAPI document.
-func (e *cmpEnv) invalid() *cmpEnv {
-	e.skip.Store(true)
-	return e
-}
-
-func cmpNewEnv(t *testing.T, dialect string) *cmpEnv {
+func cmpNewEnv(t *testing.T, dialect string) *apiEnv {
 	t.Helper()
-	stack := NewTestStack(t, dialect)
-	fake := fakellm.New(fakellm.Options{})
+	stack := apptest.NewStack(t, dialect)
+	fake := apptest.StartFake(t, fakellm.Options{})
 	fake.SetFunc(func(*fakellm.Request) fakellm.Response { return fakellm.TextStream("a summary") })
-	fakeSrv := httptest.NewServer(fake)
-	t.Cleanup(fakeSrv.Close)
-	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake", Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1",
-		APIKey: cmpFakeKey, Model: "upstream-secret-name", ContextWindow: 32768, OutputReserve: 2048}}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := apptest.Models(t, fake.Model("fake", cmpFakeKey, "upstream-secret-name"))
 	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Models: reg, Poll: 20 * time.Millisecond,
 		Heartbeat: 50 * time.Millisecond, CLIProfiles: []config.CLIProfile{{Name: "codex",
 			Argv: []string{"/usr/bin/codex-secret-path", "--model", "{model}"}, Models: []string{"gpt-5-codex"}}}})
-	env := &cmpEnv{t: t, fakeURL: fakeSrv.URL, svc: comp}
-	env.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Compile: comp}))
-	t.Cleanup(env.srv.Close)
-	env.tokens = stack.SignIn(t, "alice", "bob")
-	return env
+	e := newAPIEnv(t, stack, Deps{Models: reg, Compile: comp}, "alice", "bob")
+	e.fake, e.fakeURL = fake, fake.URL
+	return e
 }
 
-func (e *cmpEnv) do(method, path, user string, body any) (int, []byte) {
-	e.t.Helper()
-	var r io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		r = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, e.srv.URL+"/api/v1"+path, r)
-	req.Header.Set("Content-Type", "application/json")
-	if user != "" {
-		req.Header.Set("Authorization", "Bearer "+e.tokens[user])
-	}
-	if e.skip.Swap(false) {
-		req = SkipRequestCheck(req)
-	}
-	resp, err := CheckedClient(e.t).Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
-}
-
-func (e *cmpEnv) upload(user, folder string, files map[string]string) {
+func (e *apiEnv) upload(user, folder string, files map[string]string) {
 	e.t.Helper()
 	if code, b := e.do("POST", "/resources/folders", user, map[string]string{"uri": folder}); code != 201 && code != 200 && code != 409 {
 		e.t.Fatalf("mkdir %d %s", code, b)
@@ -96,7 +44,7 @@ func (e *cmpEnv) upload(user, folder string, files map[string]string) {
 
 // postUpload sends files in one upload request with the given query
 // (on_conflict=replace always) and requires success.
-func (e *cmpEnv) postUpload(user, query string, files map[string]string) {
+func (e *apiEnv) postUpload(user, query string, files map[string]string) {
 	e.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -105,12 +53,11 @@ func (e *cmpEnv) postUpload(user, query string, files map[string]string) {
 		w.Write([]byte(content))
 	}
 	mw.Close()
-	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/resources/upload?on_conflict=replace&"+query, &buf)
+	req := e.request(e.t, context.Background(), "POST", "/api/v1/resources/upload?on_conflict=replace&"+query, user, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
-	resp, err := CheckedClient(e.t).Do(req)
-	if err != nil || resp.StatusCode >= 300 {
-		e.t.Fatalf("upload: %v %v", err, resp.Status)
+	resp := e.send(e.t, req)
+	if resp.StatusCode >= 300 {
+		e.t.Fatalf("upload: %v", resp.Status)
 	}
 	resp.Body.Close()
 }
@@ -136,7 +83,7 @@ type cmpEnqueue struct {
 	} `json:"rejected"`
 }
 
-func cmpDecode[T any](t *testing.T, b []byte) T {
+func cmpDecode[T any](t testing.TB, b []byte) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -145,7 +92,7 @@ func cmpDecode[T any](t *testing.T, b []byte) T {
 	return v
 }
 
-func cmpErrCode(t *testing.T, b []byte) string {
+func cmpErrCode(t testing.TB, b []byte) string {
 	t.Helper()
 	var e struct {
 		Error struct{ Code, Message string }

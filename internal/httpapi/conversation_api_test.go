@@ -54,28 +54,7 @@ type convPage struct {
 	Stored     bool       `json:"stored"`
 }
 
-// call sends a JSON request (body "" for none) and returns status and body.
-func (e *stEnv) call(t *testing.T, user, method, path, body string) (int, []byte) {
-	t.Helper()
-	var r io.Reader
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req, _ := http.NewRequest(method, e.srv.URL+path, r)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
-	resp, err := CheckedClient(t).Do(e.checked(req))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, raw
-}
-
-func (e *stEnv) mustCall(t *testing.T, user, method, path, body string, status int, out any) {
+func (e *apiEnv) mustCall(t *testing.T, user, method, path, body string, status int, out any) {
 	t.Helper()
 	got, raw := e.call(t, user, method, path, body)
 	if got != status {
@@ -98,7 +77,7 @@ func wantCode(t *testing.T, status int, raw []byte, wantStatus int, code string)
 }
 
 // turn streams one message and returns its events.
-func (e *stEnv) turn(t *testing.T, user, body string) []stEvent {
+func (e *apiEnv) turn(t *testing.T, user, body string) []stEvent {
 	t.Helper()
 	resp := e.post(context.Background(), t, user, "/api/v1/knowledge-agent/stream", body)
 	defer resp.Body.Close()
@@ -125,7 +104,7 @@ func startIDs(t *testing.T, evs []stEvent) (conv, user, msg int64) {
 	return num("conversation_id"), num("user_message_id"), num("message_id")
 }
 
-func (e *stEnv) conversation(t *testing.T, user string, id int64, query string) convJSON {
+func (e *apiEnv) conversation(t *testing.T, user string, id int64, query string) convJSON {
 	t.Helper()
 	var c convJSON
 	e.mustCall(t, user, http.MethodGet, fmt.Sprintf("%s/%d%s", convPath, id, query), "", 200, &c)
@@ -135,7 +114,7 @@ func (e *stEnv) conversation(t *testing.T, user string, id int64, query string) 
 // settled waits for the answer of the conversation to leave streaming: the
 // handler stores it after the stream ended, which a client that left does
 // not wait for.
-func (e *stEnv) settled(t *testing.T, user string, id int64) convJSON {
+func (e *apiEnv) settled(t *testing.T, user string, id int64) convJSON {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -560,7 +539,7 @@ func TestConversationsOffStoresNothing(t *testing.T) {
 	}
 }
 
-func newChatService(e *stEnv) *chat.Service {
+func newChatService(e *apiEnv) *chat.Service {
 	return &chat.Service{Store: e.stack.Store, Tree: e.stack.Tree}
 }
 

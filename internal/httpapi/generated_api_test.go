@@ -63,7 +63,7 @@ func TestGeneratedFilesAreReadOnly(t *testing.T) {
 		refused := func(t *testing.T, r resp) {
 			t.Helper()
 			wantErr(t, r, http.StatusForbidden, "generated_read_only")
-			if _, msg, _ := r.apiErr(); !strings.Contains(msg, "copy") {
+			if _, msg, _ := r.APIError(); !strings.Contains(msg, "copy") {
 				t.Fatalf("message does not say to copy it: %q", msg)
 			}
 			unchanged(t)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -14,7 +15,7 @@ import (
 // newSPAServer serves the API with a stand-in web app, as the binary
 // mounts the real one.
 func newSPAServer(t *testing.T) *httptest.Server {
-	stack := httpapi.NewTestStack(t, store.DialectSQLite)
+	stack := apptest.NewStack(t, store.DialectSQLite)
 	spa := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<!doctype html><div id=root></div>"))

@@ -5,11 +5,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
@@ -18,26 +18,23 @@ import (
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/importer"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 // impNewEnv is a server whose compile workers also run imports.
-func impNewEnv(t *testing.T, dialect string, lim importer.Limits) *cmpEnv {
+func impNewEnv(t *testing.T, dialect string, lim importer.Limits) *apiEnv {
 	t.Helper()
-	stack := NewTestStack(t, dialect)
-	imp := &importer.Service{Store: stack.Store, Tree: stack.Tree, Limits: lim, MaxUpload: TestUploadLimit}
+	stack := apptest.NewStack(t, dialect)
+	imp := &importer.Service{Store: stack.Store, Tree: stack.Tree, Limits: lim, MaxUpload: apptest.UploadLimit}
 	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Poll: 20 * time.Millisecond,
 		Heartbeat: 50 * time.Millisecond, Runners: map[string]compile.Runner{importer.Kind: imp}})
 	imp.Notify = comp.Notify
 	pool := comp.Start(1)
 	t.Cleanup(func() { pool.Stop(t.Context()) })
-	env := &cmpEnv{t: t, svc: comp}
-	env.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Compile: comp, Import: imp}))
-	t.Cleanup(env.srv.Close)
-	env.tokens = stack.SignIn(t, "alice")
-	return env
+	return newAPIEnv(t, stack, Deps{Compile: comp, Import: imp}, "alice")
 }
 
 type zipFile struct {
@@ -86,20 +83,16 @@ func buildTarGz(t testing.TB, files map[string]string) []byte {
 }
 
 // importArchive posts an archive and returns the status and the job.
-func (e *cmpEnv) importArchive(query, filename string, archive []byte) (int, cmpJob, []byte) {
+func (e *apiEnv) importArchive(query, filename string, archive []byte) (int, cmpJob, []byte) {
 	e.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	w, _ := mw.CreateFormFile("file", filename)
 	w.Write(archive)
 	mw.Close()
-	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/resources/import?"+query, &buf)
+	req := e.request(e.t, context.Background(), "POST", "/api/v1/resources/import?"+query, "alice", &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+e.tokens["alice"])
-	resp, err := CheckedClient(e.t).Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	resp := e.send(e.t, req)
 	defer resp.Body.Close()
 	var out struct{ Job cmpJob }
 	b := new(bytes.Buffer)
@@ -109,7 +102,7 @@ func (e *cmpEnv) importArchive(query, filename string, archive []byte) (int, cmp
 }
 
 // waitJob polls until the job ends.
-func (e *cmpEnv) waitJob(id int64, within time.Duration) (cmpJob, map[string]any) {
+func (e *apiEnv) waitJob(id int64, within time.Duration) (cmpJob, map[string]any) {
 	e.t.Helper()
 	deadline := time.Now().Add(within)
 	for {
@@ -131,7 +124,7 @@ func (e *cmpEnv) waitJob(id int64, within time.Duration) (cmpJob, map[string]any
 	}
 }
 
-func (e *cmpEnv) list(uri string) (int, []string) {
+func (e *apiEnv) list(uri string) (int, []string) {
 	e.t.Helper()
 	code, b := e.do("GET", "/resources?uri="+url.QueryEscape(uri), "alice", nil)
 	var l struct{ Items []struct{ Name string } }
@@ -256,14 +249,11 @@ func TestImportAPI(t *testing.T) {
 
 func TestImportQueueCap(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		stack := NewTestStack(t, dialect)
+		stack := apptest.NewStack(t, dialect)
 		// No workers: queued jobs stay queued.
-		imp := &importer.Service{Store: stack.Store, Tree: stack.Tree, MaxUpload: TestUploadLimit, QueuedJobsPerUser: 2}
+		imp := &importer.Service{Store: stack.Store, Tree: stack.Tree, MaxUpload: apptest.UploadLimit, QueuedJobsPerUser: 2}
 		comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Runners: map[string]compile.Runner{importer.Kind: imp}})
-		e := &cmpEnv{t: t, svc: comp}
-		e.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Compile: comp, Import: imp}))
-		t.Cleanup(e.srv.Close)
-		e.tokens = stack.SignIn(t, "alice")
+		e := newAPIEnv(t, stack, Deps{Compile: comp, Import: imp}, "alice")
 		z := buildZip(t, []zipFile{{name: "a.txt", body: "a"}})
 		for i := 0; i < 2; i++ {
 			if code, _, b := e.importArchive("uri=kb://me/", fmt.Sprintf("q%d.zip", i), z); code != 202 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/ingest"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -45,7 +46,7 @@ func corpusFile(t *testing.T, rel string) []byte {
 // file that cannot be parsed says text_failed and why.
 func TestUploadedDocumentsGetTheirText(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
-		stack := httpapi.NewTestStack(t, dialect)
+		stack := apptest.NewStack(t, dialect)
 		e := newEnvOn(t, stack, httpapi.Deps{})
 		_, bob := e.newUser("bob")
 		svc := ingest.New(ingest.Options{Store: stack.Store, Tree: stack.Tree, MaxBytes: testUploadLimit, Poll: 50 * time.Millisecond})

@@ -177,7 +177,7 @@ func TestIsolationEveryURISpelling(t *testing.T) {
 // and no byte of alice's content in the answer.
 func checkRefused(t *testing.T, what string, r resp) {
 	t.Helper()
-	code, _, ok := r.apiErr()
+	code, _, ok := r.APIError()
 	switch {
 	case !ok:
 		t.Errorf("%s: not an error answer: %s", what, r)
@@ -246,7 +246,7 @@ func TestBadURIsEverywhere(t *testing.T) {
 					t.Errorf("%s %q: want 400 invalid_uri, got %s", a.endpoint, trunc(u), r)
 					continue
 				}
-				if code, _, _ := r.apiErr(); code != "invalid_uri" {
+				if code, _, _ := r.APIError(); code != "invalid_uri" {
 					t.Errorf("%s %q: want invalid_uri, got %s", a.endpoint, trunc(u), r)
 				}
 			}

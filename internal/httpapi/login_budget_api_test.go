@@ -9,9 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"golang.org/x/crypto/bcrypt"
-
-	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -24,12 +22,8 @@ func TestLoginBudgetOverHTTP(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
-		stack := httpapi.NewTestStack(t, dialect)
-		svc, err := auth.New(stack.Store, stack.Tree, auth.Options{Secret: []byte(testSecret), BcryptCost: bcrypt.MinCost, LoginsPerSecond: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: svc, Tree: stack.Tree}))
+		stack := apptest.NewStack(t, dialect, apptest.LoginsPerSecond(1))
+		srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree}))
 		t.Cleanup(srv.Close)
 		client := &http.Client{Transport: httpapi.CheckingTransport{T: t}}
 

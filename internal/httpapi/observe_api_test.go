@@ -2,18 +2,13 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
-	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/fakellm"
@@ -23,88 +18,36 @@ import (
 
 const obsModel = "obs-fake" // no other test's model, so its model-call series are ours
 
-// obsEnv is a full server with chat, compile workers and the metrics
+// obsSetup is a full server with chat, compile workers and the metrics
 // sources installed, as cmd/server wires them.
-type obsEnv struct {
-	t      *testing.T
-	url    string
-	echo   *echo.Echo
-	stack  TestStack
-	comp   *compile.Service
-	tokens map[string]string
-}
-
-func obsSetup(t *testing.T, dialect string, workers int) *obsEnv {
+func obsSetup(t *testing.T, dialect string, workers int) *apiEnv {
 	t.Helper()
-	stack := NewTestStack(t, dialect)
-	fake := fakellm.New(fakellm.Options{})
+	stack := apptest.NewStack(t, dialect)
+	fake := apptest.StartFake(t, fakellm.Options{})
 	fake.SetFunc(func(r *fakellm.Request) fakellm.Response {
 		if r.Chat != nil && len(r.Chat.Tools) == 0 {
 			return fakellm.TextStream("a summary") // a compile job's call
 		}
 		return fakellm.DefaultScript(r, 0)
 	})
-	fakeSrv := httptest.NewServer(fake)
-	t.Cleanup(fakeSrv.Close)
 	usage := true
-	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: obsModel, Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1",
-		APIKey: "sk-obs-SECRET-9", Model: "upstream", ContextWindow: 32768, OutputReserve: 2048, NativeTools: true,
-		StreamUsage: &usage}}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := fake.Model(obsModel, "sk-obs-SECRET-9", "upstream")
+	model.NativeTools, model.StreamUsage = true, &usage
+	reg := apptest.Models(t, model)
 	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Models: reg, Poll: 20 * time.Millisecond,
 		Heartbeat: 50 * time.Millisecond})
 	observe.SetSources(observe.Sources{BlobBytes: stack.Store.BlobBytes, JobStates: stack.Store.CountJobsByState})
 	t.Cleanup(func() { observe.SetSources(observe.Sources{}) })
-	h := New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Compile: comp,
-		Workers: workers, Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}})
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return &obsEnv{t: t, url: srv.URL, echo: h, stack: stack, comp: comp, tokens: stack.SignIn(t, "alice")}
+	e := newAPIEnv(t, stack, Deps{Models: reg, Compile: comp, Workers: workers,
+		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}}, "alice")
+	e.fake, e.fakeURL = fake, fake.URL
+	return e
 }
 
-// do sends a JSON request as user ("" for none) with extra headers.
-func (e *obsEnv) do(method, path, user string, body any, header ...string) *http.Response {
+// turnSSE streams one answer and returns the SSE body.
+func (e *apiEnv) turnSSE(user, message string) string {
 	e.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = strings.NewReader(string(b))
-	}
-	req, _ := http.NewRequest(method, e.url+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	if tok, ok := e.tokens[user]; ok {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	} else if user != "" {
-		req.Header.Set("Authorization", "Bearer "+user) // a raw token
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return res
-}
-
-// call is do that reads the body and checks the status.
-func (e *obsEnv) call(method, path, user string, body any, want int) []byte {
-	e.t.Helper()
-	res := e.do(method, path, user, body)
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != want {
-		e.t.Fatalf("%s %s: want %d, got %d %s", method, path, want, res.StatusCode, b)
-	}
-	return b
-}
-
-// turn streams one answer and returns the SSE body.
-func (e *obsEnv) turn(user, message string) string {
-	e.t.Helper()
-	b := e.call("POST", "/api/v1/knowledge-agent/stream", user,
+	b := e.expect("POST", "/api/v1/knowledge-agent/stream", user,
 		map[string]any{"uri": "kb://me/", "model_id": obsModel, "message": message}, 200)
 	if !strings.Contains(string(b), "event: done") {
 		e.t.Fatalf("turn did not end with done:\n%s", b)
@@ -113,11 +56,10 @@ func (e *obsEnv) turn(user, message string) string {
 }
 
 // compileOne uploads a file, compiles it and waits for the job to succeed.
-func (e *obsEnv) compileOne(user, name, content string) int64 {
+func (e *apiEnv) compileOne(user, name, content string) int64 {
 	e.t.Helper()
-	cmp := &cmpEnv{t: e.t, srv: &httptest.Server{URL: e.url}, tokens: e.tokens}
-	cmp.upload(user, "kb://me/obs/", map[string]string{name: content})
-	b := e.call("POST", "/api/v1/knowledge-agent/compile", user,
+	e.upload(user, "kb://me/obs/", map[string]string{name: content})
+	b := e.expect("POST", "/api/v1/knowledge-agent/compile", user,
 		map[string]any{"uris": []string{"kb://me/obs/" + name}, "executor": "llm", "model_id": obsModel}, 200)
 	res := cmpDecode[cmpEnqueue](e.t, b)
 	if len(res.Jobs) != 1 {
@@ -126,7 +68,7 @@ func (e *obsEnv) compileOne(user, name, content string) int64 {
 	id := res.Jobs[0].ID
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		j := cmpDecode[cmpJob](e.t, e.call("GET", fmt.Sprintf("/api/v1/jobs/%d", id), user, nil, 200))
+		j := cmpDecode[cmpJob](e.t, e.expect("GET", fmt.Sprintf("/api/v1/jobs/%d", id), user, nil, 200))
 		if j.State == "succeeded" {
 			return id
 		}
@@ -145,7 +87,7 @@ func TestMetricsMoveAfterATurnAndAJob(t *testing.T) {
 		e := obsSetup(t, dialect, 0)
 		before := obsScrape(t, addr)
 
-		sse := e.turn("alice", "use ls on this folder")
+		sse := e.turnSSE("alice", "use ls on this folder")
 		if !strings.Contains(sse, "event: tool_call") {
 			t.Fatalf("the turn called no tool:\n%s", sse)
 		}
@@ -177,7 +119,7 @@ func TestMetricsMoveAfterATurnAndAJob(t *testing.T) {
 		}
 
 		// A compile job: its transitions, its queue wait and run time.
-		pool := e.comp.Start(1)
+		pool := e.svc.Start(1)
 		defer pool.Stop(context.Background())
 		before = obsScrape(t, addr)
 		e.compileOne("alice", "a.md", "alpha beta gamma")
@@ -205,9 +147,9 @@ func TestMetricsMoveAfterATurnAndAJob(t *testing.T) {
 
 		// Routes are templates: the job's id never becomes a label, and a
 		// path no route knows collapses to one value.
-		e.call("GET", "/api/v1/jobs/424242", "alice", nil, 404)
-		e.call("GET", "/no/such/page/xyz", "", nil, 404)
-		e.call("DELETE", "/healthz", "", nil, 405)
+		e.expect("GET", "/api/v1/jobs/424242", "alice", nil, 404)
+		e.expect("GET", "/no/such/page/xyz", "", nil, 404)
+		e.expect("DELETE", "/healthz", "", nil, 405)
 		after = obsScrape(t, addr)
 		if d := after.get("knowspace_http_requests_total", "route", "/api/v1/jobs/:id", "method", "GET", "status", "404"); d < 1 {
 			t.Errorf("no /api/v1/jobs/:id 404 series")
@@ -245,7 +187,7 @@ func TestNoMetricsListenerWhenMetricsListenIsEmpty(t *testing.T) {
 	}
 	// And the API itself never serves the metrics.
 	e := obsSetup(t, "sqlite", 0)
-	res := e.do("GET", "/metrics", "", nil)
+	res := e.open("GET", "/metrics", "", nil)
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if res.StatusCode == 200 || strings.Contains(string(b), "knowspace_http_requests_total") {

@@ -81,7 +81,7 @@ func TestOCRScannedPageIsSearchedAndRead(t *testing.T) {
 // languages.
 func TestReadyReportsOCR(t *testing.T) {
 	e := obsSetup(t, "sqlite", 0)
-	req, _ := http.NewRequest("GET", e.url+"/readyz", nil)
+	req, _ := http.NewRequest("GET", e.srv.URL+"/readyz", nil)
 	req.Header.Set("Authorization", "Bearer "+e.tokens[e.signInAdmin()])
 	resp, err := CheckedClient(t).Do(req)
 	if err != nil || resp.StatusCode != 200 {

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	legacyrouter "github.com/getkin/kin-openapi/routers/legacy"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/httpapi/openapi"
 )
 
@@ -85,14 +85,10 @@ func shortSchemaError(e *openapi3.SchemaError) string {
 	return "at /" + strings.Join(e.JSONPointer(), "/") + ": " + msg
 }
 
-type skipRequestKey struct{}
-
 // SkipRequestCheck marks a request a test sends invalid on purpose (bad
 // JSON, a wrong type, an unknown field): its answer is still checked
 // against the document, the request itself is not.
-func SkipRequestCheck(r *http.Request) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), skipRequestKey{}, true))
-}
+func SkipRequestCheck(r *http.Request) *http.Request { return apptest.Invalid(r) }
 
 // CheckedClient is an http.Client whose every exchange is validated.
 func CheckedClient(t testing.TB) *http.Client {
@@ -125,7 +121,7 @@ func (c CheckingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if findErr == nil {
 		in = &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
 			Options: checkOptions()}
-		if skip, _ := req.Context().Value(skipRequestKey{}).(bool); !skip {
+		if !apptest.IsInvalid(req) {
 			c.checkRequest(what, in)
 		}
 	}

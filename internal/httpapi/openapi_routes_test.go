@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/labstack/echo/v4"
 )
 
@@ -24,7 +25,7 @@ var echoParam = regexp.MustCompile(`:([A-Za-z_][A-Za-z0-9_]*)`)
 // operation must be a route. Only the catch-alls (/*: the web app and the
 // API's 404) are left out.
 func TestOpenAPICoversEveryRoute(t *testing.T) {
-	stack := NewTestStack(t, "sqlite")
+	stack := apptest.NewStack(t, "sqlite")
 	e := New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, SPA: http.NotFoundHandler()})
 	spec, err := loadSpec()
 	if err != nil {
@@ -67,7 +68,7 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 // TestOpenAPIServed: the document is served without a token, as JSON, and
 // is the valid OpenAPI 3.1 document of this API.
 func TestOpenAPIServed(t *testing.T) {
-	stack := NewTestStack(t, "sqlite")
+	stack := apptest.NewStack(t, "sqlite")
 	srv := httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree}))
 	t.Cleanup(srv.Close)
 	res, err := CheckedClient(t).Get(srv.URL + "/api/v1/openapi.json")

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -119,13 +120,13 @@ func proxiedEnv(t *testing.T) (*env, *tcpProxy) {
 	}
 	p := newTCPProxy(t, u.Host)
 	u.Host = p.addr
-	return newEnvOn(t, httpapi.NewTestStackAt(t, u.String(), dir), httpapi.Deps{}), p
+	return newEnvOn(t, apptest.NewStackAt(t, u.String(), dir), httpapi.Deps{}), p
 }
 
 // wantUnavailable checks a 503 unavailable answer that says when to try again.
 func wantUnavailable(t *testing.T, what string, r resp) {
 	t.Helper()
-	code, msg, _ := r.apiErr()
+	code, msg, _ := r.APIError()
 	secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
 	if r.Status != http.StatusServiceUnavailable || code != "unavailable" || err != nil || secs < 1 {
 		t.Fatalf("%s with the database down: want 503 unavailable with Retry-After, got %s (Retry-After %q)", what, r, r.Header.Get("Retry-After"))

@@ -7,20 +7,20 @@ import (
 	"image/png"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/extract/extracttest"
 )
 
 // pageEnv serves alice's two-page scan, her note and bob's scan, with
 // pages drawn by r.
-func pageEnv(t *testing.T, r PageRenderer) (*cmpEnv, []byte) {
+func pageEnv(t *testing.T, r PageRenderer) (*apiEnv, []byte) {
 	t.Helper()
 	en, err := extracttest.RenderText("A scanned letter from the harbour office, page one.", 150)
 	if err != nil {
@@ -31,11 +31,7 @@ func pageEnv(t *testing.T, r PageRenderer) (*cmpEnv, []byte) {
 		t.Skip(err)
 	}
 	scan := extracttest.ScannedPDF([]extracttest.Page{en, zh}, "")
-	stack := NewTestStack(t, "sqlite")
-	e := &cmpEnv{t: t}
-	e.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Pages: r}))
-	t.Cleanup(e.srv.Close)
-	e.tokens = stack.SignIn(t, "alice", "bob")
+	e := newAPIEnv(t, apptest.NewStack(t, "sqlite"), Deps{Pages: r}, "alice", "bob")
 	e.upload("alice", "kb://me/scans/", map[string]string{"letter.pdf": string(scan), "note.md": "# a note"})
 	e.upload("bob", "kb://me/mine/", map[string]string{"secret.pdf": string(scan)})
 	return e, scan
@@ -49,20 +45,13 @@ func childIsolation() extract.Isolation {
 }
 
 // getPage asks for a page image with the user's token.
-func (e *cmpEnv) getPage(user, query string, hdr http.Header) (*http.Response, []byte) {
+func (e *apiEnv) getPage(user, query string, hdr http.Header) (*http.Response, []byte) {
 	e.t.Helper()
-	req, _ := http.NewRequest("GET", e.srv.URL+"/api/v1/resources/page-image?"+query, nil)
-	req.Header.Set("Authorization", "Bearer "+e.tokens[user])
+	req := e.request(e.t, context.Background(), "GET", "/api/v1/resources/page-image?"+query, user, nil)
 	for k, v := range hdr {
 		req.Header[k] = v
 	}
-	if e.skip.Swap(false) {
-		req = SkipRequestCheck(req)
-	}
-	resp, err := CheckedClient(e.t).Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	resp := e.send(e.t, req)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, b

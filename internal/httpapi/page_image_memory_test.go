@@ -6,17 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/extract/extracttest"
-	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 )
 
 // bigPDF is a one-page PDF of about size bytes: an unreferenced stream
@@ -40,17 +37,7 @@ func TestPageImagesDoNotHoldTheWholeFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws 16 pages of a 48 MB PDF")
 	}
-	stack := NewTestStack(t, "sqlite")
-	blobs, err := blob.Open(stack.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stack.Tree = knowledge.NewTree(stack.Store, blobs, 64<<20)
-	stack.Index = search.NewIndex(stack.Store, blobs, stack.Tree)
-	e := &cmpEnv{t: t}
-	e.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Pages: childIsolation()}))
-	t.Cleanup(e.srv.Close)
-	e.tokens = stack.SignIn(t, "alice")
+	e := newAPIEnv(t, apptest.NewStack(t, "sqlite", apptest.MaxUpload(64<<20)), Deps{Pages: childIsolation()}, "alice")
 	pdf := bigPDF(48 << 20)
 	e.upload("alice", "kb://me/big/", map[string]string{"big.pdf": string(pdf)})
 	pdf = nil

@@ -25,25 +25,17 @@ type readyJSON struct {
 }
 
 // signInAdmin adds an administrator "root" to e.tokens.
-func (e *obsEnv) signInAdmin() string {
+func (e *apiEnv) signInAdmin() string {
 	e.t.Helper()
-	ctx := context.Background()
-	if _, err := e.stack.Auth.CreateUser(ctx, "root", "password-root", store.RoleAdmin); err != nil {
-		e.t.Fatal(err)
-	}
-	sess, err := e.stack.Auth.Login(ctx, "root", "password-root", "test")
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.tokens["root"] = sess.Token
+	e.tokens["root"] = e.stack.NewUser(e.t, "root", store.RoleAdmin).Token
 	return "root"
 }
 
 // readyz answers /readyz as user: its status and the error's code and
 // message.
-func (e *obsEnv) readyz(user string) (int, readyJSON, string, string) {
+func (e *apiEnv) readyz(user string) (int, readyJSON, string, string) {
 	e.t.Helper()
-	res := e.do("GET", "/readyz", user, nil)
+	res := e.open("GET", "/readyz", user, nil)
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	var ok readyJSON
@@ -74,9 +66,9 @@ func TestReadyzChecksDatabaseMigrationsAndWorkers(t *testing.T) {
 		if status != 503 || code != "not_ready" || !strings.Contains(msg, "workers") || !strings.Contains(msg, "0 of 2") {
 			t.Fatalf("before the workers: %d %s %q", status, code, msg)
 		}
-		e.call("GET", "/healthz", "", nil, 200)
+		e.expect("GET", "/healthz", "", nil, 200)
 
-		pool := e.comp.Start(2)
+		pool := e.svc.Start(2)
 		status, body, _, msg := e.readyz(admin)
 		if status != 200 {
 			t.Fatalf("with workers: %d %q", status, msg)
@@ -101,7 +93,7 @@ func TestReadyzChecksDatabaseMigrationsAndWorkers(t *testing.T) {
 		}
 		metrics := httptest.NewServer(ReadyDetails(e.echo))
 		defer metrics.Close()
-		e.url = metrics.URL
+		e.srv.URL = metrics.URL
 		status, _, code, msg = e.readyz("")
 		if status != 503 || code != "not_ready" || !strings.Contains(msg, "database") {
 			t.Fatalf("closed database, on the metrics listener: %d %s %q", status, code, msg)
@@ -141,7 +133,7 @@ func TestReadyzDetailsOnlyForAdmins(t *testing.T) {
 		e := obsSetup(t, dialect, 1)
 		admin := e.signInAdmin()
 		raw := func(user string) (int, string) {
-			req, _ := http.NewRequest("GET", e.url+"/readyz", nil)
+			req, _ := http.NewRequest("GET", e.srv.URL+"/readyz", nil)
 			if tok, ok := e.tokens[user]; ok {
 				req.Header.Set("Authorization", "Bearer "+tok)
 			} else if user != "" {
@@ -168,7 +160,7 @@ func TestReadyzDetailsOnlyForAdmins(t *testing.T) {
 			t.Fatalf("not ready, as the admin: %d %s %q", status, code, msg)
 		}
 
-		pool := e.comp.Start(1)
+		pool := e.svc.Start(1)
 		defer pool.Stop(context.Background())
 		for _, user := range outsiders {
 			if status, body := raw(user); status != 200 || body != `{"status":"ready"}` {
@@ -193,7 +185,7 @@ func TestReadyzDetailsOnTheMetricsListener(t *testing.T) {
 	e := obsSetup(t, store.DialectSQLite, 0)
 	metrics := httptest.NewServer(ReadyDetails(e.echo))
 	defer metrics.Close()
-	e.url = metrics.URL
+	e.srv.URL = metrics.URL
 	if status, body, _, msg := e.readyz(""); status != 200 || body.Database != "sqlite" || body.Migrations < 11 {
 		t.Fatalf("on the metrics listener: %d %+v %q", status, body, msg)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -56,7 +57,7 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		logs := captureJSONLogs(t)
 		e := obsSetup(t, dialect, 0)
-		pool := e.comp.Start(1)
+		pool := e.svc.Start(1)
 		defer pool.Stop(context.Background())
 		const (
 			password      = "Pa55-word-only-carol-knows"
@@ -66,24 +67,24 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 		if _, err := e.stack.Auth.CreateUser(context.Background(), "carol", password, store.RoleUser); err != nil {
 			t.Fatal(err)
 		}
-		res := e.do("POST", "/api/v1/auth/login", "", map[string]string{"username": "carol", "password": wrongPassword})
+		res := e.open("POST", "/api/v1/auth/login", "", map[string]string{"username": "carol", "password": wrongPassword})
 		res.Body.Close()
 		if res.StatusCode != 401 {
 			t.Fatalf("wrong password: %d", res.StatusCode)
 		}
 		var login loginJSONBody
-		json.Unmarshal(e.call("POST", "/api/v1/auth/login", "", map[string]string{"username": "carol", "password": password}, 200), &login)
+		json.Unmarshal(e.expect("POST", "/api/v1/auth/login", "", map[string]string{"username": "carol", "password": password}, 200), &login)
 		if login.Token == "" {
 			t.Fatal("login answered no token")
 		}
 		var tok struct{ Token string }
-		json.Unmarshal(e.call("POST", "/api/v1/auth/tokens", login.Token, map[string]any{"name": "ci"}, 201), &tok)
+		json.Unmarshal(e.expect("POST", "/api/v1/auth/tokens", login.Token, map[string]any{"name": "ci"}, 201), &tok)
 		if !strings.HasPrefix(tok.Token, "ks_") && len(tok.Token) < 20 {
 			t.Fatalf("token secret %q", tok.Token)
 		}
 		e.tokens["carol"] = tok.Token // the API token from here on
 		e.compileOne("carol", "secret.md", content)
-		sse := e.turn("carol", "use read on kb://me/obs/secret.md")
+		sse := e.turnSSE("carol", "use read on kb://me/obs/secret.md")
 		if !strings.Contains(sse, "zebra-quokka") {
 			t.Fatalf("the turn did not read the file, so the test proves nothing:\n%.2000s", sse)
 		}
@@ -95,7 +96,7 @@ func TestLogsCarryRequestIDsAndNoSecrets(t *testing.T) {
 			{strings.Repeat("x", 200), "too long"},
 			{"", "absent"},
 		} {
-			res := e.do("GET", "/api/v1/auth/me", "carol", nil, RequestIDHeader, c.in)
+			res := e.open("GET", "/api/v1/auth/me", "carol", nil, RequestIDHeader, c.in)
 			res.Body.Close()
 			got := res.Header.Get(RequestIDHeader)
 			switch {
@@ -176,7 +177,7 @@ type loginJSONBody struct {
 // user it notes is the one the request log names.
 func TestLogNamesDoorUser(t *testing.T) {
 	logs := captureJSONLogs(t)
-	stack := NewTestStack(t, store.DialectSQLite)
+	stack := apptest.NewStack(t, store.DialectSQLite)
 	door := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		observe.NoteUser(r.Context(), 4242)
 		w.WriteHeader(http.StatusNoContent)

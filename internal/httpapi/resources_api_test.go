@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -88,23 +89,23 @@ func TestListPaging(t *testing.T) {
 			t.Fatalf("offset past end: %+v", l)
 		}
 
-		runScenarios(t, e, []scenario{
-			{name: "limit too big", method: "GET", path: q("/api/v1/resources", "kb://me/", "limit", "1001"), token: bob, status: 400, code: "invalid_limit"},
-			{name: "negative limit", method: "GET", path: q("/api/v1/resources", "kb://me/", "limit", "-1"), token: bob, status: 400, code: "invalid_limit"},
-			{invalid: true, name: "limit not a number", method: "GET", path: q("/api/v1/resources", "kb://me/", "limit", "ten"), token: bob, status: 400, code: "invalid_limit"},
-			{invalid: true, name: "negative offset", method: "GET", path: q("/api/v1/resources", "kb://me/", "offset", "-1"), token: bob, status: 400, code: "invalid_offset"},
-			{invalid: true, name: "offset not a number", method: "GET", path: q("/api/v1/resources", "kb://me/", "offset", "1e3"), token: bob, status: 400, code: "invalid_offset"},
-			{name: "list a file", method: "GET", path: q("/api/v1/resources", "kb://me/Welcome.md"), token: bob, status: 400, code: "not_a_folder"},
-			{name: "list a missing folder", method: "GET", path: q("/api/v1/resources", "kb://me/nope/"), token: bob, status: 404, code: "not_found"},
-			{name: "users root alias", method: "GET", path: q("/api/v1/resources", "kb://users/"), token: bob, status: 200,
-				check: func(t *testing.T, r resp) {
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Name: "limit too big", Method: "GET", URL: q("/api/v1/resources", "kb://me/", "limit", "1001"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Name: "negative limit", Method: "GET", URL: q("/api/v1/resources", "kb://me/", "limit", "-1"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Invalid: true, Name: "limit not a number", Method: "GET", URL: q("/api/v1/resources", "kb://me/", "limit", "ten"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Invalid: true, Name: "negative offset", Method: "GET", URL: q("/api/v1/resources", "kb://me/", "offset", "-1"), Token: bob, WantStatus: 400, WantCode: "invalid_offset"},
+			{Invalid: true, Name: "offset not a number", Method: "GET", URL: q("/api/v1/resources", "kb://me/", "offset", "1e3"), Token: bob, WantStatus: 400, WantCode: "invalid_offset"},
+			{Name: "list a file", Method: "GET", URL: q("/api/v1/resources", "kb://me/Welcome.md"), Token: bob, WantStatus: 400, WantCode: "not_a_folder"},
+			{Name: "list a missing folder", Method: "GET", URL: q("/api/v1/resources", "kb://me/nope/"), Token: bob, WantStatus: 404, WantCode: "not_found"},
+			{Name: "users root alias", Method: "GET", URL: q("/api/v1/resources", "kb://users/"), Token: bob, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var l listingJSON
-					r.decode(t, &l)
+					r.Decode(t, &l)
 					if l.URI != "kb://users/bob/" {
 						t.Errorf("kb://users/ listed %q", l.URI)
 					}
 				}},
-			{name: "me alias without slash", method: "GET", path: q("/api/v1/resources", "kb://me"), token: bob, status: 200},
+			{Name: "me alias without slash", Method: "GET", URL: q("/api/v1/resources", "kb://me"), Token: bob, WantStatus: 200},
 		})
 	})
 }
@@ -135,17 +136,17 @@ func TestFolders(t *testing.T) {
 			t.Fatalf("unicode mkdir %+v", it)
 		}
 		before := e.snapshot(bob)
-		runScenarios(t, e, []scenario{
-			{name: "exists", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/a/b/c/"}, status: 409, code: "already_exists"},
-			{name: "exists under other NFC spelling", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/a/café/"}, status: 409, code: "already_exists"},
-			{name: "a file has that name", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/Welcome.md"}, status: 409, code: "already_exists"},
-			{name: "under a file", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/Welcome.md/x/"}, status: 409, code: "not_a_folder"},
-			{name: "deep under a file", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/Welcome.md/x/y/z/"}, status: 409, code: "not_a_folder"},
-			{name: "root", method: "POST", path: folders, token: bob, body: map[string]string{"uri": "kb://me/"}, status: 409, code: "already_exists"},
-			{invalid: true, name: "missing uri", method: "POST", path: folders, token: bob, body: `{}`, status: 400, code: "invalid_uri"},
-			{invalid: true, name: "unknown field", method: "POST", path: folders, token: bob, body: `{"uri":"kb://me/x/","mode":"0777"}`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "malformed", method: "POST", path: folders, token: bob, body: `{"uri":`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "uri not a string", method: "POST", path: folders, token: bob, body: `{"uri":["kb://me/x/"]}`, status: 400, code: "invalid_json"},
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Name: "exists", Method: "POST", URL: folders, Token: bob, Body: map[string]string{"uri": "kb://me/a/b/c/"}, WantStatus: 409, WantCode: "already_exists"},
+			{Name: "exists under other NFC spelling", Method: "POST", URL: folders, Token: bob, Body: map[string]string{"uri": "kb://me/a/café/"}, WantStatus: 409, WantCode: "already_exists"},
+			{Name: "a file has that name", Method: "POST", URL: folders, Token: bob, Body: map[string]string{"uri": "kb://me/Welcome.md"}, WantStatus: 409, WantCode: "already_exists"},
+			{Name: "under a file", Method: "POST", URL: folders, Token: bob, Body: map[string]string{"uri": "kb://me/Welcome.md/x/"}, WantStatus: 409, WantCode: "not_a_folder"},
+			{Name: "deep under a file", Method: "POST", URL: folders, Token: bob, Body: map[string]string{"uri": "kb://me/Welcome.md/x/y/z/"}, WantStatus: 409, WantCode: "not_a_folder"},
+			{Name: "root", Method: "POST", URL: folders, Token: bob, Body: map[string]string{"uri": "kb://me/"}, WantStatus: 409, WantCode: "already_exists"},
+			{Invalid: true, Name: "missing uri", Method: "POST", URL: folders, Token: bob, Body: `{}`, WantStatus: 400, WantCode: "invalid_uri"},
+			{Invalid: true, Name: "unknown field", Method: "POST", URL: folders, Token: bob, Body: `{"uri":"kb://me/x/","mode":"0777"}`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "malformed", Method: "POST", URL: folders, Token: bob, Body: `{"uri":`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "uri not a string", Method: "POST", URL: folders, Token: bob, Body: `{"uri":["kb://me/x/"]}`, WantStatus: 400, WantCode: "invalid_json"},
 		})
 		sameSnapshot(t, "bob's tree", before, e.snapshot(bob))
 	})
@@ -199,26 +200,26 @@ func TestMoveAndDelete(t *testing.T) {
 		}
 
 		before := e.snapshot(bob)
-		runScenarios(t, e, []scenario{
-			{name: "into own subtree", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/notes/", "new_uri": "kb://me/notes/sub/deeper/notes/"}, status: 400, code: "invalid_move"},
-			{name: "onto itself", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/notes/", "new_uri": "kb://me/notes/"}, status: 400, code: "invalid_move"},
-			{name: "into own child", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/notes", "new_uri": "kb://me/notes/sub/notes"}, status: 400, code: "invalid_move"},
-			{name: "root", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/", "new_uri": "kb://me/root2/"}, status: 400, code: "invalid_move"},
-			{name: "onto root", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/"}, status: 409, code: "already_exists"},
-			{name: "onto an existing file", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/笔记 😀.md", "new_uri": "kb://me/Welcome.md"}, status: 409, code: "already_exists"},
-			{name: "onto an existing folder", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/notes/"}, status: 409, code: "already_exists"},
-			{name: "file to a folder spelling", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/Welcome.md", "new_uri": "kb://me/Welcome/"}, status: 400, code: "invalid_move"},
-			{name: "under a file", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/Welcome.md/data/"}, status: 400, code: "not_a_folder"},
-			{name: "missing parent", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/nope/data/"}, status: 404, code: "not_found"},
-			{name: "missing source", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/nope.md", "new_uri": "kb://me/yes.md"}, status: 404, code: "not_found"},
-			{invalid: true, name: "missing new_uri", method: "PATCH", path: "/api/v1/resources", token: bob, body: map[string]string{"uri": "kb://me/data/"}, status: 400, code: "invalid_uri"},
-			{invalid: true, name: "unknown field", method: "PATCH", path: "/api/v1/resources", token: bob, body: `{"uri":"kb://me/data/","new_uri":"kb://me/d2/","force":true}`, status: 400, code: "invalid_json"},
-			{name: "trailing data", method: "PATCH", path: "/api/v1/resources", token: bob, body: `{"uri":"kb://me/data/","new_uri":"kb://me/d2/"}[]`, status: 400, code: "invalid_json"},
-			{invalid: true, name: "empty body", method: "PATCH", path: "/api/v1/resources", token: bob, body: ``, status: 400, code: "invalid_json"},
-			{name: "delete root", method: "DELETE", path: q("/api/v1/resources", "kb://me/"), token: bob, status: 400, code: "invalid_delete"},
-			{name: "delete root alias", method: "DELETE", path: q("/api/v1/resources", "kb://users/"), token: bob, status: 400, code: "invalid_delete"},
-			{name: "delete missing", method: "DELETE", path: q("/api/v1/resources", "kb://me/nope"), token: bob, status: 404, code: "not_found"},
-			{invalid: true, name: "delete without uri", method: "DELETE", path: "/api/v1/resources", token: bob, status: 400, code: "invalid_uri"},
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Name: "into own subtree", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/notes/", "new_uri": "kb://me/notes/sub/deeper/notes/"}, WantStatus: 400, WantCode: "invalid_move"},
+			{Name: "onto itself", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/notes/", "new_uri": "kb://me/notes/"}, WantStatus: 400, WantCode: "invalid_move"},
+			{Name: "into own child", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/notes", "new_uri": "kb://me/notes/sub/notes"}, WantStatus: 400, WantCode: "invalid_move"},
+			{Name: "root", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/", "new_uri": "kb://me/root2/"}, WantStatus: 400, WantCode: "invalid_move"},
+			{Name: "onto root", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/"}, WantStatus: 409, WantCode: "already_exists"},
+			{Name: "onto an existing file", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/笔记 😀.md", "new_uri": "kb://me/Welcome.md"}, WantStatus: 409, WantCode: "already_exists"},
+			{Name: "onto an existing folder", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/notes/"}, WantStatus: 409, WantCode: "already_exists"},
+			{Name: "file to a folder spelling", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/Welcome.md", "new_uri": "kb://me/Welcome/"}, WantStatus: 400, WantCode: "invalid_move"},
+			{Name: "under a file", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/Welcome.md/data/"}, WantStatus: 400, WantCode: "not_a_folder"},
+			{Name: "missing parent", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/data/", "new_uri": "kb://me/nope/data/"}, WantStatus: 404, WantCode: "not_found"},
+			{Name: "missing source", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/nope.md", "new_uri": "kb://me/yes.md"}, WantStatus: 404, WantCode: "not_found"},
+			{Invalid: true, Name: "missing new_uri", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: map[string]string{"uri": "kb://me/data/"}, WantStatus: 400, WantCode: "invalid_uri"},
+			{Invalid: true, Name: "unknown field", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: `{"uri":"kb://me/data/","new_uri":"kb://me/d2/","force":true}`, WantStatus: 400, WantCode: "invalid_json"},
+			{Name: "trailing data", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: `{"uri":"kb://me/data/","new_uri":"kb://me/d2/"}[]`, WantStatus: 400, WantCode: "invalid_json"},
+			{Invalid: true, Name: "empty body", Method: "PATCH", URL: "/api/v1/resources", Token: bob, Body: ``, WantStatus: 400, WantCode: "invalid_json"},
+			{Name: "delete root", Method: "DELETE", URL: q("/api/v1/resources", "kb://me/"), Token: bob, WantStatus: 400, WantCode: "invalid_delete"},
+			{Name: "delete root alias", Method: "DELETE", URL: q("/api/v1/resources", "kb://users/"), Token: bob, WantStatus: 400, WantCode: "invalid_delete"},
+			{Name: "delete missing", Method: "DELETE", URL: q("/api/v1/resources", "kb://me/nope"), Token: bob, WantStatus: 404, WantCode: "not_found"},
+			{Invalid: true, Name: "delete without uri", Method: "DELETE", URL: "/api/v1/resources", Token: bob, WantStatus: 400, WantCode: "invalid_uri"},
 		})
 		sameSnapshot(t, "bob's tree after refused moves", before, e.snapshot(bob))
 
@@ -436,23 +437,23 @@ func TestContentPages(t *testing.T) {
 		if p.Total != 0 || p.Text != "" || p.NextOffset != nil || p.Body == "none" {
 			t.Fatalf("empty file page %+v", p)
 		}
-		runScenarios(t, e, []scenario{
-			{invalid: true, name: "limit 6001", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "6001"), token: bob, status: 400, code: "invalid_limit"},
-			{invalid: true, name: "limit 0", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "0"), token: bob, status: 400, code: "invalid_limit"},
-			{invalid: true, name: "limit -1", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "-1"), token: bob, status: 400, code: "invalid_limit"},
-			{invalid: true, name: "limit huge", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "99999999999999999999"), token: bob, status: 400, code: "invalid_limit"},
-			{invalid: true, name: "limit not a number", method: "GET", path: q(content, "kb://me/mixed.md", "limit", "1.5"), token: bob, status: 400, code: "invalid_limit"},
-			{invalid: true, name: "offset negative", method: "GET", path: q(content, "kb://me/mixed.md", "offset", "-1"), token: bob, status: 400, code: "invalid_offset"},
-			{invalid: true, name: "offset not a number", method: "GET", path: q(content, "kb://me/mixed.md", "offset", "x"), token: bob, status: 400, code: "invalid_offset"},
-			{name: "offset past end", method: "GET", path: q(content, "kb://me/mixed.md", "offset", fmt.Sprint(total+1)), token: bob, status: 400, code: "offset_out_of_range"},
-			{name: "offset past end of empty file", method: "GET", path: q(content, "kb://me/empty.txt", "offset", "1"), token: bob, status: 400, code: "offset_out_of_range"},
-			{name: "a folder", method: "GET", path: q(content, "kb://me/notes/"), token: bob, status: 400, code: "not_a_file"},
-			{name: "missing file", method: "GET", path: q(content, "kb://me/nope.md"), token: bob, status: 404, code: "not_found"},
-			{invalid: true, name: "no uri", method: "GET", path: content, token: bob, status: 400, code: "invalid_uri"},
-			{name: "sample Chinese note", method: "GET", path: q(content, "kb://me/notes/会议纪要.md"), token: bob, status: 200,
-				check: func(t *testing.T, r resp) {
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Invalid: true, Name: "limit 6001", Method: "GET", URL: q(content, "kb://me/mixed.md", "limit", "6001"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Invalid: true, Name: "limit 0", Method: "GET", URL: q(content, "kb://me/mixed.md", "limit", "0"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Invalid: true, Name: "limit -1", Method: "GET", URL: q(content, "kb://me/mixed.md", "limit", "-1"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Invalid: true, Name: "limit huge", Method: "GET", URL: q(content, "kb://me/mixed.md", "limit", "99999999999999999999"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Invalid: true, Name: "limit not a number", Method: "GET", URL: q(content, "kb://me/mixed.md", "limit", "1.5"), Token: bob, WantStatus: 400, WantCode: "invalid_limit"},
+			{Invalid: true, Name: "offset negative", Method: "GET", URL: q(content, "kb://me/mixed.md", "offset", "-1"), Token: bob, WantStatus: 400, WantCode: "invalid_offset"},
+			{Invalid: true, Name: "offset not a number", Method: "GET", URL: q(content, "kb://me/mixed.md", "offset", "x"), Token: bob, WantStatus: 400, WantCode: "invalid_offset"},
+			{Name: "offset past end", Method: "GET", URL: q(content, "kb://me/mixed.md", "offset", fmt.Sprint(total+1)), Token: bob, WantStatus: 400, WantCode: "offset_out_of_range"},
+			{Name: "offset past end of empty file", Method: "GET", URL: q(content, "kb://me/empty.txt", "offset", "1"), Token: bob, WantStatus: 400, WantCode: "offset_out_of_range"},
+			{Name: "a folder", Method: "GET", URL: q(content, "kb://me/notes/"), Token: bob, WantStatus: 400, WantCode: "not_a_file"},
+			{Name: "missing file", Method: "GET", URL: q(content, "kb://me/nope.md"), Token: bob, WantStatus: 404, WantCode: "not_found"},
+			{Invalid: true, Name: "no uri", Method: "GET", URL: content, Token: bob, WantStatus: 400, WantCode: "invalid_uri"},
+			{Name: "sample Chinese note", Method: "GET", URL: q(content, "kb://me/notes/会议纪要.md"), Token: bob, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var p pageJSON
-					r.decode(t, &p)
+					r.Decode(t, &p)
 					if p.Body != "raw" || p.Total == 0 || !utf8.ValidString(p.Text) || p.Total != int64(utf8.RuneCountInString(p.Text)) {
 						t.Errorf("sample note page: %+v", p)
 					}

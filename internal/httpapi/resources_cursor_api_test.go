@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -107,16 +108,16 @@ func TestListCursorWalk(t *testing.T) {
 			t.Fatalf("cursor %s does not hold the name", raw)
 		}
 		list := func(kv ...string) string { return q("/api/v1/resources", "kb://me/big/", kv...) }
-		runScenarios(t, e, []scenario{
-			{name: "cursor of another folder", method: "GET", path: list("cursor", *other.NextCursor), token: bob, status: 400, code: "invalid_cursor"},
-			{name: "garbage cursor", method: "GET", path: list("cursor", "not-a-cursor"), token: bob, status: 400, code: "invalid_cursor"},
-			{name: "bad base64", method: "GET", path: list("cursor", "!!!."+check), token: bob, status: 400, code: "invalid_cursor"},
-			{name: "edited cursor", method: "GET", path: q("/api/v1/resources", "kb://me/other/", "cursor", edited), token: bob, status: 400, code: "invalid_cursor"},
-			{name: "cursor with offset", method: "GET", path: list("cursor", cursor, "offset", "5"), token: bob, status: 400, code: "invalid_cursor"},
-			{name: "cursor of the last page", method: "GET", path: list("cursor", cursor, "limit", "1"), token: bob, status: 200,
-				check: func(t *testing.T, r resp) {
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Name: "cursor of another folder", Method: "GET", URL: list("cursor", *other.NextCursor), Token: bob, WantStatus: 400, WantCode: "invalid_cursor"},
+			{Name: "garbage cursor", Method: "GET", URL: list("cursor", "not-a-cursor"), Token: bob, WantStatus: 400, WantCode: "invalid_cursor"},
+			{Name: "bad base64", Method: "GET", URL: list("cursor", "!!!."+check), Token: bob, WantStatus: 400, WantCode: "invalid_cursor"},
+			{Name: "edited cursor", Method: "GET", URL: q("/api/v1/resources", "kb://me/other/", "cursor", edited), Token: bob, WantStatus: 400, WantCode: "invalid_cursor"},
+			{Name: "cursor with offset", Method: "GET", URL: list("cursor", cursor, "offset", "5"), Token: bob, WantStatus: 400, WantCode: "invalid_cursor"},
+			{Name: "cursor of the last page", Method: "GET", URL: list("cursor", cursor, "limit", "1"), Token: bob, WantStatus: 200,
+				Check: func(t *testing.T, r resp) {
 					var l listingJSON
-					r.decode(t, &l)
+					r.Decode(t, &l)
 					if len(l.Items) != 1 || l.Items[0].Name != "f400.txt" || l.NextCursor == nil {
 						t.Errorf("resume at the last page: %+v", l)
 					}

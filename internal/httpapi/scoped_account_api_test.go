@@ -52,7 +52,7 @@ func TestScopedTokenRefusedAccountRoutes(t *testing.T) {
 		for kind, tok := range tokens {
 			for _, r := range routes {
 				got := e.do(r.method, r.path, tok, r.body)
-				if code, _, _ := got.apiErr(); got.Status != http.StatusForbidden || code != "scoped_token" {
+				if code, _, _ := got.APIError(); got.Status != http.StatusForbidden || code != "scoped_token" {
 					t.Errorf("%s token, %s %s: want 403 scoped_token, got %s", kind, r.method, r.path, got)
 				}
 			}

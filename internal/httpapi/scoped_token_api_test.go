@@ -135,7 +135,7 @@ func TestScopedTokenSeesOnlyItsFolder(t *testing.T) {
 				if r.Status != http.StatusNotFound && r.Status != http.StatusBadRequest {
 					t.Errorf("GET %s %s: %s", path, u, r)
 				}
-				if code, _, _ := r.apiErr(); r.Status == http.StatusBadRequest && code != "invalid_uri" {
+				if code, _, _ := r.APIError(); r.Status == http.StatusBadRequest && code != "invalid_uri" {
 					t.Errorf("GET %s %s: %s", path, u, r)
 				}
 			}

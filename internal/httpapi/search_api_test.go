@@ -128,7 +128,7 @@ func TestSearchAPI(t *testing.T) {
 		} {
 			r := e.invalid().do(http.MethodGet, q("/api/v1/search", "kb://me/", bad.kv...), bob, nil)
 			wantErr(t, r, http.StatusBadRequest, bad.code)
-			if _, msg, _ := r.apiErr(); !strings.Contains(msg, bad.in) {
+			if _, msg, _ := r.APIError(); !strings.Contains(msg, bad.in) {
 				t.Fatalf("%v: message %q does not say %q", bad.kv, msg, bad.in)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -58,16 +59,16 @@ func TestChangePassword(t *testing.T) {
 		var tok tokenJSON
 		e.mustOK(e.do("POST", "/api/v1/auth/tokens", here, map[string]string{"name": "script"}), 201, &tok)
 		const pw, me = "/api/v1/auth/password", "/api/v1/auth/me"
-		runScenarios(t, e, []scenario{
-			{invalid: true, name: "missing fields", method: "POST", path: pw, token: here, body: map[string]string{"new_password": "x"}, status: 400, code: "invalid_request"},
-			{name: "wrong current password", method: "POST", path: pw, token: here, body: map[string]string{"current_password": "nope-nope", "new_password": "brand-new-password"}, status: 400, code: "wrong_password"},
-			{name: "weak new password", method: "POST", path: pw, token: here, body: map[string]string{"current_password": userPassword, "new_password": "short"}, status: 400, code: "weak_password"},
-			{name: "nothing changed yet", method: "GET", path: me, token: elsewhere, status: 200},
-			{name: "change", method: "POST", path: pw, token: here, body: map[string]string{"current_password": userPassword, "new_password": "brand-new-password"}, status: 204},
-			{name: "this session stays", method: "GET", path: me, token: here, status: 200},
-			{name: "the other session ended", method: "GET", path: me, token: elsewhere, status: 401, code: "invalid_token"},
-			{name: "the API token ended", method: "GET", path: me, token: tok.Token, status: 401, code: "invalid_token"},
-			{name: "old password refused", method: "POST", path: "/api/v1/auth/login", body: map[string]string{"username": "bob", "password": userPassword}, status: 401, code: "invalid_credentials"},
+		apptest.RunScenarios(t, e.api(), []apptest.Scenario{
+			{Invalid: true, Name: "missing fields", Method: "POST", URL: pw, Token: here, Body: map[string]string{"new_password": "x"}, WantStatus: 400, WantCode: "invalid_request"},
+			{Name: "wrong current password", Method: "POST", URL: pw, Token: here, Body: map[string]string{"current_password": "nope-nope", "new_password": "brand-new-password"}, WantStatus: 400, WantCode: "wrong_password"},
+			{Name: "weak new password", Method: "POST", URL: pw, Token: here, Body: map[string]string{"current_password": userPassword, "new_password": "short"}, WantStatus: 400, WantCode: "weak_password"},
+			{Name: "nothing changed yet", Method: "GET", URL: me, Token: elsewhere, WantStatus: 200},
+			{Name: "change", Method: "POST", URL: pw, Token: here, Body: map[string]string{"current_password": userPassword, "new_password": "brand-new-password"}, WantStatus: 204},
+			{Name: "this session stays", Method: "GET", URL: me, Token: here, WantStatus: 200},
+			{Name: "the other session ended", Method: "GET", URL: me, Token: elsewhere, WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "the API token ended", Method: "GET", URL: me, Token: tok.Token, WantStatus: 401, WantCode: "invalid_token"},
+			{Name: "old password refused", Method: "POST", URL: "/api/v1/auth/login", Body: map[string]string{"username": "bob", "password": userPassword}, WantStatus: 401, WantCode: "invalid_credentials"},
 		})
 		e.login("bob", "brand-new-password")
 	})

@@ -124,7 +124,7 @@ func TestShareReadOnlyWithUser(t *testing.T) {
 			"restore-version": e.do(http.MethodPost, "/api/v1/resources/versions/restore", bob,
 				map[string]any{"uri": "kb://users/alice/team/paper.md", "version_id": 1}),
 		} {
-			if code, _, _ := r.apiErr(); r.Status != http.StatusForbidden || code != "read_only" {
+			if code, _, _ := r.APIError(); r.Status != http.StatusForbidden || code != "read_only" {
 				t.Errorf("bob's %s in a read share: want 403 read_only, got %s", what, r)
 			}
 		}

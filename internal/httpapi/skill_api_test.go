@@ -3,46 +3,31 @@ package httpapi
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/skill"
-	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
-// skillEnv is the real stack with the fake LLM on its default script and
-// one skill service shared by the API and compile, as the server wires it.
-type skillEnv struct {
-	*cmpEnv
-	fake  *fakellm.Server
-	store *store.Store
-}
-
-func skillNewEnv(t *testing.T, dialect string) *skillEnv {
+// skillNewEnv is the real stack with the fake LLM on its default script
+// and one skill service shared by the API and compile, as the server wires
+// it.
+func skillNewEnv(t *testing.T, dialect string) *apiEnv {
 	t.Helper()
-	stack := NewTestStack(t, dialect)
-	fake := fakellm.New(fakellm.Options{})
-	fakeSrv := httptest.NewServer(fake)
-	t.Cleanup(fakeSrv.Close)
-	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake", Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1",
-		APIKey: "sk-skill-test", Model: "fake-model", ContextWindow: 32768, OutputReserve: 2048}}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stack := apptest.NewStack(t, dialect)
+	fake := apptest.StartFake(t, fakellm.Options{})
+	reg := apptest.Models(t, fake.Model("fake", "sk-skill-test", "fake-model"))
 	skills := &skill.Service{Store: stack.Store, Tree: stack.Tree, Models: reg}
 	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Models: reg, Skills: skills,
 		Poll: 20 * time.Millisecond, Heartbeat: 50 * time.Millisecond, Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
-	e := &skillEnv{cmpEnv: &cmpEnv{t: t, fakeURL: fakeSrv.URL, svc: comp}, fake: fake, store: stack.Store}
-	e.srv = httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Compile: comp, Skills: skills}))
-	t.Cleanup(e.srv.Close)
-	e.tokens = stack.SignIn(t, "alice", "bob")
+	e := newAPIEnv(t, stack, Deps{Models: reg, Compile: comp, Skills: skills}, "alice", "bob")
+	e.fake, e.fakeURL = fake, fake.URL
 	return e
 }
 
@@ -60,7 +45,7 @@ type skillErrJSON struct {
 	Error struct{ Code, Message, Field string }
 }
 
-func (e *skillEnv) list(user string) []skillJSON {
+func (e *apiEnv) skills(user string) []skillJSON {
 	e.t.Helper()
 	code, b := e.do("GET", "/knowledge-agent/skills", user, nil)
 	if code != 200 {
@@ -69,7 +54,7 @@ func (e *skillEnv) list(user string) []skillJSON {
 	return cmpDecode[struct{ Skills []skillJSON }](e.t, b).Skills
 }
 
-func (e *skillEnv) create(user string, body map[string]any) skillJSON {
+func (e *apiEnv) create(user string, body map[string]any) skillJSON {
 	e.t.Helper()
 	code, b := e.do("POST", "/knowledge-agent/skills", user, body)
 	if code != 201 {
@@ -104,7 +89,7 @@ func TestSkillAPI(t *testing.T) {
 		if code, b := e.invalid().do("POST", base, "alice", map[string]any{"name": "n", "prompt": "p", "tools": []string{"sh"}}); code != 400 || cmpErrCode(t, b) != "invalid_json" {
 			t.Errorf("a skill with tools: %d %s", code, b)
 		}
-		if n := len(e.list("alice")); n != 3 {
+		if n := len(e.skills("alice")); n != 3 {
 			t.Fatalf("refused skills were stored: %d skills", n)
 		}
 
@@ -124,7 +109,7 @@ func TestSkillAPI(t *testing.T) {
 
 		// The list: built-ins first, then the caller's by name.
 		var names []string
-		for _, s := range e.list("alice") {
+		for _, s := range e.skills("alice") {
 			names = append(names, s.ID+"="+s.Name)
 		}
 		want := []string{"builtin:concise=concise", "builtin:study-notes=study-notes", "builtin:chinese-summary=chinese-summary",
@@ -157,7 +142,7 @@ func TestSkillAPI(t *testing.T) {
 				t.Fatalf("bob %s alice's skill: %d %s", method, code, b)
 			}
 		}
-		for _, s := range e.list("bob") {
+		for _, s := range e.skills("bob") {
 			if s.ID == mine.ID || s.ID == other.ID {
 				t.Fatalf("bob lists alice's skill %+v", s)
 			}
@@ -226,7 +211,7 @@ func TestSkillGenerateAndPreviewAPI(t *testing.T) {
 		if sent == nil || !strings.Contains(string(sent.Messages[1].Content), "900 EUR") {
 			t.Fatalf("the model did not see the sample: %+v", sent)
 		}
-		if n := len(e.list("alice")); n != 3 {
+		if n := len(e.skills("alice")); n != 3 {
 			t.Fatalf("generate stored a skill: %d skills", n)
 		}
 
@@ -247,7 +232,7 @@ func TestSkillGenerateAndPreviewAPI(t *testing.T) {
 			if c.push != nil {
 				e.fake.Push(*c.push)
 			}
-			ex := e.cmpEnv
+			ex := e
 			if c.body["description"] == "" { // outside the document
 				ex = ex.invalid()
 			}
@@ -364,12 +349,12 @@ func TestSkillFrozenInJob(t *testing.T) {
 			}
 		}
 		ctx := context.Background()
-		u, _ := e.store.UserByUsername(ctx, "alice")
-		n, err := e.store.NodeByPath(ctx, u.ID, "wiki/deals/supply.md")
+		u, _ := e.stack.Store.UserByUsername(ctx, "alice")
+		n, err := e.stack.Store.NodeByPath(ctx, u.ID, "wiki/deals/supply.md")
 		if err != nil {
 			t.Fatal(err)
 		}
-		prov, err := e.store.ProvenanceOf(ctx, n.ID)
+		prov, err := e.stack.Store.ProvenanceOf(ctx, n.ID)
 		if err != nil || prov.Skill != "Contract reader" || prov.SkillID != sk.ID || prov.SkillHash != skill.Hash(oldPrompt) {
 			t.Fatalf("provenance %+v %v", prov, err)
 		}

@@ -7,14 +7,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -24,77 +23,30 @@ import (
 
 const stFakeKey = "sk-stream-test-SECRET-42"
 
-// stEnv is a full server with a fake LLM behind two models.
-type stEnv struct {
-	srv      *httptest.Server
-	fake     *fakellm.Server
-	fakeURL  string
-	shutdown chan struct{}
-	tokens   map[string]string
-	stack    TestStack
-	skip     atomic.Bool // the next request is invalid on purpose
-}
-
-// invalid marks the next request as invalid on purpose: only its answer is
-// checked against the OpenAPI document.
-func (e *stEnv) invalid() *stEnv {
-	e.skip.Store(true)
-	return e
-}
-
-// checked prepares req for the validating client.
-func (e *stEnv) checked(req *http.Request) *http.Request {
-	if e.skip.Swap(false) {
-		return SkipRequestCheck(req)
-	}
-	return req
-}
-
-func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *stEnv {
+func stSetup(t testing.TB, dialect string, tweak ...func(*Deps)) *apiEnv {
 	t.Helper()
-	return stSetupOn(t, NewTestStack(t, dialect), tweak...)
+	return stSetupOn(t, apptest.NewStack(t, dialect), tweak...)
 }
 
-// stSetupOn is stSetup on a stack built by the caller.
-func stSetupOn(t testing.TB, stack TestStack, tweak ...func(*Deps)) *stEnv {
+// stSetupOn is a full server with a fake LLM behind two models, on a
+// stack built by the caller.
+func stSetupOn(t testing.TB, stack *apptest.Stack, tweak ...func(*Deps)) *apiEnv {
 	t.Helper()
-	fake := fakellm.New(fakellm.Options{})
-	fakeSrv := httptest.NewServer(fake)
-	t.Cleanup(fakeSrv.Close)
+	fake := apptest.StartFake(t, fakellm.Options{})
 	mk := func(id string, tools bool) llm.ModelConfig {
-		return llm.ModelConfig{ID: id, Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1", APIKey: stFakeKey,
-			Model: "upstream-secret-name", ContextWindow: 32768, OutputReserve: 4096, NativeTools: tools}
+		m := fake.Model(id, stFakeKey, "upstream-secret-name")
+		m.OutputReserve, m.NativeTools = 4096, tools
+		return m
 	}
-	reg, err := llm.NewRegistry([]llm.ModelConfig{mk("fake", true), mk("fake-text", false)}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &stEnv{fake: fake, fakeURL: fakeSrv.URL, shutdown: make(chan struct{}), stack: stack}
-	d := Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: env.shutdown,
-		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}}
+	reg := apptest.Models(t, mk("fake", true), mk("fake-text", false))
+	shutdown := make(chan struct{})
+	d := Deps{Models: reg, Shutdown: shutdown, Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}}
 	for _, f := range tweak {
 		f(&d)
 	}
-	env.srv = httptest.NewUnstartedServer(nil)
-	env.srv.Config = NewServer(New(d), d.Timeouts)
-	env.srv.Start()
-	t.Cleanup(env.srv.Close)
-	env.tokens = stack.SignIn(t, "alice", "bob")
+	env := newAPIEnv(t, stack, d, "alice", "bob")
+	env.fake, env.fakeURL, env.shutdown = fake, fake.URL, shutdown
 	return env
-}
-
-func (e *stEnv) post(ctx context.Context, t *testing.T, user, path, body string) *http.Response {
-	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.srv.URL+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if user != "" {
-		req.Header.Set("Authorization", "Bearer "+e.tokens[user])
-	}
-	resp, err := CheckedClient(t).Do(e.checked(req))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
 }
 
 type stEvent struct {
@@ -350,8 +302,8 @@ func TestOptionsLeakNoSecrets(t *testing.T) {
 		t.Fatalf("options %s", raw)
 	}
 	// The web app sets aside a file over the limit before sending it.
-	if body.Upload.MaxFileBytes != TestUploadLimit || body.Upload.MaxFiles != knowledge.MaxUploadFiles {
-		t.Fatalf("upload limits %+v, want %d bytes", body.Upload, TestUploadLimit)
+	if body.Upload.MaxFileBytes != apptest.UploadLimit || body.Upload.MaxFiles != knowledge.MaxUploadFiles {
+		t.Fatalf("upload limits %+v, want %d bytes", body.Upload, apptest.UploadLimit)
 	}
 	for k := range body.Models[0] {
 		switch k {

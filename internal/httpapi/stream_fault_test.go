@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -16,7 +17,7 @@ import (
 // restart, the cut answer settled as failed.
 func TestStreamDatabaseLostAtTheEndOfATurn(t *testing.T) {
 	st, dir, link := storetest.OpenLinked(t)
-	env := stSetupOn(t, NewTestStackOn(t, st, dir))
+	env := stSetupOn(t, apptest.NewStackOn(t, st, dir))
 	var calls atomic.Int32
 	env.fake.SetFunc(func(*fakellm.Request) fakellm.Response {
 		if calls.Add(1) == 1 {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/observe"
@@ -68,19 +69,12 @@ func BenchmarkIdleStreams(b *testing.B) {
 	}
 	fakeURL := expect("FAKE ")
 
-	stack := NewTestStack(b, store.DialectSQLite)
-	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake-text", Profile: "openai-compatible", BaseURL: fakeURL + "/v1",
-		APIKey: stFakeKey, Model: "m", ContextWindow: 32768, OutputReserve: 4096}}, llm.RegistryOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	d := Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg, Shutdown: make(chan struct{}),
-		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}, StreamsPerUser: idleStreams + 1}
-	srv := httptest.NewUnstartedServer(nil)
-	srv.Config = NewServer(New(d), d.Timeouts)
-	srv.Start()
-	defer srv.Close()
-	token := stack.SignIn(b, "alice")["alice"]
+	stack := apptest.NewStack(b, store.DialectSQLite)
+	reg := apptest.Models(b, llm.ModelConfig{ID: "fake-text", Profile: "openai-compatible", BaseURL: fakeURL + "/v1",
+		APIKey: stFakeKey, Model: "m", ContextWindow: 32768, OutputReserve: 4096})
+	e := newAPIEnv(b, stack, Deps{Models: reg, Shutdown: make(chan struct{}),
+		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}, StreamsPerUser: idleStreams + 1}, "alice")
+	srv, token := e.srv, e.tokens["alice"]
 
 	for i := 0; i < b.N; i++ {
 		// Warm-up: one stream opened and released.

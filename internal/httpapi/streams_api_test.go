@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -20,34 +19,18 @@ import (
 // too_many_streams while another user streams freely; a finished stream
 // frees its slot; disabling the user ends the open ones.
 func TestStreamsPerUser(t *testing.T) {
-	stack := NewTestStack(t, store.DialectSQLite)
-	fake := fakellm.New(fakellm.Options{})
-	fakeSrv := httptest.NewServer(fake)
-	t.Cleanup(fakeSrv.Close)
-	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake", Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1", APIKey: "k",
-		Model: "m", ContextWindow: 32768, OutputReserve: 4096, NativeTools: true}}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: reg}))
-	t.Cleanup(srv.Close)
-	tokens := stack.SignIn(t, "alice", "bob")
+	stack := apptest.NewStack(t, store.DialectSQLite)
+	fake := apptest.StartFake(t, fakellm.Options{})
+	model := fake.Model("fake", "k", "m")
+	model.OutputReserve, model.NativeTools = 4096, true
+	env := newAPIEnv(t, stack, Deps{Models: apptest.Models(t, model)}, "alice", "bob")
+	srv, tokens := env.srv, env.tokens
 	ctx := context.Background()
-	if _, err := stack.Auth.CreateUser(ctx, "root", "password-root", store.RoleAdmin); err != nil {
-		t.Fatal(err)
-	}
-	admin, _ := stack.Auth.Login(ctx, "root", "password-root", "t")
+	admin := stack.NewUser(t, "root", store.RoleAdmin)
 	alice, _ := stack.Auth.UserByName(ctx, "alice")
 
 	post := func(token, path, body string) *http.Response {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+token)
-		res, err := CheckedClient(t).Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return env.send(t, env.request(t, ctx, http.MethodPost, path, token, body))
 	}
 	hang := func() {
 		fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("x")), fakellm.Sleep(30*time.Second), fakellm.Done()))

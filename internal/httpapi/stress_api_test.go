@@ -77,7 +77,7 @@ func TestStressNothingLost(t *testing.T) {
 			if code != 200 {
 				return
 			}
-			resp{Status: code, Body: b}.decode(t, &tr)
+			resp{Status: code, Body: b}.Decode(t, &tr)
 			if len(tr.Items) == 0 {
 				return
 			}
@@ -122,7 +122,7 @@ func TestStressNothingLost(t *testing.T) {
 						var out struct {
 							Items []itemJSON `json:"items"`
 						}
-						resp{Status: code, Body: b}.decode(t, &out)
+						resp{Status: code, Body: b}.Decode(t, &out)
 						rc, got := call("GET", q("/api/v1/resources/raw", out.Items[0].URI), tok, nil, "")
 						if quiet && writes[ui].Load() == before && (rc != 200 || string(got) != content) {
 							fail("upload of %s answered 201, then read %d %q, want %q", out.Items[0].URI, rc, got, content)

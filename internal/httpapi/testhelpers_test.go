@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -21,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -31,15 +31,16 @@ import (
 
 // Fixed test configuration.
 const (
-	testSecret      = httpapi.TestSecret
-	testUploadLimit = httpapi.TestUploadLimit
-	testSessionTTL  = httpapi.TestSessionTTL
-	testSessionMax  = httpapi.TestSessionMaxTTL
+	testSecret      = apptest.Secret
+	testUploadLimit = apptest.UploadLimit
+	testSessionTTL  = apptest.SessionTTL
+	testSessionMax  = apptest.SessionMaxTTL
 	adminPassword   = "admin-password-1"
 	userPassword    = "user-password-1"
 )
 
-// env is the real stack (store, blobs, tree, auth, Echo) served over HTTP.
+// env is the real stack (store, blobs, tree, auth, Echo) served over HTTP:
+// the one env of this package's external tests, built on apptest.
 type env struct {
 	t       *testing.T
 	URL     string
@@ -53,8 +54,8 @@ type env struct {
 	served atomic.Int64 // requests whose handler has returned
 	// bodyRead, when set before a request, counts the body bytes the server read.
 	bodyRead *atomic.Int64
-	client   *http.Client
-	skipNext atomic.Bool // the next request is invalid on purpose (invalid)
+	client   *http.Client // checks every exchange against the OpenAPI document
+	skip     atomic.Bool  // the next request is invalid on purpose (invalid)
 }
 
 // newEnv builds the stack on a fresh store of the dialect, creates the first
@@ -68,11 +69,11 @@ func newEnv(t *testing.T, dialect string) *env {
 // applied to the handler and the http.Server alike.
 func newEnvWith(t *testing.T, dialect string, d httpapi.Deps) *env {
 	t.Helper()
-	return newEnvOn(t, httpapi.NewTestStack(t, dialect), d)
+	return newEnvOn(t, apptest.NewStack(t, dialect), d)
 }
 
 // newEnvOn is newEnvWith on a stack the test built.
-func newEnvOn(t *testing.T, stack httpapi.TestStack, d httpapi.Deps) *env {
+func newEnvOn(t *testing.T, stack *apptest.Stack, d httpapi.Deps) *env {
 	t.Helper()
 	st, dir, tree, svc := stack.Store, stack.Dir, stack.Tree, stack.Auth
 	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
@@ -108,11 +109,7 @@ func (b countingBody) Read(p []byte) (int, error) {
 }
 
 // resp is a finished HTTP exchange.
-type resp struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
+type resp = apptest.Response
 
 type errorJSON struct {
 	Error struct {
@@ -121,89 +118,31 @@ type errorJSON struct {
 	} `json:"error"`
 }
 
-// apiErr decodes the {"error":{"code","message"}} shape; ok is false when the
-// body does not have it.
-func (r resp) apiErr() (code, message string, ok bool) {
-	var e errorJSON
-	if err := json.Unmarshal(r.Body, &e); err != nil || e.Error.Code == "" {
-		return "", "", false
-	}
-	return e.Error.Code, e.Error.Message, true
-}
-
-func (r resp) String() string {
-	b := r.Body
-	if len(b) > 300 {
-		b = b[:300]
-	}
-	return fmt.Sprintf("%d %s", r.Status, b)
-}
-
-// decode unmarshals the body into v, failing the test if it cannot.
-func (r resp) decode(t testing.TB, v any) {
-	t.Helper()
-	if err := json.Unmarshal(r.Body, v); err != nil {
-		t.Fatalf("decode %s: %v", r, err)
-	}
-}
+// api is the client every request of these tests goes through.
+func (e *env) api() apptest.Client { return apptest.Client{URL: e.URL, HTTP: e.client} }
 
 // do sends one request. body may be nil, a string or []byte (sent verbatim as
 // JSON), an io.Reader, or any value (JSON-encoded).
 func (e *env) do(method, path, token string, body any) resp {
 	e.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	case io.Reader:
-		rd = b
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			e.t.Fatalf("encode body: %v", err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequest(method, e.URL+path, rd)
-	if err != nil {
-		e.t.Fatalf("new request %s %s: %v", method, path, err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	return e.send(req)
+	return e.send(e.api().Request(e.t, context.Background(), method, path, token, body))
 }
 
 // invalid marks the next request (do, upload, send) as invalid on purpose
 // (bad JSON, a wrong type, a missing field): its answer is checked against
 // the OpenAPI document, the request itself is not.
 func (e *env) invalid() *env {
-	e.skipNext.Store(true)
+	e.skip.Store(true)
 	return e
 }
 
 // send performs a prepared request and reads the whole answer.
 func (e *env) send(req *http.Request) resp {
 	e.t.Helper()
-	if e.skipNext.Swap(false) {
-		req = httpapi.SkipRequestCheck(req)
+	if e.skip.Swap(false) {
+		req = apptest.Invalid(req)
 	}
-	res, err := e.client.Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		e.t.Fatalf("read %s %s: %v", req.Method, req.URL, err)
-	}
-	return resp{Status: res.StatusCode, Header: res.Header, Body: b}
+	return e.api().Send(e.t, req)
 }
 
 // mustOK decodes a successful answer of the given status into out.
@@ -213,7 +152,7 @@ func (e *env) mustOK(r resp, status int, out any) {
 		e.t.Fatalf("want %d, got %s", status, r)
 	}
 	if out != nil {
-		r.decode(e.t, out)
+		r.Decode(e.t, out)
 	}
 }
 
@@ -221,7 +160,7 @@ func (e *env) mustOK(r resp, status int, out any) {
 // the body is the one error shape.
 func wantErr(t testing.TB, r resp, status int, code string) {
 	t.Helper()
-	got, msg, ok := r.apiErr()
+	got, msg, ok := r.APIError()
 	if !ok {
 		t.Fatalf("want error %d %s, got non-error body: %s", status, code, r)
 	}

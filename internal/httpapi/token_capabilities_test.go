@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/kb"
 )
@@ -29,7 +29,7 @@ func routeKey(r *echo.Route) string {
 // Echo instance: every route has a line in routeCapabilities, and every
 // line is a route.
 func TestEveryRouteDeclaresItsCapability(t *testing.T) {
-	stack := NewTestStack(t, "sqlite")
+	stack := apptest.NewStack(t, "sqlite")
 	e := New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, SPA: http.NotFoundHandler()})
 	used := map[string]bool{}
 	n := 0
@@ -60,11 +60,10 @@ func TestEveryRouteDeclaresItsCapability(t *testing.T) {
 // answer is the one its declaration promises, so a route registered
 // outside the guarded group fails here.
 func TestCapabilitiesAreEnforced(t *testing.T) {
-	stack := NewTestStack(t, "sqlite")
-	srv := httptest.NewServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree}))
-	t.Cleanup(srv.Close)
+	stack := apptest.NewStack(t, "sqlite")
+	e := newAPIEnv(t, stack, Deps{}, "alice")
+	srv, session := e.srv, e.tokens["alice"]
 	ctx := context.Background()
-	session := stack.SignIn(t, "alice")["alice"]
 	u, err := stack.Store.UserByUsername(ctx, "alice")
 	if err != nil {
 		t.Fatal(err)

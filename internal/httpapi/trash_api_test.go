@@ -61,7 +61,7 @@ func TestUploadConflictModes(t *testing.T) {
 					Existing itemJSON `json:"existing"`
 				} `json:"error"`
 			}
-			r.decode(t, &body)
+			r.Decode(t, &body)
 			if body.Error.Existing.URI != "kb://users/bob/r.md" || body.Error.Existing.Size != 3 {
 				t.Fatalf("existing node %+v", body.Error.Existing)
 			}

@@ -25,7 +25,7 @@ func TestUploadNamesCarryingPaths(t *testing.T) {
 			for _, name := range []string{"lib/a/b.md", "../x.md", `win\dir\c.md`} {
 				r := e.upload(bob, "kb://me/", upFile{"fine.md", []byte("ok")}, upFile{name, []byte("x")})
 				wantErr(t, r, http.StatusBadRequest, "path_in_name")
-				if _, msg, _ := r.apiErr(); !strings.Contains(msg, "parents=true") {
+				if _, msg, _ := r.APIError(); !strings.Contains(msg, "parents=true") {
 					t.Errorf("%s: the message does not say how to keep the folders: %s", name, msg)
 				}
 			}

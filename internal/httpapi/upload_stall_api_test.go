@@ -11,10 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/httpapi"
-	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -44,13 +42,7 @@ func TestBigUploadDoesNotStallOthers(t *testing.T) {
 	if testing.Short() || raceDetector {
 		t.Skip("uploads 60 MB and measures latency: make test runs it without the race detector")
 	}
-	stack := httpapi.NewTestStack(t, store.DialectSQLite)
-	blobs, err := blob.Open(stack.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stack.Tree = knowledge.NewTree(stack.Store, blobs, 64<<20)
-	stack.Index = search.NewIndex(stack.Store, blobs, stack.Tree)
+	stack := apptest.NewStack(t, store.DialectSQLite, apptest.MaxUpload(64<<20))
 	e := newEnvOn(t, stack, httpapi.Deps{})
 	_, bob := e.newUser("bob")
 	_, eve := e.newUser("eve")

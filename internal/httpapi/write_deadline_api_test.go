@@ -11,9 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/blob"
-	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
+	"github.com/knowspace/knowspace/internal/apptest"
 )
 
 // TestStalledDownloadIsCut: a client that stops reading a download once
@@ -22,13 +20,7 @@ import (
 // deadline: the connection is closed soon after the writes stop moving.
 func TestStalledDownloadIsCut(t *testing.T) {
 	t.Parallel()
-	stack := NewTestStack(t, "sqlite")
-	blobs, err := blob.Open(stack.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stack.Tree = knowledge.NewTree(stack.Store, blobs, 64<<20)
-	stack.Index = search.NewIndex(stack.Store, blobs, stack.Tree)
+	stack := apptest.NewStack(t, "sqlite", apptest.MaxUpload(64<<20))
 	closed := make(chan struct{}, 8)
 	srv := httptest.NewUnstartedServer(New(Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree,
 		Timeouts: Timeouts{Write: 300 * time.Millisecond}}))
@@ -39,8 +31,7 @@ func TestStalledDownloadIsCut(t *testing.T) {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	e := &cmpEnv{t: t, srv: srv}
-	e.tokens = stack.SignIn(t, "alice")
+	e := &apiEnv{t: t, stack: stack, srv: srv, tokens: stack.SignIn(t, "alice")}
 	e.upload("alice", "kb://me/big/", map[string]string{"big.txt": strings.Repeat("a stalled reader\n", 32<<20/17)})
 
 	for _, path := range []string{"/api/v1/resources/raw?uri=kb://me/big/big.txt"} {

@@ -8,11 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/compile"
-	"github.com/knowspace/knowspace/internal/kb"
-	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -32,18 +29,8 @@ func BenchmarkImportSmallFiles(b *testing.B) {
 	for _, dialect := range storetest.Dialects() {
 		b.Run(dialect, func(b *testing.B) {
 			ctx := context.Background()
-			st, dir := storetest.Open(b, dialect)
-			blobs, err := blob.Open(dir)
-			if err != nil {
-				b.Fatal(err)
-			}
-			tree := knowledge.NewTree(st, blobs, 1<<20)
-			search.NewIndex(st, blobs, tree)
-			u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
-			if err := st.CreateUser(ctx, &u); err != nil {
-				b.Fatal(err)
-			}
-			c := kb.Caller{ID: u.ID, Username: u.Username}
+			stack := apptest.NewStack(b, dialect)
+			st, tree, c := stack.Store, stack.Tree, stack.Caller(b, "alice")
 			imp := &Service{Store: st, Tree: tree, MaxUpload: 1 << 20}
 			comp := compile.New(compile.Options{Store: st, Tree: tree, Poll: 5 * time.Millisecond,
 				Runners: map[string]compile.Runner{Kind: imp}})
@@ -58,7 +45,7 @@ func BenchmarkImportSmallFiles(b *testing.B) {
 					b.Fatal(err)
 				}
 				for {
-					got, err := st.JobByID(ctx, u.ID, j.ID)
+					got, err := st.JobByID(ctx, c.ID, j.ID)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
@@ -77,18 +77,8 @@ func TestImportCrashAfterCommitRunsOnce(t *testing.T) {
 // alice, the caller it returns.
 func importStack(t *testing.T, dialect string) (*store.Store, *blob.Store, *knowledge.Tree, kb.Caller) {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, 1<<20)
-	search.NewIndex(st, blobs, tree)
-	u := store.User{Username: "alice", PasswordHash: "x", Role: store.RoleUser}
-	if err := st.CreateUser(context.Background(), &u); err != nil {
-		t.Fatal(err)
-	}
-	return st, blobs, tree, kb.Caller{ID: u.ID, Username: u.Username}
+	stack := apptest.NewStack(t, dialect)
+	return stack.Store, stack.Blobs, stack.Tree, stack.Caller(t, "alice")
 }
 
 func zipOf(t *testing.T, n int) []byte {

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -11,14 +10,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/crypto/bcrypt"
 
-	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
-	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/store"
-	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 // Every call is answered with one JSON body, in both revisions: the door
@@ -131,26 +125,9 @@ func TestClosingTheRequestCancelsTheCall(t *testing.T) {
 
 // cancelDeps is a store with one user, and that user's session token.
 func cancelDeps(t *testing.T) (Deps, string) {
-	st, dir := storetest.Open(t, store.DialectSQLite)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, 1<<20)
-	search.NewIndex(st, blobs, tree)
-	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := svc.CreateUser(ctx, "alice", "password-alice", "user"); err != nil {
-		t.Fatal(err)
-	}
-	s, err := svc.Login(ctx, "alice", "password-alice", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Deps{Tree: tree, Auth: svc}.withDefaults(), s.Token
+	stack := apptest.NewStack(t, store.DialectSQLite)
+	alice := stack.NewUser(t, "alice", store.RoleUser)
+	return Deps{Tree: stack.Tree, Auth: stack.Auth}.withDefaults(), alice.Token
 }
 
 type bearerTransport string

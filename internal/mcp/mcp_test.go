@@ -14,14 +14,13 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/crypto/bcrypt"
 
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/mcp"
+	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -43,45 +42,19 @@ type env struct {
 // tree each.
 func newEnv(t testing.TB, dialect string) *env {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
+	stack := apptest.NewStack(t, dialect, apptest.MaxUpload(16<<20))
+	e := &env{t: t, tree: stack.Tree}
+	alice := stack.NewUser(t, "alice", store.RoleUser)
+	e.alice = alice.Token
+	e.aliceAPI = stack.APIToken(t, alice.User.ID, "mcp")
+	scoped, err := stack.Auth.CreateScopedToken(context.Background(), alice.User, "notes only", 0, auth.TokenScope{URI: "kb://me/notes/"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree := knowledge.NewTree(st, blobs, 16<<20)
-	search.NewIndex(st, blobs, tree)
-	svc, err := auth.New(st, tree, auth.Options{Secret: bytes.Repeat([]byte("k"), 32), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, tree: tree}
-	ctx := context.Background()
-	for _, name := range []string{"alice", "bob"} {
-		if _, err := svc.CreateUser(ctx, name, "password-"+name, "user"); err != nil {
-			t.Fatal(err)
-		}
-		s, err := svc.Login(ctx, name, "password-"+name, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name == "alice" {
-			e.alice = s.Token
-			tok, err := svc.CreateToken(ctx, s.User.ID, "mcp", 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.aliceAPI = tok.Secret
-			scoped, err := svc.CreateScopedToken(ctx, s.User, "notes only", 0, auth.TokenScope{URI: "kb://me/notes/"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.aliceNotes = scoped.Secret
-		} else {
-			e.bob = s.Token
-		}
-	}
-	door := mcp.New(mcp.Deps{Tree: tree, Auth: svc, ResourcesPage: 3})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: st, Auth: svc, Tree: tree,
+	e.aliceNotes = scoped.Secret
+	e.bob = stack.NewUser(t, "bob", store.RoleUser).Token
+	door := mcp.New(mcp.Deps{Tree: stack.Tree, Auth: stack.Auth, ResourcesPage: 3})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree,
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: door}}}))
 	t.Cleanup(srv.Close)
 	e.url = srv.URL
@@ -115,16 +88,8 @@ func (e *env) connect(token, revision string) *sdk.ClientSession {
 // command is the same call through POST /knowledge-agent/command.
 func (e *env) command(token, body string) (int, []byte) {
 	e.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, e.url+"/api/v1/knowledge-agent/command", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	return res.StatusCode, raw
+	r := apptest.Client{URL: e.url}.Do(e.t, http.MethodPost, "/api/v1/knowledge-agent/command", token, body)
+	return r.Status, r.Body
 }
 
 func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (*sdk.CallToolResult, map[string]any) {

@@ -13,19 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"github.com/knowspace/knowspace/internal/agent/llm"
-	"github.com/knowspace/knowspace/internal/auth"
-	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/httpapi"
-	"github.com/knowspace/knowspace/internal/knowledge"
-	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/store"
-	"github.com/knowspace/knowspace/internal/store/storetest"
 	"github.com/knowspace/knowspace/internal/turn"
 )
 
@@ -47,53 +41,27 @@ type env struct {
 
 func newEnv(t testing.TB, dialect string, streamsPerUser int) *env {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, 1<<20)
-	search.NewIndex(st, blobs, tree)
-	svc, err := auth.New(st, tree, auth.Options{Secret: []byte("openai-test-secret-0123456789abcdef"), BcryptCost: bcrypt.MinCost})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := fakellm.New(fakellm.Options{})
-	fakeSrv := httptest.NewServer(fake)
-	t.Cleanup(fakeSrv.Close)
+	stack := apptest.NewStack(t, dialect)
+	fake := apptest.StartFake(t, fakellm.Options{})
 	mk := func(id string, tools bool) llm.ModelConfig {
-		return llm.ModelConfig{ID: id, Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1", APIKey: "sk-fake",
-			Model: "upstream", ContextWindow: 32768, OutputReserve: 4096, NativeTools: tools}
+		m := fake.Model(id, "sk-fake", "upstream")
+		m.OutputReserve, m.NativeTools = 4096, tools
+		return m
 	}
-	models, err := llm.NewRegistry([]llm.ModelConfig{mk("fake", true), mk("fake-text", false)}, llm.RegistryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conversations := &chat.Service{Store: st, Tree: tree}
-	turns := turn.New(tree, conversations, streamsPerUser)
+	models := apptest.Models(t, mk("fake", true), mk("fake-text", false))
+	conversations := &chat.Service{Store: stack.Store, Tree: stack.Tree}
+	turns := turn.New(stack.Tree, conversations, streamsPerUser)
 	shutdown := make(chan struct{})
-	door := openaiapi.Handler(openaiapi.Deps{Auth: svc, Models: models, Turns: turns, Shutdown: shutdown})
-	h := httpapi.New(httpapi.Deps{Store: st, Auth: svc, Tree: tree, Models: models, Chat: conversations, Turns: turns,
+	door := openaiapi.Handler(openaiapi.Deps{Auth: stack.Auth, Models: models, Turns: turns, Shutdown: shutdown})
+	h := httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree, Models: models, Chat: conversations, Turns: turns,
 		Shutdown: shutdown, Mounts: []httpapi.Mount{{Path: "/v1", Handler: door}}})
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = httpapi.NewServer(h, httpapi.Timeouts{})
 	srv.Start()
 	t.Cleanup(srv.Close)
 
-	ctx := context.Background()
-	u, err := svc.CreateUser(ctx, "alice", "password-alice", store.RoleUser)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := svc.CreateToken(ctx, u.ID, "openai client", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess, err := svc.Login(ctx, "alice", "password-alice", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &env{URL: srv.URL, Fake: fake, Key: key.Secret, Token: sess.Token}
+	alice := stack.NewUser(t, "alice", store.RoleUser)
+	return &env{URL: srv.URL, Fake: fake.Server, Key: stack.APIToken(t, alice.User.ID, "openai client"), Token: alice.Token}
 }
 
 // post sends body to path with the key and returns the open response.
@@ -103,31 +71,14 @@ func (e *env) post(t testing.TB, ctx context.Context, key, path string, body any
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.URL+path, strings.NewReader(string(raw)))
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	c := apptest.Client{URL: e.URL}
+	return c.Open(t, c.Request(t, ctx, http.MethodPost, path, key, raw))
 }
 
 func (e *env) get(t testing.TB, key, path string) (int, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, e.URL+path, nil)
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b
+	r := apptest.Client{URL: e.URL}.Do(t, http.MethodGet, path, key, nil)
+	return r.Status, r.Body
 }
 
 // complete posts a chat completion and reads the whole answer.

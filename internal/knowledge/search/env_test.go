@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
 	"github.com/knowspace/knowspace/internal/store"
-	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 // env is a real store, blob store, tree and index writer with two users,
@@ -33,26 +32,9 @@ func newEnv(t testing.TB, dialect string) *env {
 // newEnvUploading is newEnv with uploads of up to maxUpload bytes.
 func newEnvUploading(t testing.TB, dialect string, maxUpload int64) *env {
 	t.Helper()
-	st, dir := storetest.Open(t, dialect)
-	blobs, err := blob.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree := knowledge.NewTree(st, blobs, maxUpload)
-	e := &env{t: t, st: st, tree: tree, index: search.NewIndex(st, blobs, tree)}
-	for _, name := range []string{"alice", "bob"} {
-		u := store.User{Username: name, PasswordHash: "x", Role: store.RoleUser}
-		if err := st.CreateUser(context.Background(), &u); err != nil {
-			t.Fatal(err)
-		}
-		c := kb.Caller{ID: u.ID, Username: name}
-		if name == "alice" {
-			e.alice = c
-		} else {
-			e.bob = c
-		}
-	}
-	return e
+	stack := apptest.NewStack(t, dialect, apptest.MaxUpload(maxUpload))
+	return &env{t: t, st: stack.Store, tree: stack.Tree, index: stack.Index,
+		alice: stack.Caller(t, "alice"), bob: stack.Caller(t, "bob")}
 }
 
 func (e *env) mkdir(c kb.Caller, uri string) {

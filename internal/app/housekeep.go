@@ -1,11 +1,13 @@
-package main
+package app
 
 import (
 	"context"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/trash"
 	"github.com/knowspace/knowspace/internal/scratch"
@@ -34,7 +36,7 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 		case <-ctx.Done():
 			return
 		case <-staging.C:
-			logLeftovers(blobs.CleanStaging(blob.StagingMaxAge))
+			LogLeftovers(blobs.CleanStaging(blob.StagingMaxAge))
 			if n, err := trash.New(tree).ExpireTrash(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("trash expiry", "err", err)
 			} else if n > 0 {
@@ -53,9 +55,9 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 	}
 }
 
-// logLeftovers says what a sweep of crash leftovers removed, and why it
+// LogLeftovers says what a sweep of crash leftovers removed, and why it
 // stopped early.
-func logLeftovers(removed []scratch.Leftover, err error) {
+func LogLeftovers(removed []scratch.Leftover, err error) {
 	for _, l := range removed {
 		slog.Info("removed a crashed process's leftovers", "path", l.Path, "bytes", l.Bytes)
 	}
@@ -74,4 +76,19 @@ func backfillExtractions(ctx context.Context, tree *knowledge.Tree) {
 	case n > 0:
 		slog.Info("older documents marked for extraction", "count", n)
 	}
+}
+
+// warmExtraction compiles the PDF engine into its cache once, in a child,
+// so the first PDF a user compiles does not pay for it.
+func warmExtraction(ctx context.Context, iso *extract.Isolation) {
+	if err := os.MkdirAll(iso.CacheDir, 0o700); err != nil {
+		slog.Warn("PDF engine cache", "dir", iso.CacheDir, "err", err)
+		return
+	}
+	start := time.Now()
+	if err := iso.Warm(ctx); err != nil && ctx.Err() == nil {
+		slog.Warn("PDF engine did not start; PDFs will fail to parse", "err", err)
+		return
+	}
+	slog.Debug("PDF engine ready", "took", time.Since(start).Round(time.Millisecond))
 }

@@ -1,0 +1,162 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/compile"
+	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/dav"
+	"github.com/knowspace/knowspace/internal/extract"
+	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/importer"
+	"github.com/knowspace/knowspace/internal/ingest"
+	"github.com/knowspace/knowspace/internal/mcp"
+	"github.com/knowspace/knowspace/internal/observe"
+	"github.com/knowspace/knowspace/internal/openaiapi"
+	"github.com/knowspace/knowspace/internal/skill"
+	"github.com/knowspace/knowspace/internal/turn"
+	"github.com/knowspace/knowspace/web"
+)
+
+// Options are the choices the config file does not hold.
+type Options struct {
+	// FakeLLM serves the project's fake LLM in this process and offers its
+	// models first (KB_FAKE_LLM=1), so a newcomer can chat without a key.
+	FakeLLM bool
+}
+
+// App is the whole server: the core, the compile and extraction services,
+// the doors mounted on the REST API, and, once started, the listeners
+// and workers.
+type App struct {
+	*Core
+	models     *llm.Registry
+	extraction *extract.Isolation
+	compiler   *compile.Service
+	ingester   *ingest.Service
+	handler    *echo.Echo
+	timeouts   httpapi.Timeouts
+	// shutdown tells long-lived streams to end: http.Server.Shutdown does
+	// not end them.
+	shutdown  chan struct{}
+	generated string
+
+	// Set by Start.
+	server     *http.Server
+	listener   net.Listener
+	metrics    *observe.MetricsServer
+	served     chan error
+	workers    *compile.Pool
+	extractors *ingest.Pool
+}
+
+// New opens the core and builds every service and door on it: the first
+// admin exists, the search index is whole and turns cut by the last stop
+// are marked interrupted when it returns. Nothing listens until Start.
+func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
+	core, err := Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Core: core, shutdown: make(chan struct{})}
+	if err := a.build(ctx, opts); err != nil {
+		core.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *App) build(ctx context.Context, opts Options) error {
+	cfg := a.Config
+	generated, err := a.Auth.EnsureAdmin(ctx, cfg.AdminPassword)
+	if err != nil {
+		return fmt.Errorf("create first admin: %w", err)
+	}
+	a.generated = generated
+	// Before serving: a search must never take a half-built index for whole.
+	if err := a.Index.Ensure(ctx); err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	configured := cfg.Models
+	if opts.FakeLLM {
+		fakes, err := startFakeLLM()
+		if err != nil {
+			return err
+		}
+		configured = append(fakes, configured...)
+	}
+	if a.models, err = llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}}); err != nil {
+		return fmt.Errorf("models: %w", err)
+	}
+	ocr := extract.OCR{Languages: cfg.OCR.Languages, MaxPages: cfg.OCR.MaxPages, PageTimeout: cfg.OCR.PageTimeout,
+		MinConfidence: cfg.OCR.MinConfidence, Disabled: !cfg.OCR.On()}
+	if st := ocr.Status(); st.Available {
+		slog.Info("OCR available", "engine", st.Engine, "languages", st.Languages, "note", st.Hint)
+	} else {
+		slog.Warn("OCR unavailable: scanned pages and images will have no text", "hint", st.Hint)
+	}
+	a.extraction = &extract.Isolation{Timeout: cfg.ParseTimeout, MemoryBytes: cfg.ParseMemoryMB << 20,
+		CacheDir: filepath.Join(cfg.DataDir, "cache", "pdf-engine"), Limits: extract.Limits{OCR: ocr}}
+	skills := &skill.Service{Store: a.Store, Tree: a.Tree, Models: a.models}
+	imports := &importer.Service{Store: a.Store, Tree: a.Tree, MaxUpload: cfg.MaxUploadBytes,
+		QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser,
+		Limits:            importer.Limits{MaxEntries: cfg.Import.MaxEntries, MaxBytes: cfg.Import.MaxBytes}}
+	a.compiler = compile.New(compile.Options{Store: a.Store, Tree: a.Tree, Models: a.models, CLIProfiles: cfg.CLIProfiles,
+		Extraction: a.extraction, QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser, Skills: skills,
+		Runners: map[string]compile.Runner{importer.Kind: imports}, CLIUser: cfg.CLIUser})
+	imports.Notify = a.compiler.Notify
+	a.ingester = ingest.New(ingest.Options{Store: a.Store, Tree: a.Tree, Extraction: a.extraction, MaxBytes: cfg.MaxUploadBytes})
+	if cfg.Extract.On() {
+		// Every replica marks; those with extraction workers take the marks.
+		a.Tree.AutoExtract(a.ingester.Notify)
+	}
+	lim := cfg.Limits
+	a.timeouts = httpapi.Timeouts{ReadHeader: lim.ReadHeaderTimeout, Idle: lim.IdleTimeout,
+		BodyIdle: lim.BodyIdleTimeout, Body: lim.BodyTimeout, Write: lim.WriteTimeout}
+	var conversations *chat.Service
+	if cfg.Conversations.Store {
+		conversations = &chat.Service{Store: a.Store, Tree: a.Tree}
+		// Nothing streams yet: a turn still streaming was cut by the
+		// previous run of the server.
+		n, err := conversations.Interrupt(ctx)
+		if err != nil {
+			return fmt.Errorf("mark interrupted turns: %w", err)
+		}
+		if n > 0 {
+			slog.Info("marked turns cut by the last stop as interrupted", "count", n)
+		}
+	}
+	// One turn service for every door, so a user's stream limit counts all.
+	turns := turn.New(a.Tree, conversations, lim.StreamsPerUser)
+	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.Auth, Models: a.models, Turns: turns, Shutdown: a.shutdown})
+	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
+		Models: a.models, Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
+		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
+		TrustedProxies: cfg.TrustedProxyRanges(),
+		Space:          httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
+		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.Tree, Auth: a.Auth})},
+			{Path: "/v1", Handler: openai},
+			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.Tree, Auth: a.Auth, Store: a.Store, MaxUpload: cfg.MaxUploadBytes})}}})
+	return nil
+}
+
+// Handler is the whole HTTP surface: the REST API, the doors mounted on it
+// and the web app.
+func (a *App) Handler() http.Handler { return a.handler }
+
+// Models are the configured models (the fake's first with FakeLLM).
+func (a *App) Models() *llm.Registry { return a.models }
+
+// GeneratedPassword is the first admin's password when New created the
+// admin without a configured one, "" otherwise: it is shown once.
+func (a *App) GeneratedPassword() string { return a.generated }
