@@ -18,19 +18,7 @@ func TestIndexWrittenAfterTheWrite(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		st, _ := storetest.Open(t, dialect)
-		u := store.User{Username: "alice", PasswordHash: "h", Role: store.RoleUser}
-		if err := st.CreateUser(ctx, &u); err != nil {
-			t.Fatal(err)
-		}
-		root, err := st.EnsureRoot(ctx, u.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := store.Node{UserID: u.ID, ParentID: &root.ID, Name: "a.md", Path: "a.md", Kind: store.KindFile}
-		if err := st.CreateNode(ctx, &n); err != nil {
-			t.Fatal(err)
-		}
+		st, u, n := aliceWithFile(t, dialect)
 		r := store.SearchRoot{UserID: u.ID, Dir: true}
 		found := func(lit string) bool {
 			t.Helper()

@@ -93,19 +93,7 @@ func TestBlobsInUse(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		t.Parallel()
 		ctx := context.Background()
-		st, _ := storetest.Open(t, dialect)
-		u := store.User{Username: "alice", PasswordHash: "h", Role: store.RoleUser}
-		if err := st.CreateUser(ctx, &u); err != nil {
-			t.Fatal(err)
-		}
-		root, err := st.EnsureRoot(ctx, u.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := store.Node{UserID: u.ID, ParentID: &root.ID, Name: "a.md", Path: "a.md", Kind: store.KindFile}
-		if err := st.CreateNode(ctx, &n); err != nil {
-			t.Fatal(err)
-		}
+		st, _, n := aliceWithFile(t, dialect)
 		if err := st.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyRaw, BlobHash: "h1", IsText: true}); err != nil {
 			t.Fatal(err)
 		}
@@ -127,4 +115,25 @@ func TestSQLiteFilesArePrivate(t *testing.T) {
 			t.Fatalf("%s is %v, want no group or other access", f, st.Mode().Perm())
 		}
 	}
+}
+
+// aliceWithFile opens a store of the dialect holding the user alice and
+// her file a.md, with no content yet.
+func aliceWithFile(t *testing.T, dialect string) (*store.Store, store.User, store.Node) {
+	t.Helper()
+	ctx := context.Background()
+	st, _ := storetest.Open(t, dialect)
+	u := store.User{Username: "alice", PasswordHash: "h", Role: store.RoleUser}
+	if err := st.CreateUser(ctx, &u); err != nil {
+		t.Fatal(err)
+	}
+	root, err := st.EnsureRoot(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := store.Node{UserID: u.ID, ParentID: &root.ID, Name: "a.md", Path: "a.md", Kind: store.KindFile}
+	if err := st.CreateNode(ctx, &n); err != nil {
+		t.Fatal(err)
+	}
+	return st, u, n
 }

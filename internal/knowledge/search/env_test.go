@@ -1,7 +1,6 @@
 package search_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -37,29 +36,11 @@ func newEnvUploading(t testing.TB, dialect string, maxUpload int64) *env {
 		alice: stack.Caller(t, "alice"), bob: stack.Caller(t, "bob")}
 }
 
-func (e *env) mkdir(c kb.Caller, uri string) {
-	e.t.Helper()
-	if _, err := e.tree.Mkdir(context.Background(), c, uri); err != nil {
-		e.t.Fatalf("mkdir %s: %v", uri, err)
-	}
-}
+func (e *env) mkdir(c kb.Caller, uri string) { apptest.Mkdir(e.t, e.tree, c, uri) }
 
 // put uploads content as the file name in folder (created when missing).
 func (e *env) put(c kb.Caller, folder, name string, content []byte) string {
-	e.t.Helper()
-	ctx := context.Background()
-	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
-		e.mkdir(c, folder)
-	}
-	s, err := e.tree.Stage(name, bytes.NewReader(content))
-	if err != nil {
-		e.t.Fatalf("stage %s: %v", name, err)
-	}
-	items, err := e.tree.CommitUpload(ctx, c, folder, []knowledge.Staged{s}, knowledge.ConflictReplace)
-	if err != nil {
-		e.t.Fatalf("upload %s: %v", name, err)
-	}
-	return items[0].URI
+	return apptest.Put(e.t, e.tree, c, folder, name, content)
 }
 
 // searchFor runs the search tool on scope.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/apptest"
+
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/kb"
@@ -48,29 +50,11 @@ func newToolEnv(t testing.TB, dialect string) *toolEnv {
 	return e
 }
 
-func (e *toolEnv) mkdir(c kb.Caller, uri string) {
-	e.t.Helper()
-	if _, err := e.tree.Mkdir(context.Background(), c, uri); err != nil {
-		e.t.Fatalf("mkdir %s: %v", uri, err)
-	}
-}
+func (e *toolEnv) mkdir(c kb.Caller, uri string) { apptest.Mkdir(e.t, e.tree.Tree, c, uri) }
 
 // put uploads content as the file name in folder (created when missing).
 func (e *toolEnv) put(c kb.Caller, folder, name string, content []byte) string {
-	e.t.Helper()
-	ctx := context.Background()
-	if _, _, err := e.tree.Resolve(ctx, c, folder); err != nil {
-		e.mkdir(c, folder)
-	}
-	s, err := e.tree.Stage(name, bytes.NewReader(content))
-	if err != nil {
-		e.t.Fatalf("stage %s: %v", name, err)
-	}
-	items, err := e.tree.CommitUpload(ctx, c, folder, []knowledge.Staged{s}, knowledge.ConflictReplace)
-	if err != nil {
-		e.t.Fatalf("upload %s: %v", name, err)
-	}
-	return items[0].URI
+	return apptest.Put(e.t, e.tree.Tree, c, folder, name, content)
 }
 
 // putL2 stores text as the parsed body of an existing file.
