@@ -40,7 +40,7 @@ func (t *Tree) Files(ctx context.Context, c kb.Caller, after string, limit int) 
 	if err != nil {
 		return FilesPage{}, err
 	}
-	ns, err := t.st.WalkFiles(ctx, root.UserID, root.Path, after, false, limit+1)
+	ns, err := t.st.WalkFiles(ctx, store.FindFiles{UserID: root.UserID, Dir: root.Path, After: after, Limit: limit + 1})
 	if err != nil {
 		return FilesPage{}, apierr.Internal(err)
 	}

@@ -60,17 +60,28 @@ func (s *Store) SearchDocs(ctx context.Context, nodeIDs []int64) (map[int64]Sear
 	return out, nil
 }
 
-// SearchCandidates returns up to limit files below root, in path order after
-// the path after, whose indexed text contains every literal (case-folded as
-// the text was, each at least MinIndexRunes long), or whose body the index
-// does not hold. The caller confirms each candidate with the exact matcher.
-//
-// dense says the literals are common (an earlier page found more than a
-// page of candidates): PostgreSQL then tests the files' rows in path order
-// and stops at limit, instead of first collecting every match of the
-// whole index, which for a common word means rechecking most bodies on
-// every page.
-func (s *Store) SearchCandidates(ctx context.Context, root SearchRoot, literals []string, after string, inclusive, dense bool, limit int) ([]Node, error) {
+// FindCandidates picks a page of the files below Root that may hold every
+// one of Literals (case-folded as the text was, each at least MinIndexRunes
+// long), in path order after the path After (at it when Inclusive).
+type FindCandidates struct {
+	Root      SearchRoot
+	Literals  []string
+	After     string
+	Inclusive bool
+	// Dense says the literals are common (an earlier page found more than
+	// a page of candidates): PostgreSQL then tests the files' rows in path
+	// order and stops at Limit, instead of first collecting every match of
+	// the whole index, which for a common word means rechecking most
+	// bodies on every page.
+	Dense bool
+	Limit int
+}
+
+// SearchCandidates returns up to f.Limit files of f whose indexed text
+// contains every literal, or whose body the index does not hold. The caller
+// confirms each candidate with the exact matcher.
+func (s *Store) SearchCandidates(ctx context.Context, f FindCandidates) ([]Node, error) {
+	root, literals, after, inclusive, dense, limit := f.Root, f.Literals, f.After, f.Inclusive, f.Dense, f.Limit
 	query := func(db *gorm.DB) ([]Node, error) {
 		q := root.under(db.Table("nodes n").Select("n.*").Joins("JOIN search_docs d ON d.node_id = n.id")).
 			Where("n.kind = ?", KindFile)

@@ -22,7 +22,7 @@ func TestIndexWrittenAfterTheWrite(t *testing.T) {
 		r := store.SearchRoot{UserID: u.ID, Dir: true}
 		found := func(lit string) bool {
 			t.Helper()
-			ns, err := st.SearchCandidates(ctx, r, []string{lit}, "", false, false, 10)
+			ns, err := st.SearchCandidates(ctx, store.FindCandidates{Root: r, Literals: []string{lit}, Limit: 10})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,14 +2,25 @@ package store
 
 import "context"
 
-// WalkFiles returns up to limit files of the user below the folder at dir
-// ("" for the root), in byte-wise path order, starting after the path after
-// (at it when inclusive; "" starts at the beginning). Paging by path rather
+// FindFiles picks a page of a walk over the files of UserID below the
+// folder at Dir ("" for the root), in byte-wise path order.
+type FindFiles struct {
+	UserID int64
+	Dir    string
+	// After starts the page after this path (at it when Inclusive); ""
+	// starts at the beginning.
+	After     string
+	Inclusive bool
+	Limit     int
+}
+
+// WalkFiles returns up to f.Limit files in f's walk. Paging by path rather
 // than by offset means a file created between two pages is either before
 // the cursor (not visited by this walk) or after it (visited once), never
 // visited twice or skipped at random.
-func (s *Store) WalkFiles(ctx context.Context, userID int64, dir, after string, inclusive bool, limit int) ([]Node, error) {
-	q := s.db.WithContext(ctx).Where("user_id = ? AND kind = ?", userID, KindFile)
+func (s *Store) WalkFiles(ctx context.Context, f FindFiles) ([]Node, error) {
+	dir, after := f.Dir, f.After
+	q := s.db.WithContext(ctx).Where("user_id = ? AND kind = ?", f.UserID, KindFile)
 	if dir != "" {
 		// Every descendant path starts with dir+"/"; '0' is the byte after
 		// '/', so this is a range scan of the (user_id, path) index. Both
@@ -17,14 +28,14 @@ func (s *Store) WalkFiles(ctx context.Context, userID int64, dir, after string, 
 		q = q.Where("path > ? AND path < ?", dir+"/", dir+"0")
 	}
 	if after != "" {
-		if inclusive {
+		if f.Inclusive {
 			q = q.Where("path >= ?", after)
 		} else {
 			q = q.Where("path > ?", after)
 		}
 	}
 	var ns []Node
-	err := q.Order("path").Limit(limit).Find(&ns).Error
+	err := q.Order("path").Limit(f.Limit).Find(&ns).Error
 	return ns, translate(err)
 }
 

@@ -92,7 +92,7 @@ func TestWalkFiles(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				got, err := st.WalkFiles(ctx, u.ID, tc.dir, tc.after, tc.inclusive, tc.limit)
+				got, err := st.WalkFiles(ctx, store.FindFiles{UserID: u.ID, Dir: tc.dir, After: tc.after, Inclusive: tc.inclusive, Limit: tc.limit})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,7 +109,7 @@ func TestWalkFilesNewFileBetweenPages(t *testing.T) {
 		st, _ := storetest.Open(t, dialect)
 		ctx := context.Background()
 		u, nodes := walkFixture(t, st, "alice", []string{"d/", "d/b", "d/d", "d/f"})
-		page1, err := st.WalkFiles(ctx, u.ID, "d", "", false, 2)
+		page1, err := st.WalkFiles(ctx, store.FindFiles{UserID: u.ID, Dir: "d", Limit: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestWalkFilesNewFileBetweenPages(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		page2, err := st.WalkFiles(ctx, u.ID, "d", page1[len(page1)-1].Path, false, 10)
+		page2, err := st.WalkFiles(ctx, store.FindFiles{UserID: u.ID, Dir: "d", After: page1[len(page1)-1].Path, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -82,7 +82,7 @@ func (t *Service) searchIndexed(ctx context.Context, p *hitPage, lits []string) 
 func (t *Service) candidates(ctx context.Context, roots []store.SearchRoot, lits []string) ([]store.Node, bool, error) {
 	var out []store.Node
 	for _, r := range roots {
-		ns, err := t.Store().SearchCandidates(ctx, r, lits, "", false, false, rankCap+1-len(out))
+		ns, err := t.Store().SearchCandidates(ctx, store.FindCandidates{Root: r, Literals: lits, Limit: rankCap + 1 - len(out)})
 		if err != nil {
 			return nil, false, apierr.Internal(err)
 		}
@@ -191,7 +191,7 @@ func (t *Service) searchInPathOrder(ctx context.Context, p *hitPage, roots []sto
 			started, after, inclusive = true, p.cur.Path, p.cur.Mid
 		}
 		for {
-			batch, err := t.Store().SearchCandidates(ctx, r, lits, after, inclusive, p.cur.Dense, candidateBatch)
+			batch, err := t.Store().SearchCandidates(ctx, store.FindCandidates{Root: r, Literals: lits, After: after, Inclusive: inclusive, Dense: p.cur.Dense, Limit: candidateBatch})
 			if err != nil {
 				return apierr.Internal(err)
 			}

@@ -235,7 +235,7 @@ func (t *Service) searchFiles(ctx context.Context, call toolCall, cur searchCurs
 		}
 		return []store.Node{call.node}, false, nil
 	}
-	files, err := t.Store().WalkFiles(ctx, call.node.UserID, call.node.Path, cur.Path, cur.Mid, SearchFilesPerPage+1)
+	files, err := t.Store().WalkFiles(ctx, store.FindFiles{UserID: call.node.UserID, Dir: call.node.Path, After: cur.Path, Inclusive: cur.Mid, Limit: SearchFilesPerPage + 1})
 	if err != nil {
 		return nil, false, err
 	}
@@ -264,7 +264,7 @@ func (t *Service) searchSharedFiles(ctx context.Context, call toolCall, cur sear
 				out = append(out, r.Node)
 			}
 		} else {
-			files, err := t.Store().WalkFiles(ctx, r.UserID, r.Path, after, inclusive, need-len(out))
+			files, err := t.Store().WalkFiles(ctx, store.FindFiles{UserID: r.UserID, Dir: r.Path, After: after, Inclusive: inclusive, Limit: need - len(out)})
 			if err != nil {
 				return nil, false, err
 			}
