@@ -15,7 +15,7 @@ import type { PanelName } from "./PanelTabs";
 import { ResourceTree } from "../tree/ResourceTree";
 import { FilePreview } from "../preview/FilePreview";
 import { AgentPanel } from "../agent/AgentPanel";
-import { useAgentChat } from "../agent/useAgentChat";
+import { useAgentChat } from "../agent/chat/useAgentChat";
 import { conversationsKey } from "../conversations/ConversationList";
 import { conversationFromSearch, withConversation } from "../conversations/urlState";
 import { useConversationsSupport } from "../conversations/useConversationsSupport";

@@ -2,7 +2,7 @@
 // options (models, CLI profiles, skills) the agent panel also reads.
 
 import { useAgentOptions } from "../api/agentOptions";
-import { CompileDialog } from "../agent/CompileDialog";
+import { CompileDialog } from "../agent/compile/CompileDialog";
 
 export function KeepCompiledDialog(props: { folder: string; display: (uri: string) => string; onClose: () => void }) {
   const options = useAgentOptions();

@@ -8,7 +8,7 @@ import { act } from "react";
 import { createRoot } from "react-dom/client";
 import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SearchResult } from "../api/agent";
+import type { SearchResult } from "../../api/agent";
 import { FolderCommandDialog } from "./FolderCommandDialog";
 
 const SCOPE = "kb://users/a/bulk/";
@@ -20,7 +20,7 @@ interface Call {
 }
 const calls: Call[] = [];
 
-vi.mock("../api/agent", () => ({
+vi.mock("../../api/agent", () => ({
   runLs: () => new Promise(() => {}),
   runRead: () => new Promise(() => {}),
   // Ignores the signal on purpose: a late response must still be dropped.

@@ -5,10 +5,10 @@
 // history lives in the page, as before.
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { getConversation } from "../api/conversations";
-import { storedConversation } from "../conversations/fromStored";
-import { streamTurn } from "../sse/agentStream";
-import type { StreamRequest } from "../sse/agentStream";
+import { getConversation } from "../../api/conversations";
+import { storedConversation } from "../../conversations/fromStored";
+import { streamTurn } from "../../sse/agentStream";
+import type { StreamRequest } from "../../sse/agentStream";
 import {
   appendTurn,
   applyEvent,

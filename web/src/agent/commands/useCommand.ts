@@ -6,7 +6,7 @@
 // cursor" test of issue 18).
 
 import { useEffect, useRef, useState } from "react";
-import { messageOf } from "../ui/errors";
+import { messageOf } from "../../ui/errors";
 
 export interface Settled<R, T> {
   key: string;

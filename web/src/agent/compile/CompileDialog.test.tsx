@@ -8,12 +8,12 @@ import { createRoot } from "react-dom/client";
 import type { Root } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AgentOptions } from "../api/agent";
+import type { AgentOptions } from "../../api/agent";
 import { CompileDialog } from "./CompileDialog";
 
 const SCOPE = "kb://users/a/notes/";
 
-vi.mock("../api/resources", () => ({
+vi.mock("../../api/resources", () => ({
   listAtLeast: async () => ({
     uri: SCOPE,
     next_offset: null,

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { memo } from "react";
 import { CircleAlert, CircleCheck, ExternalLink, LoaderCircle, Wrench } from "lucide-react";
-import { formatBytes, formatNumber } from "../ui/format";
+import { formatBytes, formatNumber } from "../../ui/format";
 import type { ToolCard as ToolCardData } from "./conversation";
-import type { OpenPreview } from "./types";
+import type { OpenPreview } from "../types";
 
 interface Props {
   card: ToolCardData;

@@ -4,16 +4,16 @@ import type { ReactNode } from "react";
 import { ChevronLeft, ChevronRight, CircleAlert, CircleCheck, CircleStop, LoaderCircle, Pencil } from "lucide-react";
 import type { TFunction } from "i18next";
 import type { Turn } from "./conversation";
-import { ApiError } from "../api/client";
-import { formatNumber } from "../ui/format";
-import { messageOf } from "../ui/errors";
-import { SourcesList } from "../citations/SourcesList";
-import { sourcesOf } from "../citations/sources";
+import { ApiError } from "../../api/client";
+import { formatNumber } from "../../ui/format";
+import { messageOf } from "../../ui/errors";
+import { SourcesList } from "../../citations/SourcesList";
+import { sourcesOf } from "../../citations/sources";
 import { ChatMarkdown } from "./ChatMarkdown";
 import { ReasoningBlock } from "./ReasoningBlock";
 import { ToolCard } from "./ToolCard";
 import { TurnActions } from "./TurnActions";
-import type { OpenPreview } from "./types";
+import type { OpenPreview } from "../types";
 import { shownVersion } from "./versions";
 
 function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {

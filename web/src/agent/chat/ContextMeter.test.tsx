@@ -5,7 +5,7 @@ import { act } from "react";
 import { createRoot } from "react-dom/client";
 import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ContextEvent, DoneEvent } from "../sse/events";
+import type { ContextEvent, DoneEvent } from "../../sse/events";
 import { ContextMeter } from "./ContextMeter";
 import { appendTurn, applyEvent, finishTurn, lastContext, newConversation, newTurn } from "./conversation";
 import type { Conversation } from "./conversation";

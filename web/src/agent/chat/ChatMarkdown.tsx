@@ -1,6 +1,6 @@
 import { Suspense, lazy, memo } from "react";
 
-const MarkdownView = lazy(() => import("../preview/MarkdownView"));
+const MarkdownView = lazy(() => import("../../preview/MarkdownView"));
 
 /**
  * ChatMarkdown renders a message as markdown; until the markdown code has

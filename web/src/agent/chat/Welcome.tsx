@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Bot } from "lucide-react";
-import i18n from "../i18n";
+import i18n from "../../i18n";
 
 /** exampleQuestions are starting points for a folder. */
 export function exampleQuestions(scopeURI: string, label: string): string[] {

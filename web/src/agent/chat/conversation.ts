@@ -2,8 +2,8 @@
 // the rules (a failed or stopped turn is never complete, never overwrites an
 // earlier turn, and stays out of the history) are unit-tested without React.
 
-import type { HistoryItem, ProgressEvent, TurnOutcome } from "../sse/agentStream";
-import type { ContextEvent, DoneEvent, StartEvent, ToolCallEvent, ToolResultEvent } from "../sse/events";
+import type { HistoryItem, ProgressEvent, TurnOutcome } from "../../sse/agentStream";
+import type { ContextEvent, DoneEvent, StartEvent, ToolCallEvent, ToolResultEvent } from "../../sse/events";
 
 export type TurnStatus = "streaming" | "done" | "error" | "incomplete" | "stopped";
 

@@ -5,12 +5,12 @@ import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import type { FormEvent } from "react";
 import { ChevronLeft, ChevronRight, ExternalLink, File, Folder, LoaderCircle } from "lucide-react";
-import { runLs, runRead, runSearch } from "../api/agent";
-import type { LsResult, ReadResult, SearchResult } from "../api/agent";
-import { isWithin, nameOf } from "../api/uri";
-import { Dialog } from "../ui/Dialog";
-import { formatBytes, formatNumber } from "../ui/format";
-import type { OpenPreview } from "./types";
+import { runLs, runRead, runSearch } from "../../api/agent";
+import type { LsResult, ReadResult, SearchResult } from "../../api/agent";
+import { isWithin, nameOf } from "../../api/uri";
+import { Dialog } from "../../ui/Dialog";
+import { formatBytes, formatNumber } from "../../ui/format";
+import type { OpenPreview } from "../types";
 import { useCommand } from "./useCommand";
 
 export const LS_PAGE = 50;

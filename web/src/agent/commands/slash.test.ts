@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { menuMatches, parseInput } from "./commands";
+import { menuMatches, parseInput } from "./slash";
 
 describe("parseInput", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { ModelInfo } from "../api/agent";
-import i18n from "../i18n";
+import type { ModelInfo } from "../../api/agent";
+import i18n from "../../i18n";
 
 function k(n: number): string {
   return n >= 1000 ? `${Math.round(n / 1024)}k` : String(n);

@@ -5,14 +5,14 @@ import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, RotateCcw, X } from "lucide-react";
-import { cancelJob, retryJob } from "../api/agent";
-import { ACTIVE_POLL_MS, JOBS_KEY, fetchJobs, noteSubmittedJobs } from "../tree/JobWatch";
-import type { Job } from "../api/agent";
-import { isActiveJob } from "../tree/badges";
-import { anyActive } from "../tree/jobRefresh";
-import { Dialog } from "../ui/Dialog";
-import { messageOf } from "../ui/errors";
-import { ApiError } from "../api/client";
+import { cancelJob, retryJob } from "../../api/agent";
+import { ACTIVE_POLL_MS, JOBS_KEY, fetchJobs, noteSubmittedJobs } from "../../tree/JobWatch";
+import type { Job } from "../../api/agent";
+import { isActiveJob } from "../../tree/badges";
+import { anyActive } from "../../tree/jobRefresh";
+import { Dialog } from "../../ui/Dialog";
+import { messageOf } from "../../ui/errors";
+import { ApiError } from "../../api/client";
 
 /** how often the open task center polls while no job is active */
 const IDLE_POLL_MS = 5000;

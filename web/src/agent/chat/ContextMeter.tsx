@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { useState } from "react";
 import { Gauge } from "lucide-react";
-import type { ContextEvent } from "../sse/events";
+import type { ContextEvent } from "../../sse/events";
 import type { Turn } from "./conversation";
-import { formatNumber } from "../ui/format";
+import { formatNumber } from "../../ui/format";
 
 function compact(n: number): string {
   if (n < 1000) return String(n);

@@ -11,7 +11,7 @@ import {
   newTurn,
 } from "./conversation";
 import type { Conversation } from "./conversation";
-import type { ContextEvent, DoneEvent } from "../sse/events";
+import type { ContextEvent, DoneEvent } from "../../sse/events";
 
 const DONE: DoneEvent = { finish_reason: "stop", steps: 1, tool_calls: 0, model_calls: 1, estimate: 10 };
 const CTX: ContextEvent = {

@@ -2,9 +2,9 @@ import { useTranslation } from "react-i18next";
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from "react";
 import type { KeyboardEvent } from "react";
 import { FolderOpen, SendHorizontal, Square } from "lucide-react";
-import { loadDraft, saveDraft } from "../conversations/drafts";
-import { menuMatches } from "./commands";
-import type { CommandInfo } from "./commands";
+import { loadDraft, saveDraft } from "../../conversations/drafts";
+import { menuMatches } from "../commands/slash";
+import type { CommandInfo } from "../commands/slash";
 
 export interface ChatInputHandle {
   setText: (text: string) => void;
