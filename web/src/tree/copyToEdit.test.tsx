@@ -12,6 +12,7 @@ import i18n from "../i18n";
 import { messageOf } from "../ui/errors";
 import { canCopyToEdit, canModify, canRename } from "./access";
 import type { FolderState } from "./flatten";
+import type { TreeActionHost } from "./treeActions";
 import { TreeToolbar } from "./TreeToolbar";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -53,25 +54,18 @@ describe("copy to edit", () => {
     const host = document.createElement("div");
     const root = createRoot(host);
     const onCopy = vi.fn();
-    const render = (offered: boolean) =>
-      act(() =>
-        root.render(
-          <TreeToolbar
-            canEdit
-            canRename={!offered}
-            canWrite
-            refreshing={false}
-            onRefresh={() => {}}
-            onNewFolder={() => {}}
-            onUpload={() => {}}
-            onUploadFolder={() => {}}
-            onRename={() => {}}
-            onDelete={() => {}}
-            onCopyToEdit={offered ? onCopy : undefined}
-            onTrash={() => {}}
-          />,
-        ),
-      );
+    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: onCopy, openFile: () => {} };
+    const selection = (offered: boolean) => ({
+      uri: `${WIKI}a.md.md`,
+      folder: WIKI,
+      canWrite: true,
+      canEdit: true,
+      canRename: !offered,
+      canCopyToEdit: offered,
+      canShare: false,
+      canKeepCompiled: false,
+    });
+    const render = (offered: boolean) => act(() => root.render(<TreeToolbar selection={selection(offered)} host={actions} refreshing={false} />));
     const button = (label: string) => host.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`)!;
     render(true);
     expect(button("Copy to edit").disabled).toBe(false);

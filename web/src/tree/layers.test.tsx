@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ResourceNode } from "../api/types";
 import type { FolderState } from "./flatten";
 import { overviewOf, rowTitle } from "./layers";
+import type { TreeActionHost, TreeSelection } from "./treeActions";
 import { TreeRowView } from "./TreeRowView";
 import { TreeToolbar } from "./TreeToolbar";
 
@@ -125,10 +126,20 @@ describe("tree row and toolbar", () => {
 
   it("opens the overview from the toolbar only for a compiled folder", () => {
     const open = vi.fn();
-    const bar = (onOpenOverview?: () => void) => (
-      <TreeToolbar canEdit canRename canWrite refreshing={false} onRefresh={() => {}} onNewFolder={() => {}} onUpload={() => {}} onUploadFolder={() => {}} onRename={() => {}} onDelete={() => {}} onTrash={() => {}} onOpenOverview={onOpenOverview} />
-    );
-    act(() => root.render(bar(() => open(compiled.overview_uri))));
+    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: () => {}, openFile: open };
+    const selected = (overview?: string): TreeSelection => ({
+      uri: compiled.uri,
+      folder: compiled.uri,
+      canWrite: true,
+      canEdit: true,
+      canRename: true,
+      canCopyToEdit: false,
+      canShare: false,
+      canKeepCompiled: false,
+      overview,
+    });
+    const bar = (overview?: string) => <TreeToolbar selection={selected(overview)} host={actions} refreshing={false} />;
+    act(() => root.render(bar(compiled.overview_uri)));
     const button = host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!;
     expect(button.disabled).toBe(false);
     act(() => button.click());

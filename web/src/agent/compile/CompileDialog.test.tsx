@@ -4,11 +4,9 @@
 // from New… (fetch stubbed).
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentOptions } from "../../api/agent";
+import { mountEach, testClient, withClient } from "../../testing/mount";
 import { CompileDialog } from "./CompileDialog";
 
 const SCOPE = "kb://users/a/notes/";
@@ -30,38 +28,13 @@ const OPTIONS: AgentOptions = {
   compile_defaults: { executor: "llm", model_id: "other", call_budget: 5, timeout_s: 120 },
 } as unknown as AgentOptions;
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 describe("CompileDialog", () => {
-  let host: HTMLDivElement;
-  let root: Root;
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  beforeEach(() => {
-    // jsdom may lack the modal API of <dialog>.
-    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-      this.setAttribute("open", "");
-    };
-    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-      this.removeAttribute("open");
-    };
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
-    vi.unstubAllGlobals();
-  });
+  const page = mountEach();
+  const qc = testClient();
+  afterEach(() => vi.unstubAllGlobals());
 
   const render = (options?: AgentOptions) =>
-    act(async () => {
-      root.render(
-        <QueryClientProvider client={qc}>
-          <CompileDialog scope={SCOPE} display={(u) => u} options={options} onClose={() => {}} onTasks={() => {}} />
-        </QueryClientProvider>,
-      );
-    });
+    page.renderAsync(withClient(<CompileDialog scope={SCOPE} display={(u) => u} options={options} onClose={() => {}} onTasks={() => {}} />, qc));
 
   it("uses the defaults that arrive after it opened, so Submit is enabled", async () => {
     await render(undefined);
@@ -70,16 +43,16 @@ describe("CompileDialog", () => {
       await new Promise((r) => setTimeout(r, 10));
     });
     // Every count label has its number, none picked included.
-    expect(host.querySelector('button[type="submit"]')!.textContent).toBe("Compile 0 files");
-    const checkbox = host.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    expect(page.host.querySelector('button[type="submit"]')!.textContent).toBe("Compile 0 files");
+    const checkbox = page.host.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
     await act(async () => checkbox.click());
-    const submit = host.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    const submit = page.host.querySelector<HTMLButtonElement>('button[type="submit"]')!;
     expect(submit.disabled).toBe(true); // no model known yet
 
     await render(OPTIONS);
-    const model = host.querySelector<HTMLSelectElement>('select[aria-label="Compile model"]')!;
+    const model = page.host.querySelector<HTMLSelectElement>('select[aria-label="Compile model"]')!;
     expect(model.value).toBe("other");
-    expect(host.querySelector<HTMLInputElement>('input[type="number"]')!.value).toBe("5");
+    expect(page.host.querySelector<HTMLInputElement>('input[type="number"]')!.value).toBe("5");
     expect(submit.disabled).toBe(false);
   });
 
@@ -100,7 +73,7 @@ describe("CompileDialog", () => {
     });
     await render(withSkills);
     const button = (name: string) => [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === name)!;
-    const picker = host.querySelector<HTMLSelectElement>("#compile-skill")!;
+    const picker = page.host.querySelector<HTMLSelectElement>("#compile-skill")!;
     expect(picker.value).toBe("builtin:concise");
     expect(button("Edit…").disabled).toBe(true);
     expect(button("Duplicate…")).toBeDefined();

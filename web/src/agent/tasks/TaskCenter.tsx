@@ -2,12 +2,8 @@
 // cancel and retry, refreshed while any job is active.
 
 import { useTranslation } from "react-i18next";
-import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle, RotateCcw, X } from "lucide-react";
-import { cancelJob, retryJob } from "../../api/agent";
-import { ACTIVE_POLL_MS, JOBS_KEY, fetchJobs, noteSubmittedJobs } from "../../tree/JobWatch";
-import type { Job } from "../../api/agent";
+import { ACTIVE_POLL_MS, useJobCommand, useJobs } from "../../api/jobQueries";
 import { isActiveJob } from "../../tree/badges";
 import { anyActive } from "../../tree/jobRefresh";
 import { Dialog } from "../../ui/Dialog";
@@ -19,24 +15,9 @@ const IDLE_POLL_MS = 5000;
 
 export function TaskCenter(props: { display: (uri: string) => string; onClose: () => void }) {
   const { t } = useTranslation("agent");
-  const qc = useQueryClient();
-  const jobs = useQuery({
-    queryKey: JOBS_KEY,
-    queryFn: fetchJobs,
-    refetchInterval: (q) => (anyActive(q.state.data?.jobs) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
-  });
-  const [error, setError] = useState<string | null>(null);
-  async function act(f: () => Promise<Job>) {
-    setError(null);
-    try {
-      // Show the job as the server answered at once (a retried job is queued
-      // again) and let the tree's watcher poll while it runs.
-      noteSubmittedJobs(qc, [await f()]);
-    } catch (err) {
-      setError(messageOf(err));
-      void qc.invalidateQueries({ queryKey: JOBS_KEY });
-    }
-  }
+  const jobs = useJobs((list) => (anyActive(list?.jobs) ? ACTIVE_POLL_MS : IDLE_POLL_MS));
+  const command = useJobCommand();
+  const error = command.isError ? messageOf(command.error) : null;
   const list = jobs.data?.jobs ?? [];
   return (
     <Dialog title={t("taskCenter")} onClose={props.onClose} className="wide task-center">
@@ -79,12 +60,12 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
               )}
               <div className="job-actions">
                 {isActiveJob(j.state) && (
-                  <button type="button" className="btn small" onClick={() => act(() => cancelJob(j.id))}>
+                  <button type="button" className="btn small" onClick={() => command.mutate({ id: j.id, command: "cancel" })}>
                     <X size={12} aria-hidden /> {t("common:cancel")}
                   </button>
                 )}
                 {(j.state === "failed" || j.state === "cancelled") && (
-                  <button type="button" className="btn small" onClick={() => act(() => retryJob(j.id))}>
+                  <button type="button" className="btn small" onClick={() => command.mutate({ id: j.id, command: "retry" })}>
                     <RotateCcw size={12} aria-hidden /> {t("common:retry")}
                   </button>
                 )}

@@ -4,12 +4,10 @@
 // (fetch stubbed).
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentOptions } from "../../api/agent";
-import { CompileDialog } from "./CompileDialog";
+import { mountEach, withClient } from "../../testing/mount";
+import { KeepCompiledForm } from "./KeepCompiledForm";
 
 const SCOPE = "kb://users/a/lib/";
 
@@ -28,35 +26,19 @@ const SAVED = {
   created_at: "", updated_at: "",
 };
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 interface Call {
   method: string;
   url: string;
   body?: unknown;
 }
 
-describe("CompileDialog in keep mode", () => {
-  let host: HTMLDivElement;
-  let root: Root;
+describe("KeepCompiledForm", () => {
+  const page = mountEach();
   let calls: Call[];
   beforeEach(() => {
-    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-      this.setAttribute("open", "");
-    };
-    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-      this.removeAttribute("open");
-    };
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
     calls = [];
   });
-  afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
-    vi.unstubAllGlobals();
-  });
+  afterEach(() => vi.unstubAllGlobals());
 
   const stub = (saved: typeof SAVED | null) =>
     vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
@@ -75,31 +57,24 @@ describe("CompileDialog in keep mode", () => {
     });
 
   const render = async (onClose: () => void) => {
-    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    await act(async () => {
-      root.render(
-        <QueryClientProvider client={qc}>
-          <CompileDialog keep scope={SCOPE} display={(u) => u} options={OPTIONS} onClose={onClose} onTasks={() => {}} />
-        </QueryClientProvider>,
-      );
-    });
+    await page.renderAsync(withClient(<KeepCompiledForm scope={SCOPE} display={(u) => u} options={OPTIONS} onClose={onClose} />));
     await act(async () => new Promise((r) => setTimeout(r, 10)));
   };
-  const button = (name: string) => [...host.querySelectorAll("button")].find((b) => b.textContent?.trim() === name);
+  const button = (name: string) => [...page.host.querySelectorAll("button")].find((b) => b.textContent?.trim() === name);
 
   it("saves the choices and the quiet period on the folder, with no file list", async () => {
     stub(null);
     const onClose = vi.fn();
     await render(onClose);
-    expect(host.querySelector('input[type="checkbox"]')).toBeNull();
+    expect(page.host.querySelector('input[type="checkbox"]')).toBeNull();
     expect(button("Stop keeping compiled")).toBeUndefined();
-    const quiet = [...host.querySelectorAll("label")].find((l) => l.textContent?.startsWith("Quiet period"))!.querySelector("input")!;
+    const quiet = [...page.host.querySelectorAll("label")].find((l) => l.textContent?.startsWith("Quiet period"))!.querySelector("input")!;
     expect(quiet.value).toBe("30");
     await act(async () => {
       Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(quiet, "5");
       quiet.dispatchEvent(new Event("input", { bubbles: true }));
     });
-    const submit = host.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    const submit = page.host.querySelector<HTMLButtonElement>('button[type="submit"]')!;
     expect(submit.textContent).toBe("Keep compiled");
     await act(async () => submit.click());
     await act(async () => new Promise((r) => setTimeout(r, 10)));
@@ -113,9 +88,9 @@ describe("CompileDialog in keep mode", () => {
     stub(SAVED);
     const onClose = vi.fn();
     await render(onClose);
-    expect(host.querySelector<HTMLSelectElement>('select[aria-label="Compile model"]')!.value).toBe("other");
-    expect(host.querySelector('[data-testid="keep-status"]')!.textContent).toBe("Changes are waiting for their compile.");
-    const quiet = [...host.querySelectorAll("label")].find((l) => l.textContent?.startsWith("Quiet period"))!.querySelector("input")!;
+    expect(page.host.querySelector<HTMLSelectElement>('select[aria-label="Compile model"]')!.value).toBe("other");
+    expect(page.host.querySelector('[data-testid="keep-status"]')!.textContent).toBe("Changes are waiting for their compile.");
+    const quiet = [...page.host.querySelectorAll("label")].find((l) => l.textContent?.startsWith("Quiet period"))!.querySelector("input")!;
     expect(quiet.value).toBe("45");
     await act(async () => button("Stop keeping compiled")!.click());
     await act(async () => new Promise((r) => setTimeout(r, 10)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inFlight, uploadBatches } from "./useUploads";
+import { inFlight, uploadBatches } from "./uploadBatches";
 
 const f = (name: string, size: number) => new File([new Uint8Array(size)], name);
 
