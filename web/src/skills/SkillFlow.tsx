@@ -4,17 +4,14 @@
 
 import { useTranslation } from "react-i18next";
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { QueryClient } from "@tanstack/react-query";
 import type { ModelInfo } from "../api/agent";
-import { queryKeys } from "../api/queryKeys";
-import { getSkill } from "../api/skills";
 import type { Skill, SkillDraft } from "../api/skills";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { GenerateSkillDialog } from "./GenerateSkillDialog";
 import { SkillDialog } from "./SkillDialog";
 import { duplicateInput, emptyInput } from "./model";
+import { useSkill } from "./skillQueries";
 
 export type SkillFlowStart = { kind: "new" } | { kind: "edit"; id: string } | { kind: "duplicate"; id: string } | { kind: "generate" };
 
@@ -29,30 +26,13 @@ export interface SkillContext {
   takenNames: string[];
 }
 
-/** refreshSkills refetches everything that lists skills. */
-export function refreshSkills(qc: QueryClient): Promise<unknown> {
-  return Promise.all([qc.invalidateQueries({ queryKey: queryKeys.agentOptions() }), qc.invalidateQueries({ queryKey: ["skills"] })]);
-}
-
 export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onSaved: (s: Skill) => void; onClose: () => void }) {
   const { t } = useTranslation("skills");
   const { start, ctx } = props;
-  const qc = useQueryClient();
   const [draft, setDraft] = useState<SkillDraft | null>(null);
   const existingID = start.kind === "edit" || start.kind === "duplicate" ? start.id : null;
-  const existing = useQuery({
-    queryKey: ["skill", existingID],
-    queryFn: ({ signal }) => getSkill(existingID!, signal),
-    enabled: existingID !== null,
-    staleTime: 0,
-  });
-
-  const saved = (s: Skill) => {
-    qc.setQueryData(["skill", s.id], s);
-    void refreshSkills(qc);
-    props.onSaved(s);
-  };
-  const common = { previewURI: ctx.fileURI, previewName: ctx.fileName, onSaved: saved, onClose: props.onClose };
+  const existing = useSkill(existingID);
+  const common = { previewURI: ctx.fileURI, previewName: ctx.fileName, onSaved: (s: Skill) => props.onSaved(s), onClose: props.onClose };
 
   if (start.kind === "generate" && !draft) {
     return (

@@ -3,15 +3,14 @@
 
 import { useTranslation } from "react-i18next";
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { deleteSkill, listSkills } from "../api/skills";
 import type { Skill } from "../api/skills";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
-import { SkillFlow, refreshSkills } from "./SkillFlow";
+import { SkillFlow } from "./SkillFlow";
 import type { SkillContext, SkillFlowStart } from "./SkillFlow";
+import { useDeleteSkill, useSkills } from "./skillQueries";
 
 interface Props {
   ctx: SkillContext;
@@ -22,8 +21,8 @@ interface Props {
 
 export function SkillsDialog(props: Props) {
   const { t } = useTranslation("skills");
-  const qc = useQueryClient();
-  const skills = useQuery({ queryKey: ["skills"], queryFn: ({ signal }) => listSkills(signal) });
+  const skills = useSkills();
+  const remove = useDeleteSkill();
   const [flow, setFlow] = useState<SkillFlowStart | null>(null);
   const [deleting, setDeleting] = useState<Skill | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -82,10 +81,9 @@ export function SkillsDialog(props: Props) {
           title={t("list.deleteTitle", { name: deleting.name })}
           confirmLabel={t("list.delete")}
           onConfirm={async () => {
-            await deleteSkill(deleting.id);
+            await remove.mutateAsync(deleting.id);
             setNotice(t("list.deleted", { name: deleting.name }));
             props.onDeleted(deleting.id);
-            await refreshSkills(qc);
           }}
           onClose={() => setDeleting(null)}
         >
