@@ -2,9 +2,8 @@
 // only once that turn completed.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { mountEach } from "../../testing/mount";
 import type { ContextEvent, DoneEvent } from "../../sse/events";
 import { ContextMeter } from "./ContextMeter";
 import { appendTurn, applyEvent, finishTurn, lastContext, newConversation, newTurn } from "./conversation";
@@ -28,38 +27,26 @@ const DONE: DoneEvent = {
   usage: { input_tokens: 4321, output_tokens: 7 },
 };
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 function turnWithContext(c: Conversation, id: string, estimate: number): Conversation {
   c = appendTurn(c, newTurn({ userId: `u-${id}`, id }, "q", c.scope, "fake"));
   return applyEvent(c, id, { type: "context", data: { ...CTX, estimate } });
 }
 
 describe("ContextMeter", () => {
-  let host: HTMLDivElement;
-  let root: Root;
-  beforeEach(() => {
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
-  });
+  const page = mountEach();
 
   const show = (c: Conversation) => {
     const ctx = lastContext(c)!;
-    act(() => root.render(<ContextMeter context={ctx.context} turn={ctx.turn} />));
-    act(() => host.querySelector<HTMLButtonElement>(".context-summary")!.click());
-    return host.textContent ?? "";
+    page.render(<ContextMeter context={ctx.context} turn={ctx.turn} />);
+    act(() => page.host.querySelector<HTMLButtonElement>(".context-summary")!.click());
+    return page.host.textContent ?? "";
   };
 
   it("shows the usage of the completed turn the estimate came from", () => {
     let c = turnWithContext(newConversation("c", "kb://x/"), "t1", 100);
     c = finishTurn(c, "t1", { kind: "done", done: DONE });
     const text = show(c);
-    expect(host.querySelector(".context-usage")?.textContent).toMatch(/provider 4\.3k tokens/);
+    expect(page.host.querySelector(".context-usage")?.textContent).toMatch(/provider 4\.3k tokens/);
     expect(text).toMatch(/4,321 input · 7 output tokens/);
   });
 
@@ -70,7 +57,7 @@ describe("ContextMeter", () => {
     c = finishTurn(c, "t2", { kind: "stopped" });
     const text = show(c);
     expect(text).toMatch(/≈200 /);
-    expect(host.querySelector(".context-usage")).toBeNull();
+    expect(page.host.querySelector(".context-usage")).toBeNull();
     expect(text).not.toMatch(/4,321/);
     expect(text).toMatch(/the turn was stopped/);
   });
@@ -79,10 +66,10 @@ describe("ContextMeter", () => {
     let c = turnWithContext(newConversation("c", "kb://x/"), "t1", 100);
     c = finishTurn(c, "t1", { kind: "done", done: DONE });
     show(c);
-    const summary = host.querySelector(".context-nums")!.textContent ?? "";
+    const summary = page.host.querySelector(".context-nums")!.textContent ?? "";
     expect(summary).toMatch(/^≈100 \/ 1.0k tokens est\./);
     expect(summary).not.toMatch(/\bB\b|bytes/);
-    const detail = host.querySelector(".context-detail")!;
+    const detail = page.host.querySelector(".context-detail")!;
     const dd = (label: string) => {
       const dt = [...detail.querySelectorAll("dt")].find((d) => d.textContent === label)!;
       return dt.nextElementSibling!.textContent ?? "";
@@ -99,7 +86,7 @@ describe("ContextMeter", () => {
     c = finishTurn(c, "t1", { kind: "done", done: DONE });
     c = turnWithContext(c, "t2", 300);
     const text = show(c);
-    expect(host.querySelector(".context-usage")).toBeNull();
+    expect(page.host.querySelector(".context-usage")).toBeNull();
     expect(text).toMatch(/still running/);
   });
 });

@@ -5,9 +5,8 @@
 // abort.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mountEach } from "../../testing/mount";
 import type { SearchResult } from "../../api/agent";
 import { FolderCommandDialog } from "./FolderCommandDialog";
 
@@ -44,38 +43,26 @@ function result(query: string, files: number, complete: boolean, tag: string): S
 const flush = () => act(async () => new Promise((r) => setTimeout(r, 0)));
 
 describe("FolderCommandDialog search", () => {
-  let host: HTMLDivElement;
-  let root: Root;
+  const page = mountEach();
   beforeEach(() => {
     calls.length = 0;
-    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-      this.setAttribute("open", "");
-    };
-    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-      this.removeAttribute("open");
-    };
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
     act(() =>
-      root.render(
+      page.root.render(
         <FolderCommandDialog scope={SCOPE} display={(u) => u} onClose={() => {}} onOpenPreview={() => {}} initialTab="search" />,
       ),
     );
   });
+  // One test turns the act environment off to watch the DOM between renders.
   afterEach(() => {
     (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    act(() => root.unmount());
-    host.remove();
   });
 
-  const status = () => host.querySelector('[data-testid="search-status"]')?.textContent ?? null;
-  const hits = () => [...host.querySelectorAll(".hit-snippet")].map((e) => e.textContent);
-  const button = (name: string) => [...host.querySelectorAll("button")].find((b) => b.textContent?.trim() === name)!;
+  const status = () => page.host.querySelector('[data-testid="search-status"]')?.textContent ?? null;
+  const hits = () => [...page.host.querySelectorAll(".hit-snippet")].map((e) => e.textContent);
+  const button = (name: string) => [...page.host.querySelectorAll("button")].find((b) => b.textContent?.trim() === name)!;
 
   async function submit(query: string) {
-    const input = host.querySelector<HTMLInputElement>('input[aria-label="Search text"]')!;
+    const input = page.host.querySelector<HTMLInputElement>('input[aria-label="Search text"]')!;
     await act(async () => {
       const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
       set.call(input, query);
@@ -98,7 +85,7 @@ describe("FolderCommandDialog search", () => {
       if (s !== null) seen.push(s);
     };
     const observer = new MutationObserver(record);
-    observer.observe(host, { subtree: true, childList: true, characterData: true });
+    observer.observe(page.host, { subtree: true, childList: true, characterData: true });
     button("Next").click();
     record();
     await new Promise((r) => setTimeout(r, 0));
