@@ -4,6 +4,7 @@
 
 import { useTranslation } from "react-i18next";
 import { useState } from "react";
+import type { ReactNode } from "react";
 import type { ModelInfo } from "../api/agent";
 import type { Skill, SkillDraft } from "../api/skills";
 import { Dialog } from "../ui/Dialog";
@@ -24,6 +25,20 @@ export interface SkillContext {
   fileName?: string;
   /** names already taken, so a duplicate gets a free one */
   takenNames: string[];
+}
+
+/**
+ * useSkillFlow opens the skill dialogs from a start (open) on top of what
+ * renders dialog; a saved skill goes to onSaved and closes them.
+ */
+export function useSkillFlow(ctx: SkillContext, onSaved: (s: Skill) => void): { open: (start: SkillFlowStart) => void; dialog: ReactNode } {
+  const [start, setStart] = useState<SkillFlowStart | null>(null);
+  const close = () => setStart(null);
+  const saved = (s: Skill) => {
+    close();
+    onSaved(s);
+  };
+  return { open: setStart, dialog: start && <SkillFlow start={start} ctx={ctx} onSaved={saved} onClose={close} /> };
 }
 
 export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onSaved: (s: Skill) => void; onClose: () => void }) {

@@ -4,20 +4,12 @@
 import { act } from "react";
 import { describe, expect, it } from "vitest";
 import { mountEach } from "../../testing/mount";
-import type { ContextEvent, DoneEvent } from "../../sse/events";
+import type { DoneEvent } from "../../sse/events";
+import { CONTEXT } from "../../testing/fixtures";
 import { ContextMeter } from "./ContextMeter";
 import { appendTurn, applyEvent, finishTurn, lastContext, newConversation, newTurn } from "./conversation";
 import type { Conversation } from "./conversation";
 
-const CTX: ContextEvent = {
-  estimate: 100,
-  input_limit: 1000,
-  window: 2048,
-  output_reserve: 512,
-  protocol_reserve: 1024,
-  breakdown: { system: 10, tools: 20, history: 30, observations: 40 },
-  compactions: 0,
-};
 const DONE: DoneEvent = {
   finish_reason: "stop",
   steps: 1,
@@ -29,7 +21,7 @@ const DONE: DoneEvent = {
 
 function turnWithContext(c: Conversation, id: string, estimate: number): Conversation {
   c = appendTurn(c, newTurn({ userId: `u-${id}`, id }, "q", c.scope, "fake"));
-  return applyEvent(c, id, { type: "context", data: { ...CTX, estimate } });
+  return applyEvent(c, id, { type: "context", data: { ...CONTEXT, estimate } });
 }
 
 describe("ContextMeter", () => {

@@ -11,18 +11,10 @@ import {
   newTurn,
 } from "./conversation";
 import type { Conversation } from "./conversation";
-import type { ContextEvent, DoneEvent } from "../../sse/events";
+import type { DoneEvent } from "../../sse/events";
+import { CONTEXT } from "../../testing/fixtures";
 
 const DONE: DoneEvent = { finish_reason: "stop", steps: 1, tool_calls: 0, model_calls: 1, estimate: 10 };
-const CTX: ContextEvent = {
-  estimate: 100,
-  input_limit: 1000,
-  window: 2048,
-  output_reserve: 512,
-  protocol_reserve: 1024,
-  breakdown: { system: 10, tools: 20, history: 30, observations: 40 },
-  compactions: 0,
-};
 
 function withTurn(c: Conversation, id: string, q: string): Conversation {
   return appendTurn(c, newTurn({ userId: `u-${id}`, id }, q, c.scope, "fake"));
@@ -110,11 +102,11 @@ describe("conversation", () => {
   it("finds the newest context across turns", () => {
     let c = withTurn(newConversation("c", "kb://x/"), "t1", "q");
     expect(lastContext(c)).toBeNull();
-    c = applyEvent(c, "t1", { type: "context", data: CTX });
+    c = applyEvent(c, "t1", { type: "context", data: CONTEXT });
     c = finishTurn(c, "t1", { kind: "done", done: DONE });
     c = withTurn(c, "t2", "q2");
     expect(lastContext(c)?.turn.id).toBe("t1");
-    c = applyEvent(c, "t2", { type: "context", data: { ...CTX, estimate: 200 } });
+    c = applyEvent(c, "t2", { type: "context", data: { ...CONTEXT, estimate: 200 } });
     expect(lastContext(c)?.context.estimate).toBe(200);
   });
 });

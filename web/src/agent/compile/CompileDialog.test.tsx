@@ -6,6 +6,7 @@
 import { act } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentOptions } from "../../api/agent";
+import { TWO_MODELS } from "../../testing/fixtures";
 import { mountEach, testClient, withClient } from "../../testing/mount";
 import { CompileDialog } from "./CompileDialog";
 
@@ -20,10 +21,7 @@ vi.mock("../../api/resources", () => ({
 }));
 
 const OPTIONS: AgentOptions = {
-  models: [
-    { id: "fake", name: "Fake", profile: "openai", context_window: 32000, max_output: 1000, native_tools: true, reasoning: false },
-    { id: "other", name: "Other", profile: "openai", context_window: 32000, max_output: 1000, native_tools: true, reasoning: false },
-  ],
+  models: TWO_MODELS,
   cli_profiles: [],
   compile_defaults: { executor: "llm", model_id: "other", call_budget: 5, timeout_s: 120 },
 } as unknown as AgentOptions;

@@ -4,8 +4,8 @@
 import { useState } from "react";
 import type { FormEvent, ReactNode } from "react";
 import type { ResourceNode } from "../../api/types";
-import { SkillFlow } from "../../skills/SkillFlow";
-import type { SkillContext, SkillFlowStart } from "../../skills/SkillFlow";
+import { useSkillFlow } from "../../skills/SkillFlow";
+import type { SkillContext } from "../../skills/SkillFlow";
 import { SkillsDialog } from "../../skills/SkillsDialog";
 import { Dialog } from "../../ui/Dialog";
 import { CompileOptions } from "./CompileOptions";
@@ -25,7 +25,6 @@ export function CompileForm(props: {
   onClose: () => void;
 }) {
   const { form } = props;
-  const [flow, setFlow] = useState<SkillFlowStart | null>(null);
   const [list, setList] = useState(false);
   const ctx: SkillContext = {
     models: form.models,
@@ -34,6 +33,7 @@ export function CompileForm(props: {
     fileName: props.sample?.name,
     takenNames: form.skills.map((s) => s.name),
   };
+  const flow = useSkillFlow(ctx, form.skillSaved);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     props.onSubmit();
@@ -42,7 +42,7 @@ export function CompileForm(props: {
     <Dialog title={props.title} onClose={props.onClose} className="wide compile-dialog">
       <form className="dialog-form compile-form" onSubmit={submit}>
         {props.top}
-        <CompileOptions form={form} lead={props.lead} onSkillFlow={setFlow} onSkillList={() => setList(true)} />
+        <CompileOptions form={form} lead={props.lead} onSkillFlow={flow.open} onSkillList={() => setList(true)} />
         {props.error && (
           <p className="error small" role="alert">
             {props.error}
@@ -50,17 +50,7 @@ export function CompileForm(props: {
         )}
         <div className="dialog-actions">{props.actions}</div>
       </form>
-      {flow && (
-        <SkillFlow
-          start={flow}
-          ctx={ctx}
-          onSaved={(s) => {
-            setFlow(null);
-            form.skillSaved(s);
-          }}
-          onClose={() => setFlow(null)}
-        />
-      )}
+      {flow.dialog}
       {list && <SkillsDialog ctx={ctx} onSaved={form.skillSaved} onDeleted={form.skillDeleted} onClose={() => setList(false)} />}
     </Dialog>
   );

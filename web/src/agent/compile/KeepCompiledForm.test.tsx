@@ -6,16 +6,14 @@
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentOptions } from "../../api/agent";
+import { TWO_MODELS } from "../../testing/fixtures";
 import { mountEach, withClient } from "../../testing/mount";
 import { KeepCompiledForm } from "./KeepCompiledForm";
 
 const SCOPE = "kb://users/a/lib/";
 
 const OPTIONS = {
-  models: [
-    { id: "fake", name: "Fake", profile: "openai", context_window: 32000, max_output: 1000, native_tools: true, reasoning: false },
-    { id: "other", name: "Other", profile: "openai", context_window: 32000, max_output: 1000, native_tools: true, reasoning: false },
-  ],
+  models: TWO_MODELS,
   cli_profiles: [],
   compile_defaults: { executor: "llm", model_id: "fake", call_budget: 5, timeout_s: 120 },
 } as unknown as AgentOptions;
