@@ -21,6 +21,13 @@ interface Props {
   onClose: () => void;
 }
 
+/** failureText says why no draft came: nothing for a request the dialog closed. */
+function failureText(err: Error | null): string | null {
+  if (!err || (err instanceof DOMException && err.name === "AbortError")) return null;
+  // A model error is classified (rate_limited, auth, …): say which.
+  return err instanceof ApiError && err.code !== "error" ? `${messageOf(err)} (${err.code})` : messageOf(err);
+}
+
 export function GenerateSkillDialog(props: Props) {
   const { t } = useTranslation("skills");
   const [description, setDescription] = useState("");
@@ -29,15 +36,7 @@ export function GenerateSkillDialog(props: Props) {
   const [missing, setMissing] = useState(false);
   const generate = useGenerateSkill();
   const abort = useRef<AbortController | null>(null);
-  const failure = generate.error;
-  // A model error is classified (rate_limited, auth, …): say which.
-  const error = missing
-    ? t("generate.describeFirst")
-    : failure && !(failure instanceof DOMException && failure.name === "AbortError")
-      ? failure instanceof ApiError && failure.code !== "error"
-        ? `${messageOf(failure)} (${failure.code})`
-        : messageOf(failure)
-      : null;
+  const error = missing ? t("generate.describeFirst") : failureText(generate.error);
   const id = useId();
 
   function submit(e: FormEvent) {
