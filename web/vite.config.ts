@@ -21,6 +21,6 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
-    setupFiles: ["src/i18n/testSetup.ts"],
+    setupFiles: ["src/testing/setup.ts"],
   },
 });

@@ -117,6 +117,18 @@ export function treeItem(page, uri) {
   return page.locator(`[role="treeitem"][data-uri="${uri.replaceAll('"', '\\"')}"]`);
 }
 
+/**
+ * newFolder names a new folder in the tree's New folder dialog and presses
+ * Create; it returns the dialog, which closes once the folder is made.
+ */
+export async function newFolder(page, name) {
+  await page.getByRole("button", { name: "New folder" }).click();
+  const dialog = page.getByRole("dialog", { name: "New folder" });
+  await dialog.getByRole("textbox").fill(name);
+  await dialog.getByRole("button", { name: "Create" }).click();
+  return dialog;
+}
+
 /** preview is the middle panel's content area. */
 export function previewContent(page) {
   return page.locator(".preview-scroll");

@@ -1,9 +1,9 @@
 // The set-up every browser test file shares: the binary on a free port, then
 // Chromium, then a page signed in through the login form, torn down after.
 
-import { after, before } from "node:test";
+import { after, before, it } from "node:test";
 import { apiClient } from "./api.mjs";
-import { WIDE, launchBrowser, loginThroughUI, newPage } from "./browser.mjs";
+import { WIDE, launchBrowser, loginThroughUI, newPage, shotOnFailure } from "./browser.mjs";
 import { ADMIN_PASSWORD, ADMIN_USER, startServer } from "./server.mjs";
 
 /** FAKE_LLM is the server environment that adds the fake models. */
@@ -27,6 +27,11 @@ export const FAKE_LLM = { KB_FAKE_LLM: "1" };
  *
  * api is the admin's authenticated client (lib/api.mjs); apiAs(user, password)
  * makes another user's; newPage(viewport, { locale }) opens a fresh context.
+ *
+ * ws.it(name, body) is node:test's it for a test of the workspace: body gets
+ * the workspace ({ page, api, server, … }) and the test context, and when it
+ * fails the page it shows last is saved as a screenshot: ws.page, or the one
+ * it opened with ws.open or named with ws.show.
  */
 export function withWorkspace(options = {}) {
   const {
@@ -49,6 +54,24 @@ export function withWorkspace(options = {}) {
     api: null,
     apiAs: (name, pass) => apiClient(ws.server.baseURL, { username: name, password: pass }),
     newPage: (size = WIDE, opts) => newPage(ws.browser, ws.server.baseURL, size, opts),
+    /** shown is the page a failure screenshot shows, when it is not ws.page */
+    shown: null,
+    show: (page) => {
+      ws.shown = page;
+      return page;
+    },
+    /**
+     * open opens a page in a fresh context and shows it; signed in (as the
+     * admin unless user and password say) unless signIn is false.
+     */
+    open: async ({ viewport = WIDE, locale, signIn = true, user: name, password: pass } = {}) => {
+      const page = ws.show(await ws.newPage(viewport, locale ? { locale } : undefined));
+      if (signIn) await loginThroughUI(page, name, pass);
+      return page;
+    },
+    /** current is the page the test shows: the one it opened or named last, else ws.page */
+    current: () => ws.shown ?? ws.page,
+    it: (name, body) => it(name, shotOnFailure(() => ws.current(), (t) => body(ws, t))),
   };
   before(async () => {
     ws.server = await startServer(typeof env === "function" ? await env() : env);

@@ -4,9 +4,9 @@
 // admin entries and gets 403 from every admin endpoint.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
+import { before, describe } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { loginThroughUI, newPage, screenshot, shotOnFailure } from "../lib/browser.mjs";
+import { screenshot } from "../lib/browser.mjs";
 import { apiLogin } from "../lib/server.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 import { apiClient } from "../lib/api.mjs";
@@ -21,9 +21,9 @@ describe("admin", { timeout: 180_000 }, () => {
     page: false,
     seed: ({ api }) => api.createUser(MEMBER, MEMBER_PASSWORD),
   });
-  let server, browser, page, admin;
+  let server, admin;
   before(async () => {
-    ({ server, browser } = ws);
+    ({ server } = ws);
     admin = await ws.api.token();
   });
 
@@ -33,13 +33,12 @@ describe("admin", { timeout: 180_000 }, () => {
       () => true,
       () => false,
     );
-  const nav = () => page.getByRole("navigation", { name: "Admin sections" });
+  const nav = () => ws.current().getByRole("navigation", { name: "Admin sections" });
 
-  it(
+  ws.it(
     "a non-admin never sees the admin entries, is told /admin is not allowed, and gets 403 from the admin endpoints",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL);
-      await loginThroughUI(page, MEMBER, MEMBER_PASSWORD);
+    async () => {
+      const page = await ws.open({ user: MEMBER, password: MEMBER_PASSWORD });
       await page.getByTestId("user-menu-button").click();
       const menu = page.getByRole("menu", { name: "Account" });
       await menu.getByRole("menuitem", { name: "Settings" }).waitFor();
@@ -70,14 +69,13 @@ describe("admin", { timeout: 180_000 }, () => {
         assert.equal((await res.json()).error.code, "admin_only", `${method} ${p}`);
       }
       await page.context().close();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the admin creates a user, disables them (who then cannot sign in), enables them, resets a password and changes a role",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL);
-      await loginThroughUI(page);
+    async () => {
+      const page = await ws.open();
       await page.getByTestId("user-menu-button").click();
       await page.getByRole("menuitem", { name: "Admin" }).click();
       await page.getByRole("heading", { level: 2, name: "Users" }).waitFor();
@@ -98,7 +96,7 @@ describe("admin", { timeout: 180_000 }, () => {
       await erin.getByText("Disabled").waitFor();
       assert.equal(await canLogin("erin", "erin-Password-1"), false, "a disabled user cannot sign in");
       // Nor through the page.
-      const other = await newPage(browser, server.baseURL);
+      const other = await ws.newPage();
       await other.goto("/");
       await other.getByLabel("Username").fill("erin");
       await other.getByLabel("Password").fill("erin-Password-1");
@@ -127,12 +125,13 @@ describe("admin", { timeout: 180_000 }, () => {
       const self = page.locator('tr[data-user="admin"]');
       assert.ok(await self.getByRole("button", { name: "Disable admin" }).isDisabled());
       await screenshot(page, "admin-users");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the admin revokes another user's token from the Tokens section",
-    shotOnFailure(() => page, async () => {
+    async () => {
+      const page = ws.current();
       const dave = await apiLogin(server.baseURL, MEMBER, MEMBER_PASSWORD);
       const created = await (await call("POST", "/auth/tokens", dave, { name: "daves-script" })).json();
       assert.equal((await call("GET", "/auth/me", created.token)).status, 200);
@@ -144,12 +143,13 @@ describe("admin", { timeout: 180_000 }, () => {
       await page.getByRole("dialog", { name: "Revoke token" }).getByRole("button", { name: "Revoke" }).click();
       await row.waitFor({ state: "detached" });
       assert.equal((await call("GET", "/auth/me", created.token)).status, 401);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the admin filters every user's jobs by state and user and cancels one; the overview counts them",
-    shotOnFailure(() => page, async () => {
+    async () => {
+      const page = ws.current();
       const dave = await apiLogin(server.baseURL, MEMBER, MEMBER_PASSWORD);
       await apiClient(server.baseURL, { token: dave }).upload("kb://me/", { "a.md": "alpha", "b.md": "beta" });
       await ws.api.upload("kb://me/", { "mine.md": "mine" });
@@ -193,12 +193,13 @@ describe("admin", { timeout: 180_000 }, () => {
       assert.equal(await stat("jobs-cancelled").textContent(), "1");
       assert.equal(await stat("files").textContent(), o.files.toLocaleString("en"));
       await screenshot(page, "admin-overview");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the Groups screen is a section of the Admin page",
-    shotOnFailure(() => page, async () => {
+    async () => {
+      const page = ws.current();
       await nav().getByRole("link", { name: "Groups" }).click();
       await page.getByRole("heading", { level: 2, name: "Groups" }).waitFor();
       await page.getByLabel("New group").fill("team");
@@ -206,12 +207,13 @@ describe("admin", { timeout: 180_000 }, () => {
       await page.locator('[data-group="team"]').waitFor();
       await page.getByRole("status").getByText("Created group team.").waitFor();
       assert.equal(new URL(page.url()).pathname, "/admin/groups");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "every admin section passes axe in light and dark",
-    shotOnFailure(() => page, async () => {
+    async () => {
+      const page = ws.current();
       for (const section of ["users", "tokens", "jobs", "groups", "overview"]) {
         await page.goto(`/admin/${section}`);
         await page.getByRole("heading", { level: 2 }).waitFor();
@@ -223,6 +225,6 @@ describe("admin", { timeout: 180_000 }, () => {
         }
       }
       await page.emulateMedia({ colorScheme: "light" });
-    }),
+    },
   );
 });

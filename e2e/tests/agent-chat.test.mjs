@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { NARROW, WIDE, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { before, describe } from "node:test";
+import { NARROW, WIDE, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER, FAKE_LLM_ABORTED } from "../lib/server.mjs";
 import { answerText, ask, askAndWait, assistants, chatBox, lastAssistant, recordStreams, users, waitStatus } from "../lib/agent.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
@@ -12,7 +12,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const abortedLines = async (server) => (await server.logLines(FAKE_LLM_ABORTED)).length;
 
 describe("KnowAgent chat", { timeout: 180_000 }, () => {
-  let server, page, streams;
+  let server, streams;
   const ws = withWorkspace({
     env: FAKE_LLM,
     onPage: (p) => {
@@ -20,11 +20,11 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
     },
     ready: ({ page }) => chatBox(page).waitFor(),
   });
-  before(() => ({ server, page } = ws));
+  before(() => ({ server } = ws));
 
-  it(
+  ws.it(
     "offers the fake models with their capabilities and a welcome with examples",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const picker = page.getByLabel("Model");
       const labels = await picker.locator("option").allInnerTexts();
       assert.ok(labels.some((l) => l.startsWith("Fake LLM (tools")), labels.join());
@@ -33,12 +33,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.match(await page.getByTestId("model-caps").innerText(), /tools · 32k window/);
       assert.ok((await page.getByRole("list", { name: "Example questions" }).getByRole("button").count()) >= 3);
       assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "streams an answer incrementally and marks it complete",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const q = "[[slow]] Streaming check: the quick brown fox jumps over the lazy dog.";
       await ask(page, q);
       const msg = lastAssistant(page);
@@ -56,12 +56,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       // The Send button is back and the context meter shows the byte estimate.
       await page.getByRole("button", { name: "Send" }).waitFor();
       assert.match(await page.locator(".context-summary").innerText(), /≈[\d.k]+ \/ [\d.k]+ tokens est\./);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "shows a tool card before the answer for 'use ls on kb://me/notes/'",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const { msg, status } = await askAndWait(page, "use ls on kb://me/notes/ please");
       assert.equal(status, "done");
       const card = msg.locator('.tool-card[data-tool="ls"]');
@@ -81,12 +81,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.match(await detail.innerText(), /upper bound/);
       assert.match(await detail.innerText(), /input · \d+ output tokens/);
       await page.locator(".context-summary").click();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "keeps history across two sends in a row",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("button", { name: "New conversation" }).click();
       assert.equal(await assistants(page).count(), 0);
       streams.length = 0;
@@ -103,12 +103,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
         { role: "assistant", content: "First question: alpha" },
       ]);
       assert.equal(streams[1].uri, ROOT);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "crossing the narrow breakpoint and back keeps a running turn and the conversation",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // The previous test left two completed turns.
       const before = await assistants(page).count();
       assert.ok(before >= 1);
@@ -135,12 +135,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.equal(await page.locator(".chat-scroll").getAttribute("data-conversation"), convBefore);
       assert.equal(streams.length, sent + 1, "the question was sent once");
       assert.equal(await abortedLines(server), abortedBefore, "the provider request was not closed early");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "Stop during a slow stream marks the turn stopped, keeps its text, and leaves it out of history",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("button", { name: "New conversation" }).click();
       streams.length = 0;
       await ask(page, "[[slow]] this answer will be stopped before it is finished, long enough to stop");
@@ -159,12 +159,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await askAndWait(page, "after the stop");
       assert.deepEqual(streams[1].history, []);
       assert.equal(await assistants(page).nth(0).getAttribute("data-status"), "stopped", "the earlier turn is not overwritten");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "Stop during a hanging stream marks the turn stopped",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await ask(page, "[[hang]] this stream hangs after its first chunk");
       const msg = lastAssistant(page);
       await msg.locator(".answer").waitFor();
@@ -175,12 +175,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.equal(await waitStatus(msg, ["stopped"]), "stopped");
       assert.match(await msg.locator(".turn-status").innerText(), /Stopped/);
       await server.waitForLog(FAKE_LLM_ABORTED, { after: abortedBefore, timeout: 5_000 });
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "an upstream stream cut without [DONE] shows a failed turn that keeps the partial text",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const { msg, status } = await askAndWait(page, "[[truncate]] cut me off please", ["error", "incomplete", "done"]);
       assert.equal(status, "error");
       assert.equal(await answerText(msg), "[[truncate]] cut me off please".slice(0, 8));
@@ -188,12 +188,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.match(line, /Failed/);
       assert.match(line, /llm_incomplete_stream/);
       await screenshot(page, "agent-failed-wide");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "answers with the text-only model",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByLabel("Model").selectOption("fake-text");
       assert.match(await page.getByTestId("model-caps").innerText(), /text only/);
       // "text only" is a property, not an error: a neutral colour.
@@ -214,12 +214,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.equal(await answerText(msg), "use ls on kb://me/notes/ with the text model");
       assert.equal(streams[0].model_id, "fake-text");
       await page.getByLabel("Model").selectOption("fake");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "previewing a file of the same folder keeps the chat; switching folder starts a new one and cancels the stream",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}notes/`).click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
       assert.equal(await assistants(page).count(), 0, "selecting another folder started a new conversation");
@@ -244,12 +244,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       assert.equal(status, "done");
       assert.deepEqual(streams.at(-1).history, []);
       assert.equal(streams.at(-1).uri, `${ROOT}data/`);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "turns that complete normally are not logged as aborted by the fake LLM",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("button", { name: "New conversation" }).click();
       await sleep(300);
       const before = await abortedLines(server);
@@ -260,12 +260,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await sleep(500);
       const added = (await server.logLines(FAKE_LLM_ABORTED)).slice(before);
       assert.deepEqual(added, [], "no provider request of a completed turn was closed early");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the quick command 'compile' opens the compile form and never reaches the model",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const before = streams.length;
       await ask(page, "compile");
       const dialog = page.getByRole("dialog");
@@ -281,12 +281,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       }
       assert.equal(streams.length, before, "no stream request was made");
       assert.equal(await chatBox(page).inputValue(), "");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "'/' opens the command menu; Shift+Enter adds a line",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const box = chatBox(page);
       await box.fill("");
       await box.type("/");
@@ -305,6 +305,6 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await box.type("line two");
       assert.equal(await box.inputValue(), "line one\nline two");
       await box.fill("");
-    }),
+    },
   );
 });

@@ -1,8 +1,8 @@
 // Answers that cite and open their sources, and the actions on an answer
 // (issue 14, the parts that need no stored conversations).
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { previewContent, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { answerText, ask, askAndWait, assistants, chatBox, recordStreams, users, waitStatus } from "../lib/agent.mjs";
@@ -13,7 +13,7 @@ const FILE = `${ROOT}deep/inner/lines.txt`;
 const LINES = ["alpha first line", "beta second line", "gamma cited line", "delta fourth line", "epsilon last line"].join("\n") + "\n";
 
 describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
-  let page, streams;
+  let streams;
   const ws = withWorkspace({
     env: FAKE_LLM,
     seed: async ({ api }) => {
@@ -26,11 +26,10 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
     },
     ready: ({ page }) => chatBox(page).waitFor(),
   });
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "a kb:// link in an answer opens the preview at the cited line and selects the file in the tree; Sources lists what was read",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // The fake echoes the question after the tool result, so the answer cites both URIs.
       const { msg, status } = await askAndWait(page, "use read on kb://me/deep/inner/lines.txt and cite kb://me/deep/inner/lines.txt#L3 please");
       assert.equal(status, "done");
@@ -55,12 +54,12 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       await items.first().click();
       assert.equal(await treeItem(page, FILE).getAttribute("aria-selected"), "true");
       await previewContent(page).getByText("alpha first line").waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a URI outside the chat's folder is plain text",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // Pick the subfolder: the chat's folder becomes kb://me/deep/inner/.
       await treeItem(page, `${ROOT}deep/inner/`).click();
       assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
@@ -68,12 +67,12 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       assert.equal(await msg.locator("a.kb-link").count(), 1);
       assert.equal(await msg.locator("a.kb-link").getAttribute("data-kb-uri"), FILE);
       assert.match(await msg.locator(".kb-cite-plain").innerText(), /kb:\/\/me\/notes\/research-plan\.md/);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "Retry after Stop produces a complete answer; Copy and Edit act on the last turn",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("button", { name: "New conversation" }).click();
       const q = "[[slow]] this answer is stopped early and then retried until it is whole";
       await ask(page, q);
@@ -115,12 +114,12 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       await edited.getByRole("button", { name: "Copy answer as Markdown" }).click();
       await edited.getByText("Copied").waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "the edited question");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the draft survives a reload; switching folder and coming back through the list restores the old conversation and its draft",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
       const id = new URL(page.url()).searchParams.get("c");
       assert.ok(id, "the stored conversation is in the address");
@@ -154,12 +153,12 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       await page.reload();
       await users(page).last().getByText(draft).waitFor();
       assert.equal(await chatBox(page).inputValue(), "");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the open conversation is in the address: a reload shows it again with its tool cards",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("button", { name: "New conversation" }).click();
       const { msg } = await askAndWait(page, "use read on kb://me/deep/inner/lines.txt for the reload check");
       assert.equal(await msg.locator('.tool-card[data-tool="read"]').count(), 1);
@@ -170,6 +169,6 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       assert.equal(await users(page).last().innerText(), "use read on kb://me/deep/inner/lines.txt for the reload check");
       assert.equal(await back.locator('.tool-card[data-tool="read"]').getAttribute("data-status"), "ok");
       assert.equal(await back.getAttribute("data-status"), "done");
-    }),
+    },
   );
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { NARROW, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { NARROW, loginThroughUI, previewContent, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { answerText, ask, askAndWait, assistants, chatBox, lastAssistant, recordStreams, users } from "../lib/agent.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
@@ -12,7 +12,6 @@ const FILES = 60;
 describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 180_000 }, () => {
   const ws = withWorkspace({
     env: FAKE_LLM,
-    page: false,
     seed: async ({ api }) => {
       await api.mkdir(BULK);
       const files = {};
@@ -23,14 +22,10 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       await api.upload(BULK, files);
     },
   });
-  let server, browser, page;
-  before(() => ({ server, browser } = ws));
 
-  it(
+  ws.it(
     "/ls opens the folder dialog: browse with paging, read a page, search with a cursor",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL);
-      await loginThroughUI(page);
+    async ({ page }) => {
       await treeItem(page, BULK).click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/bulk\/$/ }).waitFor();
       const streams = recordStreams(page);
@@ -75,24 +70,24 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       assert.equal(streams.length, 0, "commands never reach the model");
       // The chat's folder did not change by opening the preview.
       assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/bulk/");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "clicking the URI prefix opens the folder dialog",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.locator(".scope-prefix").click();
       const dialog = page.getByRole("dialog");
       await dialog.waitFor();
       assert.match(await dialog.getAttribute("aria-label"), /Folder commands — kb:\/\/me\/bulk\//);
       await dialog.getByRole("button", { name: "Close" }).click();
       await dialog.waitFor({ state: "detached" });
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a read card links to the preview without changing the chat's folder",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, BULK).click(); // collapse the 60 files so notes/ is in view
       await treeItem(page, `${ROOT}notes/`).click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
@@ -112,14 +107,13 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       const row = treeItem(page, `${ROOT}notes/research-plan.md`);
       await row.waitFor();
       assert.equal(await row.getAttribute("aria-selected"), "true");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "sends messages on a page without crypto.randomUUID (plain-HTTP LAN)",
-    shotOnFailure(() => page, async () => {
-      const ctxPage = await newPage(browser, server.baseURL);
-      page = ctxPage;
+    async () => {
+      const ctxPage = await ws.open({ signIn: false });
       await ctxPage.context().addInitScript(() => {
         try {
           Object.defineProperty(Crypto.prototype, "randomUUID", { value: undefined, configurable: true });
@@ -141,14 +135,13 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       assert.equal(streams.at(1).history.length, 2);
       assert.deepEqual(ctxPage.consoleErrors.filter((e) => /randomUUID/.test(e)), []);
       await ctxPage.context().close();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     `is usable on a ${NARROW.width}×${NARROW.height} screen, dialogs included`,
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL, NARROW);
-      await loginThroughUI(page);
+    async () => {
+      const page = await ws.open({ viewport: NARROW });
       await page.getByRole("tab", { name: "KnowAgent" }).click();
       const box = chatBox(page);
       await box.waitFor();
@@ -198,6 +191,6 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       await page.keyboard.press("Escape");
       await page.getByRole("dialog").waitFor({ state: "detached" });
       assert.ok((await answerText(assistants(page).first())).startsWith("Tool result:"));
-    }),
+    },
   );
 });

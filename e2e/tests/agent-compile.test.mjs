@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { screenshot, treeItem } from "../lib/browser.mjs";
 import { randomBytes } from "node:crypto";
 import { ADMIN_USER } from "../lib/server.mjs";
-import { ask, recordStreams } from "../lib/agent.mjs";
+import { recordStreams } from "../lib/agent.mjs";
+import { openCompileForm, submitCompile } from "../lib/compile.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
@@ -12,25 +13,16 @@ const BLOB = `${BLOBS}blob.bin`;
 
 describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM, seed: ({ api }) => api.mkdir(BLOBS) });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "'compile' opens the form; a submitted job runs to success in the task center",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const streams = recordStreams(page);
       await treeItem(page, `${ROOT}notes/`).click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
-      await ask(page, "compile");
-      const dialog = page.getByRole("dialog");
-      await dialog.waitFor();
-      await dialog.getByRole("checkbox", { name: /research-plan\.md/ }).check();
-      await dialog.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
+      const dialog = await openCompileForm(page, /research-plan\.md/);
       await screenshot(page, "agent-compile-form-wide");
-      await dialog.getByRole("button", { name: /^Compile 1 file$/ }).click();
-      const result = dialog.getByTestId("compile-result");
-      await result.waitFor();
-      assert.match(await result.innerText(), /1 job queued/);
+      await submitCompile(dialog);
       await dialog.getByRole("button", { name: "Open task center" }).click();
       const tasks = page.getByRole("dialog", { name: "Task center" });
       await tasks.waitFor();
@@ -38,12 +30,12 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
       assert.match(await tasks.innerText(), /research-plan\.md/);
       await screenshot(page, "agent-task-center-wide");
       assert.equal(streams.length, 0, "compile never reaches the chat model");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a job the parser cannot read fails with its reason; Retry runs it again, all without a reload",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // The first test leaves the task center open.
       if ((await page.getByRole("dialog").count()) > 0) {
         await page.keyboard.press("Escape");
@@ -60,13 +52,8 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
       const row = treeItem(page, BLOB);
       await row.waitFor();
 
-      await ask(page, "compile");
-      const form = page.getByRole("dialog");
-      await form.waitFor();
-      await form.getByRole("checkbox", { name: /blob\.bin/ }).check();
-      await form.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
-      await form.getByRole("button", { name: /^Compile 1 file$/ }).click();
-      await form.getByTestId("compile-result").filter({ hasText: /1 job queued/ }).waitFor();
+      const form = await openCompileForm(page, /blob\.bin/);
+      await submitCompile(form);
       await form.getByRole("button", { name: "Open task center" }).click();
 
       const tasks = page.getByRole("dialog", { name: "Task center" });
@@ -128,6 +115,6 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
       console.log(`# retried job states: ${states.join(" → ")}`);
       await page.keyboard.press("Escape");
       await tasks.waitFor({ state: "detached" });
-    }),
+    },
   );
 });

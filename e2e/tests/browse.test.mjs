@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { previewContent, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
@@ -8,12 +8,10 @@ const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("browse and preview", { timeout: 120_000 }, () => {
   const ws = withWorkspace();
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "the tree's title and every toolbar button are visible inside the panel, one row of buttons at the default width",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const panel = await page.locator(".tree-panel").boundingBox();
       const title = await page.locator(".tree-panel .panel-title").boundingBox();
       const buttons = await page.getByRole("toolbar").getByRole("button").evaluateAll((els) =>
@@ -28,24 +26,24 @@ describe("browse and preview", { timeout: 120_000 }, () => {
         assert.ok(b.top >= title.y + title.height || b.left >= title.x + title.width, `${b.name} covers the title`);
       }
       assert.equal(new Set(buttons.map((b) => b.top)).size, 1, "the buttons fit one row");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "previews Welcome.md as rendered markdown",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}Welcome.md`).click();
       const h1 = previewContent(page).getByRole("heading", { level: 1, name: "Welcome to Knowspace" });
       await h1.waitFor();
       // Rendered, not shown as source.
       assert.equal(await previewContent(page).getByText("# Welcome to Knowspace").count(), 0);
       assert.equal(await treeItem(page, `${ROOT}Welcome.md`).getAttribute("aria-selected"), "true");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "an address with ?open= reveals and selects the file in the tree after a reload",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const file = `${ROOT}notes/research-plan.md`;
       await page.goto(`/?open=${encodeURIComponent(file)}`);
       const row = treeItem(page, file);
@@ -57,12 +55,12 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       await treeItem(page, `${ROOT}notes/`).click();
       await treeItem(page, `${ROOT}Welcome.md`).click();
       assert.match(page.url(), /\?open=kb%3A%2F%2Fusers%2Fadmin%2FWelcome\.md$/);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "opens a folder lazily and previews the Chinese file",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const notes = treeItem(page, `${ROOT}notes/`);
       assert.equal(await notes.getAttribute("aria-expanded"), "false");
       await notes.click();
@@ -72,35 +70,35 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       await treeItem(page, `${ROOT}notes/会议纪要.md`).click();
       await previewContent(page).getByRole("heading", { level: 1, name: "会议纪要" }).waitFor();
       await screenshot(page, "preview-chinese-wide");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "opens a nested folder and previews a file in it",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}notes/archive/`).click();
       await treeItem(page, `${ROOT}notes/archive/2025-retro.md`).click();
       await previewContent(page).getByRole("heading").first().waitFor();
       await treeItem(page, `${ROOT}notes/research-plan.md`).click();
       await previewContent(page).getByRole("heading").first().waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "shows the CSV file as a table",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}data/`).click();
       await treeItem(page, `${ROOT}data/metrics.csv`).click();
       const table = previewContent(page).locator("table.csv");
       await table.waitFor();
       assert.ok((await table.locator("th").count()) >= 1, "the CSV table has a header row");
       assert.ok((await table.locator("tbody tr").count()) >= 1, "the CSV table has data rows");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "collapses a folder and moves through the tree with the keyboard",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const notes = treeItem(page, `${ROOT}notes/`);
       await notes.click();
       assert.equal(await notes.getAttribute("aria-expanded"), "false");
@@ -111,12 +109,12 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       await treeItem(page, `${ROOT}notes/research-plan.md`).waitFor();
       await page.keyboard.press("ArrowDown");
       assert.equal(await notes.getAttribute("aria-selected"), "false");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "downloads the raw file with the bearer token",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}Welcome.md`).click();
       await previewContent(page).getByRole("heading", { level: 1, name: "Welcome to Knowspace" }).waitFor();
       const [download] = await Promise.all([
@@ -128,12 +126,12 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       let text = "";
       for await (const chunk of stream) text += chunk;
       assert.match(text, /# Welcome to Knowspace/);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "resizes panels by dragging a separator",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const previewPanel = page.locator("#preview");
       const before = (await previewPanel.boundingBox()).width;
       const sep = page.getByRole("separator").nth(1);
@@ -145,12 +143,12 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       await page.mouse.up();
       const after = (await previewPanel.boundingBox()).width;
       assert.ok(after > before + 60, `preview panel widened by dragging (${before} → ${after})`);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "remembers the panel layout after a keyboard resize",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const treePanel = page.locator("#tree");
       const before = (await treePanel.boundingBox()).width;
       const sep = page.getByRole("separator").first();
@@ -163,12 +161,12 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       await page.getByRole("tree", { name: "Files" }).waitFor();
       const afterReload = (await treePanel.boundingBox()).width;
       assert.ok(Math.abs(afterReload - widened) < 3, `layout remembered (${widened} vs ${afterReload})`);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a file deep in long folders keeps its whole name in the preview's title; the path gives way",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       let folder = ROOT;
       for (const name of ["an-uncommonly-long-folder-name-for-the-header", "and-a-second-level-that-is-long-too"]) {
         folder += `${name}/`;
@@ -184,6 +182,6 @@ describe("browse and preview", { timeout: 120_000 }, () => {
       assert.equal(name.text, "quarterly-report-2026.md");
       assert.ok(name.scroll <= name.client, `the name is cut: ${name.client}px of ${name.scroll}px shown`);
       assert.ok(path.scroll > path.client, `the path should be the one cut: ${JSON.stringify(path)}`);
-    }),
+    },
   );
 });

@@ -3,20 +3,19 @@
 // REST and the OpenAI-compatible endpoint.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
+import { before, describe } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { shotOnFailure } from "../lib/browser.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 import { apiClient } from "../lib/api.mjs";
 
 describe("connect an agent", { timeout: 120_000 }, () => {
   const ws = withWorkspace();
-  let server, page;
-  before(() => ({ server, page } = ws));
+  let server;
+  before(() => ({ server } = ws));
 
-  it(
+  ws.it(
     "creates a read-only token for one folder and shows the setup with it",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.goto(`${server.baseURL}/settings/connect`);
       const section = page.getByRole("region", { name: "Connect an agent" });
       await section.getByRole("combobox", { name: "Folder" }).fill("kb://me/notes/");
@@ -57,6 +56,6 @@ describe("connect an agent", { timeout: 120_000 }, () => {
       await page.getByRole("region", { name: "Connect an agent" }).waitFor();
       const bad = blocking(await axeViolations(page));
       assert.equal(bad.length, 0, formatViolations(bad));
-    }),
+    },
   );
 });

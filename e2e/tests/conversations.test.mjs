@@ -3,26 +3,23 @@
 // with Undo, Export) and Temporary chat.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { before, describe, it } from "node:test";
-import { shotOnFailure } from "../lib/browser.mjs";
+import { describe } from "node:test";
 import { answerText, askAndWait, assistants, chatBox, waitStatus } from "../lib/agent.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 describe("KnowAgent stored conversations", { timeout: 180_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM, ready: ({ page }) => chatBox(page).waitFor() });
-  let page;
-  before(() => ({ page } = ws));
 
-  const list = () => page.getByRole("region", { name: "Conversations" });
+  const list = () => ws.page.getByRole("region", { name: "Conversations" });
   const openList = async () => {
-    if (!(await list().isVisible())) await page.getByRole("button", { name: "Conversations" }).click();
+    if (!(await list().isVisible())) await ws.page.getByRole("button", { name: "Conversations" }).click();
     await list().waitFor();
   };
   const titles = () => list().locator("li .conversation-open").allInnerTexts();
 
-  it(
+  ws.it(
     "Retry keeps the first answer: the pager flips back to version 1 and forward to 2, also after a reload",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const q = "the first answer of the versions check";
       const { msg } = await askAndWait(page, q);
       assert.equal(await msg.getByRole("group", { name: "Answer versions" }).count(), 0, "one version: no pager");
@@ -67,12 +64,12 @@ describe("KnowAgent stored conversations", { timeout: 180_000 }, () => {
       assert.notEqual(storedFirst, storedSecond, "version 1 is another stored answer");
       assert.ok(Number(storedFirst) < Number(storedSecond), "version 1 is the older answer");
       assert.equal(await answerText(back), q);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the list: search narrows it, rename shows the new title, delete and Undo, Export downloads Markdown",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("button", { name: "New conversation" }).click();
       await askAndWait(page, "zebra question for the list checks");
       await openList();
@@ -108,12 +105,12 @@ describe("KnowAgent stored conversations", { timeout: 180_000 }, () => {
       // Clearing the search shows the others again.
       await list().getByLabel("Search conversations").fill("");
       await page.waitForFunction(() => document.querySelectorAll(".conversation-list li .conversation-open").length >= 2);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a question asked in a Temporary chat is not in the list after a reload",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("button", { name: "New conversation" }).click();
       await page.getByLabel("Temporary chat").check();
       const q = "temporary question that must not be stored";
@@ -127,6 +124,6 @@ describe("KnowAgent stored conversations", { timeout: 180_000 }, () => {
       assert.ok(!(await titles()).some((t) => t.includes("temporary question")), "the temporary chat is not stored");
       await list().getByLabel("Search conversations").fill("temporary question");
       await list().getByText("No conversation matches.").waitFor();
-    }),
+    },
   );
 });

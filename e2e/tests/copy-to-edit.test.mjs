@@ -4,10 +4,10 @@
 // selected and opened.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
-import { ask } from "../lib/agent.mjs";
+import { compileOne } from "../lib/compile.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
@@ -16,8 +16,6 @@ const PLAN = `${NOTES}research-plan.md`;
 
 describe("copy to edit", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM });
-  let page;
-  before(() => ({ page } = ws));
 
   const api = (path, init) => ws.api.raw(path, init);
   async function listing(uri) {
@@ -31,19 +29,11 @@ describe("copy to edit", { timeout: 120_000 }, () => {
     return res.text();
   }
 
-  it(
+  ws.it(
     "refuses an upload over a summary and copies it to an ordinary file",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, NOTES).click();
-      await ask(page, "compile");
-      const dialog = page.getByRole("dialog");
-      await dialog.waitFor();
-      await dialog.getByRole("checkbox", { name: /research-plan\.md/ }).check();
-      await dialog.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
-      await dialog.getByRole("button", { name: /^Compile 1 file$/ }).click();
-      await dialog.getByTestId("compile-result").waitFor();
-      await dialog.getByRole("button", { name: "Close" }).click();
-      await dialog.waitFor({ state: "detached" });
+      await compileOne(page, /research-plan\.md/);
       await treeItem(page, PLAN).locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
 
       const summary = (await listing(NOTES)).find((n) => n.uri === PLAN).summary_uri;
@@ -74,6 +64,6 @@ describe("copy to edit", { timeout: 120_000 }, () => {
       assert.equal(await raw(copy), text, "the copy holds the summary's text");
       assert.equal((await listing(ROOT)).find((n) => n.uri === copy).generated, false, "the copy is an ordinary file");
       assert.equal(await page.getByRole("button", { name: "Rename" }).isDisabled(), false, "the copy may be renamed");
-    }),
+    },
   );
 });

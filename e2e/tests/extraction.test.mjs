@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { before, describe, it } from "node:test";
+import { describe } from "node:test";
 import { askAndWait } from "../lib/agent.mjs";
-import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { previewContent, treeItem } from "../lib/browser.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 import { ADMIN_USER, E2E_DIR } from "../lib/server.mjs";
 
@@ -22,12 +22,10 @@ describe("a document waiting for its text", { timeout: 180_000 }, () => {
     env: { ...FAKE_LLM, KB_EXTRACT_WORKERS: "0" },
     seed: async ({ api }) => api.upload(ROOT, { "article.pdf": new Uint8Array(await readFile(PDF)) }),
   });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "shows Extracting… in the tree and the preview, and the search card says it is pending",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const row = treeItem(page, `${ROOT}article.pdf`);
       await row.locator('[data-text-state="pending"]').getByText("Extracting…").waitFor();
       await row.click();
@@ -36,18 +34,16 @@ describe("a document waiting for its text", { timeout: 180_000 }, () => {
       const card = msg.locator('.tool-card[data-tool="search"]');
       assert.match(await card.locator(".tool-summary").innerText(), /1 file\(s\) pending text extraction, not searched/);
       assert.match(await msg.innerText(), /did not cover every file/);
-    }),
+    },
   );
 });
 
 describe("a document uploaded through the web app", { timeout: 180_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "gets its text by itself, and the chat's search quotes it",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}Welcome.md`).click();
       await page.getByTestId("upload-input").setInputFiles([{ name: "article.pdf", mimeType: "application/pdf", buffer: await readFile(PDF) }]);
       const row = treeItem(page, `${ROOT}article.pdf`);
@@ -59,6 +55,6 @@ describe("a document uploaded through the web app", { timeout: 180_000 }, () => 
       const { msg } = await askAndWait(page, `find "${PHRASE}"`);
       assert.match(await msg.innerText(), /Most notes are written once/);
       assert.doesNotMatch(await msg.innerText(), /did not cover every file/);
-    }),
+    },
   );
 });

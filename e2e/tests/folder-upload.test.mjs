@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { after, before, describe } from "node:test";
+import { newFolder, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
@@ -38,10 +38,8 @@ function makeLibrary(parent, name) {
 
 describe("folder upload", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: { KB_MAX_UPLOAD_BYTES: String(LIMIT) }, ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
-  let page;
   let disk;
   before(() => {
-    ({ page } = ws);
     disk = mkdtempSync(join(tmpdir(), "ks-folder-"));
   });
   after(() => {
@@ -65,7 +63,7 @@ describe("folder upload", { timeout: 120_000 }, () => {
       if (rel !== BAD && rel !== BIG) assert.deepEqual(await raw(base + rel), { status: 200, body }, rel);
     }
     assert.deepEqual((await names(base)).sort(), ["english.md", "子目录", "摘要.md"].sort());
-    const row = page.locator("li.upload", { hasText: label });
+    const row = ws.page.locator("li.upload", { hasText: label });
     const failed = row.getByRole("list", { name: "2 files were not uploaded" });
     await failed.waitFor();
     const items = await failed.getByRole("listitem").allInnerTexts();
@@ -76,9 +74,9 @@ describe("folder upload", { timeout: 120_000 }, () => {
     assert.match(await row.locator(".upload-status").innerText(), /Uploaded, 2 failed/);
   }
 
-  it(
+  ws.it(
     "recreates a folder dropped on the tree, and lists the file it refused with its reason",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const { dir, files } = makeLibrary(disk, "研究资料");
       // A real drop of a directory from the desktop: only the browser's own
       // drag (CDP) gives the page directory entries.
@@ -93,25 +91,22 @@ describe("folder upload", { timeout: 120_000 }, () => {
       await expectLibrary(`${ROOT}研究资料/`, files, "研究资料");
       await treeItem(page, `${ROOT}研究资料/`).click();
       await treeItem(page, `${ROOT}研究资料/子目录/`).waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "uploads a folder chosen with the Upload folder button into the selected folder",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const { dir, files } = makeLibrary(disk, "笔记库");
       // A file at the root selected: the new folder goes to the root.
       await treeItem(page, `${ROOT}Welcome.md`).click();
-      await page.getByRole("button", { name: "New folder" }).click();
-      const dialog = page.getByRole("dialog", { name: "New folder" });
-      await dialog.getByRole("textbox").fill("inbox");
-      await dialog.getByRole("button", { name: "Create" }).click();
+      await newFolder(page, "inbox");
       await treeItem(page, `${ROOT}inbox/`).click();
       const chooser = page.waitForEvent("filechooser");
       await page.getByRole("button", { name: "Upload folder" }).click();
       await (await chooser).setFiles(dir);
       await treeItem(page, `${ROOT}inbox/笔记库/`).waitFor();
       await expectLibrary(`${ROOT}inbox/笔记库/`, files, "笔记库");
-    }),
+    },
   );
 });

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { before, describe, it } from "node:test";
-import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_PASSWORD, ADMIN_USER, E2E_DIR } from "../lib/server.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
@@ -82,12 +82,10 @@ async function assertChinese(page, screen, wants) {
 
 describe("the UI in Chinese", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM, locale: "zh-CN", signIn: false });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "the login page follows the browser's language",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.goto("/");
       await page.getByLabel(zh.get("auth:username")).waitFor();
       assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
@@ -98,12 +96,12 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await page.getByRole("button", { name: zh.get("auth:signIn") }).click();
       await page.getByRole("alert").filter({ hasText: zh.get("errors:invalid_credentials") }).waitFor();
       await screenshot(page, "i18n-login-zh");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the workspace: tree, a file in the preview",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByLabel(zh.get("auth:password")).fill(ADMIN_PASSWORD);
       await page.getByRole("button", { name: zh.get("auth:signIn") }).click();
       await page.getByRole("tree", { name: zh.get("tree:files") }).waitFor();
@@ -117,12 +115,12 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await page.getByRole("button", { name: zh.get("preview:download") }).waitFor();
       await assertChinese(page, "preview", ["preview:download", "tree:files", "agent:input.send"]);
       await screenshot(page, "i18n-workspace-zh");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a streamed answer with a tool card",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}notes/`).click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
       const box = page.locator("textarea.chat-textarea");
@@ -136,12 +134,12 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       assert.match(await msg.locator(".turn-status").innerText(), new RegExp(zh.get("agent:status.complete")));
       await assertChinese(page, "answer", ["agent:status.complete", "agent:tool.arguments", "agent:tool.result"]);
       await screenshot(page, "i18n-answer-zh");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the compile dialog and the task center",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const box = page.locator("textarea.chat-textarea");
       await box.fill("compile");
       await box.press("Enter");
@@ -162,12 +160,12 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await tasks.waitFor({ state: "detached" });
       // The one failed request is the wrong password of the first test.
       assert.deepEqual(page.consoleErrors.filter((e) => !/status of 401/.test(e)), []);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "tree search, the share dialog and the trash",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}notes/`).click();
       const search = page.getByRole("combobox", { name: /^搜索 / });
       await search.fill("research");
@@ -192,6 +190,6 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await assertChinese(page, "trash", ["trash:intro", "trash:emptyTrash"]);
       await screenshot(page, "i18n-trash-zh");
       await trash.getByRole("button", { name: zh.get("common:close") }).click();
-    }),
+    },
   );
 });

@@ -2,8 +2,8 @@
 // focus() — only keys, from the login form to the compile form.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { previewContent, treeItem } from "../lib/browser.mjs";
 import { ADMIN_PASSWORD, ADMIN_USER } from "../lib/server.mjs";
 import { lastAssistant, waitStatus } from "../lib/agent.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
@@ -35,12 +35,10 @@ async function tabTo(page, want) {
 
 describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM, signIn: false });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "logs in, opens a folder and a file, asks the agent and stops it, opens the compile form",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.goto("/");
       const username = page.getByLabel("Username");
       await username.waitFor();
@@ -88,6 +86,6 @@ describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
       assert.ok(await dialog.evaluate((d) => d.contains(document.activeElement)), "focus moved into the compile form");
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "detached" });
-    }),
+    },
   );
 });

@@ -3,8 +3,8 @@
 // Escape and give focus back to the control that opened them.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { chatBox } from "../lib/agent.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
@@ -75,12 +75,10 @@ const isFocused = (loc) => loc.evaluate((el) => el === document.activeElement);
 
 describe("keyboard and focus", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM, ready: ({ page }) => chatBox(page).waitFor() });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "a skip link is the first Tab stop and jumps to the main landmark",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.evaluate(() => document.activeElement?.blur());
       await page.keyboard.press("Tab");
       const skip = page.getByRole("link", { name: "Skip to content" });
@@ -90,12 +88,12 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
       assert.ok(await isFocused(page.getByRole("main")), "focus moved to main");
       assert.equal(await page.getByRole("banner").count(), 1, "a header landmark");
       assert.equal(await page.getByRole("main").count(), 1, "one main landmark");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "every control of the shell is reachable by Tab and shows a focus ring",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // A file selected (so rename, delete and the preview take part) and text
       // in the chat box (so Send is enabled).
       await treeItem(page, `${ROOT}Welcome.md`).click();
@@ -166,7 +164,7 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
       assert.deepEqual(await ringOf(picker), { fv: true, outline: "solid 2px" });
       await screenshot(page, "keyboard-focus-wide");
       await chatBox(page).fill("");
-    }),
+    },
   );
 
   /**
@@ -175,6 +173,7 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
    * closes it with Escape and checks focus went back to the opener.
    */
   async function checkDialog({ opener, open, name }) {
+    const { page } = ws;
     await opener.focus();
     await open();
     const dialog = page.getByRole("dialog", { name });
@@ -202,9 +201,9 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
     return [...visited];
   }
 
-  it(
+  ws.it(
     "the folder command dialog, compile dialog and task center trap focus and close on Escape",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const prefix = page.locator(".scope-prefix");
       const folder = await checkDialog({ opener: prefix, open: () => page.keyboard.press("Enter"), name: /^Folder commands/ });
       assert.ok(folder.some((n) => /Close/.test(n)), folder.join(" | "));
@@ -226,12 +225,12 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
 
       const newFolder = page.getByRole("button", { name: "New folder" });
       await checkDialog({ opener: newFolder, open: () => page.keyboard.press("Space"), name: "New folder" });
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the delete confirmation traps focus, closes on Escape and keeps the file",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const row = treeItem(page, `${ROOT}Welcome.md`);
       await row.click();
       // From the toolbar button…
@@ -243,11 +242,11 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
       await checkDialog({ opener: tree, open: () => page.keyboard.press("Delete"), name: "Delete" });
       assert.equal(await row.count(), 1, "Escape deleted nothing");
       assert.equal(await row.getAttribute("aria-selected"), "true");
-    }),
+    },
   );
-  it(
+  ws.it(
     "the tree follows the WAI-ARIA tree view keys: Home/End, type-ahead, Right opens and enters, Left goes to the parent and closes",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const tree = page.getByRole("tree", { name: "Files" });
       const items = tree.getByRole("treeitem");
       /** active is the row the tree's aria-activedescendant names; it must be the selected one. */
@@ -289,6 +288,6 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
       await page.waitForTimeout(800);
       await page.keyboard.press("w");
       assert.equal(await active(), `${ROOT}Welcome.md`);
-    }),
+    },
   );
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { loginThroughUI, newPage, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { afterEach, describe } from "node:test";
+import { screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
@@ -8,13 +8,13 @@ const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("login", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ page: false });
-  let server, browser, page;
-  before(() => ({ server, browser } = ws));
+  // Each test signs in (or fails to) in a fresh context of its own.
+  afterEach(() => ws.current()?.context().close());
 
-  it(
+  ws.it(
     "a wrong password shows the server's error and stays on the login page",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL);
+    async () => {
+      const page = await ws.open({ signIn: false });
       await page.goto("/");
       await page.getByLabel("Username").fill(ADMIN_USER);
       await page.getByLabel("Password").fill("definitely-wrong");
@@ -24,15 +24,13 @@ describe("login", { timeout: 120_000 }, () => {
       assert.notEqual((await alert.textContent()).trim(), "");
       assert.equal(await page.getByRole("tree").count(), 0);
       assert.equal(await page.evaluate(() => localStorage.getItem("knowspace.token")), null);
-      await page.context().close();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "admin signs in, sees the sample tree and their name, and signs out",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL);
-      await loginThroughUI(page);
+    async () => {
+      const page = await ws.open();
       await treeItem(page, `${ROOT}Welcome.md`).waitFor();
       await treeItem(page, `${ROOT}notes/`).waitFor();
       await treeItem(page, `${ROOT}data/`).waitFor();
@@ -47,20 +45,17 @@ describe("login", { timeout: 120_000 }, () => {
       await page.getByRole("menuitem", { name: "Sign out" }).click();
       await page.getByRole("button", { name: "Sign in" }).waitFor();
       assert.equal(await page.evaluate(() => localStorage.getItem("knowspace.token")), null);
-      await page.context().close();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a rejected token (401) returns to the login page with a message",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL);
-      await loginThroughUI(page);
+    async () => {
+      const page = await ws.open();
       await page.evaluate(() => localStorage.setItem("knowspace.token", "not-a-valid-token"));
       await page.reload();
       await page.getByRole("button", { name: "Sign in" }).waitFor();
       await page.getByRole("status").getByText("sign in again").waitFor();
-      await page.context().close();
-    }),
+    },
   );
 });

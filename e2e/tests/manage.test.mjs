@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { newFolder, previewContent, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
@@ -8,44 +8,36 @@ const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("manage files", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
-  let page;
-  before(() => ({ page } = ws));
 
   async function listNames(uri) {
     const list = await ws.api(`/resources?uri=${encodeURIComponent(uri)}&offset=0&limit=500`, { status: 200 });
     return list.items.map((n) => n.name);
   }
 
-  it(
+  ws.it(
     "creates a folder at the root",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // With nothing selected the new folder goes to the root.
-      await page.getByRole("button", { name: "New folder" }).click();
-      const dialog = page.getByRole("dialog", { name: "New folder" });
-      await dialog.getByRole("textbox").fill("projects");
-      await dialog.getByRole("button", { name: "Create" }).click();
+      const dialog = await newFolder(page, "projects");
       await treeItem(page, `${ROOT}projects/`).waitFor();
       assert.equal(await dialog.count(), 0);
       assert.ok((await listNames(ROOT)).includes("projects"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "refuses an invalid folder name before calling the server",
-    shotOnFailure(() => page, async () => {
-      await page.getByRole("button", { name: "New folder" }).click();
-      const dialog = page.getByRole("dialog", { name: "New folder" });
-      await dialog.getByRole("textbox").fill("a/b");
-      await dialog.getByRole("button", { name: "Create" }).click();
+    async ({ page }) => {
+      const dialog = await newFolder(page, "a/b");
       await dialog.getByRole("alert").waitFor();
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "detached" });
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "uploads a file into the selected folder with the button",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}projects/`).click();
       await page.getByTestId("upload-input").setInputFiles([
         { name: "plan.md", mimeType: "text/markdown", buffer: Buffer.from("# Uploaded plan\n\nSome text.\n") },
@@ -57,12 +49,12 @@ describe("manage files", { timeout: 120_000 }, () => {
       await previewContent(page).getByRole("heading", { name: "Uploaded plan" }).waitFor();
       await treeItem(page, `${ROOT}projects/笔记.txt`).click();
       await previewContent(page).getByText("中文笔记内容").waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "uploads by dropping a file on a folder",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const target = treeItem(page, `${ROOT}notes/`);
       await target.waitFor();
       const dataTransfer = await page.evaluateHandle(() => {
@@ -75,12 +67,12 @@ describe("manage files", { timeout: 120_000 }, () => {
       await target.dispatchEvent("drop", { dataTransfer });
       await treeItem(page, `${ROOT}notes/dropped.txt`).waitFor();
       assert.ok((await listNames(`${ROOT}notes/`)).includes("dropped.txt"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "renames a file",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}projects/plan.md`).click();
       await page.getByRole("button", { name: "Rename" }).click();
       const dialog = page.getByRole("dialog", { name: "Rename" });
@@ -94,12 +86,12 @@ describe("manage files", { timeout: 120_000 }, () => {
       await previewContent(page).getByRole("heading", { name: "Uploaded plan" }).waitFor();
       const names = await listNames(`${ROOT}projects/`);
       assert.ok(names.includes("roadmap.md") && !names.includes("plan.md"), names.join(","));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "renames a folder",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}projects/`).click();
       await page.keyboard.press("F2");
       const dialog = page.getByRole("dialog", { name: "Rename" });
@@ -107,12 +99,12 @@ describe("manage files", { timeout: 120_000 }, () => {
       await dialog.getByRole("button", { name: "Rename" }).click();
       await treeItem(page, `${ROOT}projects-2026/`).waitFor();
       assert.equal(await treeItem(page, `${ROOT}projects/`).count(), 0);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "deletes a file after confirmation, and cancel keeps it",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const uri = `${ROOT}notes/dropped.txt`;
       await treeItem(page, uri).click();
       await page.getByRole("button", { name: "Delete" }).click();
@@ -127,27 +119,27 @@ describe("manage files", { timeout: 120_000 }, () => {
       await dialog.getByRole("button", { name: "Delete" }).click();
       await treeItem(page, uri).waitFor({ state: "detached" });
       assert.ok(!(await listNames(`${ROOT}notes/`)).includes("dropped.txt"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "deletes a folder with its contents",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}projects-2026/`).click();
       await page.getByRole("button", { name: "Delete" }).click();
       const dialog = page.getByRole("dialog", { name: "Delete" });
       await dialog.getByRole("button", { name: "Delete" }).click();
       await treeItem(page, `${ROOT}projects-2026/`).waitFor({ state: "detached" });
       assert.ok(!(await listNames(ROOT)).includes("projects-2026"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "refresh picks up changes made elsewhere",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await ws.api("/resources/folders", { method: "POST", json: { uri: `${ROOT}from-script/` } });
       await page.getByRole("button", { name: "Refresh" }).click();
       await treeItem(page, `${ROOT}from-script/`).waitFor();
-    }),
+    },
   );
 });

@@ -1,20 +1,17 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { NARROW, NARROW_SMALL, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { NARROW, NARROW_SMALL, loginThroughUI, previewContent, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe(`narrow screen (${NARROW.width}×${NARROW.height})`, { timeout: 120_000 }, () => {
-  const ws = withWorkspace({ page: false });
-  let server, browser, page;
-  before(() => ({ server, browser } = ws));
+  const ws = withWorkspace({ viewport: NARROW, signIn: false });
 
-  it(
+  ws.it(
     "shows one panel at a time with a tab bar",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL, NARROW);
+    async ({ page }) => {
       await page.goto("/");
       await screenshot(page, "login-narrow");
       await loginThroughUI(page);
@@ -51,12 +48,12 @@ describe(`narrow screen (${NARROW.width}×${NARROW.height})`, { timeout: 120_000
       // Nothing overflows the viewport horizontally.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page overflows by ${overflow}px`);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "dialogs fit the screen",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("tab", { name: "Files" }).click();
       await page.getByRole("button", { name: "New folder" }).click();
       const dialog = page.getByRole("dialog", { name: "New folder" });
@@ -71,6 +68,6 @@ describe(`narrow screen (${NARROW.width}×${NARROW.height})`, { timeout: 120_000
       await page.setViewportSize(NARROW);
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "detached" });
-    }),
+    },
   );
 });

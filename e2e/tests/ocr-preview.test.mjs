@@ -5,9 +5,9 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { before, describe, it } from "node:test";
+import { describe } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
@@ -95,12 +95,10 @@ async function compiled(api, pdf) {
 
 describe("scanned PDF preview", { timeout: 180_000, skip: !hasTesseract() && "Tesseract is not installed" }, () => {
   const ws = withWorkspace({ env: FAKE_LLM });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "shows each scanned page's image beside its recognized text, marked OCR, with no serious axe finding",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const pdf = imagePDF(await drawPages(page, PAGES));
       await compiled(ws.api, pdf);
 
@@ -126,6 +124,6 @@ describe("scanned PDF preview", { timeout: 180_000, skip: !hasTesseract() && "Te
       await screenshot(page, "ocr-pdf-preview");
       const found = blocking(await axeViolations(page));
       assert.equal(found.length, 0, formatViolations(found));
-    }),
+    },
   );
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { newFolder, previewContent, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
@@ -9,17 +9,15 @@ const MANY = 450;
 
 describe("long files and large folders", { timeout: 180_000 }, () => {
   const ws = withWorkspace({ ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
-  let page;
-  before(() => ({ page } = ws));
 
   async function uploadToRoot(files) {
     // Nothing selected: uploads go to the root.
-    await page.getByTestId("upload-input").setInputFiles(files);
+    await ws.page.getByTestId("upload-input").setInputFiles(files);
   }
 
-  it(
+  ws.it(
     "pages through a long file by code points",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // 2,500 lines of 6 code points: 15,000 code points, several pages.
       const body = Array.from({ length: 2500 }, (_, i) => `行${String(i).padStart(4, "0")}\n`).join("");
       await uploadToRoot([{ name: "long.txt", mimeType: "text/plain", buffer: Buffer.from(body) }]);
@@ -39,12 +37,12 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
 
       await pager.getByRole("button", { name: "Previous page" }).click();
       await pager.getByText("Characters 6,001–12,000 of 15,000").waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "jumps by page number, first and last; finds in the file across pages; remembers the reading position",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const pager = page.getByRole("navigation", { name: "Pages" });
       const box = pager.getByRole("textbox", { name: /Page number, 1 to 3/ });
       await box.fill("3");
@@ -90,23 +88,23 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
       await previewContent(page).getByRole("heading").first().waitFor();
       await treeItem(page, `${ROOT}long.txt`).click();
       await pager.getByText("Characters 6,001–12,000 of 15,000").waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "says when a file is empty",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.keyboard.press("Escape");
       await treeItem(page, `${ROOT}Welcome.md`).click();
       await uploadToRoot([{ name: "blank.txt", mimeType: "text/plain", buffer: Buffer.alloc(0) }]);
       await treeItem(page, `${ROOT}blank.txt`).click();
       await page.getByTestId("preview-empty").getByText("This file is empty.").waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "says when a document's text could not be extracted, and why",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // Not a real PDF: the extraction after its upload can only fail, so
       // the preview moves from "extracting" to the failure and its reason.
       await uploadToRoot([{ name: "scan.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 not really") }]);
@@ -115,17 +113,14 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
       await failed.getByText("The text of this file could not be extracted.").waitFor({ timeout: 30_000 });
       await failed.getByText(/extracting the text of this file failed: \S/).waitFor();
       await page.getByRole("button", { name: "Download" }).waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     `loads a folder of ${MANY} files page by page and keeps the DOM small`,
-    shotOnFailure(() => page, async () => {
-      await page.getByRole("button", { name: "New folder" }).click();
-      const dialog = page.getByRole("dialog", { name: "New folder" });
+    async ({ page }) => {
       // A file is selected, so the folder is created beside it, in the root.
-      await dialog.getByRole("textbox").fill("many");
-      await dialog.getByRole("button", { name: "Create" }).click();
+      await newFolder(page, "many");
       const folder = treeItem(page, `${ROOT}many/`);
       await folder.waitFor();
       await folder.click(); // select and open
@@ -134,7 +129,7 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
         mimeType: "text/plain",
         buffer: Buffer.from(`item ${i}\n`),
       }));
-      await page.getByTestId("upload-input").setInputFiles(files);
+      await ws.page.getByTestId("upload-input").setInputFiles(files);
       await treeItem(page, `${ROOT}many/item-0000.txt`).waitFor({ timeout: 30_000 });
 
       const rendered = await page.locator('[role="treeitem"]').count();
@@ -162,6 +157,6 @@ describe("long files and large folders", { timeout: 180_000 }, () => {
       }
       await last.click();
       await previewContent(page).getByText(`item ${MANY - 1}`).waitFor();
-    }),
+    },
   );
 });

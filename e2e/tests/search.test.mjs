@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { NARROW, loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { NARROW, previewContent, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { askAndWait } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
@@ -24,25 +24,23 @@ describe("search over the tree, find in the previewed file, and the search tool"
       await api.upload(FIELD, { "sightings.md": BODY });
     },
   });
-  let server, browser, page;
-  before(() => ({ server, browser, page } = ws));
-
-  const box = () => page.getByRole("combobox", { name: /^Search / });
-  const count = () => page.getByTestId("tree-search-count");
-  const findCount = () => page.getByRole("search", { name: "Find in file" }).getByTestId("find-count");
-  const pager = () => page.getByRole("navigation", { name: "Pages" });
+  // The last test looks at a narrow page of its own.
+  const box = () => ws.current().getByRole("combobox", { name: /^Search / });
+  const count = () => ws.current().getByTestId("tree-search-count");
+  const findCount = () => ws.current().getByRole("search", { name: "Find in file" }).getByTestId("find-count");
+  const pager = () => ws.current().getByRole("navigation", { name: "Pages" });
 
   /** currentMark is the text of the current hit's <mark> and its index among the page's marks. */
   const currentMark = () =>
-    previewContent(page).evaluate((el) => {
+    previewContent(ws.current()).evaluate((el) => {
       const marks = [...el.querySelectorAll("mark.find-hit")];
       const i = marks.findIndex((m) => m.classList.contains("find-current"));
       return { text: i >= 0 ? marks[i].textContent : null, index: i, count: marks.length };
     });
 
-  it(
+  ws.it(
     "Ctrl+K opens the search box; hits come grouped by file with marked snippets and an honest count",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByRole("tree", { name: "Files" }).focus();
       await page.keyboard.press("Control+k");
       assert.equal(await box().evaluate((el) => el === document.activeElement), true, "Ctrl+K focuses the search box");
@@ -62,12 +60,12 @@ describe("search over the tree, find in the previewed file, and the search tool"
       }
       await page.emulateMedia({ colorScheme: "light" });
       await screenshot(page, "tree-search-wide");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a content hit opens the preview at that hit, highlighted; Next hit moves to the second, on page 2",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.keyboard.press("ArrowDown");
       const first = page.getByRole("option").first();
       assert.equal(await box().getAttribute("aria-activedescendant"), await first.getAttribute("id"));
@@ -91,12 +89,12 @@ describe("search over the tree, find in the previewed file, and the search tool"
       await page.getByRole("button", { name: "Previous hit" }).click();
       await findCount().filter({ hasText: /^Hit 1 of 2/ }).waitFor();
       await pager().getByText(/Characters 1–6,000/).waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the second hit opens its own page; / in the tree returns to the box; a folder name opens the folder",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await box().click();
       await count().filter({ hasText: /^2 hits in 1 file$/ }).waitFor();
       await page.getByRole("option").nth(1).click();
@@ -119,12 +117,12 @@ describe("search over the tree, find in the previewed file, and the search tool"
       await page.keyboard.press("Escape");
       await page.keyboard.press("Escape");
       assert.equal(await page.getByRole("tree", { name: "Files" }).evaluate((el) => el === document.activeElement), true, "Escape twice returns to the tree");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "asking the fake model to find the phrase runs the search tool, cites the file, and its hits open marked",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const { msg } = await askAndWait(page, `find "${PHRASE}"`);
       const card = msg.locator('.tool-card[data-tool="search"]');
       await card.waitFor();
@@ -139,14 +137,13 @@ describe("search over the tree, find in the previewed file, and the search tool"
       await pager().getByText(/Characters 6,001–/).waitFor();
       await previewContent(page).locator("mark.find-current").waitFor();
       assert.equal((await currentMark()).text, PHRASE);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "on a narrow screen Ctrl+K shows the Files panel with the box focused, and a hit opens the Preview panel",
-    shotOnFailure(() => page, async () => {
-      page = await newPage(browser, server.baseURL, NARROW);
-      await loginThroughUI(page);
+    async () => {
+      const page = await ws.open({ viewport: NARROW });
       await page.getByRole("tab", { name: "KnowAgent" }).click();
       await page.getByRole("heading", { name: "KnowAgent" }).waitFor();
       await page.keyboard.press("Control+k");
@@ -159,6 +156,6 @@ describe("search over the tree, find in the previewed file, and the search tool"
       assert.equal(await page.getByRole("tab", { name: "Preview" }).getAttribute("aria-selected"), "true");
       await findCount().filter({ hasText: /^Hit 1 of 2/ }).waitFor();
       await previewContent(page).locator("mark.find-current").waitFor();
-    }),
+    },
   );
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { before, describe } from "node:test";
+import { previewContent, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
@@ -23,7 +23,6 @@ const DOC = `# Images
 `;
 
 describe("content cannot phone home", { timeout: 120_000 }, () => {
-  let page;
   const foreign = [];
   const ws = withWorkspace({
     seed: async ({ api }) => {
@@ -45,11 +44,11 @@ describe("content cannot phone home", { timeout: 120_000 }, () => {
     },
   });
   let server;
-  before(() => ({ server, page } = ws));
+  before(() => ({ server } = ws));
 
-  it(
+  ws.it(
     "serves the app with a strict content policy and it runs under it",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const res = await fetch(server.baseURL + "/");
       const csp = res.headers.get("content-security-policy") ?? "";
       for (const part of ["default-src 'self'", "script-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'", "frame-ancestors 'none'"]) {
@@ -61,12 +60,12 @@ describe("content cannot phone home", { timeout: 120_000 }, () => {
       assert.equal(res.headers.get("referrer-policy"), "no-referrer");
       // The app got past login under that policy: the tree is there.
       await treeItem(page, `${ROOT}Welcome.md`).waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "shows remote images as links with their address and loads only workspace images",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await treeItem(page, `${ROOT}pics/`).click();
       await treeItem(page, `${ROOT}pics/images.md`).click();
       const view = previewContent(page);
@@ -85,6 +84,6 @@ describe("content cannot phone home", { timeout: 120_000 }, () => {
       assert.deepEqual(foreign, [], "no request left the origin");
       const cspErrors = page.consoleErrors.filter((e) => /Content Security Policy/i.test(e));
       assert.deepEqual(cspErrors, []);
-    }),
+    },
   );
 });

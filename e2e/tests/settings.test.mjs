@@ -9,9 +9,9 @@ import { createServer } from "node:http";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, before, describe } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { loginThroughUI, screenshot, shotOnFailure } from "../lib/browser.mjs";
+import { loginThroughUI, screenshot } from "../lib/browser.mjs";
 import { apiLogin } from "../lib/server.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 import { apiClient } from "../lib/api.mjs";
@@ -42,7 +42,7 @@ function deadPort() {
 }
 
 describe("settings", { timeout: 180_000 }, () => {
-  let server, page, denying;
+  let server, denying;
   // The config names a provider that refuses every key and one on a port nobody listens on.
   async function providerEnv() {
     denying = await startDenyingProvider();
@@ -74,15 +74,15 @@ cli_profiles:
     return { ...FAKE_LLM, KB_CONFIG: config };
   }
   const ws = withWorkspace({ env: providerEnv, seed: ({ api }) => api.createUser(USER, PASSWORD), user: USER, password: PASSWORD });
-  before(() => ({ server, page } = ws));
+  before(() => ({ server } = ws));
   after(() => denying?.close());
 
   const api = (p, token, init) => apiClient(server.baseURL, { token }).raw(p, init);
-  const nav = () => page.getByRole("navigation", { name: "Settings sections" });
+  const nav = () => ws.page.getByRole("navigation", { name: "Settings sections" });
 
-  it(
+  ws.it(
     "the user menu opens Settings; sections have their own URL and back/forward move between them",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.getByTestId("user-menu-button").click();
       await page.getByRole("menuitem", { name: "Settings" }).click();
       await page.getByRole("heading", { level: 2, name: "Account" }).waitFor();
@@ -103,12 +103,12 @@ cli_profiles:
       // And back to the files.
       await nav().getByRole("link", { name: "Back to files" }).click();
       await page.getByRole("tree", { name: "Files" }).waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a token created in Settings works with the REST API until it is revoked, then answers 401",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.goto("/settings/tokens");
       await page.getByLabel("Name").fill("ci script");
       await page.getByLabel("Expires").selectOption({ label: "In 30 days" });
@@ -145,12 +145,12 @@ cli_profiles:
       await page.getByText("No API tokens yet.").waitFor();
       const after = await api("/auth/me", secret);
       assert.equal(after.status, 401);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "Check shows the fake model's latency and the broken models' classified errors",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.goto("/settings/models");
       const row = (id) => page.locator(`tr[data-check="${id}"]`);
       await row("model:fake").waitFor();
@@ -167,12 +167,12 @@ cli_profiles:
         assert.doesNotMatch(text, /sk-e2e|127\.0\.0\.1/, `${id} leaks configuration: ${text}`);
       }
       await screenshot(page, "settings-models");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "switching the language to 简体中文 changes the page's strings and survives a reload",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.goto("/settings/appearance");
       await page.getByRole("radio", { name: "简体中文" }).check();
       await page.getByRole("heading", { level: 2, name: "外观" }).waitFor();
@@ -185,12 +185,12 @@ cli_profiles:
       await screenshot(page, "settings-appearance-zh");
       await page.getByRole("radio", { name: "English" }).check();
       await page.getByRole("heading", { level: 2, name: "Appearance" }).waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the theme follows the system, or a remembered Light or Dark that wins over it",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
       const DARK = "rgb(22, 24, 28)";
       const LIGHT = "rgb(255, 255, 255)";
@@ -211,12 +211,12 @@ cli_profiles:
       await page.getByRole("radio", { name: "System" }).nth(1).check();
       assert.equal(await page.evaluate(() => document.documentElement.hasAttribute("data-theme")), false);
       assert.equal(await bg(), LIGHT);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "every section passes axe in light and dark, with the System, Light and Dark themes",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       for (const section of ["account", "tokens", "models", "appearance"]) {
         await page.goto(`/settings/${section}`);
         await page.getByRole("heading", { level: 2 }).waitFor();
@@ -229,12 +229,12 @@ cli_profiles:
       }
       await page.emulateMedia({ colorScheme: "light" });
       await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the password changes with clear errors, and only the new one signs in",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await page.goto("/settings/account");
       const form = page.locator("form");
       await form.getByLabel("Current password").fill(PASSWORD);
@@ -261,6 +261,6 @@ cli_profiles:
       await page.getByRole("button", { name: "Sign in" }).waitFor();
       assert.equal((await api("/auth/me", fresh)).status, 401);
       await loginThroughUI(page, USER, NEW_PASSWORD);
-    }),
+    },
   );
 });

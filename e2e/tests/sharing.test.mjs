@@ -4,8 +4,8 @@
 // folder; the owner revokes the share and the member loses it.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { loginThroughUI, newPage, previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { before, describe } from "node:test";
+import { loginThroughUI, newFolder, previewContent, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { answerText, askAndWait, chatBox, recordStreams } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
@@ -20,11 +20,8 @@ const MEMBER_PASSWORD = "bea-e2e-Password-1";
 const FINDING = "Tardigrades survive the vacuum of space.";
 
 describe("sharing a folder with a group", { timeout: 240_000 }, () => {
-  let server;
-  let browser;
   let page; // the admin, who owns papers/
   let member; // bea, in her own browser context
-  let current; // the page a failure screenshot shows
   let streams;
   const ws = withWorkspace({
     env: FAKE_LLM,
@@ -35,10 +32,7 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
     },
     ready: ({ page }) => treeItem(page, PAPERS).waitFor(),
   });
-  before(() => {
-    ({ server, browser, page } = ws);
-    current = page;
-  });
+  before(() => ({ page } = ws));
 
   const api = (path, init) => ws.api(path, init);
 
@@ -58,11 +52,18 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
   // The Groups screen is a section of the Admin page (issue 17).
   const groupsScreen = () => page.getByRole("region", { name: "Groups" });
   const shareDialog = (name) => page.getByRole("dialog", { name: `Share ${name}` });
+  /** ownerShares is the admin opening papers/' Share dialog again. */
+  async function ownerShares() {
+    ws.show(page);
+    await treeItem(page, PAPERS).click();
+    await page.getByRole("button", { name: "Share" }).click();
+    return shareDialog("papers");
+  }
   const isFocused = (loc) => loc.evaluate((el) => el === document.activeElement);
 
-  it(
+  ws.it(
     "the admin creates, renames and deletes groups and adds a member on the Groups screen",
-    shotOnFailure(() => current, async () => {
+    async () => {
       await page.getByTestId("user-menu-button").click();
       await page.getByRole("menuitem", { name: "Admin" }).click();
       await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Groups" }).click();
@@ -117,12 +118,12 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       // Back to the files for the next steps.
       await page.getByRole("link", { name: "Back to files" }).click();
       await treeItem(page, PAPERS).waitFor();
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the owner shares papers/ with the group in the Share dialog; the row gets a Shared badge",
-    shotOnFailure(() => current, async () => {
+    async () => {
       const shareButton = page.getByRole("button", { name: "Share" });
       await treeItem(page, `${ROOT}Welcome.md`).click();
       assert.equal(await shareButton.isEnabled(), true, "own files can be shared");
@@ -183,14 +184,13 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       assert.equal(await inherited.getByRole("button").count(), 0);
       await inner.getByRole("button", { name: "Done" }).click();
       await inner.waitFor({ state: "detached" });
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the member sees papers under Shared with me, reads a file and asks KnowAgent about the folder",
-    shotOnFailure(() => current, async () => {
-      member = await newPage(browser, server.baseURL);
-      current = member;
+    async () => {
+      member = await ws.open({ signIn: false });
       streams = recordStreams(member);
       await loginThroughUI(member, MEMBER, MEMBER_PASSWORD);
       const section = treeItem(member, SHARED);
@@ -237,16 +237,13 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       assert.match(answer, /^Tool result:/);
       assert.match(answer, /findings\.md/);
       assert.equal(streams.at(-1).uri, PAPERS, "the question was asked in the shared folder");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the owner makes the share writable; the member's write actions come on",
-    shotOnFailure(() => current, async () => {
-      current = page;
-      await treeItem(page, PAPERS).click();
-      await page.getByRole("button", { name: "Share" }).click();
-      const dialog = shareDialog("papers");
+    async () => {
+      const dialog = await ownerShares();
       await dialog.getByRole("combobox", { name: "Role for team (group)" }).selectOption("write");
       await dialog.getByRole("status").getByText("team (group) can now edit it.").waitFor();
       assert.deepEqual(
@@ -256,7 +253,7 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       await dialog.getByRole("button", { name: "Done" }).click();
       await dialog.waitFor({ state: "detached" });
 
-      current = member;
+      ws.show(member);
       await member.reload();
       const entry = treeItem(member, PAPERS);
       await entry.waitFor();
@@ -271,22 +268,16 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       for (const name of ["Rename", "Delete", "Share"]) {
         assert.equal(await member.getByRole("button", { name, exact: true }).isDisabled(), true, `${name} is disabled on the shared folder`);
       }
-      await member.getByRole("button", { name: "New folder" }).click();
-      const create = member.getByRole("dialog", { name: "New folder" });
-      await create.getByLabel(/Name/).fill("from-bea");
-      await create.getByRole("button", { name: "Create" }).click();
+      await newFolder(member, "from-bea");
       await treeItem(member, `${PAPERS}from-bea/`).waitFor();
       assert.ok((await api(`/resources?uri=${encodeURIComponent(PAPERS)}`)).items.some((n) => n.name === "from-bea"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "the owner revokes the share; after a reload the member no longer sees it",
-    shotOnFailure(() => current, async () => {
-      current = page;
-      await treeItem(page, PAPERS).click();
-      await page.getByRole("button", { name: "Share" }).click();
-      const dialog = shareDialog("papers");
+    async () => {
+      const dialog = await ownerShares();
       await dialog.getByRole("button", { name: "Remove team (group)" }).click();
       await dialog.locator('[data-share="group:team"]').waitFor({ state: "detached" });
       await dialog.getByRole("status").getByText("team (group) no longer has access.").waitFor();
@@ -296,7 +287,7 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       await treeItem(page, PAPERS).getByRole("img", { name: "Shared" }).waitFor({ state: "detached" });
       assert.deepEqual((await api(`/resources/shares?uri=${encodeURIComponent(PAPERS)}`)).items, []);
 
-      current = member;
+      ws.show(member);
       const sharedListed = member.waitForResponse((r) => r.url().includes("/api/v1/resources?") && r.url().includes(encodeURIComponent(SHARED)));
       await member.reload();
       await (await sharedListed).finished();
@@ -305,6 +296,6 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       assert.equal(await treeItem(member, PAPERS).count(), 0);
       // The address still names the folder, which the member can no longer list or read.
       assert.equal(await previewContent(member).getByText(FINDING).count(), 0);
-    }),
+    },
   );
 });

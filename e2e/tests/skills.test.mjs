@@ -4,10 +4,10 @@
 // Skills list duplicates a built-in and deletes the copy.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { previewContent, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
-import { ask } from "../lib/agent.mjs";
+import { openCompileForm } from "../lib/compile.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
@@ -29,27 +29,20 @@ async function assertAxeClean(page, dialog, screen) {
   assert.equal(bad.length, 0, `${screen}:\n${formatViolations(bad)}`);
 }
 
-/** openCompileForm opens the compile form for notes/ with research-plan.md picked and the fake model. */
-async function openCompileForm(page) {
+/** openPlanCompile opens the compile form for notes/ with research-plan.md picked and the fake model. */
+async function openPlanCompile(page) {
   await treeItem(page, NOTES).click();
   await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
-  await ask(page, "compile");
-  const form = page.getByRole("dialog", { name: /^Compile —/ });
-  await form.waitFor();
-  await form.getByRole("checkbox", { name: /research-plan\.md/ }).check();
-  await form.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
-  return form;
+  return openCompileForm(page, /research-plan\.md/);
 }
 
 describe("compile skills", { timeout: 150_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "a skill written in the dialog is selected, compiles a file, and the summary names it",
-    shotOnFailure(() => page, async () => {
-      const form = await openCompileForm(page);
+    async ({ page }) => {
+      const form = await openPlanCompile(page);
       const picker = form.getByRole("combobox", { name: "Skill" });
       assert.match(await picker.inputValue(), /^builtin:/, "a built-in is the default");
       assert.equal(await form.getByRole("button", { name: "Edit…" }).isDisabled(), true, "a built-in is not editable");
@@ -104,14 +97,14 @@ describe("compile skills", { timeout: 150_000 }, () => {
       assert.ok(text.includes(`skill_id: "${skill.id}"`), text.slice(0, 800));
       assert.match(text, /skill_hash: [0-9a-f]{12}\b/);
       await screenshot(page, "skill-summary-wide");
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a generated skill is a draft until Save; the Skills list duplicates a built-in and deletes the copy",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const before = await apiSkills(ws.api);
-      const form = await openCompileForm(page);
+      const form = await openPlanCompile(page);
       await form.getByRole("button", { name: "Generate…" }).click();
       const gen = page.getByRole("dialog", { name: "Generate a skill" });
       await gen.waitFor();
@@ -168,6 +161,6 @@ describe("compile skills", { timeout: 150_000 }, () => {
       assert.ok(options.includes(saved.name) && !options.some((o) => o.startsWith(`${builtin.name} (copy)`)), options.join(", "));
       await page.keyboard.press("Escape");
       await form.waitFor({ state: "detached" });
-    }),
+    },
   );
 });

@@ -3,8 +3,8 @@
 // trash with its content, and an older version can be made current again.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { previewContent, screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { previewContent, screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
 
@@ -12,24 +12,22 @@ const ROOT = `kb://users/${ADMIN_USER}/`;
 
 describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
   const ws = withWorkspace({ ready: ({ page }) => treeItem(page, `${ROOT}Welcome.md`).waitFor() });
-  let page;
-  before(() => ({ page } = ws));
 
   const api = (path, init) => ws.api(path, init);
   const names = async (uri) => (await api(`/resources?uri=${encodeURIComponent(uri)}&limit=500`)).items.map((n) => n.name);
   const text = (name, body) => ({ name, mimeType: "text/plain", buffer: Buffer.from(body) });
-  const conflictDialog = () => page.getByRole("dialog", { name: "File already exists" });
+  const conflictDialog = () => ws.page.getByRole("dialog", { name: "File already exists" });
 
   // With nothing selected an upload goes to the root; click a root file first
   // so the selection's folder is the root either way.
   async function uploadToRoot(files) {
-    await treeItem(page, `${ROOT}Welcome.md`).click();
-    await page.getByTestId("upload-input").setInputFiles(files);
+    await treeItem(ws.page, `${ROOT}Welcome.md`).click();
+    await ws.page.getByTestId("upload-input").setInputFiles(files);
   }
 
-  it(
+  ws.it(
     "asks about a taken name: Cancel keeps the file, Keep both renames, Replace makes a version",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       await uploadToRoot([text("draft.txt", "first draft\n")]);
       await treeItem(page, `${ROOT}draft.txt`).waitFor();
 
@@ -67,12 +65,12 @@ describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
       await previewContent(page).getByText("replaced draft").waitFor();
       const versions = await api(`/resources/versions?uri=${encodeURIComponent(`${ROOT}draft.txt`)}`);
       assert.equal(versions.items.length, 2);
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "an upload the user stops shows Cancelled, not Failed",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       // Hold the request so there is time to press the row's cancel button,
       // and press it only once the request is held: on a loaded machine a
       // click can come before the request leaves, which stops it unsent.
@@ -98,12 +96,12 @@ describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
         await page.unroute("**/api/v1/resources/upload**");
       }
       assert.ok(!(await names(ROOT)).includes("stopped.txt"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "a deleted file waits in the trash and comes back with its content",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const uri = `${ROOT}notes/research-plan.md`;
       await treeItem(page, `${ROOT}notes/`).click();
       await treeItem(page, uri).waitFor();
@@ -131,12 +129,12 @@ describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
       await treeItem(page, uri).click();
       await previewContent(page).getByRole("heading", { name: /^Research plan/ }).first().waitFor();
       assert.ok((await names(`${ROOT}notes/`)).includes("research-plan.md"));
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "delete forever and empty trash ask first and remove for good",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       for (const name of ["fresh.txt", "Welcome (2).md"]) {
         await api(`/resources?uri=${encodeURIComponent(ROOT + name)}`, { method: "DELETE" });
       }
@@ -154,12 +152,12 @@ describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
       assert.deepEqual((await api("/trash")).items, []);
       await page.keyboard.press("Escape");
       await trash.waitFor({ state: "detached" });
-    }),
+    },
   );
 
-  it(
+  ws.it(
     "restores the first version of a replaced file",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const uri = `${ROOT}notes/versioned.txt`;
       await treeItem(page, `${ROOT}notes/`).click();
       await page.getByTestId("upload-input").setInputFiles([text("versioned.txt", "version one body\n")]);
@@ -186,6 +184,6 @@ describe("upload conflicts, trash and versions", { timeout: 180_000 }, () => {
       await previewContent(page).getByText("version one body").waitFor();
       const raw = await api(`/resources/content?uri=${encodeURIComponent(uri)}`);
       assert.equal(raw.text, "version one body\n");
-    }),
+    },
   );
 });

@@ -4,10 +4,11 @@
 // source makes the badge "stale summary".
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
-import { ask, recordStreams } from "../lib/agent.mjs";
+import { recordStreams } from "../lib/agent.mjs";
+import { compileOne } from "../lib/compile.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
@@ -19,24 +20,8 @@ const WIKI_NOTES = `${WIKI}notes/`;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** compileFromDialog opens the compile form with the chat's quick command, compiles one file and closes the form. */
-async function compileFromDialog(page, fileName) {
-  await ask(page, "compile");
-  const dialog = page.getByRole("dialog");
-  await dialog.waitFor();
-  await dialog.getByRole("checkbox", { name: fileName }).check();
-  await dialog.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
-  await dialog.getByRole("button", { name: /^Compile 1 file$/ }).click();
-  const result = dialog.getByTestId("compile-result");
-  await result.waitFor();
-  assert.match(await result.innerText(), /1 job queued/);
-  // Close without opening the task center: the tree follows the job by itself.
-  await dialog.getByRole("button", { name: "Close" }).click();
-  await dialog.waitFor({ state: "detached" });
-}
 
 describe("tree job and freshness badges", { timeout: 120_000 }, () => {
-  let page;
   const jobPolls = [];
   const ws = withWorkspace({
     env: FAKE_LLM,
@@ -45,11 +30,10 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
         if (req.method() === "GET" && new URL(req.url()).pathname === "/api/v1/jobs") jobPolls.push(Date.now());
       }),
   });
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "compile turns the badge fresh and brings the summary into wiki/ without refresh; a new upload makes it stale",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const streams = recordStreams(page);
       await treeItem(page, NOTES).click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
@@ -60,7 +44,7 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
       assert.equal(jobPolls.length, 0, "nothing polls the jobs list while no job is known");
       const rowHeight = (await plan.boundingBox()).height;
 
-      await compileFromDialog(page, /research-plan\.md/);
+      await compileOne(page, /research-plan\.md/);
       const t0 = Date.now();
       // queued / parsing / compiling may flash by; the end state is a fresh summary.
       await plan.locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
@@ -90,7 +74,7 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
       // A second compile while wiki/notes/ is open: its summary joins the open folder.
       await plan.click(); // back to notes/ as the chat's scope
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
-      await compileFromDialog(page, /会议纪要\.md/);
+      await compileOne(page, /会议纪要\.md/);
       await treeItem(page, MINUTES).locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
       await treeItem(page, `${WIKI_NOTES}会议纪要.md`).waitFor({ timeout: 10_000 });
 
@@ -134,6 +118,6 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
       assert.equal(await summaryRow.getAttribute("aria-selected"), "true");
       assert.equal(streams.length, 0, "compile never reaches the chat model");
       console.log(`# compile settled to a fresh badge in ${settled} ms`);
-    }),
+    },
   );
 });

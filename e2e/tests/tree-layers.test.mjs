@@ -4,10 +4,10 @@
 // overview" in the toolbar opens the folder's L1.
 
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
-import { screenshot, shotOnFailure, treeItem } from "../lib/browser.mjs";
+import { describe } from "node:test";
+import { screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
-import { ask } from "../lib/agent.mjs";
+import { compileOne } from "../lib/compile.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
@@ -17,12 +17,10 @@ const PLAN = `${NOTES}research-plan.md`;
 
 describe("tree layers", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM });
-  let page;
-  before(() => ({ page } = ws));
 
-  it(
+  ws.it(
     "a compiled folder shows its abstract and opens its overview",
-    shotOnFailure(() => page, async () => {
+    async ({ page }) => {
       const notes = treeItem(page, NOTES);
       await notes.click();
       await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
@@ -31,15 +29,7 @@ describe("tree layers", { timeout: 120_000 }, () => {
       const overview = page.getByRole("button", { name: "Open overview" });
       assert.equal(await overview.isDisabled(), true, "nothing to open before the first compile");
 
-      await ask(page, "compile");
-      const dialog = page.getByRole("dialog");
-      await dialog.waitFor();
-      await dialog.getByRole("checkbox", { name: /research-plan\.md/ }).check();
-      await dialog.getByRole("combobox", { name: "Compile model" }).selectOption("fake");
-      await dialog.getByRole("button", { name: /^Compile 1 file$/ }).click();
-      await dialog.getByTestId("compile-result").waitFor();
-      await dialog.getByRole("button", { name: "Close" }).click();
-      await dialog.waitFor({ state: "detached" });
+      await compileOne(page, /research-plan\.md/);
       await treeItem(page, PLAN).locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
 
       const abstract = notes.locator(".tree-abstract");
@@ -62,6 +52,6 @@ describe("tree layers", { timeout: 120_000 }, () => {
       await page.waitForURL(/\?open=kb%3A%2F%2Fusers%2Fadmin%2Fwiki%2Fnotes%2F\.overview\.md$/);
       assert.equal(await page.locator(".preview .panel-title .ellipsis").first().innerText(), ".overview.md");
       await screenshot(page, "tree-layers-overview");
-    }),
+    },
   );
 });

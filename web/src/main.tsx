@@ -15,6 +15,9 @@ const queryClient = new QueryClient({
       refetchOnWindowFocus: false,
       staleTime: 10_000,
     },
+    // A write tried offline fails at once and says why, as a request does,
+    // rather than wait for the browser to say it is online again.
+    mutations: { networkMode: "always" },
   },
 });
 

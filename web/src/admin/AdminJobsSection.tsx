@@ -1,30 +1,27 @@
 // Every user's compile jobs, filtered by state and user, with cancel.
 
 import { useId, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { listUsers } from "../api/groups";
 import { formatDate } from "../ui/format";
-import { USERS_KEY, cancelAnyJob, listAllJobs } from "./api";
 import { Outcome, QueryStatus } from "../ui/QueryStatus";
 import { useAction } from "../ui/useAction";
+import { useAdminJobs, useAdminUsers, useCancelAnyJob } from "./adminQueries";
 
 const states = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 
 export function AdminJobsSection() {
   const { t } = useTranslation("admin");
-  const qc = useQueryClient();
   const [state, setState] = useState("");
   const [userID, setUserID] = useState(0);
   const stateID = useId();
   const userSelectID = useId();
-  const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal) });
-  const key = ["admin-jobs", state, userID] as const;
-  const jobs = useQuery({ queryKey: key, queryFn: ({ signal }) => listAllJobs({ state, user_id: userID }, signal), refetchOnMount: "always" });
+  const users = useAdminUsers();
+  const jobs = useAdminJobs(state, userID);
+  const cancelJob = useCancelAnyJob();
   const stateLabel = (s: string) => ((states as readonly string[]).includes(s) ? t(`jobs.states.${s}`) : s);
 
-  const { error, notice, run } = useAction(() => qc.invalidateQueries({ queryKey: ["admin-jobs"] }));
-  const cancel = (id: number) => run(() => cancelAnyJob(id), t("jobs.cancelled", { id }));
+  const { error, notice, run } = useAction();
+  const cancel = (id: number) => run(() => cancelJob.mutateAsync(id), t("jobs.cancelled", { id }));
 
   return (
     <section className="page-section" aria-labelledby="ajobs-h">

@@ -1,20 +1,17 @@
 // Every user's API tokens, with revoke.
 
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { APIToken } from "../settings/api";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { TokenCells } from "../settings/TokenCells";
-import { listAllTokens, revokeAnyToken } from "./api";
 import { QueryStatus } from "../ui/QueryStatus";
-
-const KEY = ["admin-tokens"] as const;
+import { useAdminTokens, useRevokeAnyToken } from "./adminQueries";
 
 export function AdminTokensSection() {
   const { t } = useTranslation("admin");
-  const qc = useQueryClient();
-  const tokens = useQuery({ queryKey: KEY, queryFn: ({ signal }) => listAllTokens(signal), refetchOnMount: "always" });
+  const tokens = useAdminTokens();
+  const revoke = useRevokeAnyToken();
   const [revoking, setRevoking] = useState<APIToken | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   return (
@@ -62,9 +59,8 @@ export function AdminTokensSection() {
           title={t("tokens.revokeTitle")}
           confirmLabel={t("tokens.revoke")}
           onConfirm={async () => {
-            await revokeAnyToken(revoking.id);
+            await revoke.mutateAsync(revoking.id);
             setNotice(t("tokens.revoked", { name: revoking.name, owner: revoking.username }));
-            await qc.invalidateQueries({ queryKey: KEY });
           }}
           onClose={() => setRevoking(null)}
         >

@@ -4,37 +4,33 @@
 
 import { useRef, useState } from "react";
 import type { FormEvent } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { addMember, createGroup, deleteGroup, listGroups, listUsers, removeMember, renameGroup } from "../api/groups";
 import type { Group } from "../api/types";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { messageOf } from "../ui/errors";
 import { NameDialog } from "../ui/NameDialog";
 import { GroupCard } from "./GroupCard";
 import { sortGroups, validateGroupName } from "./groupModel";
-import { USERS_KEY } from "./api";
 import { Outcome } from "../ui/QueryStatus";
 import { useAction } from "../ui/useAction";
-
-export const GROUPS_KEY = ["admin-groups"] as const;
+import { useAdminUsers } from "./adminQueries";
+import { useChangeGroup, useGroups } from "./groupQueries";
+import type { GroupChange } from "./groupQueries";
 
 type Sub = { kind: "rename"; group: Group } | { kind: "delete"; group: Group } | null;
 
 export function GroupsPanel() {
   const { t } = useTranslation("admin");
-  const qc = useQueryClient();
-  const groups = useQuery({ queryKey: GROUPS_KEY, queryFn: ({ signal }) => listGroups(signal), refetchOnMount: "always" });
-  const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal), refetchOnMount: "always" });
+  const groups = useGroups();
+  const users = useAdminUsers({ fresh: true });
+  const change = useChangeGroup();
   const [name, setName] = useState("");
   const [sub, setSub] = useState<Sub>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   const list = sortGroups(groups.data ?? []);
 
-  // Every change reloads the list: it is small, and the server says who is in what.
-  const reload = () => qc.invalidateQueries({ queryKey: GROUPS_KEY });
-
-  const { busy, error, notice, run, refuse, tell } = useAction(reload);
+  const { busy, error, notice, run: runAction, refuse, tell } = useAction();
+  const run = (c: GroupChange, done: string) => runAction(() => change.mutateAsync(c), done);
 
   async function create(e: FormEvent) {
     e.preventDefault();
@@ -44,7 +40,7 @@ export function GroupsPanel() {
       nameInput.current?.focus();
       return;
     }
-    if (await run(() => createGroup(name), t("groups.created", { name }))) setName("");
+    if (await run({ kind: "create", name }, t("groups.created", { name }))) setName("");
     nameInput.current?.focus();
   }
 
@@ -91,10 +87,10 @@ export function GroupsPanel() {
               onDelete={() => setSub({ kind: "delete", group: g })}
               onAdd={async (userID) => {
                 const who = users.data?.find((u) => u.id === userID)?.username ?? t("groups.theUser");
-                await run(() => addMember(g.id, userID), t("groups.added", { name: who, group: g.name }));
+                await run({ kind: "add", id: g.id, userID }, t("groups.added", { name: who, group: g.name }));
               }}
               onRemove={async (userID, username) => {
-                await run(() => removeMember(g.id, userID), t("groups.removed", { name: username, group: g.name }));
+                await run({ kind: "remove", id: g.id, userID }, t("groups.removed", { name: username, group: g.name }));
               }}
             />
           ))}
@@ -110,9 +106,8 @@ export function GroupsPanel() {
           validate={validateGroupName}
           onSubmit={async (next) => {
             if (next === sub.group.name) return;
-            await renameGroup(sub.group.id, next);
+            await change.mutateAsync({ kind: "rename", id: sub.group.id, name: next });
             tell(t("groups.renamed", { from: sub.group.name, to: next }));
-            await reload();
           }}
           onClose={() => setSub(null)}
         />
@@ -122,9 +117,8 @@ export function GroupsPanel() {
           title={t("groups.deleteTitle")}
           confirmLabel={t("groups.deleteTitle")}
           onConfirm={async () => {
-            await deleteGroup(sub.group.id);
+            await change.mutateAsync({ kind: "delete", id: sub.group.id });
             tell(t("groups.deleted", { name: sub.group.name }));
-            await reload();
             // Its card (and the Delete button that opened this) is gone.
             nameInput.current?.focus();
           }}

@@ -1,14 +1,13 @@
 // The numbers: users, files, bytes, jobs by state, streams on this server.
 
-import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { formatBytes, formatNumber } from "../ui/format";
-import { fetchOverview } from "./api";
+import { useOverview } from "./adminQueries";
 import { QueryStatus } from "../ui/QueryStatus";
 
 export function OverviewSection() {
   const { t } = useTranslation("admin");
-  const o = useQuery({ queryKey: ["admin-overview"], queryFn: ({ signal }) => fetchOverview(signal), refetchOnMount: "always" });
+  const o = useOverview();
   const stats: [string, string, string][] = o.data
     ? [
         ["users", t("overview.users"), formatNumber(o.data.users.total)],

@@ -2,34 +2,34 @@
 
 import { useState } from "react";
 import type { FormEvent } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { listUsers } from "../api/groups";
 import type { AdminUser, Role, User } from "../api/types";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { formatDate } from "../ui/format";
-import { USERS_KEY, createUser, updateUser } from "./api";
 import { Outcome, QueryStatus } from "../ui/QueryStatus";
 import { useAction } from "../ui/useAction";
+import { useAdminUsers, useCreateUser, useUpdateUser } from "./adminQueries";
 
 function PasswordDialog(props: { user: AdminUser; onDone: (msg: string) => void; onClose: () => void }) {
   const { t } = useTranslation("admin");
   const [pw, setPw] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
+  const [missing, setMissing] = useState(false);
+  const reset = useUpdateUser();
+  const error = missing ? t("users.passwordMissing") : reset.isError ? messageOf(reset.error) : null;
+  function submit(e: FormEvent) {
     e.preventDefault();
-    if (!pw) return setError(t("users.passwordMissing"));
-    setBusy(true);
-    try {
-      await updateUser(props.user.id, { password: pw });
-      props.onDone(t("users.passwordReset", { name: props.user.username }));
-      props.onClose();
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
+    setMissing(!pw);
+    if (!pw) return;
+    reset.mutate(
+      { id: props.user.id, password: pw },
+      {
+        onSuccess: () => {
+          props.onDone(t("users.passwordReset", { name: props.user.username }));
+          props.onClose();
+        },
+      },
+    );
   }
   return (
     <Dialog title={t("users.resetTitle", { name: props.user.username })} onClose={props.onClose}>
@@ -48,7 +48,7 @@ function PasswordDialog(props: { user: AdminUser; onDone: (msg: string) => void;
           <button type="button" className="btn" onClick={props.onClose}>
             {t("cancel")}
           </button>
-          <button type="submit" className="btn primary" disabled={busy}>
+          <button type="submit" className="btn primary" disabled={reset.isPending}>
             {t("users.reset")}
           </button>
         </div>
@@ -59,14 +59,15 @@ function PasswordDialog(props: { user: AdminUser; onDone: (msg: string) => void;
 
 export function UsersSection({ self }: { self: User }) {
   const { t } = useTranslation("admin");
-  const qc = useQueryClient();
-  const users = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listUsers(signal), refetchOnMount: "always" });
+  const users = useAdminUsers({ fresh: true });
+  const createUser = useCreateUser();
+  const updateUser = useUpdateUser();
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<Role>("user");
   const [resetting, setResetting] = useState<AdminUser | null>(null);
 
-  const { busy, error, notice, run, refuse, tell } = useAction(() => qc.invalidateQueries({ queryKey: USERS_KEY }));
+  const { busy, error, notice, run, refuse, tell } = useAction();
 
   async function create(e: FormEvent) {
     e.preventDefault();
@@ -74,7 +75,7 @@ export function UsersSection({ self }: { self: User }) {
       return refuse(t("users.missing"));
     }
     const username = name.trim();
-    if (await run(() => createUser(username, password, role), t("users.created", { name: username }))) {
+    if (await run(() => createUser.mutateAsync({ username, password, role }), t("users.created", { name: username }))) {
       setName("");
       setPassword("");
       setRole("user");
@@ -133,7 +134,7 @@ export function UsersSection({ self }: { self: User }) {
                         disabled={busy || me}
                         onChange={(e) => {
                           const next = e.target.value;
-                          void run(() => updateUser(u.id, { role: next }), t("users.roleChanged", { name: u.username, role: t(`roles.${next === "admin" ? "admin" : "user"}`) }));
+                          void run(() => updateUser.mutateAsync({ id: u.id, role: next }), t("users.roleChanged", { name: u.username, role: t(`roles.${next === "admin" ? "admin" : "user"}`) }));
                         }}
                       >
                         <option value="user">{t("roles.user")}</option>
@@ -151,7 +152,7 @@ export function UsersSection({ self }: { self: User }) {
                           aria-label={t(u.disabled ? "users.enableNamed" : "users.disableNamed", { name: u.username })}
                           onClick={() =>
                             run(
-                              () => updateUser(u.id, { disabled: !u.disabled }),
+                              () => updateUser.mutateAsync({ id: u.id, disabled: !u.disabled }),
                               t(u.disabled ? "users.enabledNotice" : "users.disabledNotice", { name: u.username }),
                             )
                           }

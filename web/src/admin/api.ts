@@ -7,9 +7,6 @@ import type { APIToken } from "../settings/api";
 
 type Schemas = components["schemas"];
 
-/** USERS_KEY caches the user list the Users, Jobs and Groups sections share. */
-export const USERS_KEY = ["admin-users"] as const;
-
 export function createUser(username: string, password: string, role: Role): Promise<AdminUser> {
   return requestJSON("/admin/users", { method: "POST", json: { username, password, role } });
 }

@@ -19,11 +19,12 @@ export function fetchMe(signal?: AbortSignal): Promise<User> {
 
 /**
  * logout ends the session on the server, so a copied token stops working.
- * It reads the token at once: the caller may forget it locally right after.
- * A failure is ignored; the local session ends either way.
+ * It signs with headers read when it was asked for (by default at once): the
+ * caller may forget the token locally right after. A failure is ignored; the
+ * local session ends either way.
  */
-export function logout(): Promise<void> {
-  return fetch(apiURL("/auth/logout"), { method: "POST", headers: authHeaders() }).then(
+export function logout(headers: Record<string, string> = authHeaders()): Promise<void> {
+  return fetch(apiURL("/auth/logout"), { method: "POST", headers }).then(
     () => undefined,
     () => undefined,
   );

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { FormEvent } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { BookOpen } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "./session";
@@ -10,19 +11,14 @@ export function LoginPage() {
   const { signIn, notice } = useSession();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // A session is written on the server; on success the workspace replaces this page.
+  const login = useMutation({ mutationFn: (c: { username: string; password: string }) => signIn(c.username, c.password) });
+  const error = login.isError ? messageOf(login.error) : null;
+  const busy = login.isPending || login.isSuccess;
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await signIn(username.trim(), password);
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
+    login.mutate({ username: username.trim(), password });
   }
 
   return (

@@ -2,8 +2,8 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import type { ReactNode } from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import { onUnauthorized } from "../api/client";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { authHeaders, onUnauthorized } from "../api/client";
 import i18n from "../i18n";
 import { login as apiLogin, logout as apiLogout } from "../api/auth";
 import { clearSession, loadSession, saveSession } from "../api/token";
@@ -46,10 +46,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(res.user);
   }, []);
 
+  // The request runs after the token is forgotten here: it carries the headers read before.
+  const { mutate: logout } = useMutation({ mutationFn: apiLogout });
   const signOut = useCallback(() => {
-    void apiLogout();
+    logout(authHeaders());
     endSession(null);
-  }, [endSession]);
+  }, [logout, endSession]);
 
   const value = useMemo(() => ({ user, notice, signIn, signOut }), [user, notice, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

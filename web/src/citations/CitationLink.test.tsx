@@ -2,30 +2,17 @@
 // links that open the preview; a URI outside the chat's folder stays text.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { mountEach } from "../testing/mount";
 import MarkdownView from "../preview/MarkdownView";
 import type { Citation } from "./citation";
 import { CitationContext } from "./CitationContext";
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let host: HTMLDivElement;
-let root: Root;
-beforeEach(() => {
-  host = document.createElement("div");
-  document.body.append(host);
-  root = createRoot(host);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-});
+const page = mountEach();
 
 function render(text: string, opened: Citation[], answer = true) {
   act(() =>
-    root.render(
+    page.root.render(
       <CitationContext.Provider value={{ root: "kb://users/alice/", scope: "kb://users/alice/notes/", open: (c) => opened.push(c) }}>
         <MarkdownView text={text} answer={answer} />
       </CitationContext.Provider>,
@@ -37,7 +24,7 @@ describe("citations in answers", () => {
   it("links Markdown, bare and inline-code URIs in scope and opens them at their line", () => {
     const opened: Citation[] = [];
     render("See [the plan](kb://me/notes/plan.md#L4), kb://users/alice/notes/a.md and `kb://me/notes/b.md#L2-L3`.", opened);
-    const links = [...host.querySelectorAll<HTMLAnchorElement>("a.kb-link")];
+    const links = [...page.host.querySelectorAll<HTMLAnchorElement>("a.kb-link")];
     expect(links.map((a) => a.dataset.kbUri)).toEqual([
       "kb://users/alice/notes/plan.md",
       "kb://users/alice/notes/a.md",
@@ -53,12 +40,12 @@ describe("citations in answers", () => {
   });
   it("shows URIs outside the folder as plain text and leaves code blocks alone", () => {
     render("Outside: kb://users/alice/secret.md and [x](kb://users/bob/a.md)\n\n```\nkb://me/notes/a.md\n```", []);
-    expect(host.querySelectorAll("a").length).toBe(0);
-    expect(host.querySelectorAll(".kb-cite-plain").length).toBe(2);
-    expect(host.querySelector("pre")!.textContent).toContain("kb://me/notes/a.md");
+    expect(page.host.querySelectorAll("a").length).toBe(0);
+    expect(page.host.querySelectorAll(".kb-cite-plain").length).toBe(2);
+    expect(page.host.querySelector("pre")!.textContent).toContain("kb://me/notes/a.md");
   });
   it("does not link URIs in a previewed document", () => {
     render("kb://me/notes/a.md", [], false);
-    expect(host.querySelectorAll("a").length).toBe(0);
+    expect(page.host.querySelectorAll("a").length).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendTurn, applyEvent, newConversation, newTurn } from "../agent/conversation";
+import { appendTurn, applyEvent, newConversation, newTurn } from "../agent/chat/conversation";
 import type { ProgressEvent } from "../sse/agentStream";
 import { sourcesOf } from "./sources";
 

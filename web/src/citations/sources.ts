@@ -1,7 +1,7 @@
 // The files a turn's tools actually read, for the "Sources" list under an
 // answer: taken from the tool events, not from what the model claims.
 
-import type { Turn } from "../agent/conversation";
+import type { Turn } from "../agent/chat/conversation";
 
 export interface Source {
   uri: string;

@@ -1,17 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { useEffect, useRef, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, MessageSquare, Pencil, Trash2 } from "lucide-react";
-import { deleteConversation, exportConversation, listConversations, renameConversation } from "../api/conversations";
+import { exportConversation } from "../api/conversations";
 import type { StoredConversation } from "../api/conversations";
 import { NameDialog } from "../ui/NameDialog";
 import { messageOf } from "../ui/errors";
 import i18n from "../i18n";
+import { useConversations, useDeleteConversation, useRenameConversation } from "./conversationQueries";
 
 /** UNDO_MS is how long a deleted conversation can be brought back before the server forgets it. */
 const UNDO_MS = 6000;
-
-export const conversationsKey = ["conversations"] as const;
 
 interface Props {
   scope: string;
@@ -41,7 +39,8 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
   const [pending, setPending] = useState<StoredConversation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const client = useQueryClient();
+  const rename = useRenameConversation();
+  const { mutateAsync: deleteNow } = useDeleteConversation();
 
   // Typing searches after a pause, not on every key.
   useEffect(() => {
@@ -49,19 +48,15 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
     return () => clearTimeout(t);
   }, [q]);
 
-  const list = useQuery({
-    queryKey: [...conversationsKey, all ? "" : scope, query],
-    queryFn: ({ signal }) => listConversations({ uri: all ? undefined : scope, q: query || undefined, limit: 50 }, signal),
-  });
+  const list = useConversations(all ? null : scope, query);
 
   const commitDelete = async (c: StoredConversation) => {
     try {
-      await deleteConversation(c.id);
+      await deleteNow(c.id);
     } catch (err) {
       setError(t("cannotDelete", { title: c.title, error: messageOf(err) }));
     }
     setPending((p) => (p?.id === c.id ? null : p));
-    void client.invalidateQueries({ queryKey: conversationsKey });
   };
   const remove = (c: StoredConversation) => {
     if (pending) void commitDelete(pending);
@@ -80,9 +75,9 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
-      if (pendingRef.current) void deleteConversation(pendingRef.current.id).catch(() => undefined);
+      if (pendingRef.current) void deleteNow(pendingRef.current.id).catch(() => undefined);
     },
-    [],
+    [deleteNow],
   );
 
   const download = async (c: StoredConversation) => {
@@ -171,8 +166,7 @@ export function ConversationList({ scope, openId, onOpen, onDeleted, display }: 
           submitLabel={t("rename")}
           validate={validateTitle}
           onSubmit={async (title) => {
-            await renameConversation(renaming.id, title.trim());
-            await client.invalidateQueries({ queryKey: conversationsKey });
+            await rename.mutateAsync({ id: renaming.id, title: title.trim() });
           }}
           onClose={() => setRenaming(null)}
         />

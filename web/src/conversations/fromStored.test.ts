@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StoredMessage } from "../api/conversations";
-import { historyOf } from "../agent/conversation";
+import { historyOf } from "../agent/chat/conversation";
 import { sourcesOf } from "../citations/sources";
 import { storedConversation, turnsOf } from "./fromStored";
 

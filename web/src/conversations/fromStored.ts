@@ -3,7 +3,7 @@
 
 import i18n from "../i18n";
 import type { StoredMessage } from "../api/conversations";
-import type { Conversation, Turn, TurnPart, TurnStatus } from "../agent/conversation";
+import type { Conversation, Turn, TurnPart, TurnStatus } from "../agent/chat/conversation";
 
 function statusOf(m: StoredMessage): TurnStatus {
   if (m.status === "complete") return "done";

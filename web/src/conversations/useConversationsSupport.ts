@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { conversationsUnsupported, listConversations } from "../api/conversations";
+import { queryKeys } from "../api/queryKeys";
 
 /**
  * useConversationsSupport asks once whether the server stores conversations:
@@ -8,7 +9,7 @@ import { conversationsUnsupported, listConversations } from "../api/conversation
  */
 export function useConversationsSupport(): boolean {
   const q = useQuery({
-    queryKey: ["conversations-support"],
+    queryKey: queryKeys.conversationsSupport(),
     queryFn: async ({ signal }) => {
       try {
         const page = await listConversations({ limit: 1 }, signal);

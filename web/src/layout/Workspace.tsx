@@ -3,11 +3,12 @@
 import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ReactNode } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
-import type { Listing, User } from "../api/types";
+import type { User } from "../api/types";
 import { SHARED_ROOT, isWithin, ownerOf, revealFolders, rootURI, scopeFor } from "../api/uri";
-import { listingKey } from "../tree/useFolderListings";
+import { useCachedListing } from "../api/listingQueries";
+import { queryKeys } from "../api/queryKeys";
 import { useMediaQuery } from "../ui/useMediaQuery";
 import { AppHeader } from "./AppHeader";
 import { PanelTabs } from "./PanelTabs";
@@ -15,8 +16,7 @@ import type { PanelName } from "./PanelTabs";
 import { ResourceTree } from "../tree/ResourceTree";
 import { FilePreview } from "../preview/FilePreview";
 import { AgentPanel } from "../agent/AgentPanel";
-import { useAgentChat } from "../agent/useAgentChat";
-import { conversationsKey } from "../conversations/ConversationList";
+import { useAgentChat } from "../agent/chat/useAgentChat";
 import { conversationFromSearch, withConversation } from "../conversations/urlState";
 import { useConversationsSupport } from "../conversations/useConversationsSupport";
 
@@ -50,7 +50,7 @@ export function Workspace({ user }: { user: User }) {
   // resets it, SPEC §8) and the tree's open folders.
   const stored = useConversationsSupport();
   const queryClient = useQueryClient();
-  const chat = useAgentChat(scope, stored, () => void queryClient.invalidateQueries({ queryKey: conversationsKey }));
+  const chat = useAgentChat(scope, stored, () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversations() }));
   // A stored conversation opens in its own folder; the chat follows it there.
   const chatOpen = chat.open;
   const openConversation = useCallback(
@@ -102,7 +102,7 @@ export function Workspace({ user }: { user: User }) {
   });
   const setExpanded = expanded[1];
   // The tree loads "Shared with me"; the scope rule reads its entries from that cache.
-  const sharedListing = useQuery<Listing>({ queryKey: listingKey(SHARED_ROOT), enabled: false });
+  const sharedListing = useCachedListing(SHARED_ROOT);
   const sharedItems = sharedListing.data?.items;
   const sharedEntries = useMemo(() => (sharedItems ?? []).map((n) => n.uri), [sharedItems]);
   // Opening a file from anywhere (tool card, search hit, summary badge, the

@@ -6,10 +6,11 @@ import type { ReactNode } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FileText, Folder, LoaderCircle, Sparkles } from "lucide-react";
 import { CONTENT_PAGE_SIZE, readContent } from "../api/resources";
-import type { ContentPage, Listing } from "../api/types";
+import type { ContentPage } from "../api/types";
 import { SHARED_ROOT, displayPath, extensionOf, folderOf, isFolderURI, nameOf } from "../api/uri";
 import { openHref } from "../tree/TreeRowView";
-import { listingKey } from "../tree/useFolderListings";
+import { useCachedListing } from "../api/listingQueries";
+import { queryKeys } from "../api/queryKeys";
 import { messageOf } from "../ui/errors";
 import { DownloadButton } from "./DownloadButton";
 import { EncodingLabel } from "./EncodingLabel";
@@ -89,7 +90,7 @@ export function FilePreview({
  */
 function SummaryLink({ uri, onOpen }: { uri: string; onOpen: (uri: string) => void }) {
   const { t } = useTranslation("preview");
-  const listing = useQuery<Listing>({ queryKey: listingKey(folderOf(uri)), enabled: false });
+  const listing = useCachedListing(folderOf(uri));
   const node = listing.data?.items.find((n) => n.uri === uri);
   if (!node?.summary_uri) return null;
   const target = node.summary_uri;
@@ -128,7 +129,7 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
   const [hitsOnPage, setHitsOnPage] = useState(0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const q = useQuery({
-    queryKey: ["content", uri, offset],
+    queryKey: queryKeys.contentPage(uri, offset),
     queryFn: ({ signal }) => readContent(uri, offset, CONTENT_PAGE_SIZE, signal),
     placeholderData: keepPreviousData,
     // A document's text is extracted moments after its upload: the

@@ -1,9 +1,8 @@
 // Opened at a search hit, find in file reads the file's hits page by page
 // (GET /search on the file) until it reaches that hit, and starts there.
 
-import { act } from "react";
-import { createRoot } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mountEach } from "../testing/mount";
 import { FindInFile } from "./FindInFile";
 import type { FindState } from "./FindInFile";
 
@@ -12,7 +11,7 @@ const hits = (from: number, n: number) =>
   Array.from({ length: n }, (_, i) => ({ uri: FILE, line: from + i + 1, offset: (from + i) * 100, snippet: "«err»" }));
 
 describe("FindInFile opened at a hit", () => {
-  let host: HTMLDivElement;
+  const page = mountEach();
   let urls: URL[];
   let states: (FindState | null)[];
   beforeEach(() => {
@@ -30,18 +29,11 @@ describe("FindInFile opened at a hit", () => {
       };
       return new Response(JSON.stringify(body), { status: 200 });
     });
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    host = document.createElement("div");
-    document.body.append(host);
   });
-  afterEach(() => {
-    host.remove();
-    vi.unstubAllGlobals();
-  });
+  afterEach(() => vi.unstubAllGlobals());
 
   it("pages to the hit and counts honestly", async () => {
-    const root = createRoot(host);
-    await act(async () => root.render(<FindInFile uri={FILE} start={{ query: "err", offset: 4200 }} onFind={(f) => states.push(f)} />));
+    await page.renderAsync(<FindInFile uri={FILE} start={{ query: "err", offset: 4200 }} onFind={(f) => states.push(f)} />);
     await vi.waitFor(() => expect(states.at(-1)).toBeTruthy());
     expect(urls.map((u) => [u.pathname, u.searchParams.get("uri"), u.searchParams.get("q"), u.searchParams.get("kind"), u.searchParams.get("cursor")])).toEqual([
       ["/api/v1/search", FILE, "err", "content", null],
@@ -49,8 +41,7 @@ describe("FindInFile opened at a hit", () => {
     ]);
     const f = states.at(-1)!;
     expect(f.hits[f.current]!.offset).toBe(4200);
-    expect(host.querySelector('[data-testid="find-count"]')!.textContent).toBe("Hit 43 of 80+ (more to search)");
-    expect(host.querySelector<HTMLInputElement>('input[aria-label="Find in this file"]')!.value).toBe("err");
-    act(() => root.unmount());
+    expect(page.host.querySelector('[data-testid="find-count"]')!.textContent).toBe("Hit 43 of 80+ (more to search)");
+    expect(page.host.querySelector<HTMLInputElement>('input[aria-label="Find in this file"]')!.value).toBe("err");
   });
 });

@@ -3,50 +3,37 @@
 // no text and no extraction keeps the plain "no text body" state.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { mountEach } from "../testing/mount";
 import "../i18n";
 import type { ContentPage } from "../api/types";
 import { PageBody } from "./FilePreview";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const none = (extra: Partial<ContentPage>): ContentPage =>
   ({ uri: "kb://users/a/x.pdf", offset: 0, limit: 6000, next_offset: null, total: 0, body: "none", text: "", ...extra }) as ContentPage;
 
 describe("PageBody without text", () => {
-  let host: HTMLDivElement;
-  let root: Root;
-  beforeEach(() => {
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
-  });
+  const page = mountEach();
 
   it("says the text is being extracted", () => {
-    act(() => root.render(<PageBody page={none({ text_state: "text_pending" })} name="x.pdf" />));
-    const box = host.querySelector('[data-testid="preview-extracting"]');
+    page.render(<PageBody page={none({ text_state: "text_pending" })} name="x.pdf" />);
+    const box = page.host.querySelector('[data-testid="preview-extracting"]');
     expect(box?.textContent).toContain("Extracting the text of this file");
     expect(box?.getAttribute("role")).toBe("status");
   });
 
   it("says why the extraction failed", () => {
     act(() =>
-      root.render(<PageBody page={none({ text_state: "text_failed", note: "extracting the text of this file failed: the PDF is damaged" })} name="x.pdf" />),
+      page.root.render(<PageBody page={none({ text_state: "text_failed", note: "extracting the text of this file failed: the PDF is damaged" })} name="x.pdf" />),
     );
-    const box = host.querySelector('[data-testid="preview-text-failed"]');
+    const box = page.host.querySelector('[data-testid="preview-text-failed"]');
     expect(box?.textContent).toContain("could not be extracted");
     expect(box?.textContent).toContain("the PDF is damaged");
   });
 
   it("keeps the plain state when nothing is extracted", () => {
-    act(() => root.render(<PageBody page={none({})} name="x.bin" />));
-    expect(host.querySelector('[data-testid="preview-no-body"]')).not.toBeNull();
-    expect(host.querySelector('[data-testid="preview-extracting"]')).toBeNull();
+    page.render(<PageBody page={none({})} name="x.bin" />);
+    expect(page.host.querySelector('[data-testid="preview-no-body"]')).not.toBeNull();
+    expect(page.host.querySelector('[data-testid="preview-extracting"]')).toBeNull();
   });
 });

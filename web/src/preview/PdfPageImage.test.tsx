@@ -2,14 +2,11 @@
 // fetched only when near the view, in a box that keeps a page's shape.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mountEach } from "../testing/mount";
 import "../i18n";
 import { scanPages } from "./OcrLabel";
 import { PdfPageImage } from "./PdfPageImage";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 describe("scanPages", () => {
   const ocr = { source: "ocr" as const, extraction: { ocr: { pages: [{ page: 2 }, { page: 3 }] } } };
@@ -28,14 +25,10 @@ describe("scanPages", () => {
 });
 
 describe("PdfPageImage", () => {
-  let host: HTMLDivElement;
-  let root: Root;
+  const page = mountEach();
   let observed: { cb: IntersectionObserverCallback; el?: Element }[];
   const fetches: string[] = [];
   beforeEach(() => {
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
     observed = [];
     fetches.length = 0;
     vi.stubGlobal(
@@ -65,33 +58,31 @@ describe("PdfPageImage", () => {
     vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: () => "blob:page", revokeObjectURL: () => {} }));
   });
   afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
     vi.unstubAllGlobals();
   });
 
   it("keeps the page's box, fetches the page once it nears the view, and names it", async () => {
-    act(() => root.render(<PdfPageImage uri="kb://users/alice/scan.pdf" page={2} name="scan.pdf" />));
-    const box = host.querySelector<HTMLElement>("[data-testid=preview-page-image]");
+    page.render(<PdfPageImage uri="kb://users/alice/scan.pdf" page={2} name="scan.pdf" />);
+    const box = page.host.querySelector<HTMLElement>("[data-testid=preview-page-image]");
     expect(box?.className).toBe("page-image");
     expect(box?.dataset.page).toBe("2");
-    expect(host.querySelector("img")).toBeNull();
+    expect(page.host.querySelector("img")).toBeNull();
     expect(fetches).toEqual([]);
 
     await act(async () => {
       observed[0]?.cb([{ isIntersecting: true } as IntersectionObserverEntry], {} as IntersectionObserver);
     });
-    for (let i = 0; i < 5 && !host.querySelector("img"); i++) {
+    for (let i = 0; i < 5 && !page.host.querySelector("img"); i++) {
       await act(async () => {
         await new Promise((r) => setTimeout(r, 10));
       });
     }
-    expect(host.querySelector("[role=img]")?.textContent ?? "").toBe("");
+    expect(page.host.querySelector("[role=img]")?.textContent ?? "").toBe("");
     expect(fetches).toHaveLength(1);
     expect(fetches[0]).toContain("/resources/page-image?");
     expect(fetches[0]).toContain("page=2");
     expect(fetches[0]).toContain("uri=kb%3A%2F%2Fusers%2Falice%2Fscan.pdf");
-    const img = host.querySelector("img");
+    const img = page.host.querySelector("img");
     expect(img?.getAttribute("src")).toBe("blob:page");
     expect(img?.getAttribute("alt")).toBe("Page 2 of scan.pdf, as scanned");
   });

@@ -23,7 +23,6 @@ describe("splitMatches", () => {
 describe("marked views", () => {
   function render(node: React.ReactNode): HTMLElement {
     const host = document.createElement("div");
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
     act(() => createRoot(host).render(node));
     return host;
   }

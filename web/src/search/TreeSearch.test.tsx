@@ -3,9 +3,8 @@
 // file, the combobox keys and aria-activedescendant, the count line and More.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mountEach } from "../testing/mount";
 import type { ContentHit, NameMatch, SearchResponse } from "../api/search";
 import { TreeSearch } from "./TreeSearch";
 import { DEBOUNCE_MS } from "./useTreeSearch";
@@ -30,8 +29,7 @@ const hit = (file: string, line: number, snippet: string): ContentHit => ({ uri:
 const name = (file: string): NameMatch => ({ uri: SCOPE + file, name: file.replace(/\/$/, "").split("/").pop()!, kind: file.endsWith("/") ? "dir" : "file" });
 
 describe("TreeSearch", () => {
-  let host: HTMLDivElement;
-  let root: Root;
+  const page = mountEach();
   let openedName: NameMatch[];
   let openedHit: [ContentHit, string][];
 
@@ -51,12 +49,8 @@ describe("TreeSearch", () => {
         });
       });
     });
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
     act(() =>
-      root.render(
+      page.root.render(
         <TreeSearch
           scope={SCOPE}
           scopeLabel="Home"
@@ -67,15 +61,13 @@ describe("TreeSearch", () => {
     );
   });
   afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
 
-  const box = () => host.querySelector<HTMLInputElement>('input[role="combobox"]')!;
-  const count = () => host.querySelector('[data-testid="tree-search-count"]')!.textContent;
-  const options = () => [...host.querySelectorAll<HTMLElement>('[role="option"]')];
+  const box = () => page.host.querySelector<HTMLInputElement>('input[role="combobox"]')!;
+  const count = () => page.host.querySelector('[data-testid="tree-search-count"]')!.textContent;
+  const options = () => [...page.host.querySelectorAll<HTMLElement>('[role="option"]')];
   const key = (k: string, init: KeyboardEventInit = {}) =>
     act(() => box().dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true, ...init })));
 
@@ -116,7 +108,7 @@ describe("TreeSearch", () => {
     await settle();
     expect(count()).toBe("1 hit in 1 file");
     expect(options().map((o) => o.textContent)).toEqual(["L2x beta y"]);
-    expect(host.querySelector('[role="listbox"]')!.getAttribute("aria-label")).toBe("Results for beta");
+    expect(page.host.querySelector('[role="listbox"]')!.getAttribute("aria-label")).toBe("Results for beta");
   });
 
   it("lists names first, then hits grouped by file, and picks with the keyboard", async () => {
@@ -128,12 +120,12 @@ describe("TreeSearch", () => {
     });
     await settle();
     expect(count()).toBe("2 names · 3 hits in 2 files");
-    const groups = [...host.querySelectorAll('[role="group"]')].map((g) => g.getAttribute("aria-label"));
+    const groups = [...page.host.querySelectorAll('[role="group"]')].map((g) => g.getAttribute("aria-label"));
     expect(groups).toEqual(["Names", "plan.md in notes/", "x.md"]);
     expect(options().map((o) => o.textContent)).toEqual(["plan.mdnotes/", "plans", "L3the plan is", "L9a plan", "L1Plan B"]);
-    expect([...host.querySelectorAll(".tree-search-snippet mark")].map((m) => m.textContent)).toEqual(["plan", "plan", "Plan"]);
+    expect([...page.host.querySelectorAll(".tree-search-snippet mark")].map((m) => m.textContent)).toEqual(["plan", "plan", "Plan"]);
 
-    const listbox = host.querySelector('[role="listbox"]')!;
+    const listbox = page.host.querySelector('[role="listbox"]')!;
     expect(box().getAttribute("aria-expanded")).toBe("true");
     expect(box().getAttribute("aria-controls")).toBe(listbox.id);
     expect(box().hasAttribute("aria-activedescendant")).toBe(false);
@@ -162,7 +154,7 @@ describe("TreeSearch", () => {
     await settle();
     expect(count()).toBe("2 hits so far · more available");
     expect(options().map((o) => o.textContent)).toEqual(["L1log", "log"]);
-    const more = [...host.querySelectorAll("button")].find((b) => b.textContent === "More")!;
+    const more = [...page.host.querySelectorAll("button")].find((b) => b.textContent === "More")!;
     act(() => more.click());
     expect(calls).toHaveLength(2);
     expect(calls[1]!.url.searchParams.get("cursor")).toBe("s1.next");
@@ -170,7 +162,7 @@ describe("TreeSearch", () => {
     calls[1]!.answer({ hits: [hit("c.md", 4, "«log»")], complete: true, next_offset: null, more_hits_in: [SCOPE + "c.md"] });
     await settle();
     expect(count()).toBe("3 hits in 3 files · 1 file has more than shown");
-    expect([...host.querySelectorAll("button")].some((b) => b.textContent === "More")).toBe(false);
+    expect([...page.host.querySelectorAll("button")].some((b) => b.textContent === "More")).toBe(false);
   });
 
   it("Escape closes the list, then clears the box; Ctrl+K focuses it from anywhere", async () => {

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { FormEvent } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../auth/session";
 import { messageOf } from "../ui/errors";
@@ -14,39 +15,28 @@ export function AccountSection() {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setNotice(null);
-    if (!current || !next) return setError(t("account.missing"));
-    if (next !== confirm) return setError(t("account.mismatch"));
-    if (next === current) return setError(t("account.same"));
-    setBusy(true);
-    setError(null);
-    try {
-      await changePassword(current, next);
+  // What is wrong with the form before anything is sent.
+  const [problem, setProblem] = useState<string | null>(null);
+  const change = useMutation({
+    mutationFn: (p: { current: string; next: string }) => changePassword(p.current, p.next),
+    onSuccess: () => {
       setCurrent("");
       setNext("");
       setConfirm("");
-      setNotice(t("account.changed"));
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
+  // This session ends locally whether the server heard or not.
+  const everywhere = useMutation({ mutationFn: logoutAll, onSettled: signOut });
+  const busy = change.isPending || everywhere.isPending;
+  const error = problem ?? (change.isError ? messageOf(change.error) : null);
+  const notice = !problem && change.isSuccess ? t("account.changed") : null;
 
-  async function everywhere() {
-    setBusy(true);
-    try {
-      await logoutAll();
-    } catch {
-      // This session ends locally either way.
-    }
-    signOut();
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const wrong = !current || !next ? t("account.missing") : next !== confirm ? t("account.mismatch") : next === current ? t("account.same") : null;
+    setProblem(wrong);
+    if (wrong) change.reset();
+    else change.mutate({ current, next });
   }
 
   return (
@@ -77,7 +67,7 @@ export function AccountSection() {
       <h3>{t("account.sessionsHeading")}</h3>
       <p className="muted">{t("account.everywhereNote")}</p>
       <div>
-        <button type="button" className="btn" disabled={busy} onClick={everywhere}>
+        <button type="button" className="btn" disabled={busy} onClick={() => everywhere.mutate()}>
           {t("account.everywhere")}
         </button>
       </div>

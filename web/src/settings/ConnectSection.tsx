@@ -6,6 +6,7 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { queryKeys } from "../api/queryKeys";
 import { listResources } from "../api/resources";
 import { CopyButton } from "../ui/CopyButton";
 import { agentSnippets } from "./snippets";
@@ -13,7 +14,7 @@ import { useCreateToken } from "./useCreateToken";
 
 export function ConnectSection() {
   const { t } = useTranslation("settings");
-  const root = useQuery({ queryKey: ["connect-folders"], queryFn: () => listResources("kb://me/") });
+  const root = useQuery({ queryKey: queryKeys.connectFolders(), queryFn: () => listResources("kb://me/") });
   const folders = (root.data?.items ?? []).filter((n) => n.kind === "dir" && !n.generated).map((n) => n.uri);
   const [name, setName] = useState("agent");
   const [folder, setFolder] = useState("");

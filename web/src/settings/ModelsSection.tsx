@@ -1,7 +1,7 @@
 // The models and CLI profiles the server offers, each with a Check button
 // that makes one tiny call and shows its latency or its classified error.
 
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useAgentOptions } from "../api/agentOptions";
 import { ApiError } from "../api/client";
@@ -15,21 +15,13 @@ import { QueryStatus } from "../ui/QueryStatus";
 const knownCodes = new Set(["llm_auth", "llm_connect_error", "llm_model_not_found", "llm_rate_limited", "llm_timeout", "llm_server_error",
   "cli_not_installed", "cli_failed", "cli_timeout"]);
 
-type State = { busy: true } | { busy: false; result?: CheckResult; error?: string };
-
 function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; detail: string; run: () => Promise<CheckResult> }) {
   const { t } = useTranslation("settings");
-  const [state, setState] = useState<State>({ busy: false });
-  async function check() {
-    setState({ busy: true });
-    try {
-      setState({ busy: false, result: await props.run() });
-    } catch (err) {
-      const tooMany = err instanceof ApiError && err.code === "too_many_checks";
-      setState({ busy: false, error: tooMany ? t("models.tooMany") : messageOf(err) });
-    }
-  }
-  const r = !state.busy ? state.result : undefined;
+  // A check writes nothing, but it is asked for, one at a time, like a write.
+  const check = useMutation({ mutationFn: props.run });
+  const r = check.data;
+  const tooMany = check.error instanceof ApiError && check.error.code === "too_many_checks";
+  const failure = check.isError ? (tooMany ? t("models.tooMany") : messageOf(check.error)) : null;
   return (
     <tr data-check={`${props.kind}:${props.id}`}>
       <td>
@@ -38,8 +30,8 @@ function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; det
       </td>
       <td className="muted small">{props.detail}</td>
       <td>
-        <button type="button" className="btn small" disabled={state.busy} aria-label={t("models.checkNamed", { name: props.label })} onClick={check}>
-          {state.busy ? t("models.checking") : t("models.check")}
+        <button type="button" className="btn small" disabled={check.isPending} aria-label={t("models.checkNamed", { name: props.label })} onClick={() => check.mutate()}>
+          {check.isPending ? t("models.checking") : t("models.check")}
         </button>
       </td>
       <td aria-live="polite" className="check-cell">
@@ -50,7 +42,7 @@ function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; det
             {r.error && knownCodes.has(r.error.code) ? t(`models.errors.${r.error.code}`) : r.error?.message}
           </span>
         )}
-        {!state.busy && state.error && <span className="check-result bad">{state.error}</span>}
+        {failure && <span className="check-result bad">{failure}</span>}
       </td>
     </tr>
   );

@@ -2,24 +2,23 @@
 
 import { useState } from "react";
 import type { FormEvent } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { CopyButton } from "../ui/CopyButton";
-import { listTokens, revokeToken } from "./api";
 import type { APIToken } from "./api";
 import { QueryStatus } from "../ui/QueryStatus";
 import { TokenCells } from "./TokenCells";
-import { TOKENS_KEY, useCreateToken } from "./useCreateToken";
+import { useMyTokens, useRevokeToken } from "./tokenQueries";
+import { useCreateToken } from "./useCreateToken";
 const expiries = [30, 90, 365, 0] as const;
 
 export function TokensSection() {
   const { t } = useTranslation("settings");
-  const qc = useQueryClient();
-  const tokens = useQuery({ queryKey: TOKENS_KEY, queryFn: ({ signal }) => listTokens(signal), refetchOnMount: "always" });
+  const tokens = useMyTokens();
+  const revoke = useRevokeToken();
   const [name, setName] = useState("");
   const [days, setDays] = useState<number>(90);
-  const { busy, error, setError, created, setCreated, create: createNamed } = useCreateToken();
+  const { busy, error, setError, created, forgetSecret, create: createNamed } = useCreateToken();
   const [revoking, setRevoking] = useState<APIToken | null>(null);
 
   async function create(e: FormEvent) {
@@ -63,7 +62,7 @@ export function TokensSection() {
           <span>{t("tokens.shownOnce", { name: created.name })}</span>
           <code data-testid="token-secret">{created.token}</code>
           <CopyButton key={created.id} text={created.token} label={t("tokens.copy")} copiedLabel={t("tokens.copied")} onFail={() => setError(t("tokens.copyFailed"))} />
-          <button type="button" className="btn small ghost" onClick={() => setCreated(null)}>
+          <button type="button" className="btn small ghost" onClick={forgetSecret}>
             {t("tokens.dismiss")}
           </button>
         </div>
@@ -102,9 +101,8 @@ export function TokensSection() {
           title={t("tokens.revokeTitle")}
           confirmLabel={t("tokens.revoke")}
           onConfirm={async () => {
-            await revokeToken(revoking.id);
-            if (created?.id === revoking.id) setCreated(null);
-            await qc.invalidateQueries({ queryKey: TOKENS_KEY });
+            await revoke.mutateAsync(revoking.id);
+            if (created?.id === revoking.id) forgetSecret();
           }}
           onClose={() => setRevoking(null)}
         >

@@ -1,35 +1,35 @@
 import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
 import { messageOf } from "../ui/errors";
-import { createToken } from "./api";
 import type { APIToken, TokenScope } from "./api";
-
-export const TOKENS_KEY = ["my-tokens"] as const;
+import { useIssueToken } from "./tokenQueries";
 
 /**
  * useCreateToken is the create half of both token forms (Tokens and Connect
- * an agent): one request at a time, its error, the secret shown once, and
- * the token list refreshed so the new row appears.
+ * an agent): one request at a time, the form's error, and the secret shown
+ * once, until dismissed.
  */
 export function useCreateToken() {
-  const qc = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const issue = useIssueToken();
+  // A form's own complaint (a missing name, a failed copy) until the next try.
+  const [complaint, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<APIToken | null>(null);
 
   async function create(name: string, days: number, scope?: TokenScope): Promise<boolean> {
-    setBusy(true);
     setError(null);
     try {
-      setCreated(await createToken(name, days, scope));
-      await qc.invalidateQueries({ queryKey: TOKENS_KEY });
+      setCreated(await issue.mutateAsync({ name, days, scope }));
       return true;
-    } catch (err) {
-      setError(messageOf(err));
+    } catch {
       return false;
-    } finally {
-      setBusy(false);
     }
   }
-  return { busy, error, setError, created, setCreated, create };
+  return {
+    busy: issue.isPending,
+    error: complaint ?? (issue.isError ? messageOf(issue.error) : null),
+    setError,
+    created,
+    /** forgetSecret stops showing the new token's secret */
+    forgetSecret: () => setCreated(null),
+    create,
+  };
 }

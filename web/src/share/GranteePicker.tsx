@@ -6,6 +6,7 @@ import { forwardRef, useId, useState } from "react";
 import type { KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { UserRound, UsersRound } from "lucide-react";
+import { queryKeys } from "../api/queryKeys";
 import { searchDirectory } from "../api/sharing";
 import { messageOf } from "../ui/errors";
 import { candidateLabel, candidates } from "./shareModel";
@@ -31,7 +32,7 @@ export const GranteePicker = forwardRef<
   const [active, setActive] = useState(0);
   const q = useDebounced(text.trim(), SEARCH_DELAY_MS);
   const search = useQuery({
-    queryKey: ["directory", q],
+    queryKey: queryKeys.directory(q),
     queryFn: ({ signal }) => searchDirectory(q, signal),
     enabled: open && q !== "",
     staleTime: 30_000,

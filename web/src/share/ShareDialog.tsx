@@ -4,19 +4,18 @@
 import { useTranslation } from "react-i18next";
 import { useEffect, useId, useRef, useState } from "react";
 import type { FormEvent } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { UserRound, UsersRound } from "lucide-react";
-import { createShare, deleteShare, listShares, updateShare } from "../api/sharing";
 import type { ShareRole } from "../api/types";
 import { nameOf } from "../api/uri";
 import { Dialog } from "../ui/Dialog";
 import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
+import { useAction } from "../ui/useAction";
 import { GranteePicker } from "./GranteePicker";
 import { accessRows, roleLabel, candidateLabel, granteeOfCandidate } from "./shareModel";
 import type { AccessRow, Candidate } from "./shareModel";
-
-export const sharesKey = (uri: string) => ["shares", uri] as const;
+import { useChangeShare, useShares } from "./shareQueries";
+import type { ShareChange } from "./shareQueries";
 
 function RoleSelect(props: { id?: string; value: ShareRole; label?: string; disabled?: boolean; onChange: (r: ShareRole) => void }) {
   return (
@@ -44,14 +43,12 @@ export function ShareDialog(props: {
 }) {
   const { t } = useTranslation("share");
   const { uri } = props;
-  const qc = useQueryClient();
-  const shares = useQuery({ queryKey: sharesKey(uri), queryFn: ({ signal }) => listShares(uri, signal), refetchOnMount: "always" });
+  const shares = useShares(uri);
+  const change = useChangeShare(uri);
   const rows = accessRows(shares.data ?? [], props.root);
   const [picked, setPicked] = useState<Candidate | null>(null);
   const [role, setRole] = useState<ShareRole>("read");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, error, notice, run: runAction, refuse } = useAction();
   // Remounting the picker clears its text after a share is added.
   const [pickerKey, setPickerKey] = useState(0);
   const search = useRef<HTMLInputElement>(null);
@@ -65,34 +62,22 @@ export function ShareDialog(props: {
     search.current?.focus();
   }, [refocus, busy]);
 
-  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      await action();
-      setNotice(done);
+  const run = (c: ShareChange, done: string) =>
+    runAction(async () => {
+      await change.mutateAsync(c);
       props.onChanged();
-      return true;
-    } catch (err) {
-      setError(messageOf(err));
-      return false;
-    } finally {
-      await qc.invalidateQueries({ queryKey: sharesKey(uri) });
-      setBusy(false);
-    }
-  }
+    }, done);
 
   async function add(e: FormEvent) {
     e.preventDefault();
     if (!picked) {
-      setError(t("pickFirst"));
+      refuse(t("pickFirst"));
       setRefocus(true);
       return;
     }
     const c = picked;
     // A failed share keeps the pick, so the user can change the role and retry.
-    if (!(await run(() => createShare(uri, granteeOfCandidate(c), role), t(role === "write" ? "nowEdit" : "nowRead", { who: candidateLabel(c) })))) {
+    if (!(await run({ kind: "grant", grantee: granteeOfCandidate(c), role }, t(role === "write" ? "nowEdit" : "nowRead", { who: candidateLabel(c) })))) {
       setRefocus(true);
       return;
     }
@@ -101,7 +86,7 @@ export function ShareDialog(props: {
   }
 
   async function remove(r: AccessRow) {
-    await run(() => deleteShare(r.shareID), t("removed", { who: candidateLabel(r) }));
+    await run({ kind: "end", shareID: r.shareID }, t("removed", { who: candidateLabel(r) }));
     setRefocus(true);
   }
 
@@ -141,7 +126,7 @@ export function ShareDialog(props: {
               value={r.role}
               label={t("roleFor", { who: candidateLabel(r) })}
               disabled={busy}
-              onChange={(next) => void run(() => updateShare(r.shareID, next), t(next === "write" ? "nowEdit" : "nowOnlyRead", { who: candidateLabel(r) }))}
+              onChange={(next) => void run({ kind: "role", shareID: r.shareID, role: next }, t(next === "write" ? "nowEdit" : "nowOnlyRead", { who: candidateLabel(r) }))}
             />
             <button type="button" className="btn small" disabled={busy} aria-label={t("removeWho", { who: candidateLabel(r) })} onClick={() => void remove(r)}>
               {t("remove")}

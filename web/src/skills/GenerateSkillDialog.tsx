@@ -6,10 +6,10 @@ import { useId, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import type { ModelInfo } from "../api/agent";
 import { ApiError } from "../api/client";
-import { generateSkill } from "../api/skills";
 import type { SkillDraft } from "../api/skills";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
+import { useGenerateSkill } from "./skillQueries";
 
 interface Props {
   models: ModelInfo[];
@@ -21,37 +21,33 @@ interface Props {
   onClose: () => void;
 }
 
+/** failureText says why no draft came: nothing for a request the dialog closed. */
+function failureText(err: Error | null): string | null {
+  if (!err || (err instanceof DOMException && err.name === "AbortError")) return null;
+  // A model error is classified (rate_limited, auth, …): say which.
+  return err instanceof ApiError && err.code !== "error" ? `${messageOf(err)} (${err.code})` : messageOf(err);
+}
+
 export function GenerateSkillDialog(props: Props) {
   const { t } = useTranslation("skills");
   const [description, setDescription] = useState("");
   const [modelId, setModelId] = useState(() => props.models.find((m) => m.id === props.defaultModel)?.id ?? props.models[0]?.id ?? "");
   const [useSample, setUseSample] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const generate = useGenerateSkill();
   const abort = useRef<AbortController | null>(null);
+  const error = missing ? t("generate.describeFirst") : failureText(generate.error);
   const id = useId();
 
-  async function generate(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
-    if (!description.trim()) {
-      setError(t("generate.describeFirst"));
-      return;
-    }
-    setError(null);
-    setBusy(true);
+    setMissing(!description.trim());
+    if (!description.trim()) return;
     abort.current = new AbortController();
-    try {
-      const draft = await generateSkill(
-        { description: description.trim(), model_id: modelId, sample_uri: useSample ? props.sampleURI : undefined },
-        abort.current.signal,
-      );
-      props.onDraft(draft);
-    } catch (err) {
-      if (err instanceof DOMException && err.name === "AbortError") return;
-      // A model error is classified (rate_limited, auth, …): say which.
-      setError(err instanceof ApiError && err.code !== "error" ? `${messageOf(err)} (${err.code})` : messageOf(err));
-      setBusy(false);
-    }
+    generate.mutate(
+      { description: description.trim(), model_id: modelId, sample_uri: useSample ? props.sampleURI : undefined, signal: abort.current.signal },
+      { onSuccess: props.onDraft },
+    );
   }
 
   const close = () => {
@@ -61,7 +57,7 @@ export function GenerateSkillDialog(props: Props) {
 
   return (
     <Dialog title={t("generate.title")} onClose={close} className="wide skill-dialog">
-      <form className="dialog-form" onSubmit={generate} noValidate>
+      <form className="dialog-form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-description`}>{t("generate.question")}</label>
           <textarea
@@ -101,8 +97,8 @@ export function GenerateSkillDialog(props: Props) {
           <button type="button" className="btn" onClick={close}>
             {t("common:cancel")}
           </button>
-          <button type="submit" className="btn primary" disabled={busy || !modelId}>
-            {busy ? t("generate.busy") : t("generate.submit")}
+          <button type="submit" className="btn primary" disabled={generate.isPending || !modelId}>
+            {generate.isPending ? t("generate.busy") : t("generate.submit")}
           </button>
         </div>
       </form>

@@ -3,9 +3,8 @@
 // and the prompt preview for the selected file.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mountEach, withClient } from "../testing/mount";
 import type { Skill } from "../api/skills";
 import { SkillDialog } from "./SkillDialog";
 
@@ -29,30 +28,19 @@ function type(el: HTMLInputElement | HTMLTextAreaElement, value: string) {
 }
 
 describe("SkillDialog", () => {
-  let host: HTMLDivElement;
-  let root: Root;
+  const page = mountEach();
   let saved: Skill[];
   beforeEach(() => {
     sent = [];
     saved = [];
-    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-      this.setAttribute("open", "");
-    };
-    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-      this.removeAttribute("open");
-    };
     vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
       const req = { method: init.method ?? "GET", url, body: init.body ? JSON.parse(String(init.body)) : undefined };
       sent.push(req);
       const { status, body } = answer(req);
       return json(status, body);
     });
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
-    act(() =>
-      root.render(
+    page.render(
+      withClient(
         <SkillDialog
           title="New skill"
           initial={{ name: "", description: "", prompt: "", output_language: null }}
@@ -65,17 +53,15 @@ describe("SkillDialog", () => {
     );
   });
   afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
     vi.unstubAllGlobals();
   });
 
   const control = <T extends HTMLElement>(label: string) => {
-    const l = [...host.querySelectorAll("label")].find((x) => x.textContent === label)!;
+    const l = [...page.host.querySelectorAll("label")].find((x) => x.textContent === label)!;
     return document.getElementById(l.htmlFor) as T;
   };
-  const button = (name: string) => [...host.querySelectorAll("button")].find((b) => b.textContent?.trim() === name)!;
-  const count = () => host.querySelector('[data-testid="prompt-count"]')!;
+  const button = (name: string) => [...page.host.querySelectorAll("button")].find((b) => b.textContent?.trim() === name)!;
+  const count = () => page.host.querySelector('[data-testid="prompt-count"]')!;
 
   it("counts the prompt as it is typed and refuses an over-long one without a request", async () => {
     await act(async () => type(control<HTMLTextAreaElement>("Prompt"), "Summarize 😀"));
@@ -105,7 +91,7 @@ describe("SkillDialog", () => {
     const name = control<HTMLInputElement>("Name");
     expect(name.getAttribute("aria-invalid")).toBe("true");
     expect(document.getElementById(name.getAttribute("aria-describedby")!)!.textContent).toBe("name must not contain control characters");
-    expect(host.querySelector('[role="alert"]')).toBeNull();
+    expect(page.host.querySelector('[role="alert"]')).toBeNull();
     expect(saved).toEqual([]);
 
     const skill = { id: "s_1", name: "Contract reader", description: "", prompt: "List the parties and deadlines.", output_language: null, builtin: false, updated_at: "" };
@@ -131,7 +117,7 @@ describe("SkillDialog", () => {
     expect(sent).toEqual([
       { method: "POST", url: "/api/v1/knowledge-agent/skills/preview", body: { prompt: "Only the deadlines.", output_language: null, uri: "kb://users/a/notes/plan.md" } },
     ]);
-    const parts = [...host.querySelectorAll('[data-testid="prompt-preview"] pre')].map((p) => p.textContent);
+    const parts = [...page.host.querySelectorAll('[data-testid="prompt-preview"] pre')].map((p) => p.textContent);
     expect(parts).toEqual(["You summarize files.", "Only the deadlines.\n\n# Plan"]);
   });
 });

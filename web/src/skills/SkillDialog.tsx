@@ -5,12 +5,12 @@
 import { useTranslation } from "react-i18next";
 import { useId, useState } from "react";
 import type { FormEvent, ReactNode } from "react";
-import { createSkill, previewPrompt, updateSkill } from "../api/skills";
 import type { PromptPreview, Skill, SkillInput } from "../api/skills";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { PROMPT_LIMIT, charCount, countText, localErrors, serverErrors } from "./model";
 import type { FieldErrors, SkillField } from "./model";
+import { usePreviewPrompt, useSaveSkill } from "./skillQueries";
 
 interface Props {
   title: string;
@@ -31,10 +31,11 @@ export function SkillDialog(props: Props) {
   const [input, setInput] = useState<SkillInput>(props.initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useSaveSkill();
+  // The last preview stays on screen while the next one loads.
   const [preview, setPreview] = useState<PromptPreview | null>(null);
-  const [previewError, setPreviewError] = useState<string | null>(null);
-  const [previewBusy, setPreviewBusy] = useState(false);
+  const asked = usePreviewPrompt();
+  const previewError = asked.isError ? messageOf(asked.error) : null;
   const id = useId();
   const count = charCount(input.prompt);
 
@@ -44,7 +45,7 @@ export function SkillDialog(props: Props) {
     setErrors((cur) => (cur[field] ? { ...cur, [field]: undefined } : cur));
   };
 
-  async function save(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     setError(null);
     const clean: SkillInput = {
@@ -56,30 +57,25 @@ export function SkillDialog(props: Props) {
     const local = localErrors(clean);
     setErrors(local);
     if (Object.keys(local).length) return;
-    setBusy(true);
-    try {
-      const saved = props.skillID ? await updateSkill(props.skillID, clean) : await createSkill(clean);
-      props.onSaved(saved);
-    } catch (err) {
-      const placed = serverErrors(err);
-      if (placed) setErrors(placed);
-      else setError(messageOf(err));
-      setBusy(false);
-    }
+    save.mutate(
+      { id: props.skillID, input: clean },
+      {
+        onSuccess: props.onSaved,
+        onError: (err) => {
+          const placed = serverErrors(err);
+          if (placed) setErrors(placed);
+          else setError(messageOf(err));
+        },
+      },
+    );
   }
 
-  async function showPreview() {
+  function showPreview() {
     if (!props.previewURI) return;
-    setPreviewBusy(true);
-    setPreviewError(null);
-    try {
-      setPreview(await previewPrompt({ prompt: input.prompt, output_language: input.output_language?.trim() || null, uri: props.previewURI }));
-    } catch (err) {
-      setPreview(null);
-      setPreviewError(messageOf(err));
-    } finally {
-      setPreviewBusy(false);
-    }
+    asked.mutate(
+      { prompt: input.prompt, output_language: input.output_language?.trim() || null, uri: props.previewURI },
+      { onSuccess: setPreview, onError: () => setPreview(null) },
+    );
   }
 
   /** field wires a control to its error line. */
@@ -97,7 +93,7 @@ export function SkillDialog(props: Props) {
 
   return (
     <Dialog title={props.title} onClose={props.onClose} className="wide skill-dialog">
-      <form className="dialog-form skill-form" onSubmit={save} noValidate>
+      <form className="dialog-form skill-form" onSubmit={submit} noValidate>
         {props.note && <p className="notice small">{props.note}</p>}
         <div className="field">
           <label htmlFor={`${id}-name`}>{t("form.name")}</label>
@@ -148,9 +144,9 @@ export function SkillDialog(props: Props) {
               type="button"
               className="btn small"
               onClick={showPreview}
-              disabled={!props.previewURI || previewBusy || input.prompt.trim() === ""}
+              disabled={!props.previewURI || asked.isPending || input.prompt.trim() === ""}
             >
-              {previewBusy ? t("form.previewLoading") : preview ? t("form.previewRefresh") : t("form.previewButton")}
+              {asked.isPending ? t("form.previewLoading") : preview ? t("form.previewRefresh") : t("form.previewButton")}
             </button>
           </div>
           {previewError && <p className="error small">{previewError}</p>}
@@ -177,8 +173,8 @@ export function SkillDialog(props: Props) {
           <button type="button" className="btn" onClick={props.onClose}>
             {t("common:cancel")}
           </button>
-          <button type="submit" className="btn primary" disabled={busy}>
-            {busy ? t("form.saving") : t("common:save")}
+          <button type="submit" className="btn primary" disabled={save.isPending}>
+            {save.isPending ? t("form.saving") : t("common:save")}
           </button>
         </div>
       </form>

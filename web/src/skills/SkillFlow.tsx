@@ -4,17 +4,15 @@
 
 import { useTranslation } from "react-i18next";
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { QueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import type { ModelInfo } from "../api/agent";
-import { queryKeys } from "../api/queryKeys";
-import { getSkill } from "../api/skills";
 import type { Skill, SkillDraft } from "../api/skills";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { GenerateSkillDialog } from "./GenerateSkillDialog";
 import { SkillDialog } from "./SkillDialog";
 import { duplicateInput, emptyInput } from "./model";
+import { useSkill } from "./skillQueries";
 
 export type SkillFlowStart = { kind: "new" } | { kind: "edit"; id: string } | { kind: "duplicate"; id: string } | { kind: "generate" };
 
@@ -29,30 +27,27 @@ export interface SkillContext {
   takenNames: string[];
 }
 
-/** refreshSkills refetches everything that lists skills. */
-export function refreshSkills(qc: QueryClient): Promise<unknown> {
-  return Promise.all([qc.invalidateQueries({ queryKey: queryKeys.agentOptions() }), qc.invalidateQueries({ queryKey: ["skills"] })]);
+/**
+ * useSkillFlow opens the skill dialogs from a start (open) on top of what
+ * renders dialog; a saved skill goes to onSaved and closes them.
+ */
+export function useSkillFlow(ctx: SkillContext, onSaved: (s: Skill) => void): { open: (start: SkillFlowStart) => void; dialog: ReactNode } {
+  const [start, setStart] = useState<SkillFlowStart | null>(null);
+  const close = () => setStart(null);
+  const saved = (s: Skill) => {
+    close();
+    onSaved(s);
+  };
+  return { open: setStart, dialog: start && <SkillFlow start={start} ctx={ctx} onSaved={saved} onClose={close} /> };
 }
 
 export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onSaved: (s: Skill) => void; onClose: () => void }) {
   const { t } = useTranslation("skills");
   const { start, ctx } = props;
-  const qc = useQueryClient();
   const [draft, setDraft] = useState<SkillDraft | null>(null);
   const existingID = start.kind === "edit" || start.kind === "duplicate" ? start.id : null;
-  const existing = useQuery({
-    queryKey: ["skill", existingID],
-    queryFn: ({ signal }) => getSkill(existingID!, signal),
-    enabled: existingID !== null,
-    staleTime: 0,
-  });
-
-  const saved = (s: Skill) => {
-    qc.setQueryData(["skill", s.id], s);
-    void refreshSkills(qc);
-    props.onSaved(s);
-  };
-  const common = { previewURI: ctx.fileURI, previewName: ctx.fileName, onSaved: saved, onClose: props.onClose };
+  const existing = useSkill(existingID);
+  const common = { previewURI: ctx.fileURI, previewName: ctx.fileName, onSaved: (s: Skill) => props.onSaved(s), onClose: props.onClose };
 
   if (start.kind === "generate" && !draft) {
     return (

@@ -3,15 +3,14 @@
 
 import { useTranslation } from "react-i18next";
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { deleteSkill, listSkills } from "../api/skills";
 import type { Skill } from "../api/skills";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
-import { SkillFlow, refreshSkills } from "./SkillFlow";
-import type { SkillContext, SkillFlowStart } from "./SkillFlow";
+import { useSkillFlow } from "./SkillFlow";
+import type { SkillContext } from "./SkillFlow";
+import { useDeleteSkill, useSkills } from "./skillQueries";
 
 interface Props {
   ctx: SkillContext;
@@ -22,13 +21,16 @@ interface Props {
 
 export function SkillsDialog(props: Props) {
   const { t } = useTranslation("skills");
-  const qc = useQueryClient();
-  const skills = useQuery({ queryKey: ["skills"], queryFn: ({ signal }) => listSkills(signal) });
-  const [flow, setFlow] = useState<SkillFlowStart | null>(null);
+  const skills = useSkills();
+  const remove = useDeleteSkill();
   const [deleting, setDeleting] = useState<Skill | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const list = skills.data ?? [];
   const ctx = { ...props.ctx, takenNames: list.map((s) => s.name) };
+  const flow = useSkillFlow(ctx, (s) => {
+    setNotice(t("list.saved", { name: s.name }));
+    props.onSaved(s);
+  });
 
   return (
     <Dialog title={t("list.title")} onClose={props.onClose} className="wide skills-dialog">
@@ -41,11 +43,11 @@ export function SkillsDialog(props: Props) {
               {s.builtin && <span className="badge">{t("list.builtin")}</span>}
               <span className="skill-actions">
                 {!s.builtin && (
-                  <button type="button" className="btn small" aria-label={t("list.editOne", { name: s.name })} onClick={() => setFlow({ kind: "edit", id: s.id })}>
+                  <button type="button" className="btn small" aria-label={t("list.editOne", { name: s.name })} onClick={() => flow.open({ kind: "edit", id: s.id })}>
                     {t("list.edit")}
                   </button>
                 )}
-                <button type="button" className="btn small" aria-label={t("list.duplicateOne", { name: s.name })} onClick={() => setFlow({ kind: "duplicate", id: s.id })}>
+                <button type="button" className="btn small" aria-label={t("list.duplicateOne", { name: s.name })} onClick={() => flow.open({ kind: "duplicate", id: s.id })}>
                   {t("list.duplicate")}
                 </button>
                 {!s.builtin && (
@@ -65,27 +67,15 @@ export function SkillsDialog(props: Props) {
         closeLabel={t("common:close")}
         onClose={props.onClose}
       />
-      {flow && (
-        <SkillFlow
-          start={flow}
-          ctx={ctx}
-          onSaved={(s) => {
-            setFlow(null);
-            setNotice(t("list.saved", { name: s.name }));
-            props.onSaved(s);
-          }}
-          onClose={() => setFlow(null)}
-        />
-      )}
+      {flow.dialog}
       {deleting && (
         <ConfirmDialog
           title={t("list.deleteTitle", { name: deleting.name })}
           confirmLabel={t("list.delete")}
           onConfirm={async () => {
-            await deleteSkill(deleting.id);
+            await remove.mutateAsync(deleting.id);
             setNotice(t("list.deleted", { name: deleting.name }));
             props.onDeleted(deleting.id);
-            await refreshSkills(qc);
           }}
           onClose={() => setDeleting(null)}
         >

@@ -3,17 +3,14 @@
 import i18n from "../i18n";
 import { useTranslation } from "react-i18next";
 import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "../auth/session";
-import { emptyTrash, listTrash, purgeTrash, restoreTrash } from "../api/resources";
 import type { ResourceNode, TrashItem } from "../api/types";
 import { folderOf, parentURI } from "../api/uri";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { formatBytes, formatDate } from "../ui/format";
-
-export const TRASH_KEY = ["trash"] as const;
+import { usePurgeTrash, useRestoreTrash, useTrash } from "./trashQueries";
 
 type Confirm = { kind: "purge"; item: TrashItem } | { kind: "empty" } | null;
 
@@ -21,39 +18,21 @@ type Confirm = { kind: "purge"; item: TrashItem } | { kind: "empty" } | null;
 export function TrashDialog(props: { onClose: () => void; onRestored: (node: ResourceNode, from: TrashItem) => Promise<void> }) {
   const { t } = useTranslation("trash");
   const me = useSession().user?.username;
-  const qc = useQueryClient();
-  const trash = useQuery({ queryKey: TRASH_KEY, queryFn: ({ signal }) => listTrash(signal), refetchOnMount: "always" });
-  const [busy, setBusy] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const trash = useTrash();
+  const restore = useRestoreTrash(props.onRestored);
+  const purgeMutation = usePurgeTrash();
   const [confirm, setConfirm] = useState<Confirm>(null);
   const items = trash.data ?? [];
+  const busy = restore.isPending;
+  const error = restore.isError ? messageOf(restore.error) : null;
+  const back = restore.isSuccess ? { node: restore.data, item: restore.variables } : null;
+  const notice = back && (back.node.uri === back.item.uri ? t("restored", { name: back.item.name }) : t("restoredAs", { name: back.item.name, as: back.node.name }));
 
-  async function restore(item: TrashItem) {
-    setBusy(item.id);
-    setError(null);
-    setNotice(null);
-    try {
-      const node = await restoreTrash(item.id);
-      await props.onRestored(node, item);
-      setNotice(node.uri === item.uri ? t("restored", { name: item.name }) : t("restoredAs", { name: item.name, as: node.name }));
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(null);
-      await qc.invalidateQueries({ queryKey: TRASH_KEY });
-    }
-  }
-
-  async function purge(id: number | null) {
-    setNotice(null);
-    try {
-      if (id === null) await emptyTrash();
-      else await purgeTrash(id);
-    } finally {
-      await qc.invalidateQueries({ queryKey: TRASH_KEY });
-    }
-  }
+  // A purge's failure shows in its confirmation; it ends the restore's notice.
+  const purge = (id: number | null) => {
+    restore.reset();
+    return purgeMutation.mutateAsync(id);
+  };
 
   return (
     <Dialog title={t("title")} onClose={props.onClose} className="wide trash-dialog">
@@ -98,16 +77,16 @@ export function TrashDialog(props: { onClose: () => void; onRestored: (node: Res
                     <button
                       type="button"
                       className="btn small"
-                      disabled={busy !== null}
+                      disabled={busy}
                       aria-label={t("restoreOne", { name: it.name })}
-                      onClick={() => void restore(it)}
+                      onClick={() => restore.mutate(it)}
                     >
                       {t("restore")}
                     </button>
                     <button
                       type="button"
                       className="btn small danger-text"
-                      disabled={busy !== null}
+                      disabled={busy}
                       aria-label={t("purgeOne", { name: it.name })}
                       onClick={() => setConfirm({ kind: "purge", item: it })}
                     >

@@ -1,47 +1,21 @@
 // A file's previous uploads, newest first, and a way to bring one back.
 
 import { useTranslation } from "react-i18next";
-import { useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { listVersions, restoreVersion } from "../api/resources";
-import { nameOf, parentURI } from "../api/uri";
+import { nameOf } from "../api/uri";
 import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { formatBytes, formatDate } from "../ui/format";
-import { refreshFolders } from "../tree/useFolderListings";
-
-export const versionsKey = (uri: string) => ["versions", uri] as const;
+import { useRestoreVersion, useVersions } from "./trashQueries";
 
 /** VersionsDialog lists a file's versions; readOnly (a file shared read-only) leaves out Restore. */
 export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose: () => void }) {
   const { t } = useTranslation("trash");
   const { uri } = props;
-  const qc = useQueryClient();
-  const versions = useQuery({ queryKey: versionsKey(uri), queryFn: ({ signal }) => listVersions(uri, signal), refetchOnMount: "always" });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const versions = useVersions(uri);
+  const restore = useRestoreVersion(uri);
   const items = versions.data ?? [];
-
-  async function restore(id: number, version: number) {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
-      await restoreVersion(uri, id);
-      setNotice(t("versions.restored", { version }));
-      // The preview and the row's size and badges follow the new content.
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: ["content", uri] }),
-        qc.invalidateQueries({ queryKey: versionsKey(uri) }),
-        refreshFolders(qc, [parentURI(uri) ?? uri]),
-      ]);
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const error = restore.isError ? messageOf(restore.error) : null;
+  const notice = restore.isSuccess ? t("versions.restored", { version: restore.variables.version }) : null;
 
   return (
     <Dialog title={t("versions.title", { name: nameOf(uri) })} onClose={props.onClose} className="wide versions-dialog">
@@ -65,9 +39,9 @@ export function VersionsDialog(props: { uri: string; readOnly?: boolean; onClose
                 <button
                   type="button"
                   className="btn small"
-                  disabled={busy}
+                  disabled={restore.isPending}
                   aria-label={t("versions.restoreOne", { version: v.version })}
-                  onClick={() => void restore(v.id, v.version)}
+                  onClick={() => restore.mutate({ id: v.id, version: v.version })}
                 >
                   {t("restore")}
                 </button>

@@ -2,11 +2,11 @@
 // options (models, CLI profiles, skills) the agent panel also reads.
 
 import { useAgentOptions } from "../api/agentOptions";
-import { CompileDialog } from "../agent/CompileDialog";
+import { KeepCompiledForm } from "../agent/compile/KeepCompiledForm";
 
 export function KeepCompiledDialog(props: { folder: string; display: (uri: string) => string; onClose: () => void }) {
   const options = useAgentOptions();
-  return <CompileDialog keep scope={props.folder} display={props.display} options={options.data} onClose={props.onClose} onTasks={props.onClose} />;
+  return <KeepCompiledForm scope={props.folder} display={props.display} options={options.data} onClose={props.onClose} />;
 }
 
 /** canKeepCompiled says whether uri is a folder of the own tree outside the generated wiki/. */

@@ -3,18 +3,17 @@
 // server, and its refusal reads in our words.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api/client";
 import { copyToEdit } from "../api/resources";
 import type { ResourceNode } from "../api/types";
 import i18n from "../i18n";
+import { mountEach } from "../testing/mount";
 import { messageOf } from "../ui/errors";
 import { canCopyToEdit, canModify, canRename } from "./access";
 import type { FolderState } from "./flatten";
+import type { TreeActionHost } from "./treeActions";
 import { TreeToolbar } from "./TreeToolbar";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const ROOT = "kb://users/bob/";
 const WIKI = `${ROOT}wiki/notes/`;
@@ -32,6 +31,7 @@ const folders = new Map<string, FolderState>([
 ]);
 
 describe("copy to edit", () => {
+  const page = mountEach();
   afterEach(() => {
     vi.unstubAllGlobals();
     void i18n.changeLanguage("en");
@@ -50,29 +50,20 @@ describe("copy to edit", () => {
   });
 
   it("is a toolbar button that runs only when offered", () => {
-    const host = document.createElement("div");
-    const root = createRoot(host);
     const onCopy = vi.fn();
-    const render = (offered: boolean) =>
-      act(() =>
-        root.render(
-          <TreeToolbar
-            canEdit
-            canRename={!offered}
-            canWrite
-            refreshing={false}
-            onRefresh={() => {}}
-            onNewFolder={() => {}}
-            onUpload={() => {}}
-            onUploadFolder={() => {}}
-            onRename={() => {}}
-            onDelete={() => {}}
-            onCopyToEdit={offered ? onCopy : undefined}
-            onTrash={() => {}}
-          />,
-        ),
-      );
-    const button = (label: string) => host.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`)!;
+    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: onCopy, openFile: () => {} };
+    const selection = (offered: boolean) => ({
+      uri: `${WIKI}a.md.md`,
+      folder: WIKI,
+      canWrite: true,
+      canEdit: true,
+      canRename: !offered,
+      canCopyToEdit: offered,
+      canShare: false,
+      canKeepCompiled: false,
+    });
+    const render = (offered: boolean) => page.render(<TreeToolbar selection={selection(offered)} host={actions} refreshing={false} />);
+    const button = (label: string) => page.host.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`)!;
     render(true);
     expect(button("Copy to edit").disabled).toBe(false);
     expect(button("Rename").disabled).toBe(true);
@@ -83,7 +74,6 @@ describe("copy to edit", () => {
     render(false);
     expect(button("Copy to edit").disabled).toBe(true);
     expect(button("Rename").disabled).toBe(false);
-    act(() => root.unmount());
   });
 
   it("asks the server for a copy of the file", async () => {

@@ -1,36 +1,30 @@
 // The tree marks a folder kept compiled with an icon and a word, not a
 // colour alone, and offers "Keep compiled…" only on folders of one's own.
 
-import { act } from "react";
-import { createRoot } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { ResourceNode } from "../api/types";
+import { mountEach } from "../testing/mount";
 import { canKeepCompiled } from "./KeepCompiledDialog";
 import { TreeRowView } from "./TreeRowView";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const ROOT = "kb://users/a/";
 
 describe("kept compiled", () => {
+  const page = mountEach();
   it("marks the folder row with an icon and text", () => {
-    const host = document.createElement("div");
-    const root = createRoot(host);
     const node = (auto: boolean): ResourceNode => ({ uri: `${ROOT}lib/`, name: "lib", kind: "dir", size: 0, updated_at: "", generated: false, auto_compile: auto });
     for (const auto of [true, false]) {
-      act(() =>
-        root.render(
-          <TreeRowView
-            row={{ type: "node", node: node(auto), depth: 0, expanded: false } as never}
-            selected={false}
-            dropTarget={false}
-            onActivate={() => {}}
-            onLoadMore={() => {}}
-            onOpen={() => {}}
-          />,
-        ),
+      page.render(
+        <TreeRowView
+          row={{ type: "node", node: node(auto), depth: 0, expanded: false } as never}
+          selected={false}
+          dropTarget={false}
+          onActivate={() => {}}
+          onLoadMore={() => {}}
+          onOpen={() => {}}
+        />,
       );
-      const mark = host.querySelector('[data-badge="kept-compiled"]');
+      const mark = page.host.querySelector('[data-badge="kept-compiled"]');
       if (!auto) {
         expect(mark).toBeNull();
         continue;
@@ -39,7 +33,6 @@ describe("kept compiled", () => {
       expect(mark!.querySelector("svg")).not.toBeNull();
       expect(mark!.getAttribute("title")).toContain("kept compiled");
     }
-    act(() => root.unmount());
   });
 
   it("is offered on folders of one's own tree outside wiki/", () => {

@@ -2,16 +2,14 @@
 // overview opens from the toolbar.
 
 import { act } from "react";
-import { createRoot } from "react-dom/client";
-import type { Root } from "react-dom/client";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { mountEach } from "../testing/mount";
 import type { ResourceNode } from "../api/types";
 import type { FolderState } from "./flatten";
 import { overviewOf, rowTitle } from "./layers";
+import type { TreeActionHost, TreeSelection } from "./treeActions";
 import { TreeRowView } from "./TreeRowView";
 import { TreeToolbar } from "./TreeToolbar";
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const compiled: ResourceNode = {
   uri: "kb://users/ann/contracts/",
@@ -48,29 +46,19 @@ describe("layers", () => {
 });
 
 describe("tree row and toolbar", () => {
-  let host: HTMLDivElement;
-  let root: Root;
-  beforeEach(() => {
-    host = document.createElement("div");
-    document.body.append(host);
-    root = createRoot(host);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
-  });
+  const page = mountEach();
 
   it("shows the abstract on the name's line, muted and hidden from the accessible name", () => {
     const noop = () => {};
     act(() =>
-      root.render(
+      page.root.render(
         <div role="tree" aria-label="Files">
           <TreeRowView row={{ type: "node", key: compiled.uri, node: compiled, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
           <TreeRowView row={{ type: "node", key: plain.uri, node: plain, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
         </div>,
       ),
     );
-    const [row, other] = [...host.querySelectorAll<HTMLElement>('[role="treeitem"]')] as [HTMLElement, HTMLElement];
+    const [row, other] = [...page.host.querySelectorAll<HTMLElement>('[role="treeitem"]')] as [HTMLElement, HTMLElement];
     const sub = row.querySelector(".tree-name .tree-abstract");
     expect(sub?.textContent?.trim()).toBe(compiled.abstract);
     expect(sub?.getAttribute("aria-hidden")).toBe("true");
@@ -86,14 +74,14 @@ describe("tree row and toolbar", () => {
     const scan: ResourceNode = { ...plain, uri: "kb://users/ann/scan.png", name: "scan.png", kind: "file", ocr: true };
     const note: ResourceNode = { ...scan, uri: "kb://users/ann/note.md", name: "note.md", ocr: undefined };
     act(() =>
-      root.render(
+      page.root.render(
         <div role="tree" aria-label="Files">
           <TreeRowView row={{ type: "node", key: scan.uri, node: scan, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
           <TreeRowView row={{ type: "node", key: note.uri, node: note, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
         </div>,
       ),
     );
-    const [row, other] = [...host.querySelectorAll<HTMLElement>('[role="treeitem"]')] as [HTMLElement, HTMLElement];
+    const [row, other] = [...page.host.querySelectorAll<HTMLElement>('[role="treeitem"]')] as [HTMLElement, HTMLElement];
     const mark = row.querySelector<HTMLElement>("[data-ocr]");
     expect(mark?.textContent).toBe("OCR");
     expect(mark?.title).toContain("recognition errors");
@@ -109,7 +97,7 @@ describe("tree row and toolbar", () => {
       { ...base, uri: "kb://users/ann/c.pdf", name: "c.pdf" },
     ];
     act(() =>
-      root.render(
+      page.root.render(
         <div role="tree" aria-label="Files">
           {nodes.map((n) => (
             <TreeRowView key={n.uri} row={{ type: "node", key: n.uri, node: n, depth: 0, expanded: false }} selected={false} dropTarget={false} onActivate={noop} onLoadMore={noop} onOpen={noop} />
@@ -117,7 +105,7 @@ describe("tree row and toolbar", () => {
         </div>,
       ),
     );
-    const rows = [...host.querySelectorAll<HTMLElement>('[role="treeitem"]')];
+    const rows = [...page.host.querySelectorAll<HTMLElement>('[role="treeitem"]')];
     expect(rows[0]?.querySelector("[data-text-state]")?.textContent).toBe("Extracting…");
     expect(rows[1]?.querySelector<HTMLElement>("[data-text-state]")?.title).toContain("could not be extracted");
     expect(rows[2]?.querySelector("[data-text-state]")).toBeNull();
@@ -125,15 +113,25 @@ describe("tree row and toolbar", () => {
 
   it("opens the overview from the toolbar only for a compiled folder", () => {
     const open = vi.fn();
-    const bar = (onOpenOverview?: () => void) => (
-      <TreeToolbar canEdit canRename canWrite refreshing={false} onRefresh={() => {}} onNewFolder={() => {}} onUpload={() => {}} onUploadFolder={() => {}} onRename={() => {}} onDelete={() => {}} onTrash={() => {}} onOpenOverview={onOpenOverview} />
-    );
-    act(() => root.render(bar(() => open(compiled.overview_uri))));
-    const button = host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!;
+    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: () => {}, openFile: open };
+    const selected = (overview?: string): TreeSelection => ({
+      uri: compiled.uri,
+      folder: compiled.uri,
+      canWrite: true,
+      canEdit: true,
+      canRename: true,
+      canCopyToEdit: false,
+      canShare: false,
+      canKeepCompiled: false,
+      overview,
+    });
+    const bar = (overview?: string) => <TreeToolbar selection={selected(overview)} host={actions} refreshing={false} />;
+    page.render(bar(compiled.overview_uri));
+    const button = page.host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!;
     expect(button.disabled).toBe(false);
     act(() => button.click());
     expect(open).toHaveBeenCalledWith(compiled.overview_uri);
-    act(() => root.render(bar(undefined)));
-    expect(host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!.disabled).toBe(true);
+    page.render(bar(undefined));
+    expect(page.host.querySelector<HTMLButtonElement>('button[aria-label="Open overview"]')!.disabled).toBe(true);
   });
 });

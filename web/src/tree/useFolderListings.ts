@@ -3,39 +3,24 @@
 
 import { useCallback, useMemo, useRef } from "react";
 import { useQueries, useQueryClient } from "@tanstack/react-query";
-import type { QueryClient } from "@tanstack/react-query";
+import { queryKeys } from "../api/queryKeys";
 import { listAtLeast, listResources } from "../api/resources";
 import type { Listing } from "../api/types";
 import { messageOf } from "../ui/errors";
 import type { FolderState } from "./flatten";
 
-export const listingKey = (uri: string) => ["listing", uri] as const;
-
 /** How often a folder with documents waiting for their text is listed again. */
 const EXTRACTING_POLL_MS = 3000;
-
-/** refreshFolders refetches the listings of the given folders, keeping loaded depth. */
-export function refreshFolders(qc: QueryClient, uris: Iterable<string>): Promise<void> {
-  return Promise.all(
-    [...new Set(uris)].map(async (uri) => {
-      const filters = { queryKey: listingKey(uri), exact: true };
-      // A first fetch still in flight may predate the change; invalidating would
-      // join it rather than start anew, so cancel it first.
-      if (qc.getQueryData(listingKey(uri)) === undefined) await qc.cancelQueries(filters);
-      await qc.invalidateQueries(filters);
-    }),
-  ).then(() => undefined);
-}
 
 /** useFolderListings loads the given folders and exposes their state plus paging. */
 export function useFolderListings(folders: readonly string[]) {
   const qc = useQueryClient();
   const results = useQueries({
     queries: folders.map((uri) => ({
-      queryKey: listingKey(uri),
+      queryKey: queryKeys.listing(uri),
       queryFn: ({ signal }: { signal: AbortSignal }) => {
         // A refetch reloads as many entries as were already scrolled in.
-        const have = qc.getQueryData<Listing>(listingKey(uri))?.items.length ?? 0;
+        const have = qc.getQueryData<Listing>(queryKeys.listing(uri))?.items.length ?? 0;
         return listAtLeast(uri, have, signal);
       },
       // Documents get their text moments after upload: their rows follow.
@@ -63,12 +48,12 @@ export function useFolderListings(folders: readonly string[]) {
   const inflight = useRef(new Set<string>());
   const loadMore = useCallback(
     async (uri: string) => {
-      const cur = qc.getQueryData<Listing>(listingKey(uri));
+      const cur = qc.getQueryData<Listing>(queryKeys.listing(uri));
       if (!cur || cur.next_cursor === null || inflight.current.has(uri)) return;
       inflight.current.add(uri);
       try {
         const page = await listResources(uri, cur.next_cursor);
-        qc.setQueryData<Listing>(listingKey(uri), (old) => {
+        qc.setQueryData<Listing>(queryKeys.listing(uri), (old) => {
           if (!old || old.next_cursor !== cur.next_cursor) return old;
           const seen = new Set(old.items.map((n) => n.uri));
           return {

@@ -1,17 +1,20 @@
 // Upload jobs of the tree: multipart requests per drop or pick, with progress;
-// a taken name waits for the user's answer in the conflict dialog.
+// a taken name waits for the user's answer in the conflict dialog. Each job
+// is a mutation: what it changed is refetched when it ends, however it ends.
 
 import i18n from "../i18n";
 import { useCallback, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { agentOptionsQuery } from "../api/agentOptions";
 import type { UploadLimits } from "../api/agent";
 import { ApiError } from "../api/client";
+import { refreshFolders } from "../api/listingQueries";
+import { queryKeys } from "../api/queryKeys";
 import { importArchive, uploadFiles } from "../api/resources";
-import { JOBS_KEY } from "./JobWatch";
 import { childURI } from "../api/uri";
 import { messageOf } from "../ui/errors";
-import { refreshFolders } from "./useFolderListings";
+import { UPLOAD_BATCH_BYTES, UPLOAD_BATCH_FILES, bytesOf, inFlight, uploadBatches } from "./uploadBatches";
 import { sendResolving } from "./uploadConflicts";
 import type { ConflictAnswer, ConflictQuestion, ConflictSession, FailedFile } from "./uploadConflicts";
 import { batchBounds, setAsideTooLarge } from "./uploadLimits";
@@ -36,40 +39,27 @@ export interface UploadJob {
   abort: () => void;
 }
 
+/** PendingConflict is a question waiting for the conflict dialog. */
+export interface PendingConflict extends ConflictQuestion {
+  jobID: number;
+  answer: (a: ConflictAnswer) => void;
+}
+
+/** A run is one job's request state: the user may stop it between and during requests. */
+interface Run {
+  id: number;
+  folder: string;
+  files: readonly File[];
+  /** what progress counts: the files' bytes, less the files set aside */
+  total: number;
+  session: ConflictSession;
+  aborted: boolean;
+  abortRequest: () => void;
+  cancelQuestion: () => void;
+}
+
 let nextID = 1;
-/** UPLOAD_BATCH_FILES stays well under the server's limit of files per request. */
-export const UPLOAD_BATCH_FILES = 100;
-/** UPLOAD_BATCH_BYTES keeps one request's size moderate when many files are dropped. */
-export const UPLOAD_BATCH_BYTES = 64 << 20;
-
-/** uploadBatches splits files into requests by count and size; a big file goes alone. */
-export function uploadBatches(files: readonly File[], maxFiles = UPLOAD_BATCH_FILES, maxBytes = UPLOAD_BATCH_BYTES): File[][] {
-  const out: File[][] = [];
-  let cur: File[] = [];
-  let bytes = 0;
-  for (const f of files) {
-    if (cur.length > 0 && (cur.length >= maxFiles || bytes + f.size > maxBytes)) {
-      out.push(cur);
-      cur = [];
-      bytes = 0;
-    }
-    cur.push(f);
-    bytes += f.size;
-  }
-  if (cur.length > 0) out.push(cur);
-  return out;
-}
 const DONE_LINGER_MS = 2500;
-
-/** inFlight is the file a batch is sending when loaded of its bytes have gone. */
-export function inFlight(batch: readonly File[], loaded: number): File | undefined {
-  let end = 0;
-  for (const f of batch) {
-    end += f.size;
-    if (loaded < end) return f;
-  }
-  return batch[batch.length - 1];
-}
 
 // foldersOf lists the target and every folder an upload put files in, to refresh their listings.
 function foldersOf(folder: string, files: readonly File[]): string[] {
@@ -90,15 +80,9 @@ function labelOf(files: readonly File[]): string {
   return files.length === 1 ? relativePath(files[0] as File) : i18n.t("tree:upload.files", { count: files.length });
 }
 
-/** PendingConflict is a question waiting for the conflict dialog. */
-export interface PendingConflict extends ConflictQuestion {
-  jobID: number;
-  answer: (a: ConflictAnswer) => void;
-}
-
 // The limits come with the agent options most pages have loaded already;
 // an upload goes ahead without them rather than wait on a failing request.
-async function uploadLimits(qc: ReturnType<typeof useQueryClient>): Promise<UploadLimits | undefined> {
+async function uploadLimits(qc: QueryClient): Promise<UploadLimits | undefined> {
   try {
     const opts = await qc.fetchQuery(agentOptionsQuery());
     return opts.upload;
@@ -113,6 +97,8 @@ class UploadCancelled extends Error {
   }
 }
 
+const isCancel = (run: Run, err: unknown) => run.aborted || err instanceof UploadCancelled || (err instanceof ApiError && err.code === "aborted");
+
 export function useUploads() {
   const qc = useQueryClient();
   const [jobs, setJobs] = useState<UploadJob[]>([]);
@@ -123,130 +109,151 @@ export function useUploads() {
   }, []);
   const dismiss = useCallback((id: number) => setJobs((js) => js.filter((j) => j.id !== id)), []);
 
-  const start = useCallback(
-    (folder: string, files: readonly File[]) => {
-      if (files.length === 0) return;
-      const id = nextID++;
-      let total = files.reduce((s, f) => s + f.size, 0);
-      const label = labelOf(files);
-      let aborted = false;
-      let abortCurrent = () => {};
-      let cancelQuestion = () => {};
-      const abort = () => {
-        aborted = true;
-        abortCurrent();
-        cancelQuestion();
+  /** begin shows a new job and returns its run, which abort stops. */
+  const begin = (folder: string, files: readonly File[], label: string): Run => {
+    const run: Run = {
+      id: nextID++,
+      folder,
+      files,
+      total: bytesOf(files),
+      session: { skipped: [], failed: [] },
+      aborted: false,
+      abortRequest: () => {},
+      cancelQuestion: () => {},
+    };
+    const abort = () => {
+      run.aborted = true;
+      run.abortRequest();
+      run.cancelQuestion();
+    };
+    setJobs((js) => [...js, { id: run.id, folder, label, loaded: 0, total: run.total, state: "uploading", files: files.length, failed: [], abort }]);
+    return run;
+  };
+
+  const ask = (run: Run) => (q: ConflictQuestion) =>
+    new Promise<ConflictAnswer>((resolve) => {
+      patch(run.id, { state: "asking" });
+      const settle = (a: ConflictAnswer) => {
+        run.cancelQuestion = () => {};
+        setConflicts((cs) => cs.filter((c) => c.answer !== settle));
+        patch(run.id, { state: "uploading" });
+        resolve(a);
       };
-      setJobs((js) => [...js, { id, folder, label, loaded: 0, total, state: "uploading", files: files.length, failed: [], abort }]);
-      const ask = (q: ConflictQuestion) =>
-        new Promise<ConflictAnswer>((resolve) => {
-          patch(id, { state: "asking" });
-          const settle = (a: ConflictAnswer) => {
-            cancelQuestion = () => {};
-            setConflicts((cs) => cs.filter((c) => c.answer !== settle));
-            patch(id, { state: "uploading" });
-            resolve(a);
-          };
-          cancelQuestion = () => settle({ choice: "cancel", applyToAll: true });
-          setConflicts((cs) => [...cs, { ...q, jobID: id, answer: settle }]);
-        });
-      void (async () => {
-        let done = 0;
-        const limits = await uploadLimits(qc);
-        const { send, failed: tooLarge } = setAsideTooLarge(files, limits);
-        if (tooLarge.length > 0) {
-          // Progress counts what is sent: a file set aside never arrives.
-          total = send.reduce((s, f) => s + f.size, 0);
-          patch(id, { total });
-        }
-        const session: ConflictSession = { skipped: [], failed: tooLarge };
-        const bounds = batchBounds(UPLOAD_BATCH_FILES, UPLOAD_BATCH_BYTES, limits);
-        const batches = uploadBatches(send, bounds.files, bounds.bytes);
-        try {
-          for (const [bi, batch] of batches.entries()) {
-            await sendResolving(
-              batch,
-              (part, mode) => {
-                if (aborted) throw new UploadCancelled();
-                patch(id, { current: part.length === 1 ? relativePath(part[0] as File) : undefined });
-                const handle = uploadFiles(
-                  folder,
-                  part,
-                  (p) => {
-                    // The request's bytes include the multipart framing: scale to the files'.
-                    const bytes = part.reduce((s, f) => s + f.size, 0);
-                    const sent = p.total > 0 ? (p.loaded / p.total) * bytes : 0;
-                    const cur = inFlight(part, sent);
-                    patch(id, { loaded: Math.min(total, done + sent), current: cur ? relativePath(cur) : undefined });
-                  },
-                  mode,
-                  relativePath,
-                );
-                abortCurrent = handle.abort;
-                return handle.promise;
-              },
-              ask,
-              session,
-              bi < batches.length - 1,
-            );
-            if (aborted) throw new UploadCancelled();
-            done += batch.reduce((s, f) => s + f.size, 0);
-            patch(id, { loaded: done });
-          }
-          const skipped = session.skipped.length;
-          const failed = session.failed;
-          const notes = [
-            skipped > 0 ? i18n.t("tree:upload.skipped", { count: skipped }) : "",
-            failed.length > 0 ? i18n.t("tree:upload.failedCount", { count: failed.length }) : "",
-          ].filter(Boolean);
-          if (skipped === files.length) {
-            patch(id, { state: "cancelled", loaded: 0, current: undefined });
-          } else if (skipped + failed.length === files.length) {
-            patch(id, { state: "error", current: undefined, failed, error: files.length === 1 ? failed[0]?.message : undefined });
-          } else {
-            patch(id, { state: "done", loaded: total, current: undefined, failed, note: notes.length > 0 ? notes.join(", ") : undefined });
-          }
-          // A new version of an open file: its preview must not show the old text.
-          for (const f of files) {
-            const uri = childURI(folder, relativePath(f), "file");
-            void qc.invalidateQueries({ queryKey: ["content", uri] });
-            void qc.invalidateQueries({ queryKey: ["versions", uri] });
-          }
-          await refreshFolders(qc, foldersOf(folder, files));
-          // What failed stays until the user has read it.
-          if (failed.length === 0) setTimeout(() => dismiss(id), DONE_LINGER_MS);
-        } catch (err) {
-          const cancelled = aborted || err instanceof UploadCancelled || (err instanceof ApiError && err.code === "aborted");
-          patch(id, cancelled ? { state: "cancelled", error: undefined, current: undefined } : { state: "error", error: messageOf(err), current: undefined, failed: session.failed });
-          // Earlier batches may have landed.
-          await refreshFolders(qc, foldersOf(folder, files));
-        }
-      })();
+      run.cancelQuestion = () => settle({ choice: "cancel", applyToAll: true });
+      setConflicts((cs) => [...cs, { ...q, jobID: run.id, answer: settle }]);
+    });
+
+  /** send uploads a run's files batch by batch, asking about taken names. */
+  async function send(run: Run): Promise<void> {
+    const { id, folder } = run;
+    let done = 0;
+    const limits = await uploadLimits(qc);
+    const { send: sendable, failed: tooLarge } = setAsideTooLarge(run.files, limits);
+    run.session.failed.push(...tooLarge);
+    if (tooLarge.length > 0) {
+      // Progress counts what is sent: a file set aside never arrives.
+      run.total = bytesOf(sendable);
+      patch(id, { total: run.total });
+    }
+    const bounds = batchBounds(UPLOAD_BATCH_FILES, UPLOAD_BATCH_BYTES, limits);
+    const batches = uploadBatches(sendable, bounds.files, bounds.bytes);
+    for (const [bi, batch] of batches.entries()) {
+      await sendResolving(
+        batch,
+        (part, mode) => {
+          if (run.aborted) throw new UploadCancelled();
+          patch(id, { current: part.length === 1 ? relativePath(part[0] as File) : undefined });
+          const handle = uploadFiles(
+            folder,
+            part,
+            (p) => {
+              // The request's bytes include the multipart framing: scale to the files'.
+              const sent = p.total > 0 ? (p.loaded / p.total) * bytesOf(part) : 0;
+              const cur = inFlight(part, sent);
+              patch(id, { loaded: Math.min(run.total, done + sent), current: cur ? relativePath(cur) : undefined });
+            },
+            mode,
+            relativePath,
+          );
+          run.abortRequest = handle.abort;
+          return handle.promise;
+        },
+        ask(run),
+        run.session,
+        bi < batches.length - 1,
+      );
+      if (run.aborted) throw new UploadCancelled();
+      done += bytesOf(batch);
+      patch(id, { loaded: done });
+    }
+  }
+
+  /** report says how a finished run went: skipped and refused files, or all of it. */
+  function report(run: Run) {
+    const { id, files, session } = run;
+    const skipped = session.skipped.length;
+    const failed = session.failed;
+    const notes = [
+      skipped > 0 ? i18n.t("tree:upload.skipped", { count: skipped }) : "",
+      failed.length > 0 ? i18n.t("tree:upload.failedCount", { count: failed.length }) : "",
+    ].filter(Boolean);
+    if (skipped === files.length) {
+      patch(id, { state: "cancelled", loaded: 0, current: undefined });
+    } else if (skipped + failed.length === files.length) {
+      patch(id, { state: "error", current: undefined, failed, error: files.length === 1 ? failed[0]?.message : undefined });
+    } else {
+      patch(id, { state: "done", loaded: run.total, current: undefined, failed, note: notes.length > 0 ? notes.join(", ") : undefined });
+    }
+  }
+
+  const upload = useMutation({
+    mutationFn: send,
+    onSuccess: async (_, run) => {
+      report(run);
+      // A new version of an open file: its preview must not show the old text.
+      for (const f of run.files) {
+        const uri = childURI(run.folder, relativePath(f), "file");
+        void qc.invalidateQueries({ queryKey: queryKeys.content(uri) });
+        void qc.invalidateQueries({ queryKey: queryKeys.versions(uri) });
+      }
+      await refreshFolders(qc, foldersOf(run.folder, run.files));
+      // What failed stays until the user has read it.
+      if (run.session.failed.length === 0) setTimeout(() => dismiss(run.id), DONE_LINGER_MS);
     },
-    [qc, patch, dismiss],
-  );
+    onError: async (err, run) => {
+      patch(
+        run.id,
+        isCancel(run, err)
+          ? { state: "cancelled", error: undefined, current: undefined }
+          : { state: "error", error: messageOf(err), current: undefined, failed: run.session.failed },
+      );
+      // Earlier batches may have landed.
+      await refreshFolders(qc, foldersOf(run.folder, run.files));
+    },
+  });
 
   // An archive imported as a folder: the upload is tracked here, the
   // unpacking by the server's import job in the task center.
-  const startImport = useCallback(
-    (folder: string, file: File) => {
-      const id = nextID++;
-      const handle = importArchive(folder, file, (p) => patch(id, { loaded: Math.min(file.size, p.loaded) }));
-      setJobs((js) => [...js, { id, folder, label: file.name, loaded: 0, total: file.size, state: "uploading", files: 1, failed: [], abort: handle.abort }]);
-      void handle.promise.then(
-        () => {
-          patch(id, { state: "done", loaded: file.size, note: i18n.t("tree:archive.started", { name: file.name }) });
-          void qc.invalidateQueries({ queryKey: JOBS_KEY });
-          setTimeout(() => dismiss(id), DONE_LINGER_MS);
-        },
-        (err: unknown) => {
-          const cancelled = err instanceof ApiError && err.code === "aborted";
-          patch(id, cancelled ? { state: "cancelled" } : { state: "error", error: messageOf(err) });
-        },
-      );
+  const importing = useMutation({
+    mutationFn: (run: Run) => {
+      const file = run.files[0] as File;
+      if (run.aborted) throw new ApiError(0, "aborted", i18n.t("tree:upload.cancelledError"));
+      const handle = importArchive(run.folder, file, (p) => patch(run.id, { loaded: Math.min(file.size, p.loaded) }));
+      run.abortRequest = handle.abort;
+      return handle.promise;
     },
-    [qc, patch, dismiss],
-  );
+    onSuccess: (_, run) => {
+      patch(run.id, { state: "done", loaded: run.total, note: i18n.t("tree:archive.started", { name: run.files[0]?.name }) });
+      void qc.invalidateQueries({ queryKey: queryKeys.jobs() });
+      setTimeout(() => dismiss(run.id), DONE_LINGER_MS);
+    },
+    onError: (err, run) => patch(run.id, isCancel(run, err) ? { state: "cancelled" } : { state: "error", error: messageOf(err) }),
+  });
+
+  const start = (folder: string, files: readonly File[]) => {
+    if (files.length > 0) upload.mutate(begin(folder, files, labelOf(files)));
+  };
+  const startImport = (folder: string, file: File) => importing.mutate(begin(folder, [file], file.name));
 
   return { jobs, start, startImport, dismiss, conflict: conflicts[0] ?? null };
 }

@@ -1,10 +1,10 @@
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { ReactNode } from "react";
 import { Dialog } from "./Dialog";
 import { messageOf } from "./errors";
 
-/** ConfirmDialog asks before a destructive action and shows its failure. */
+/** ConfirmDialog asks before a destructive action (typically a write hook's mutateAsync) and shows its failure. */
 export function ConfirmDialog(props: {
   title: string;
   children: ReactNode;
@@ -13,32 +13,21 @@ export function ConfirmDialog(props: {
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await props.onConfirm();
-      props.onClose();
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  }
+  // Once confirmed the dialog closes; its buttons stay off until it has.
+  const confirm = useMutation({ mutationFn: () => props.onConfirm(), onSuccess: () => props.onClose() });
   return (
     <Dialog title={props.title} onClose={props.onClose}>
       <div className="dialog-text">{props.children}</div>
-      {error && (
+      {confirm.isError && (
         <p className="error" role="alert">
-          {error}
+          {messageOf(confirm.error)}
         </p>
       )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={props.onClose} autoFocus>
           {t("cancel")}
         </button>
-        <button type="button" className="btn danger" onClick={confirm} disabled={busy}>
+        <button type="button" className="btn danger" onClick={() => confirm.mutate()} disabled={confirm.isPending || confirm.isSuccess}>
           {props.confirmLabel}
         </button>
       </div>

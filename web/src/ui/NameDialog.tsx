@@ -1,11 +1,16 @@
 import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { FormEvent } from "react";
 import { Dialog } from "./Dialog";
 import { validateName } from "../api/uri";
 import { messageOf } from "./errors";
 
-/** NameDialog asks for a name: of a file or folder (new folder, rename) unless validate says otherwise. */
+/**
+ * NameDialog asks for a name: of a file or folder (new folder, rename) unless
+ * validate says otherwise; onSubmit (typically a write hook's mutateAsync)
+ * takes it, and its failure shows here.
+ */
 export function NameDialog(props: {
   title: string;
   label: string;
@@ -18,25 +23,16 @@ export function NameDialog(props: {
 }) {
   const [name, setName] = useState(props.initial ?? "");
   const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  // Once it worked the dialog closes; its buttons stay off until it has.
+  const save = useMutation({ mutationFn: (n: string) => props.onSubmit(n), onSuccess: () => props.onClose() });
+  const error = problem ?? (save.isError ? messageOf(save.error) : null);
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
-    const problem = (props.validate ?? validateName)(name);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await props.onSubmit(name);
-      props.onClose();
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
+    const wrong = (props.validate ?? validateName)(name);
+    setProblem(wrong);
+    if (!wrong) save.mutate(name);
   }
 
   return (
@@ -64,7 +60,7 @@ export function NameDialog(props: {
           <button type="button" className="btn" onClick={props.onClose}>
             {t("cancel")}
           </button>
-          <button type="submit" className="btn primary" disabled={busy}>
+          <button type="submit" className="btn primary" disabled={save.isPending || save.isSuccess}>
             {props.submitLabel}
           </button>
         </div>

@@ -1,42 +1,40 @@
 import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { messageOf } from "./errors";
 
-/**
- * useAction runs one user action at a time and keeps what the page says
- * about it: busy while it runs, then either its error or its notice (never
- * both). after (e.g. reloading a list) runs whether the action worked or not.
- */
-export function useAction(after?: () => Promise<unknown>) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+interface Step {
+  action: () => Promise<unknown>;
+  done: string;
+}
 
-  /** refuse says why an action was not even tried. */
-  const refuse = (why: string) => {
-    setNotice(null);
-    setError(why);
-  };
-  /** tell reports an action that ended elsewhere (a dialog). */
-  const tell = (done: string) => {
-    setError(null);
-    setNotice(done);
-  };
+/**
+ * useAction runs one user action at a time (typically a write hook's
+ * mutateAsync) and keeps what the page says about it: busy while it runs,
+ * then either its error or its notice (never both).
+ */
+export function useAction() {
+  const step = useMutation({ mutationFn: (s: Step) => s.action() });
+  // What the page said last outside an action: a refusal, or news from a dialog.
+  const [said, setSaid] = useState<{ error: string | null; notice: string | null } | null>(null);
+
   /** run answers whether the action worked. */
   async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
+    setSaid(null);
     try {
-      await action();
-      setNotice(done);
+      await step.mutateAsync({ action, done });
       return true;
-    } catch (err) {
-      setError(messageOf(err));
+    } catch {
       return false;
-    } finally {
-      await after?.();
-      setBusy(false);
     }
   }
-  return { busy, error, notice, run, refuse, tell };
+  return {
+    busy: step.isPending,
+    error: said ? said.error : step.isError ? messageOf(step.error) : null,
+    notice: said ? said.notice : step.isSuccess ? step.variables.done : null,
+    run,
+    /** refuse says why an action was not even tried. */
+    refuse: (why: string) => setSaid({ error: why, notice: null }),
+    /** tell reports an action that ended elsewhere (a dialog). */
+    tell: (done: string) => setSaid({ error: null, notice: done }),
+  };
 }

@@ -1,0 +1,44 @@
+import { useTranslation } from "react-i18next";
+import { Bot } from "lucide-react";
+import i18n from "../../i18n";
+
+/** exampleQuestions are starting points for a folder. */
+export function exampleQuestions(scopeURI: string, label: string): string[] {
+  const where = label || i18n.t("agent:welcome.myFiles");
+  return [
+    i18n.t("agent:welcome.q1", { scope: scopeURI }),
+    i18n.t("agent:welcome.q2", { where }),
+    i18n.t("agent:welcome.q3", { where }),
+    i18n.t("agent:welcome.q4", { where }),
+  ];
+}
+
+/** Welcome greets a new conversation with example questions for the current folder. */
+export function Welcome(props: { scopeURI: string; label: string; textOnly: boolean; onPick: (q: string) => void }) {
+  const { t } = useTranslation("agent");
+  return (
+    <div className="welcome">
+      <Bot size={26} aria-hidden className="welcome-icon" />
+      <p className="welcome-title">
+        {t("welcome.ask")} {props.label ? <code className="scope">{props.label}</code> : t("welcome.yourFiles")}
+      </p>
+      <p className="muted small">
+        {t("welcome.how")} <kbd>/</kbd> {t("welcome.forCommands")}
+      </p>
+      {props.textOnly && (
+        <p className="notice small">
+          {t("welcome.textOnly")} <code>/ls</code> {t("welcome.browseYourself")}
+        </p>
+      )}
+      <ul className="examples" aria-label={t("welcome.examples")}>
+        {exampleQuestions(props.scopeURI, props.label).map((q) => (
+          <li key={q}>
+            <button type="button" className="example" onClick={() => props.onPick(q)}>
+              {q}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

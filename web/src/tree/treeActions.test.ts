@@ -1,0 +1,37 @@
+// The toolbar's table names its labels and tooltips by catalogue key (out of
+// reach of the catalogue test's scan of t("…") calls), so check them here;
+// and the tree's keys stand for the actions the toolbar says they do.
+
+import { describe, expect, it } from "vitest";
+import i18n from "../i18n";
+import { TREE_ACTIONS, actionForKey, tooltipOf } from "./treeActions";
+import type { TreeSelection } from "./treeActions";
+
+const none: TreeSelection = {
+  uri: null,
+  folder: "kb://users/a/",
+  canWrite: false,
+  canEdit: false,
+  canRename: false,
+  canCopyToEdit: false,
+  canShare: false,
+  canKeepCompiled: false,
+};
+const all: TreeSelection = { ...none, uri: "kb://users/a/x.md", canWrite: true, canEdit: true, canRename: true, canCopyToEdit: true, canShare: true, canKeepCompiled: true, overview: "kb://users/a/wiki/.overview.md" };
+const generated: TreeSelection = { ...none, uri: "kb://users/a/wiki/x.md.md", canEdit: true };
+
+describe("tree actions", () => {
+  it("name every label and tooltip with a key of the tree catalogue", () => {
+    for (const a of TREE_ACTIONS) {
+      for (const key of [a.label, ...[none, all, generated].map((s) => tooltipOf(a, s))]) {
+        expect(i18n.exists(key, { ns: "tree" }), `${a.id}: ${key}`).toBe(true);
+      }
+    }
+  });
+
+  it("run F2 as rename and Delete as delete", () => {
+    expect(actionForKey("F2")?.id).toBe("rename");
+    expect(actionForKey("Delete")?.id).toBe("delete");
+    expect(actionForKey("Enter")).toBeUndefined();
+  });
+});
