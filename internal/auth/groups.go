@@ -26,13 +26,13 @@ type GroupRef struct {
 }
 
 func groupNotFound(id int64) error {
-	return apierr.NotFound("group_not_found", "no such group: %d", id)
+	return apierr.NotFound(apierr.CodeGroupNotFound, "no such group: %d", id)
 }
 
 func checkGroupName(name string) (string, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	if !kb.ValidUsername(name) {
-		return "", apierr.BadRequest("invalid_name", "a group name is 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
+		return "", apierr.BadRequest(apierr.CodeInvalidName, "a group name is 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
 	return name, nil
 }
@@ -45,7 +45,7 @@ func (s *Service) CreateGroup(ctx context.Context, name string) (GroupView, erro
 	}
 	g := store.Group{Name: name}
 	if err := s.st.CreateGroup(ctx, &g); errors.Is(err, store.ErrConflict) {
-		return GroupView{}, apierr.Conflict("name_taken", "a group named %s already exists", name)
+		return GroupView{}, apierr.Conflict(apierr.CodeAlreadyExists, "a group named %s already exists", name)
 	} else if err != nil {
 		return GroupView{}, apierr.Internal(err)
 	}
@@ -62,7 +62,7 @@ func (s *Service) RenameGroup(ctx context.Context, id int64, name string) (Group
 	case errors.Is(err, store.ErrNotFound):
 		return GroupView{}, groupNotFound(id)
 	case errors.Is(err, store.ErrConflict):
-		return GroupView{}, apierr.Conflict("name_taken", "a group named %s already exists", name)
+		return GroupView{}, apierr.Conflict(apierr.CodeAlreadyExists, "a group named %s already exists", name)
 	case err != nil:
 		return GroupView{}, apierr.Internal(err)
 	}
@@ -130,7 +130,7 @@ func (s *Service) AddMember(ctx context.Context, groupID, userID int64) (GroupVi
 		return GroupView{}, err
 	}
 	if _, err := s.st.UserByID(ctx, userID); errors.Is(err, store.ErrNotFound) {
-		return GroupView{}, apierr.NotFound("user_not_found", "no such user: %d", userID)
+		return GroupView{}, apierr.NotFound(apierr.CodeUserNotFound, "no such user: %d", userID)
 	} else if err != nil {
 		return GroupView{}, apierr.Internal(err)
 	}
@@ -147,7 +147,7 @@ func (s *Service) RemoveMember(ctx context.Context, groupID, userID int64) error
 		return err
 	}
 	if err := s.st.RemoveMember(ctx, groupID, userID); errors.Is(err, store.ErrNotFound) {
-		return apierr.NotFound("not_a_member", "user %d is not a member of group %d", userID, groupID)
+		return apierr.NotFound(apierr.CodeNotAMember, "user %d is not a member of group %d", userID, groupID)
 	} else if err != nil {
 		return apierr.Internal(err)
 	}
@@ -180,7 +180,7 @@ const MaxDirectory = 20
 // whose names start with prefix.
 func (s *Service) Lookup(ctx context.Context, callerID int64, prefix string) (Directory, error) {
 	if len(prefix) > 64 {
-		return Directory{}, apierr.BadRequest("invalid_query", "q is at most 64 characters")
+		return Directory{}, apierr.BadRequest(apierr.CodeInvalidQuery, "q is at most 64 characters")
 	}
 	us, gs, err := s.st.Directory(ctx, prefix, callerID, MaxDirectory)
 	if err != nil {

@@ -61,7 +61,7 @@ func (p Principal) Scoped() bool { return p.ScopeID != 0 }
 // a wider one nor change what reaches beyond its folder.
 func (p Principal) RequireUnscoped() error {
 	if p.Scoped() {
-		return apierr.Forbidden("scoped_token", "this API token is scoped to one folder and cannot manage the account (tokens, password, shares, skills, groups); sign in instead")
+		return apierr.Forbidden(apierr.CodeScopedToken, "this API token is scoped to one folder and cannot manage the account (tokens, password, shares, skills, groups); sign in instead")
 	}
 	return nil
 }
@@ -70,7 +70,7 @@ func (p Principal) RequireUnscoped() error {
 // the token changes nothing, in its folder or of the account.
 func (p Principal) RequireWritable() error {
 	if p.ReadOnly {
-		return apierr.Forbidden("read_only", "this API token is read-only; it can read and ask, not change anything")
+		return apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only; it can read and ask, not change anything")
 	}
 	return nil
 }
@@ -135,7 +135,7 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (store.User, 
 // revoked tokens are refused.
 func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Principal, error) {
 	if bearer == "" {
-		return Principal{}, apierr.Unauthorized("missing_token", "sign in first: send Authorization: Bearer <token>")
+		return Principal{}, apierr.Unauthorized(apierr.CodeMissingToken, "sign in first: send Authorization: Bearer <token>")
 	}
 	if strings.HasPrefix(bearer, TokenPrefix) {
 		return s.authenticateAPIToken(ctx, bearer)
@@ -151,7 +151,7 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 		return Principal{}, errSessionExpired
 	}
 	if err != nil {
-		return Principal{}, apierr.Unauthorized("invalid_token", "the token is not valid").WithCause(err)
+		return Principal{}, apierr.Unauthorized(apierr.CodeInvalidToken, "the token is not valid").WithCause(err)
 	}
 	id, err := strconv.ParseInt(c.Subject, 10, 64)
 	if err != nil || c.SessionID == "" {
@@ -184,8 +184,8 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 }
 
 var (
-	errSessionExpired = apierr.Unauthorized("token_expired", "the session has expired; sign in again")
-	errSessionEnded   = apierr.Unauthorized("invalid_token", "the session is no longer valid; sign in again")
+	errSessionExpired = apierr.Unauthorized(apierr.CodeTokenExpired, "the session has expired; sign in again")
+	errSessionEnded   = apierr.Unauthorized(apierr.CodeInvalidToken, "the session is no longer valid; sign in again")
 )
 
 func minTime(a, b time.Time) time.Time {
@@ -198,7 +198,7 @@ func minTime(a, b time.Time) time.Time {
 // Logout ends the caller's session.
 func (s *Service) Logout(ctx context.Context, p Principal) error {
 	if p.SessionID == "" {
-		return apierr.BadRequest("not_a_session", "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
+		return apierr.BadRequest(apierr.CodeNotASession, "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
 	}
 	if err := s.st.DeleteSession(ctx, p.User.ID, p.SessionID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return apierr.Internal(err)
@@ -230,7 +230,7 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, addr, current
 		return s.checkPassword(u.PasswordHash, current), nil
 	})
 	if e, ok := apierr.As(err); ok && e.Code == errBadCredentials.Code {
-		return apierr.BadRequest("wrong_password", "the current password is wrong")
+		return apierr.BadRequest(apierr.CodeWrongPassword, "the current password is wrong")
 	}
 	if err != nil {
 		return err
@@ -251,18 +251,18 @@ func hashToken(secret string) string {
 func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Principal, error) {
 	t, err := s.st.TokenByHash(ctx, hashToken(secret))
 	if errors.Is(err, store.ErrNotFound) {
-		return Principal{}, apierr.Unauthorized("invalid_token", "the API token is not valid or was revoked")
+		return Principal{}, apierr.Unauthorized(apierr.CodeInvalidToken, "the API token is not valid or was revoked")
 	}
 	if err != nil {
 		return Principal{}, apierr.Internal(err)
 	}
 	now := s.now().UTC()
 	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
-		return Principal{}, apierr.Unauthorized("token_expired", "the API token expired on %s; create a new one", t.ExpiresAt.Format(time.DateOnly))
+		return Principal{}, apierr.Unauthorized(apierr.CodeTokenExpired, "the API token expired on %s; create a new one", t.ExpiresAt.Format(time.DateOnly))
 	}
 	u, err := s.st.UserByID(ctx, t.UserID)
 	if err != nil || u.Disabled {
-		return Principal{}, apierr.Unauthorized("invalid_token", "the API token's account is disabled")
+		return Principal{}, apierr.Unauthorized(apierr.CodeInvalidToken, "the API token's account is disabled")
 	}
 	// Recording every use would make each scripted request a write.
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {

@@ -31,7 +31,7 @@ func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, e
 		return nil, err
 	}
 	if f.UserID < 0 {
-		return nil, apierr.BadRequest("invalid_user_id", "user_id must be a positive integer")
+		return nil, apierr.BadRequest(apierr.CodeInvalidUserID, "user_id must be a positive integer")
 	}
 	js, err := s.st.ListAllJobs(ctx, store.AllJobsFilter{State: f.State, Kind: f.Kind, UserID: f.UserID, Limit: f.Limit})
 	if err != nil {

@@ -31,11 +31,11 @@ type AutoRequest struct {
 func (r *AutoRequest) Validate() error {
 	switch {
 	case r.URI == "":
-		return apierr.BadRequest("invalid_uri", "uri must name the folder to keep compiled")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri must name the folder to keep compiled")
 	case len(r.URIs) > 0 || r.StaleIn != "":
-		return apierr.BadRequest("invalid_uris", "a folder kept compiled compiles every file below it; leave uris and stale_in out")
+		return apierr.BadRequest(apierr.CodeInvalidURIs, "a folder kept compiled compiles every file below it; leave uris and stale_in out")
 	case r.QuietS != nil && (*r.QuietS < 0 || *r.QuietS > MaxQuietS):
-		return apierr.BadRequest("invalid_quiet_s", "quiet_s must be between 0 and %d seconds (default %d)", MaxQuietS, DefaultQuietS)
+		return apierr.BadRequest(apierr.CodeInvalidQuietS, "quiet_s must be between 0 and %d seconds (default %d)", MaxQuietS, DefaultQuietS)
 	}
 	req := r.Request
 	req.URIs = []string{r.URI}
@@ -79,7 +79,7 @@ func autoView(uri string, a store.AutoCompile) AutoView {
 // caller's own tree, outside the generated output, can be kept compiled.
 func (s *Service) autoFolder(ctx context.Context, c kb.Caller, raw string, write bool) (kb.URI, store.Node, error) {
 	if write && c.Scoped() && c.ReadOnly {
-		return kb.URI{}, store.Node{}, apierr.Forbidden("read_only", "this API token is read-only: keeping a folder compiled writes summaries, so it cannot change that")
+		return kb.URI{}, store.Node{}, apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only: keeping a folder compiled writes summaries, so it cannot change that")
 	}
 	resolve := s.tree.Resolve
 	if write {
@@ -91,11 +91,11 @@ func (s *Service) autoFolder(ctx context.Context, c kb.Caller, raw string, write
 	}
 	switch {
 	case !n.IsDir():
-		return u, n, apierr.BadRequest("not_a_folder", "%s is a file; a folder is kept compiled", u)
+		return u, n, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file; a folder is kept compiled", u)
 	case knowledge.IsGenerated(n):
-		return u, n, apierr.BadRequest("generated_artifact", "%s holds generated output; keep its source folder compiled instead", u)
+		return u, n, apierr.BadRequest(apierr.CodeGeneratedArtifact, "%s holds generated output; keep its source folder compiled instead", u)
 	case n.UserID != c.ID:
-		return u, n, apierr.Forbidden("not_owner", "%s is in %s's tree; only a folder of your own can be kept compiled", u, u.Username)
+		return u, n, apierr.Forbidden(apierr.CodeNotOwner, "%s is in %s's tree; only a folder of your own can be kept compiled", u, u.Username)
 	}
 	return u, n, nil
 }
@@ -130,7 +130,7 @@ func (s *Service) SaveAuto(ctx context.Context, c kb.Caller, r AutoRequest) (Aut
 }
 
 func noAuto(u kb.URI) error {
-	return apierr.NotFound("auto_compile_not_found", "%s is not kept compiled", u)
+	return apierr.NotFound(apierr.CodeAutoCompileNotFound, "%s is not kept compiled", u)
 }
 
 // Auto shows a folder's setting; 404 auto_compile_not_found when it has none.

@@ -31,7 +31,7 @@ func (s *Service) HasCLIProfile(name string) bool {
 func (s *Service) CheckCLIProfile(ctx context.Context, name string) (*JobError, error) {
 	p, ok := s.profiles[name]
 	if !ok {
-		return nil, apierr.NotFound("cli_profile_not_found", "no cli profile named %q", name)
+		return nil, apierr.NotFound(apierr.CodeCLIProfileNotFound, "no cli profile named %q", name)
 	}
 	if _, err := exec.LookPath(p.Argv[0]); err != nil {
 		return &JobError{Code: "cli_not_installed", Message: "the program of cli profile " + name + " is not installed on the server"}, nil

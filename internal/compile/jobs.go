@@ -111,10 +111,10 @@ func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobVie
 // checkListFilter checks what every job listing accepts.
 func checkListFilter(state string, limit int) error {
 	if state != "" && !jobStates[state] {
-		return apierr.BadRequest("invalid_state", "state must be one of queued, running, succeeded, failed, cancelled")
+		return apierr.BadRequest(apierr.CodeInvalidState, "state must be one of queued, running, succeeded, failed, cancelled")
 	}
 	if limit < 0 || limit > 500 {
-		return apierr.BadRequest("invalid_limit", "limit must be between 1 and 500")
+		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and 500")
 	}
 	return nil
 }
@@ -151,7 +151,7 @@ func (s *Service) view(ctx context.Context, c kb.Caller, j store.Job) (JobView, 
 }
 
 func jobNotFound(id int64) error {
-	return apierr.NotFound("job_not_found", "no such job: %d", id)
+	return apierr.NotFound(apierr.CodeJobNotFound, "no such job: %d", id)
 }
 
 // Job returns one of the caller's jobs; another user's job is not found.
@@ -178,7 +178,7 @@ func (s *Service) Cancel(ctx context.Context, c kb.Caller, id int64) (JobView, e
 		return JobView{}, jobNotFound(id)
 	case errors.Is(err, store.ErrConflict):
 		cur, _ := s.st.JobByID(ctx, c.ID, id)
-		return JobView{}, apierr.Conflict("job_finished", "job %d is already %s", id, cur.State)
+		return JobView{}, apierr.Conflict(apierr.CodeJobFinished, "job %d is already %s", id, cur.State)
 	case err != nil:
 		return JobView{}, apierr.Internal(err)
 	}
@@ -204,12 +204,12 @@ func (s *Service) Retry(ctx context.Context, c kb.Caller, id int64) (JobView, er
 		return JobView{}, apierr.Internal(err)
 	}
 	if cur.State != store.JobFailed && cur.State != store.JobCancelled {
-		return JobView{}, apierr.Conflict("job_not_retryable", "job %d is %s; only failed or cancelled jobs can be retried", id, cur.State)
+		return JobView{}, apierr.Conflict(apierr.CodeJobNotRetryable, "job %d is %s; only failed or cancelled jobs can be retried", id, cur.State)
 	}
 	j, err := s.st.RetryJob(ctx, c.ID, id)
 	switch {
 	case errors.Is(err, store.ErrConflict):
-		return JobView{}, apierr.Conflict("active_job_conflict", "the file of job %d has another active job; cancel it first", id)
+		return JobView{}, apierr.Conflict(apierr.CodeActiveJobConflict, "the file of job %d has another active job; cancel it first", id)
 	case err != nil:
 		return JobView{}, apierr.Internal(err)
 	}
@@ -228,7 +228,7 @@ func (s *Service) scopedJobChange(ctx context.Context, c kb.Caller, id int64) er
 		return err
 	}
 	if c.ReadOnly {
-		return apierr.Forbidden("read_only", "this API token is read-only: it cannot change job %d", id)
+		return apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only: it cannot change job %d", id)
 	}
 	return nil
 }

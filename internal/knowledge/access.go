@@ -116,28 +116,28 @@ func decideScoped(c kb.Caller, u kb.URI) (kb.Caller, access.Decision, error) {
 
 func readOnlyFor(c kb.Caller, u kb.URI) error {
 	if c.Scoped() && c.ReadOnly {
-		return apierr.Forbidden("read_only", "this API token is read-only: it may read %s but not change it", u)
+		return apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only: it may read %s but not change it", u)
 	}
 	if c.Scoped() && u.Path == "" {
-		return apierr.Forbidden("read_only", "this API token only sees %s; %s can be listed, not changed", c.ScopeURI(), u)
+		return apierr.Forbidden(apierr.CodeReadOnly, "this API token only sees %s; %s can be listed, not changed", c.ScopeURI(), u)
 	}
 	return readOnly(u)
 }
 
 func readOnly(u kb.URI) error {
-	return apierr.Forbidden("read_only", "%s is shared with you read-only; ask its owner for write access", u)
+	return apierr.Forbidden(apierr.CodeReadOnly, "%s is shared with you read-only; ask its owner for write access", u)
 }
 
 // guardShareRoot refuses a grantee moving or deleting the shared folder
 // itself: the share is the owner's, and so is the node it is on.
 func guardShareRoot(tg target, what string) error {
 	if tg.scoped && tg.node.Path == tg.dec.WriteRoot {
-		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot %s it", tg.uri, what)
+		return apierr.Forbidden(apierr.CodeScopeRoot, "%s is this API token's scope folder; the token cannot %s it", tg.uri, what)
 	}
 	if tg.dec.Role == access.Owner || tg.node.Path != tg.dec.WriteRoot {
 		return nil
 	}
-	return apierr.Forbidden("share_root", "%s is the folder its owner shared with you; only %s can %s it", tg.uri, tg.owner.Username, what)
+	return apierr.Forbidden(apierr.CodeShareRoot, "%s is the folder its owner shared with you; only %s can %s it", tg.uri, tg.owner.Username, what)
 }
 
 // author is the id a version or trash item records as the one who acted:

@@ -103,10 +103,10 @@ func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, li
 		limit = DefaultPageLimit
 	}
 	if limit < 1 || limit > MaxPageLimit {
-		return Page{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d characters", MaxPageLimit)
+		return Page{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d characters", MaxPageLimit)
 	}
 	if offset < 0 {
-		return Page{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
+		return Page{}, apierr.BadRequest(apierr.CodeInvalidOffset, "offset must be 0 or more")
 	}
 	u, n, err := t.Resolve(ctx, c, raw)
 	if err != nil {
@@ -119,7 +119,7 @@ func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, li
 // it so their offsets, notes and errors agree.
 func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit int64) (Page, error) {
 	if n.IsDir() {
-		return Page{}, apierr.BadRequest("not_a_file", "%s is a folder; use ls to list it instead of reading it", u)
+		return Page{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; use ls to list it instead of reading it", u)
 	}
 	all, err := t.st.LatestBodies(ctx, []int64{n.ID})
 	if err != nil {
@@ -137,7 +137,7 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	v, ok := TextBody(all[n.ID])
 	if !ok {
 		if offset > 0 {
-			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, u)
+			return Page{}, apierr.BadRequest(apierr.CodeOffsetOutOfRange, "offset %d is past the end of %s, which has no text body", offset, u)
 		}
 		p.Body, p.Note = "none", noBodyNote(n.Name, all[n.ID])
 		switch state {
@@ -159,7 +159,7 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	}
 	switch {
 	case offset > p.Total:
-		return Page{}, apierr.BadRequest("offset_out_of_range",
+		return Page{}, apierr.BadRequest(apierr.CodeOffsetOutOfRange,
 			"offset %d is past the end of %s, which has %d characters; the last page starts at %d",
 			offset, u, p.Total, max(0, p.Total-limit))
 	case p.Total == 0:
@@ -223,7 +223,7 @@ func (t *Tree) OpenRaw(ctx context.Context, c kb.Caller, raw string) (RawFile, e
 		return RawFile{}, err
 	}
 	if n.IsDir() {
-		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", u)
+		return RawFile{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder", u)
 	}
 	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
 	if errors.Is(err, store.ErrNotFound) && t.gone(ctx, n.ID) {

@@ -49,7 +49,7 @@ func (t *Tree) ReadDir(ctx context.Context, c kb.Caller, raw string) ([]Entry, e
 		return nil, err
 	}
 	if !tg.node.IsDir() {
-		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.uri)
+		return nil, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.uri)
 	}
 	var out []Entry
 	var after *store.ChildKey
@@ -101,11 +101,11 @@ func (t *Tree) entries(ctx context.Context, tg target, ns []store.Node) ([]Entry
 // its bytes are collected, as not found.
 func (t *Tree) OpenEntry(e Entry) (RawFile, error) {
 	if e.Dir || e.Hash == "" {
-		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", e.Name)
+		return RawFile{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder", e.Name)
 	}
 	f, err := t.blobs.Open(e.Hash)
 	if err != nil {
-		return RawFile{}, apierr.NotFound("not_found", "%s was deleted meanwhile", e.Name).WithCause(err)
+		return RawFile{}, apierr.NotFound(apierr.CodeNotFound, "%s was deleted meanwhile", e.Name).WithCause(err)
 	}
 	return RawFile{File: f, Name: e.Name, MediaType: e.MediaType, Size: e.Size}, nil
 }

@@ -19,10 +19,10 @@ import (
 func (t *Tree) KeepArchive(ctx context.Context, name string, r io.Reader, limit int64, enqueue func(tx *store.Store, hash string, size int64) error) error {
 	p, err := t.blobs.Put(r, limit)
 	if errors.Is(err, blob.ErrTooLarge) {
-		return apierr.TooLarge("file_too_large", "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit)
+		return apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit)
 	}
 	if err != nil {
-		return apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", kb.Clip(name, 60)).WithCause(err)
+		return apierr.BadRequest(apierr.CodeUploadFailed, "reading %s failed; nothing was stored", kb.Clip(name, 60)).WithCause(err)
 	}
 	defer p.Abort() // a no-op once committed
 	err = t.st.InTx(ctx, func(tx *store.Store) error {
@@ -78,7 +78,7 @@ func createTop(ctx context.Context, tx *store.Store, own kb.Caller, parent store
 	n, err := tx.NodeByPath(ctx, own.ID, p)
 	switch {
 	case err == nil:
-		return store.Node{}, apierr.Conflict("exists", "%s already exists; import into it with into=, or rename the archive",
+		return store.Node{}, apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists; import into it with into=, or rename the archive",
 			kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", itemOf(own.Username, n))
 	case !errors.Is(err, store.ErrNotFound):
 		return store.Node{}, err

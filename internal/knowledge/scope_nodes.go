@@ -77,7 +77,7 @@ func scopedTrashWrite(ctx context.Context, st *store.Store, c kb.Caller, it stor
 }
 
 func trashReadOnly() error {
-	return apierr.Forbidden("read_only", "this API token is read-only: it cannot change the trash")
+	return apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only: it cannot change the trash")
 }
 
 // restoreParent is the folder an item goes back into: the one it was

@@ -54,7 +54,7 @@ func (t *Tree) Search(ctx context.Context, c kb.Caller, p SearchParams) (*Search
 		p.Kind = SearchAll
 	}
 	if p.Kind != SearchAll && p.Kind != SearchName && p.Kind != SearchContent {
-		return nil, apierr.BadRequest("invalid_kind", "kind must be all, name or content, not %q", kb.Clip(p.Kind, 40))
+		return nil, apierr.BadRequest(apierr.CodeInvalidKind, "kind must be all, name or content, not %q", kb.Clip(p.Kind, 40))
 	}
 	args := map[string]any{"uri": p.URI, "query": p.Query}
 	if p.Cursor != "" {

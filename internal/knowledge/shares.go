@@ -42,23 +42,23 @@ type ShareRequest struct {
 // Validate checks the request's shape before any lookup.
 func (r *ShareRequest) Validate() error {
 	if r.URI == "" {
-		return apierr.BadRequest("invalid_uri", "uri is required")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri is required")
 	}
 	if (r.User == "") == (r.Group == "") {
-		return apierr.BadRequest("invalid_grantee", "name exactly one of user and group")
+		return apierr.BadRequest(apierr.CodeInvalidGrantee, "name exactly one of user and group")
 	}
 	return checkRole(r.Role)
 }
 
 func checkRole(role string) error {
 	if _, ok := access.RoleOf(role); !ok {
-		return apierr.BadRequest("invalid_role", "role must be read or write")
+		return apierr.BadRequest(apierr.CodeInvalidRole, "role must be read or write")
 	}
 	return nil
 }
 
 func shareNotFound(id int64) error {
-	return apierr.NotFound("share_not_found", "no such share: %d", id)
+	return apierr.NotFound(apierr.CodeShareNotFound, "no such share: %d", id)
 }
 
 // ownedTarget resolves raw for a caller who must own it: only the owner
@@ -69,7 +69,7 @@ func (t *Tree) ownedTarget(ctx context.Context, c kb.Caller, raw string) (target
 		return target{}, err
 	}
 	if tg.dec.Role != access.Owner {
-		return target{}, apierr.Forbidden("not_owner", "%s belongs to %s; only its owner can see or change who it is shared with", tg.uri, tg.owner.Username)
+		return target{}, apierr.Forbidden(apierr.CodeNotOwner, "%s belongs to %s; only its owner can see or change who it is shared with", tg.uri, tg.owner.Username)
 	}
 	return tg, nil
 }
@@ -90,17 +90,17 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 		u, err := t.st.UserByUsername(ctx, strings.ToLower(r.User))
 		switch {
 		case errors.Is(err, store.ErrNotFound) || (err == nil && u.Disabled):
-			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no active user named %q", kb.Clip(r.User, 64))
+			return ShareView{}, apierr.BadRequest(apierr.CodeInvalidGrantee, "there is no active user named %q", kb.Clip(r.User, 64))
 		case err != nil:
 			return ShareView{}, apierr.Internal(err)
 		case u.ID == c.ID:
-			return ShareView{}, apierr.BadRequest("self_share", "%s is yours already", tg.uri)
+			return ShareView{}, apierr.BadRequest(apierr.CodeSelfShare, "%s is yours already", tg.uri)
 		}
 		sh.UserID = &u.ID
 	} else {
 		g, err := t.st.GroupByName(ctx, strings.ToLower(r.Group))
 		if errors.Is(err, store.ErrNotFound) {
-			return ShareView{}, apierr.BadRequest("invalid_grantee", "there is no group named %q", kb.Clip(r.Group, 64))
+			return ShareView{}, apierr.BadRequest(apierr.CodeInvalidGrantee, "there is no group named %q", kb.Clip(r.Group, 64))
 		}
 		if err != nil {
 			return ShareView{}, apierr.Internal(err)
@@ -108,7 +108,7 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 		sh.GroupID, grantee = &g.ID, "group "+g.Name
 	}
 	if err := t.st.CreateShare(ctx, &sh); errors.Is(err, store.ErrConflict) {
-		return ShareView{}, apierr.Conflict("already_shared", "%s is already shared with %s; change the role of that share instead", tg.uri, grantee)
+		return ShareView{}, apierr.Conflict(apierr.CodeAlreadyShared, "%s is already shared with %s; change the role of that share instead", tg.uri, grantee)
 	} else if errors.Is(err, store.ErrGone) {
 		return ShareView{}, notFound(tg.uri.String())
 	} else if err != nil {

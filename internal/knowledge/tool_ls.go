@@ -62,7 +62,7 @@ func (t *Tree) runLs(ctx context.Context, call toolCall) (any, string, error) {
 		return lsResult(l, pr)
 	}
 	if !call.node.IsDir() {
-		return nil, "", apierr.BadRequest("not_a_folder", "%s is a file, not a folder; use read to see its text", call.uri)
+		return nil, "", apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder; use read to see its text", call.uri)
 	}
 	l, err := t.listPage(ctx, call.c, call.tg, pr)
 	if err != nil {

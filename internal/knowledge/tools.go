@@ -151,7 +151,7 @@ func (t *Tree) RunTool(ctx context.Context, c kb.Caller, scopeURI, name string, 
 func (t *Tree) RunScopedTool(ctx context.Context, c kb.Caller, sc kb.Scope, name string, args json.RawMessage) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
-		return ToolResult{}, apierr.BadRequest("unknown_tool", "there is no tool %q; the tools are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
+		return ToolResult{}, apierr.BadRequest(apierr.CodeUnknownTool, "there is no tool %q; the tools are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
 	}
 	a, err := decodeArgs(name, def.args, args)
 	if err != nil {
@@ -203,7 +203,7 @@ func (t *Tree) RunNamedCommand(ctx context.Context, c kb.Caller, name string, ar
 func (t *Tree) runCommand(ctx context.Context, c kb.Caller, name string, fields []field) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
-		return ToolResult{}, apierr.BadRequest("unknown_command", "there is no command %q; the commands are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
+		return ToolResult{}, apierr.BadRequest(apierr.CodeUnknownCommand, "there is no command %q; the commands are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
 	}
 	a, err := checkArgs(name, def.args, fields)
 	if err != nil {
@@ -236,7 +236,7 @@ func (t *Tree) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def to
 	}
 	call := toolCall{c: c, uri: tg.uri, node: tg.node, tg: tg, args: a, shared: tg.node.ID == 0, roots: s.roots}
 	if call.shared && def.name != "ls" && def.name != "search" {
-		return ToolResult{}, apierr.BadRequest("virtual_folder",
+		return ToolResult{}, apierr.BadRequest(apierr.CodeVirtualFolder,
 			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", kb.SharedURI, def.name, kb.SharedURI)
 	}
 	u := tg.uri
@@ -249,7 +249,7 @@ func (t *Tree) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def to
 		return ToolResult{}, apierr.Internal(err)
 	}
 	if len(js) > MaxToolResultBytes {
-		return ToolResult{}, apierr.New(http.StatusUnprocessableEntity, "result_too_large",
+		return ToolResult{}, apierr.New(http.StatusUnprocessableEntity, apierr.CodeResultTooLarge,
 			"the %s result for %s is %d bytes, over the %d-byte limit for one tool result; %s",
 			def.name, u, len(js), MaxToolResultBytes, def.tooBig)
 	}

@@ -47,15 +47,15 @@ func (t *Tree) resolveScope(ctx context.Context, c kb.Caller, sc kb.Scope) (reso
 		return resolvedScope{shared: true, roots: roots}, err
 	}
 	tg, err := t.resolve(ctx, c, sc.URI, access.Read)
-	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
-		return resolvedScope{}, apierr.NotFound("scope_not_found",
+	if e, ok := apierr.As(err); ok && e.Code == apierr.CodeNotFound {
+		return resolvedScope{}, apierr.NotFound(apierr.CodeScopeNotFound,
 			"the scope %s no longer exists or is no longer visible to you: it was deleted, moved or renamed since the conversation started, or its owner stopped sharing it with you; select a folder again in the tree", sc.URI)
 	}
 	if err != nil {
 		return resolvedScope{}, err
 	}
 	if sc.NodeID != 0 && tg.node.ID != sc.NodeID {
-		return resolvedScope{}, apierr.NotFound("scope_not_found",
+		return resolvedScope{}, apierr.NotFound(apierr.CodeScopeNotFound,
 			"the scope %s was replaced by another resource since the conversation started; select it again in the tree", tg.uri)
 	}
 	return resolvedScope{target: tg}, nil
@@ -126,8 +126,8 @@ func (t *Tree) resolveTarget(ctx context.Context, c kb.Caller, s resolvedScope, 
 		return s.target, nil
 	}
 	tg, err := t.find(ctx, c, u, access.Read)
-	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
-		return target{}, apierr.NotFound("not_found",
+	if e, ok := apierr.As(err); ok && e.Code == apierr.CodeNotFound {
+		return target{}, apierr.NotFound(apierr.CodeNotFound,
 			"no such resource: %s (it may have been deleted, moved or renamed; ls its folder to see what exists)", u)
 	}
 	return tg, err
@@ -135,9 +135,9 @@ func (t *Tree) resolveTarget(ctx context.Context, c kb.Caller, s resolvedScope, 
 
 func outsideScope(s resolvedScope, raw string) error {
 	if !s.shared && !s.node.IsDir() {
-		return apierr.BadRequest("outside_scope",
+		return apierr.BadRequest(apierr.CodeOutsideScope,
 			"%s is outside the scope: this conversation is about the file %s alone; use that uri", kb.Clip(raw, 200), s.uri)
 	}
-	return apierr.BadRequest("outside_scope",
+	return apierr.BadRequest(apierr.CodeOutsideScope,
 		"%s is outside the scope: this conversation may use %s and what is below it only", kb.Clip(raw, 200), s.name())
 }

@@ -64,7 +64,7 @@ func (t *Tree) Delete(ctx context.Context, c kb.Caller, raw string) error {
 	}
 	u, n, own := tg.uri, tg.node, tg.owner
 	if n.Path == "" {
-		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
+		return apierr.BadRequest(apierr.CodeInvalidDelete, "the root folder cannot be deleted")
 	}
 	if err := guardShareRoot(tg, "delete"); err != nil {
 		return err
@@ -168,7 +168,7 @@ func (t *Tree) ListTrash(ctx context.Context, c kb.Caller) ([]TrashEntry, error)
 }
 
 func trashNotFound(id int64) error {
-	return apierr.NotFound("not_found", "no such trash item: %d", id)
+	return apierr.NotFound(apierr.CodeNotFound, "no such trash item: %d", id)
 }
 
 // RestoreTrash puts an item back into the folder it was deleted from,
@@ -321,7 +321,7 @@ func ensureUserFolder(ctx context.Context, tx *store.Store, c kb.Caller, p strin
 		case err != nil:
 			return store.Node{}, err
 		case !n.IsDir():
-			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, not a folder", kb.NodeURI(c.Username, cp, false))
+			return store.Node{}, apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(c.Username, cp, false))
 		}
 		dir = n
 	}
@@ -362,5 +362,5 @@ func freeName(ctx context.Context, tx *store.Store, c kb.Caller, dir store.Node,
 			return cand, err
 		}
 	}
-	return "", apierr.Conflict("already_exists", "no free name for %s", name)
+	return "", apierr.Conflict(apierr.CodeAlreadyExists, "no free name for %s", name)
 }

@@ -97,7 +97,7 @@ func itemOf(username string, n store.Node) Item {
 }
 
 func notFound(u string) error {
-	return apierr.NotFound("not_found", "no such resource: %s", u)
+	return apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", u)
 }
 
 // Resolve parses raw for the caller and reads the node it names, if the
@@ -146,13 +146,13 @@ func (t *Tree) List(ctx context.Context, c kb.Caller, raw string, offset, limit 
 // ListPage is List by cursor or offset.
 func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageRequest) (Listing, error) {
 	if pr.Offset < 0 {
-		return Listing{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
+		return Listing{}, apierr.BadRequest(apierr.CodeInvalidOffset, "offset must be 0 or more")
 	}
 	if pr.Limit == 0 {
 		pr.Limit = DefaultListLimit
 	}
 	if pr.Limit < 1 || pr.Limit > MaxListLimit {
-		return Listing{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
+		return Listing{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxListLimit)
 	}
 	if pr.Cursor != "" && pr.Offset != 0 {
 		return Listing{}, invalidCursor("and offset cannot be used together")
@@ -168,7 +168,7 @@ func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageReq
 		return Listing{}, err
 	}
 	if !tg.node.IsDir() {
-		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.uri)
+		return Listing{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.uri)
 	}
 	if c.Scoped() && tg.node.Path == "" {
 		return t.listScopedRoot(ctx, c, tg)
@@ -190,7 +190,7 @@ func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root target) (Li
 }
 
 // ErrScopeDeleted refuses a scoped token whose folder no longer exists.
-var ErrScopeDeleted = apierr.Unauthorized("token_scope_deleted", "the folder this API token was scoped to has been deleted; the token no longer works, create a new one")
+var ErrScopeDeleted = apierr.Unauthorized(apierr.CodeTokenScopeDeleted, "the folder this API token was scoped to has been deleted; the token no longer works, create a new one")
 
 // children reads one page of folder's rows plus one to tell whether more
 // follow: by keyset after the cursor, or by offset.
@@ -304,7 +304,7 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 		return Item{}, err
 	}
 	if u.Path == "" {
-		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
+		return Item{}, apierr.Conflict(apierr.CodeAlreadyExists, "the root folder always exists")
 	}
 	var created store.Node
 	err = t.mutate(ctx, own, func(tx *store.Store) error {
@@ -318,9 +318,9 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 			n, err := tx.NodeByPath(ctx, own.ID, path)
 			switch {
 			case err == nil && i == len(segs)-1:
-				return apierr.Conflict("already_exists", "%s already exists", kb.NodeURI(own.Username, path, n.IsDir()))
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", kb.NodeURI(own.Username, path, n.IsDir()))
 			case err == nil && !n.IsDir():
-				return apierr.Conflict("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, path, false))
+				return apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, path, false))
 			case errors.Is(err, store.ErrNotFound):
 				n = store.Node{UserID: own.ID, ParentID: &parent.ID, Name: name, Path: path, Kind: store.KindDir}
 				if err := tx.CreateNode(ctx, &n); err != nil {
@@ -361,7 +361,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 	}
 	from, n, own := src.uri, src.node, src.owner
 	if n.Path == "" {
-		return Item{}, false, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
+		return Item{}, false, apierr.BadRequest(apierr.CodeInvalidMove, "the root folder cannot be moved")
 	}
 	if err := guardShareRoot(src, "move or rename"); err != nil {
 		return Item{}, false, err
@@ -381,7 +381,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		return Item{}, false, outsideTree(src, to)
 	}
 	if to.Path == "" {
-		return Item{}, false, apierr.Conflict("already_exists", "the root folder already exists")
+		return Item{}, false, apierr.Conflict(apierr.CodeAlreadyExists, "the root folder already exists")
 	}
 	var moved store.Node
 	var replaced bool
@@ -396,10 +396,10 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			return err
 		}
 		if to.Dir && !n.IsDir() {
-			return apierr.BadRequest("invalid_move", "new_uri ends with / but %s is a file", from)
+			return apierr.BadRequest(apierr.CodeInvalidMove, "new_uri ends with / but %s is a file", from)
 		}
 		if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
-			return apierr.BadRequest("invalid_move", "a folder cannot be moved into itself")
+			return apierr.BadRequest(apierr.CodeInvalidMove, "a folder cannot be moved into itself")
 		}
 		parentURI := to.Parent()
 		var parent store.Node
@@ -415,12 +415,12 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			return err
 		}
 		if !parent.IsDir() {
-			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
+			return apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
 		}
 		replaced = false
 		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
 			if !replace {
-				return apierr.Conflict("already_exists", "%s already exists", to)
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", to)
 			}
 			if err := t.replaceable(src, old, n); err != nil {
 				return err
@@ -447,10 +447,10 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 // rename, and a grantee cannot carry the owner's files away.
 func outsideTree(src target, to kb.URI) error {
 	if src.dec.Role == access.Owner {
-		return apierr.BadRequest("invalid_move", "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.uri, src.owner.Username)
+		return apierr.BadRequest(apierr.CodeInvalidMove, "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.uri, src.owner.Username)
 	}
 	shared := kb.URI{Username: src.owner.Username, Path: src.dec.WriteRoot, Dir: true}
-	return apierr.Forbidden("outside_share", "%s may only move within %s, the folder shared with you; %s is outside it", src.uri, shared, to)
+	return apierr.Forbidden(apierr.CodeOutsideShare, "%s may only move within %s, the folder shared with you; %s is outside it", src.uri, shared, to)
 }
 
 // wrapStoreErr passes API errors through and maps store sentinels: a race
@@ -461,11 +461,11 @@ func wrapStoreErr(err error) error {
 	}
 	switch {
 	case errors.Is(err, store.ErrConflict):
-		return apierr.Conflict("already_exists", "a resource with that name already exists")
+		return apierr.Conflict(apierr.CodeAlreadyExists, "a resource with that name already exists")
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrGone):
-		return apierr.NotFound("not_found", "the resource or its folder was deleted meanwhile").WithCause(err)
+		return apierr.NotFound(apierr.CodeNotFound, "the resource or its folder was deleted meanwhile").WithCause(err)
 	case errors.Is(err, store.ErrBusy):
-		return apierr.Conflict("busy", "another change to the same resources is in progress; try again").WithCause(err)
+		return apierr.Conflict(apierr.CodeBusy, "another change to the same resources is in progress; try again").WithCause(err)
 	}
 	return apierr.Internal(err)
 }

@@ -31,7 +31,7 @@ func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version
 	}
 	u, n := tg.uri, tg.node
 	if n.IsDir() {
-		return nil, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
+		return nil, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u)
 	}
 	vs, err := t.st.VersionsOf(ctx, []int64{n.ID})
 	if err != nil {
@@ -61,7 +61,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, vers
 	}
 	u, n, own := tg.uri, tg.node, tg.owner
 	if n.IsDir() {
-		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
+		return Item{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u)
 	}
 	var out store.Node
 	err = t.mutate(ctx, own, func(tx *store.Store) error {
@@ -87,7 +87,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, vers
 			latest = &vs[i]
 		}
 		if pick == nil {
-			return apierr.NotFound("not_found", "%s has no version %d", u, versionID)
+			return apierr.NotFound(apierr.CodeNotFound, "%s has no version %d", u, versionID)
 		}
 		if pick != latest {
 			v := *pick

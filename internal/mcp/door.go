@@ -42,13 +42,13 @@ func (d *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "private, no-store")
 	h.Set("Vary", "Authorization, Origin")
 	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r) {
-		writeError(w, apierr.Forbidden("foreign_origin", "requests from the origin %s are refused; /mcp answers its own origin and non-browser clients only", truncate(o, 100)))
+		writeError(w, apierr.Forbidden(apierr.CodeForeignOrigin, "requests from the origin %s are refused; /mcp answers its own origin and non-browser clients only", truncate(o, 100)))
 		return
 	}
 	header := r.Header.Get("Authorization")
 	scheme, token, _ := strings.Cut(header, " ")
 	if header != "" && !strings.EqualFold(scheme, "Bearer") {
-		writeError(w, apierr.Unauthorized("invalid_token", "use Authorization: Bearer <API token>"))
+		writeError(w, apierr.Unauthorized(apierr.CodeInvalidToken, "use Authorization: Bearer <API token>"))
 		return
 	}
 	p, err := d.auth.AuthenticatePrincipal(r.Context(), strings.TrimSpace(token))

@@ -100,15 +100,15 @@ func (ch *Changes) Validate() error {
 }
 
 func notFound(id string) error {
-	return apierr.NotFound("not_found", "skill %s does not exist", id)
+	return apierr.NotFound(apierr.CodeNotFound, "skill %s does not exist", id)
 }
 
 func readOnly(id string) error {
-	return apierr.Forbidden("builtin_skill", "skill %s is built in and read-only; duplicate it to change it", id)
+	return apierr.Forbidden(apierr.CodeBuiltinSkill, "skill %s is built in and read-only; duplicate it to change it", id)
 }
 
 func conflict(name string) error {
-	return apierr.Conflict("exists", "name: you already have a skill named %q", name).WithDetail("field", "name")
+	return apierr.Conflict(apierr.CodeAlreadyExists, "name: you already have a skill named %q", name).WithDetail("field", "name")
 }
 
 // List returns the built-in skills, then the caller's by name.
@@ -233,5 +233,5 @@ func (s *Service) Resolve(ctx context.Context, c kb.Caller, ref string) (Skill, 
 }
 
 func unknown(ref string) error {
-	return apierr.BadRequest("unknown_skill", "skill %q is not known; GET /api/v1/knowledge-agent/skills lists the skills", ref)
+	return apierr.BadRequest(apierr.CodeUnknownSkill, "skill %q is not known; GET /api/v1/knowledge-agent/skills lists the skills", ref)
 }

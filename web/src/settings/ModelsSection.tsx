@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAgentOptions } from "../api/agentOptions";
-import { ApiError } from "../api/client";
+import { hasCode } from "../api/errorCodes";
 import { messageOf } from "../ui/errors";
 import { formatNumber } from "../ui/format";
 import { checkCLIProfile, checkModel } from "./api";
@@ -25,7 +25,7 @@ function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; det
     try {
       setState({ busy: false, result: await props.run() });
     } catch (err) {
-      const tooMany = err instanceof ApiError && err.code === "too_many_checks";
+      const tooMany = hasCode(err, "too_many_checks");
       setState({ busy: false, error: tooMany ? t("models.tooMany") : messageOf(err) });
     }
   }
