@@ -91,8 +91,14 @@ func TooMany(code Code, format string, args ...any) *Error {
 }
 
 // Internal is a 500 whose message never reveals the cause; a cause that
-// is a fault (the database down, a full disk) answers as that fault.
-func Internal(cause error) *Error {
+// is a fault (the database down, a full disk) answers as that fault. op
+// names what failed ("list shares"), so the logged cause says where.
+func Internal(op string, cause error) *Error {
+	if cause == nil {
+		cause = errors.New(op)
+	} else {
+		cause = fmt.Errorf("%s: %w", op, cause)
+	}
 	if f := fault(cause); f != nil {
 		return f
 	}

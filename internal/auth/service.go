@@ -118,18 +118,18 @@ func (s *Service) CreateUser(ctx context.Context, username, password, role strin
 	}
 	h, err := s.hash(password)
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("create user: hash password", err)
 	}
 	u := store.User{Username: username, PasswordHash: h, Role: role}
 	if err := s.st.CreateUser(ctx, &u); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return store.User{}, apierr.Conflict(apierr.CodeUsernameTaken, "username %q is taken", username)
 		}
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("create user", err)
 	}
 	if s.seeder != nil {
 		if err := s.seeder.SeedSample(ctx, kb.Caller{ID: u.ID, Username: u.Username}); err != nil {
-			return u, apierr.Internal(fmt.Errorf("seed sample for %s: %w", username, err))
+			return u, apierr.Internal("seed sample for "+username, err)
 		}
 	}
 	return u, nil
@@ -142,7 +142,7 @@ func (s *Service) SetPassword(ctx context.Context, id int64, password string) (s
 	}
 	h, err := s.hash(password)
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("set password: hash password", err)
 	}
 	return s.update(ctx, id, store.UserUpdate{PasswordHash: &h})
 }
@@ -161,7 +161,7 @@ func (s *Service) update(ctx context.Context, id int64, upd store.UserUpdate) (s
 		return store.User{}, apierr.NotFound(apierr.CodeUserNotFound, "no user with id %d", id)
 	}
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("update user", err)
 	}
 	return u, nil
 }

@@ -91,7 +91,7 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (S
 		var err error
 		u, err = s.st.UserByUsername(ctx, username)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return false, apierr.Internal(err)
+			return false, apierr.Internal("login: read user", err)
 		}
 		return s.checkPassword(u.PasswordHash, password) && !u.Disabled, nil
 	})
@@ -106,7 +106,7 @@ func (s *Service) issue(ctx context.Context, u store.User) (Session, error) {
 	sess := store.Session{ID: randomHex(16), UserID: u.ID, CreatedAt: now, LastSeenAt: now,
 		ExpiresAt: now.Add(s.ttl), MaxExpiresAt: now.Add(s.maxTTL)}
 	if err := s.st.CreateSession(ctx, &sess); err != nil {
-		return Session{}, apierr.Internal(err)
+		return Session{}, apierr.Internal("create session", err)
 	}
 	c := claims{
 		RegisteredClaims: jwt.RegisteredClaims{
@@ -119,7 +119,7 @@ func (s *Service) issue(ctx context.Context, u store.User) (Session, error) {
 	}
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.secret)
 	if err != nil {
-		return Session{}, apierr.Internal(err)
+		return Session{}, apierr.Internal("sign session token", err)
 	}
 	return Session{Token: tok, ExpiresAt: sess.MaxExpiresAt, IdleExpiresAt: sess.ExpiresAt, User: u}, nil
 }
@@ -162,7 +162,7 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 		return Principal{}, errSessionEnded
 	}
 	if err != nil {
-		return Principal{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal("authenticate: read session", err)
 	}
 	now := s.now().UTC()
 	if !now.Before(sess.ExpiresAt) {
@@ -173,7 +173,7 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 		return Principal{}, errSessionEnded
 	}
 	if err != nil {
-		return Principal{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal("authenticate: read session user", err)
 	}
 	// Sliding expiry, written at most once a minute per session so reads
 	// do not all become writes.
@@ -201,7 +201,7 @@ func (s *Service) Logout(ctx context.Context, p Principal) error {
 		return apierr.BadRequest(apierr.CodeNotASession, "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
 	}
 	if err := s.st.DeleteSession(ctx, p.User.ID, p.SessionID); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return apierr.Internal(err)
+		return apierr.Internal("logout: delete session", err)
 	}
 	return nil
 }
@@ -210,7 +210,7 @@ func (s *Service) Logout(ctx context.Context, p Principal) error {
 func (s *Service) LogoutAll(ctx context.Context, p Principal) (int64, error) {
 	n, err := s.st.DeleteSessions(ctx, p.User.ID, "")
 	if err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("logout everywhere: delete sessions", err)
 	}
 	return n, nil
 }
@@ -225,7 +225,7 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, addr, current
 	err := s.throttle.Attempt(p.User.Username, addr, func() (bool, error) {
 		u, err := s.st.UserByID(ctx, p.User.ID)
 		if err != nil {
-			return false, apierr.Internal(err)
+			return false, apierr.Internal("change password: read user", err)
 		}
 		return s.checkPassword(u.PasswordHash, current), nil
 	})
@@ -237,7 +237,7 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, addr, current
 	}
 	h, err := s.hash(next)
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("change password: hash password", err)
 	}
 	_, err = s.update(ctx, p.User.ID, store.UserUpdate{PasswordHash: &h, KeepSession: p.SessionID})
 	return err
@@ -254,7 +254,7 @@ func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Prin
 		return Principal{}, apierr.Unauthorized(apierr.CodeInvalidToken, "the API token is not valid or was revoked")
 	}
 	if err != nil {
-		return Principal{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal("authenticate API token: read token", err)
 	}
 	now := s.now().UTC()
 	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
@@ -280,7 +280,7 @@ func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Prin
 			return Principal{}, knowledge.ErrScopeDeleted
 		}
 		if err != nil {
-			return Principal{}, apierr.Internal(err)
+			return Principal{}, apierr.Internal("authenticate API token: read scope folder", err)
 		}
 		p.ScopeID, p.ScopePath, p.ReadOnly = n.ID, n.Path, t.ReadOnly
 	}

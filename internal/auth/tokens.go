@@ -58,7 +58,7 @@ func (s *Service) CreateScopedToken(ctx context.Context, u store.User, name stri
 		return NewToken{}, apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", uri)
 	}
 	if err != nil {
-		return NewToken{}, apierr.Internal(err)
+		return NewToken{}, apierr.Internal("create scoped token: read scope folder", err)
 	}
 	if !n.IsDir() {
 		return NewToken{}, apierr.BadRequest(apierr.CodeInvalidScope, "%s is a file; a token is scoped to a folder", uri)
@@ -91,7 +91,7 @@ func (s *Service) createToken(ctx context.Context, t store.APIToken, name string
 		t.ExpiresAt = &exp
 	}
 	if err := s.st.CreateToken(ctx, &t); err != nil {
-		return NewToken{}, apierr.Internal(err)
+		return NewToken{}, apierr.Internal("create token", err)
 	}
 	return NewToken{APIToken: t, Secret: secret}, nil
 }
@@ -116,7 +116,7 @@ func (s *Service) view(ctx context.Context, t store.APIToken, owner string) (Tok
 	if err == nil {
 		v.ScopeURI = kb.NodeURI(owner, n.Path, true)
 	} else if !errors.Is(err, store.ErrNotFound) {
-		return v, apierr.Internal(err)
+		return v, apierr.Internal("view token: read scope folder", err)
 	}
 	return v, nil
 }
@@ -125,7 +125,7 @@ func (s *Service) view(ctx context.Context, t store.APIToken, owner string) (Tok
 func (s *Service) ListTokens(ctx context.Context, u store.User) ([]TokenView, error) {
 	ts, err := s.st.ListTokens(ctx, u.ID)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list tokens", err)
 	}
 	out := make([]TokenView, len(ts))
 	for i, t := range ts {
@@ -143,7 +143,7 @@ func (s *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 		return apierr.NotFound(apierr.CodeTokenNotFound, "no API token with id %d", id)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("revoke token", err)
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func (s *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 func (s *Service) ListAllTokens(ctx context.Context) ([]TokenView, error) {
 	ts, err := s.st.ListAllTokens(ctx)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list all tokens", err)
 	}
 	out := make([]TokenView, len(ts))
 	for i, t := range ts {
@@ -171,7 +171,7 @@ func (s *Service) RevokeAnyToken(ctx context.Context, id int64) error {
 		return apierr.NotFound(apierr.CodeTokenNotFound, "no API token with id %d", id)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("revoke any token", err)
 	}
 	return nil
 }
@@ -180,7 +180,7 @@ func (s *Service) RevokeAnyToken(ctx context.Context, id int64) error {
 func (s *Service) ListUsers(ctx context.Context) ([]store.User, error) {
 	us, err := s.st.ListUsers(ctx)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list users", err)
 	}
 	return us, nil
 }
@@ -192,7 +192,7 @@ func (s *Service) UserByName(ctx context.Context, name string) (store.User, erro
 		return store.User{}, apierr.NotFound(apierr.CodeUserNotFound, "no user named %q", name)
 	}
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("read user by name", err)
 	}
 	return u, nil
 }

@@ -124,7 +124,7 @@ func (s *Service) SaveAuto(ctx context.Context, c kb.Caller, r AutoRequest) (Aut
 	b, _ := json.Marshal(req)
 	a := store.AutoCompile{UserID: c.ID, NodeID: n.ID, RequestJSON: string(b), QuietS: quiet}
 	if err := s.st.PutAutoCompile(ctx, &a); err != nil {
-		return AutoView{}, apierr.Internal(err)
+		return AutoView{}, apierr.Internal("save auto-compile", err)
 	}
 	return autoView(u.String(), a), nil
 }
@@ -144,7 +144,7 @@ func (s *Service) Auto(ctx context.Context, c kb.Caller, raw string) (AutoView, 
 		return AutoView{}, noAuto(u)
 	}
 	if err != nil {
-		return AutoView{}, apierr.Internal(err)
+		return AutoView{}, apierr.Internal("read auto-compile", err)
 	}
 	return autoView(u.String(), a), nil
 }
@@ -161,7 +161,7 @@ func (s *Service) DeleteAuto(ctx context.Context, c kb.Caller, raw string) error
 		return noAuto(u)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("delete auto-compile", err)
 	}
 	return nil
 }

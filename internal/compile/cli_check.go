@@ -38,7 +38,7 @@ func (s *Service) CheckCLIProfile(ctx context.Context, name string) (*JobError, 
 	}
 	dir, err := os.MkdirTemp("", "knowspace-cli-check-")
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("check cli profile: make temp dir", err)
 	}
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(ctx, cliCheckTimeout)
@@ -51,7 +51,7 @@ func (s *Service) CheckCLIProfile(ctx context.Context, name string) (*JobError, 
 		return &JobError{Code: "bad_configuration", Message: s.cliUserErr.Error()}, nil
 	}
 	if err := s.cliUser.apply(cmd, dir); err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("check cli profile: run as cli user", err)
 	}
 	cmd.WaitDelay = cliWaitDelay
 	err = cmd.Run()

@@ -95,7 +95,7 @@ func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobVie
 				return []JobView{}, nil
 			}
 			if err != nil {
-				return nil, apierr.Internal(err)
+				return nil, apierr.Internal("list jobs: read source owner", err)
 			}
 			q.SourceUserID = o.ID
 		}
@@ -103,7 +103,7 @@ func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobVie
 	}
 	js, err := s.st.ListJobs(ctx, c.ID, q)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list jobs", err)
 	}
 	return s.views(ctx, c, js...)
 }
@@ -123,7 +123,7 @@ func checkListFilter(state string, limit int) error {
 func (s *Service) views(ctx context.Context, c kb.Caller, js ...store.Job) ([]JobView, error) {
 	names, err := store.NamesBy(ctx, s.st, js, func(j store.Job) *int64 { return j.SourceUserID })
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view jobs: read source owners", err)
 	}
 	out := make([]JobView, 0, len(js))
 	for _, j := range js {
@@ -161,7 +161,7 @@ func (s *Service) Job(ctx context.Context, c kb.Caller, id int64) (JobView, erro
 		return JobView{}, jobNotFound(id)
 	}
 	if err != nil {
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("read job", err)
 	}
 	return s.view(ctx, c, j)
 }
@@ -180,7 +180,7 @@ func (s *Service) Cancel(ctx context.Context, c kb.Caller, id int64) (JobView, e
 		cur, _ := s.st.JobByID(ctx, c.ID, id)
 		return JobView{}, apierr.Conflict(apierr.CodeJobFinished, "job %d is already %s", id, cur.State)
 	case err != nil:
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("cancel job", err)
 	}
 	if j.State == store.JobCancelled {
 		transition(j, store.JobQueued, store.JobCancelled, "", "user_id", c.ID)
@@ -201,7 +201,7 @@ func (s *Service) Retry(ctx context.Context, c kb.Caller, id int64) (JobView, er
 		return JobView{}, jobNotFound(id)
 	}
 	if err != nil {
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("retry job: read job", err)
 	}
 	if cur.State != store.JobFailed && cur.State != store.JobCancelled {
 		return JobView{}, apierr.Conflict(apierr.CodeJobNotRetryable, "job %d is %s; only failed or cancelled jobs can be retried", id, cur.State)
@@ -211,7 +211,7 @@ func (s *Service) Retry(ctx context.Context, c kb.Caller, id int64) (JobView, er
 	case errors.Is(err, store.ErrConflict):
 		return JobView{}, apierr.Conflict(apierr.CodeActiveJobConflict, "the file of job %d has another active job; cancel it first", id)
 	case err != nil:
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("retry job", err)
 	}
 	transition(j, cur.State, j.State, "", "user_id", c.ID)
 	s.notify()

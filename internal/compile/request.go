@@ -243,7 +243,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 	// bounds the queue, it need not be exact.
 	queued, err := s.st.CountQueuedJobs(ctx, c.ID)
 	if err != nil {
-		return EnqueueResult{}, apierr.Internal(err)
+		return EnqueueResult{}, apierr.Internal("compile: count queued jobs", err)
 	}
 	for _, a := range ok {
 		if queued >= int64(s.maxQueued) {
@@ -265,7 +265,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 			continue
 		}
 		if err != nil {
-			return EnqueueResult{}, apierr.Internal(err)
+			return EnqueueResult{}, apierr.Internal("compile: enqueue job", err)
 		}
 		if !created && got.ConfigHash != hash {
 			reject(a.uri.String(), "active_job_conflict",
@@ -330,7 +330,7 @@ func (s *Service) staleFiles(ctx context.Context, c kb.Caller, raw string) ([]st
 	for off := 0; ; off += 1000 {
 		page, err := s.st.Children(ctx, n.ID, off, 1000)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("compile stale files: list folder", err)
 		}
 		for _, ch := range page {
 			if !ch.IsDir() && !knowledge.IsGenerated(ch) {
@@ -344,7 +344,7 @@ func (s *Service) staleFiles(ctx context.Context, c kb.Caller, raw string) ([]st
 	}
 	stale, err := s.st.StaleSummaries(ctx, c.ID, ids)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("compile stale files: find stale summaries", err)
 	}
 	var out []string
 	for _, id := range ids {

@@ -248,7 +248,7 @@ func (h *handlers) health(c echo.Context) error {
 func serveOpenAPI(c echo.Context) error {
 	doc, err := openapi.JSON()
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("build openapi document", err)
 	}
 	return c.JSONBlob(http.StatusOK, doc)
 }
@@ -310,7 +310,7 @@ func fromEcho(he *echo.HTTPError) *apierr.Error {
 		return apierr.Unauthorized(apierr.CodeMissingToken, "sign in first")
 	}
 	if he.Code >= 500 {
-		return apierr.Internal(he)
+		return apierr.Internal("echo", he)
 	}
 	return apierr.New(he.Code, apierr.CodeInvalidRequest, "%s", http.StatusText(he.Code))
 }

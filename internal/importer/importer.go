@@ -127,7 +127,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 		// Checked before the archive is staged: a refusal costs no disk.
 		queued, err := s.Store.CountQueuedJobs(ctx, c.ID)
 		if err != nil {
-			return store.Job{}, apierr.Internal(err)
+			return store.Job{}, apierr.Internal("import: count queued jobs", err)
 		}
 		if queued >= int64(s.QueuedJobsPerUser) {
 			return store.Job{}, apierr.TooMany(apierr.CodeQueueFull, "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
@@ -140,7 +140,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 	if u.Username != c.Username {
 		o, err := s.Store.UserByUsername(ctx, u.Username)
 		if err != nil {
-			return store.Job{}, apierr.Internal(err)
+			return store.Job{}, apierr.Internal("import: read target owner", err)
 		}
 		j.SourceUserID = &o.ID
 	}

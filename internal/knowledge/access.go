@@ -47,7 +47,7 @@ func (t *Tree) find(ctx context.Context, c kb.Caller, u kb.URI, need access.Role
 		return target{}, notFound(u.String())
 	}
 	if err != nil {
-		return target{}, apierr.Internal(err)
+		return target{}, apierr.Internal("find node", err)
 	}
 	u.Dir = n.IsDir()
 	if need >= access.Write && !dec.CanWrite() {
@@ -70,11 +70,11 @@ func (t *Tree) decide(ctx context.Context, c kb.Caller, u kb.URI) (kb.Caller, ac
 		return kb.Caller{}, access.Decision{}, notFound(u.String())
 	}
 	if err != nil {
-		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
+		return kb.Caller{}, access.Decision{}, apierr.Internal("decide access: read owner", err)
 	}
 	dec, err := t.acc.Decide(ctx, c.ID, owner, u.Path)
 	if err != nil {
-		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
+		return kb.Caller{}, access.Decision{}, apierr.Internal("decide access", err)
 	}
 	if !dec.CanRead() {
 		return kb.Caller{}, access.Decision{}, notFound(u.String())

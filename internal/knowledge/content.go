@@ -123,7 +123,7 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	}
 	all, err := t.st.LatestBodies(ctx, []int64{n.ID})
 	if err != nil {
-		return Page{}, apierr.Internal(err)
+		return Page{}, apierr.Internal("read page: latest body", err)
 	}
 	if len(all[n.ID]) == 0 && t.gone(ctx, n.ID) {
 		return Page{}, notFound(u.String())
@@ -131,7 +131,7 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
 	state, reason, err := t.textState(ctx, n)
 	if err != nil {
-		return Page{}, apierr.Internal(err)
+		return Page{}, apierr.Internal("read page: text state", err)
 	}
 	p.TextState = state
 	v, ok := TextBody(all[n.ID])
@@ -153,7 +153,7 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 		p.Extraction = json.RawMessage(*v.ExtractionJSON)
 		if p.markExtraction() == "pdf" {
 			if p.starts, err = t.st.PageStartsOf(ctx, v.ID); err != nil {
-				return Page{}, apierr.Internal(err)
+				return Page{}, apierr.Internal("read page: page starts", err)
 			}
 		}
 	}
@@ -174,7 +174,7 @@ func (t *Tree) pageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 		if t.gone(ctx, n.ID) {
 			return Page{}, notFound(u.String())
 		}
-		return Page{}, apierr.Internal(fmt.Errorf("read %s: %w", u, err))
+		return Page{}, apierr.Internal("read "+u.String(), err)
 	}
 	if end := offset + int64(utf8.RuneCountInString(p.Text)); end < p.Total {
 		p.NextOffset = &end
@@ -230,14 +230,14 @@ func (t *Tree) OpenRaw(ctx context.Context, c kb.Caller, raw string) (RawFile, e
 		return RawFile{}, notFound(u.String())
 	}
 	if err != nil {
-		return RawFile{}, apierr.Internal(err)
+		return RawFile{}, apierr.Internal("open raw: latest version", err)
 	}
 	f, err := t.blobs.Open(v.BlobHash)
 	if err != nil {
 		if t.gone(ctx, n.ID) {
 			return RawFile{}, notFound(u.String())
 		}
-		return RawFile{}, apierr.Internal(err)
+		return RawFile{}, apierr.Internal("open raw: blob", err)
 	}
 	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size, Hash: v.BlobHash}, nil
 }

@@ -86,7 +86,7 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		return markChanged(ctx, tx, own, made)
 	})
 	if err != nil {
-		return Item{}, false, wrapStoreErr(err)
+		return Item{}, false, wrapStoreErr("copy", err)
 	}
 	return itemOf(own.Username, made), replaced, nil
 }
@@ -107,7 +107,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 	}
 	dir, err := t.editableFolder(ctx, src.owner, n)
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, wrapStoreErr("copy to edit: find folder", err)
 	}
 	own, _, err := t.decideWrite(ctx, c, kb.URI{Username: src.owner.Username, Path: dir.Path, Dir: true})
 	if err != nil {
@@ -136,7 +136,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 		return markChanged(ctx, tx, own, made)
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, wrapStoreErr("copy to edit", err)
 	}
 	return itemOf(own.Username, made), nil
 }

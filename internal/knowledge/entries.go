@@ -56,7 +56,7 @@ func (t *Tree) ReadDir(ctx context.Context, c kb.Caller, raw string) ([]Entry, e
 	for {
 		page, err := t.st.ChildrenAfter(ctx, tg.node.ID, after, MaxListLimit)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("read dir", err)
 		}
 		es, err := t.entries(ctx, tg, page)
 		if err != nil {
@@ -81,7 +81,7 @@ func (t *Tree) entries(ctx context.Context, tg target, ns []store.Node) ([]Entry
 	}
 	bodies, err := t.st.LatestBodies(ctx, files)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("read dir: latest bodies", err)
 	}
 	out := make([]Entry, len(ns))
 	for i, n := range ns {

@@ -193,7 +193,7 @@ func (t *Tree) countPending(ctx context.Context, p *hitPage) error {
 	for _, r := range t.searchRoots(p.call) {
 		waiting, _, err := t.st.CountExtractions(ctx, r)
 		if err != nil {
-			return apierr.Internal(err)
+			return apierr.Internal("count pending extractions", err)
 		}
 		p.out.PendingFiles += int(waiting)
 	}

@@ -137,10 +137,10 @@ func restorePaths(ctx context.Context, st *store.Store, its []store.TrashItem) (
 func (t *Tree) purgeScopedTrash(ctx context.Context, c kb.Caller, id int64) (int, error) {
 	its, err := t.st.ListTrash(ctx, c.ID)
 	if err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("purge scoped trash: list trash", err)
 	}
 	if its, err = visibleTrash(ctx, t.st, c, its); err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("purge scoped trash: visible trash", err)
 	}
 	n := 0
 	for _, it := range its {
@@ -152,7 +152,7 @@ func (t *Tree) purgeScopedTrash(ctx context.Context, c kb.Caller, id int64) (int
 		}
 		hashes, k, err := t.st.PurgeTrash(ctx, c.ID, it.ID, time.Time{})
 		if err != nil {
-			return n, apierr.Internal(err)
+			return n, apierr.Internal("purge scoped trash", err)
 		}
 		t.freeBlobs(ctx, hashes)
 		n += k

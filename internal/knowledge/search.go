@@ -121,7 +121,7 @@ func (t *Tree) searchNames(ctx context.Context, call toolCall, query string) ([]
 		const fetch = 5000
 		ns, err := t.st.SearchNames(ctx, r, strings.TrimSpace(query), fetch)
 		if err != nil {
-			return nil, false, apierr.Internal(err)
+			return nil, false, apierr.Internal("search names", err)
 		}
 		if len(ns) == fetch {
 			complete = false

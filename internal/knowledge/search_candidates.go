@@ -83,7 +83,7 @@ func (t *Tree) candidates(ctx context.Context, roots []store.SearchRoot, lits []
 	for _, r := range roots {
 		ns, err := t.st.SearchCandidates(ctx, r, lits, "", false, false, rankCap+1-len(out))
 		if err != nil {
-			return nil, false, apierr.Internal(err)
+			return nil, false, apierr.Internal("search: index candidates", err)
 		}
 		out = append(out, ns...)
 		if len(out) > rankCap {
@@ -97,7 +97,7 @@ func (t *Tree) countNoText(ctx context.Context, p *hitPage, roots []store.Search
 	for _, r := range roots {
 		n, err := t.st.CountFilesWithoutText(ctx, r)
 		if err != nil {
-			return apierr.Internal(err)
+			return apierr.Internal("search: count files without text", err)
 		}
 		p.out.SkippedNoText += int(n)
 	}
@@ -120,7 +120,7 @@ func (t *Tree) searchRanked(ctx context.Context, p *hitPage, cands []store.Node)
 	}
 	bodies, err := t.st.LatestBodies(ctx, ids)
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("search ranked: latest bodies", err)
 	}
 	var found []rankedFile
 	for _, f := range cands {
@@ -192,7 +192,7 @@ func (t *Tree) searchInPathOrder(ctx context.Context, p *hitPage, roots []store.
 		for {
 			batch, err := t.st.SearchCandidates(ctx, r, lits, after, inclusive, p.cur.Dense, candidateBatch)
 			if err != nil {
-				return apierr.Internal(err)
+				return apierr.Internal("search in path order: index candidates", err)
 			}
 			stopped, err := p.visitAll(ctx, batch)
 			if err != nil || stopped {

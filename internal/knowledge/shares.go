@@ -92,7 +92,7 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 		case errors.Is(err, store.ErrNotFound) || (err == nil && u.Disabled):
 			return ShareView{}, apierr.BadRequest(apierr.CodeInvalidGrantee, "there is no active user named %q", kb.Clip(r.User, 64))
 		case err != nil:
-			return ShareView{}, apierr.Internal(err)
+			return ShareView{}, apierr.Internal("share: read grantee user", err)
 		case u.ID == c.ID:
 			return ShareView{}, apierr.BadRequest(apierr.CodeSelfShare, "%s is yours already", tg.uri)
 		}
@@ -103,7 +103,7 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 			return ShareView{}, apierr.BadRequest(apierr.CodeInvalidGrantee, "there is no group named %q", kb.Clip(r.Group, 64))
 		}
 		if err != nil {
-			return ShareView{}, apierr.Internal(err)
+			return ShareView{}, apierr.Internal("share: read grantee group", err)
 		}
 		sh.GroupID, grantee = &g.ID, "group "+g.Name
 	}
@@ -112,7 +112,7 @@ func (t *Tree) Share(ctx context.Context, c kb.Caller, r ShareRequest) (ShareVie
 	} else if errors.Is(err, store.ErrGone) {
 		return ShareView{}, notFound(tg.uri.String())
 	} else if err != nil {
-		return ShareView{}, apierr.Internal(err)
+		return ShareView{}, apierr.Internal("share", err)
 	}
 	vs, err := t.shareViews(ctx, c, []store.Share{sh}, tg.node.ID)
 	if err != nil {
@@ -127,7 +127,7 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 	if raw == "" {
 		shs, err := t.st.SharesBy(ctx, c.ID)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("list shares by owner", err)
 		}
 		return t.shareViews(ctx, c, shs, 0)
 	}
@@ -137,7 +137,7 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 	}
 	nodes, err := t.st.NodesByPaths(ctx, c.ID, access.Ancestors(tg.node.Path))
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list shares: read ancestors", err)
 	}
 	ids := make([]int64, len(nodes))
 	for i, n := range nodes {
@@ -145,7 +145,7 @@ func (t *Tree) Shares(ctx context.Context, c kb.Caller, raw string) ([]ShareView
 	}
 	shs, err := t.st.SharesOn(ctx, ids)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list shares on nodes", err)
 	}
 	return t.shareViews(ctx, c, shs, tg.node.ID)
 }
@@ -160,7 +160,7 @@ func (t *Tree) SetShareRole(ctx context.Context, c kb.Caller, id int64, role str
 		return ShareView{}, err
 	}
 	if err := t.st.SetShareRole(ctx, id, role); err != nil {
-		return ShareView{}, apierr.Internal(err)
+		return ShareView{}, apierr.Internal("set share role", err)
 	}
 	sh.Role = role
 	vs, err := t.shareViews(ctx, c, []store.Share{sh}, sh.NodeID)
@@ -177,7 +177,7 @@ func (t *Tree) Unshare(ctx context.Context, c kb.Caller, id int64) error {
 		return err
 	}
 	if err := t.st.DeleteShare(ctx, id); err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("unshare", err)
 	}
 	return nil
 }
@@ -189,7 +189,7 @@ func (t *Tree) ownShare(ctx context.Context, c kb.Caller, id int64) (store.Share
 		return store.Share{}, shareNotFound(id)
 	}
 	if err != nil {
-		return store.Share{}, apierr.Internal(err)
+		return store.Share{}, apierr.Internal("read own share", err)
 	}
 	return sh, nil
 }
@@ -206,7 +206,7 @@ func (t *Tree) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, a
 	}
 	nodes, err := t.st.NodesByIDs(ctx, nodeIDs)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view shares: read nodes", err)
 	}
 	byID := map[int64]store.Node{}
 	for _, n := range nodes {
@@ -214,11 +214,11 @@ func (t *Tree) shareViews(ctx context.Context, c kb.Caller, shs []store.Share, a
 	}
 	names, err := t.st.Usernames(ctx, userIDs)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view shares: read user names", err)
 	}
 	groups, err := t.st.ListGroups(ctx)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view shares: read groups", err)
 	}
 	groupName := map[int64]string{}
 	for _, g := range groups {

@@ -193,7 +193,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index) && (call.shared || call.node.IsDir())
 	if useIndex {
 		if useIndex, err = t.st.SearchIndexReady(ctx); err != nil {
-			return nil, "", apierr.Internal(err)
+			return nil, "", apierr.Internal("search: index readiness", err)
 		}
 	}
 	if useIndex {
@@ -215,7 +215,7 @@ func (t *Tree) runSearch(ctx context.Context, call toolCall) (any, string, error
 func (t *Tree) searchScanned(ctx context.Context, p *hitPage) error {
 	files, more, err := t.searchFiles(ctx, p.call, p.cur)
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("search: list files to scan", err)
 	}
 	p.remaining = more
 	_, err = p.visitAll(ctx, files)
@@ -286,7 +286,7 @@ func (t *Tree) scanBlob(ctx context.Context, sc *index.Scanner, v store.FileVers
 		return index.Result{}, nil // deleted while the search walked: nothing to find
 	}
 	if err != nil {
-		return index.Result{}, apierr.Internal(fmt.Errorf("open blob %s: %w", v.BlobHash, err))
+		return index.Result{}, apierr.Internal("search: open blob "+v.BlobHash, err)
 	}
 	defer f.Close()
 	res, err := sc.Scan(ctx, f, v.Size, start, maxHits, countUpTo, budget)
@@ -294,7 +294,7 @@ func (t *Tree) scanBlob(ctx context.Context, sc *index.Scanner, v store.FileVers
 		if ctx.Err() != nil {
 			return index.Result{}, ctx.Err()
 		}
-		return index.Result{}, apierr.Internal(err)
+		return index.Result{}, apierr.Internal("search: scan blob", err)
 	}
 	return res, nil
 }
@@ -305,5 +305,5 @@ func queryErr(err error) error {
 	if qe, ok := errors.AsType[*index.QueryError](err); ok {
 		return invalidArgs("%s", qe.Error())
 	}
-	return apierr.Internal(err)
+	return apierr.Internal("search query", err)
 }

@@ -246,7 +246,7 @@ func (t *Tree) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def to
 	}
 	js, err := encodeResult(v)
 	if err != nil {
-		return ToolResult{}, apierr.Internal(err)
+		return ToolResult{}, apierr.Internal("encode tool result", err)
 	}
 	if len(js) > MaxToolResultBytes {
 		return ToolResult{}, apierr.New(http.StatusUnprocessableEntity, apierr.CodeResultTooLarge,

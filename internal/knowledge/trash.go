@@ -77,7 +77,7 @@ func (t *Tree) Delete(ctx context.Context, c kb.Caller, raw string) error {
 		return trashNode(ctx, tx, c, own, n)
 	})
 	if err != nil {
-		return wrapStoreErr(err)
+		return wrapStoreErr("delete", err)
 	}
 	return nil
 }
@@ -144,19 +144,19 @@ func trashNode(ctx context.Context, tx *store.Store, c, own kb.Caller, n store.N
 func (t *Tree) ListTrash(ctx context.Context, c kb.Caller) ([]TrashEntry, error) {
 	its, err := t.st.ListTrash(ctx, c.ID)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash", err)
 	}
 	names, err := store.NamesBy(ctx, t.st, its, func(it store.TrashItem) *int64 { return it.DeletedBy })
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash: read deleter names", err)
 	}
 	its, err = visibleTrash(ctx, t.st, c, its)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash: visible items", err)
 	}
 	at, err := restorePaths(ctx, t.st, its)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash: restore paths", err)
 	}
 	out := make([]TrashEntry, 0, len(its))
 	for _, it := range its {
@@ -243,7 +243,7 @@ func (t *Tree) RestoreTrash(ctx context.Context, c kb.Caller, id int64) (Item, e
 		return err
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, wrapStoreErr("restore from trash", err)
 	}
 	return itemOf(c.Username, restored), nil
 }
@@ -283,7 +283,7 @@ func (t *Tree) PurgeTrash(ctx context.Context, c kb.Caller, id int64) (int, erro
 	}
 	hashes, n, err := t.st.PurgeTrash(ctx, c.ID, id, time.Time{})
 	if err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("purge trash", err)
 	}
 	if id != 0 && n == 0 {
 		return 0, trashNotFound(id)

@@ -184,7 +184,7 @@ func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root target) (Li
 		return Listing{}, ErrScopeDeleted
 	}
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list scope root", err)
 	}
 	return Listing{URI: root.uri.String(), Access: access.Read.String(), Items: []Item{itemOf(c.Username, n)}}, nil
 }
@@ -213,7 +213,7 @@ func (t *Tree) listPage(ctx context.Context, c kb.Caller, tg target, pr PageRequ
 		return Listing{}, err
 	}
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list folder", err)
 	}
 	limit := pr.Limit
 	out := Listing{URI: tg.uri.String(), Access: tg.dec.Role.String(), Items: make([]Item, 0, min(len(children), limit))}
@@ -240,30 +240,30 @@ func (t *Tree) listPage(ctx context.Context, c kb.Caller, tg target, pr PageRequ
 	// which for a shared folder live in the caller's own tree.
 	jobs, summaries, err := t.st.Badges(ctx, c.ID, files)
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list folder: badges", err)
 	}
 	layers, err := t.folderLayers(ctx, c, dirs)
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list folder: folder layers", err)
 	}
 	watched := map[int64]bool{}
 	if len(dirIDs) > 0 {
 		if watched, err = t.st.AutoCompiled(ctx, dirIDs); err != nil {
-			return Listing{}, apierr.Internal(err)
+			return Listing{}, apierr.Internal("list folder: auto-compiled folders", err)
 		}
 	}
 	ocr, err := t.ocrBodies(ctx, children)
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list folder: OCR bodies", err)
 	}
 	texts, err := t.textStates(ctx, children)
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list folder: text states", err)
 	}
 	shared := map[int64]bool{}
 	if tg.owner.ID == c.ID {
 		if shared, err = t.st.SharedNodes(ctx, all); err != nil {
-			return Listing{}, apierr.Internal(err)
+			return Listing{}, apierr.Internal("list folder: shared nodes", err)
 		}
 	}
 	d := 0 // index of the next folder in dirs
@@ -335,7 +335,7 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 		return nil
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, wrapStoreErr("make folder", err)
 	}
 	return itemOf(own.Username, created), nil
 }
@@ -437,7 +437,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		return markChanged(ctx, tx, own, n, moved)
 	})
 	if err != nil {
-		return Item{}, false, wrapStoreErr(err)
+		return Item{}, false, wrapStoreErr("move", err)
 	}
 	return itemOf(own.Username, moved), replaced, nil
 }
@@ -454,8 +454,9 @@ func outsideTree(src target, to kb.URI) error {
 }
 
 // wrapStoreErr passes API errors through and maps store sentinels: a race
-// with another request answers 404 or 409, never 500.
-func wrapStoreErr(err error) error {
+// with another request answers 404 or 409, never 500; op names the write
+// for the log of any other failure.
+func wrapStoreErr(op string, err error) error {
 	if _, ok := apierr.As(err); ok {
 		return err
 	}
@@ -467,7 +468,7 @@ func wrapStoreErr(err error) error {
 	case errors.Is(err, store.ErrBusy):
 		return apierr.Conflict(apierr.CodeBusy, "another change to the same resources is in progress; try again").WithCause(err)
 	}
-	return apierr.Internal(err)
+	return apierr.Internal(op, err)
 }
 
 // mutate runs fn as one transaction that holds the lock of owner's tree.

@@ -171,7 +171,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 	for i, f := range files {
 		d, err := t.decodeStaged(f)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("upload: decode staged file", err)
 		}
 		if d != nil {
 			defer d.body.Abort()
@@ -251,7 +251,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 			}
 		}
 		t.freeBlobs(ctx, hashes)
-		return nil, wrapStoreErr(err)
+		return nil, wrapStoreErr("upload", err)
 	}
 	return itemsOf(own.Username, nodes), nil
 }

@@ -35,11 +35,11 @@ func (t *Tree) Versions(ctx context.Context, c kb.Caller, raw string) ([]Version
 	}
 	vs, err := t.st.VersionsOf(ctx, []int64{n.ID})
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list versions", err)
 	}
 	names, err := store.NamesBy(ctx, t.st, vs, func(v store.FileVersion) *int64 { return v.AuthorID })
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list versions: read author names", err)
 	}
 	var out []Version
 	for i := len(vs) - 1; i >= 0; i-- {
@@ -111,7 +111,7 @@ func (t *Tree) RestoreVersion(ctx context.Context, c kb.Caller, raw string, vers
 		return err
 	})
 	if err != nil {
-		return Item{}, wrapStoreErr(err)
+		return Item{}, wrapStoreErr("restore version", err)
 	}
 	return itemOf(own.Username, out), nil
 }

@@ -118,7 +118,7 @@ func readResource(ctx context.Context, tree *knowledge.Tree, c kb.Caller, uri st
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxBinaryResource+1))
 	if err != nil {
-		return nil, rpcError(uri, apierr.Internal(err))
+		return nil, rpcError(uri, apierr.Internal("mcp resource: read bytes", err))
 	}
 	res.Contents = []*mcp.ResourceContents{{URI: uri, MIMEType: f.MediaType, Blob: b}}
 	return res, nil

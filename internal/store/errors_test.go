@@ -34,7 +34,7 @@ func TestTranslatedFaultsAnswerAsThemselves(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := apierr.Internal(translate(tc.err))
+			e := apierr.Internal("translate", translate(tc.err))
 			if e.Status != tc.status || e.Code.String() != tc.code {
 				t.Fatalf("got %d %s, want %d %s", e.Status, e.Code, tc.status, tc.code)
 			}
