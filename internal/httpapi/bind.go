@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // MaxJSONBody bounds every JSON request body.
@@ -59,10 +60,7 @@ func sanitizeJSONMessage(msg string) string {
 	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
 		msg = msg[len(prefix):]
 	}
-	if len(msg) > 200 {
-		msg = msg[:200]
-	}
-	return msg
+	return kb.Clip(msg, 200)
 }
 
 // queryInt reads an optional integer query parameter; code names it in
@@ -88,7 +86,7 @@ func queryBool(c echo.Context, name string, code apierr.Code) (bool, error) {
 	}
 	v, err := strconv.ParseBool(s)
 	if err != nil {
-		return false, apierr.BadRequest(code, "%s must be true or false, not %q", name, truncateName(s))
+		return false, apierr.BadRequest(code, "%s must be true or false, not %q", name, kb.Clip(s, 60))
 	}
 	return v, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/importer"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // importArchive stages one multipart "file" part holding an archive and
@@ -45,7 +46,7 @@ func (h *handlers) importArchive(c echo.Context) error {
 		}
 		if part.FormName() != "file" {
 			if n, _ := io.CopyN(io.Discard, part, maxOtherPart+1); n > maxOtherPart {
-				return apierr.TooLarge(apierr.CodePartTooLarge, "the form field %q is larger than %d bytes", truncateName(part.FormName()), maxOtherPart)
+				return apierr.TooLarge(apierr.CodePartTooLarge, "the form field %q is larger than %d bytes", kb.Clip(part.FormName(), 60), maxOtherPart)
 			}
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
@@ -168,7 +169,7 @@ func (h *handlers) upload(c echo.Context) error {
 			n, err := io.CopyN(io.Discard, part, maxOtherPart+1)
 			part.Close()
 			if n > maxOtherPart {
-				return fail(apierr.TooLarge(apierr.CodePartTooLarge, "the form field %q is larger than %d bytes; only parts named \"file\" may be large", truncateName(part.FormName()), maxOtherPart))
+				return fail(apierr.TooLarge(apierr.CodePartTooLarge, "the form field %q is larger than %d bytes; only parts named \"file\" may be large", kb.Clip(part.FormName(), 60), maxOtherPart))
 			}
 			if err != nil && !errors.Is(err, io.EOF) {
 				return fail(apierr.BadRequest(apierr.CodeInvalidUpload, "the multipart body is malformed or was cut off; nothing was stored").WithCause(err))
@@ -226,13 +227,6 @@ const maxOtherPart = 64 << 10
 
 func (h *handlers) requestTooLarge() error {
 	return apierr.TooLarge(apierr.CodeUploadTooLarge, "the upload request is larger than the limit of %d bytes for all its files together; nothing was stored", h.MaxUploadRequest)
-}
-
-func truncateName(s string) string {
-	if len(s) > 60 {
-		return s[:60]
-	}
-	return s
 }
 
 func (h *handlers) readContent(c echo.Context) error {

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
@@ -88,7 +87,7 @@ type Request struct {
 func (r Request) Validate() (archive.Format, string, error) {
 	f, base, ok := archive.FormatOf(r.FileName)
 	if !ok {
-		return 0, "", apierr.BadRequest(apierr.CodeNotAnArchive, "%q is not a .zip, .tar, .tar.gz or .tgz file", truncate(r.FileName))
+		return 0, "", apierr.BadRequest(apierr.CodeNotAnArchive, "%q is not a .zip, .tar, .tar.gz or .tgz file", kb.Clip(r.FileName, 80))
 	}
 	if r.URI == "" && r.Into == "" {
 		return 0, "", apierr.BadRequest(apierr.CodeMissingURI, "uri (the folder to create the import in) or into (an existing folder) is required")
@@ -113,7 +112,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 	} else {
 		folder, err = kb.ValidateName(base)
 		if err != nil {
-			return store.Job{}, apierr.BadRequest(apierr.CodeInvalidName, "the archive's name %q cannot name a folder; pass into= an existing folder", truncate(base))
+			return store.Job{}, apierr.BadRequest(apierr.CodeInvalidName, "the archive's name %q cannot name a folder; pass into= an existing folder", kb.Clip(base, 80))
 		}
 	}
 	u, n, err := s.Tree.ResolveWrite(ctx, c, target)
@@ -188,11 +187,4 @@ func asFailure(err error) error {
 		return &failure{code: e.Code.String(), msg: e.Message}
 	}
 	return err
-}
-
-func truncate(s string) string {
-	if len(s) > 80 {
-		return strings.ToValidUTF8(s[:80], "") + "…"
-	}
-	return s
 }

@@ -114,6 +114,9 @@ func ParseDraft(text string) (Draft, error) {
 	return d, nil
 }
 
+// clip keeps the first n characters of a draft's field, unmarked: unlike
+// kb.Clip's quote of input in bytes, the cut text is the user's to edit
+// and must pass the same limits, which count characters.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
