@@ -45,11 +45,11 @@ func Allow(c kb.Caller, need Capability, what string) error {
 		if what == "" {
 			what = "it can read and ask, not change anything"
 		}
-		return apierr.Forbidden("read_only", "this API token is read-only: %s", what)
+		return apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only: %s", what)
 	default:
 		if !c.Scoped() {
 			return nil
 		}
-		return apierr.Forbidden("scoped_token", "this API token is scoped to one folder and cannot manage the account (tokens, password, shares, skills, groups); sign in instead")
+		return apierr.Forbidden(apierr.CodeScopedToken, "this API token is scoped to one folder and cannot manage the account (tokens, password, shares, skills, groups); sign in instead")
 	}
 }

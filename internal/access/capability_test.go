@@ -27,7 +27,7 @@ func TestAllowIsTheRuleForTokens(t *testing.T) {
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%+v need %d: refused %v", tc.c, tc.need, err)
-		case tc.want != "" && (e == nil || e.Code != tc.want || e.Status != 403):
+		case tc.want != "" && (e == nil || e.Code.String() != tc.want || e.Status != 403):
 			t.Errorf("%+v need %d: got %v, want 403 %s", tc.c, tc.need, err, tc.want)
 		}
 	}

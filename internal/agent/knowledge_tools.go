@@ -37,8 +37,8 @@ func (k KnowledgeTools) Run(ctx context.Context, name string, args json.RawMessa
 	if err != nil {
 		if e, ok := apierr.As(err); ok && e.Status < 500 {
 			out := ToolOutcome{Err: errors.New(e.Message)}
-			if e.Code == "scope_not_found" {
-				out.EndsTurn = e.Code
+			if e.Code == apierr.CodeScopeNotFound {
+				out.EndsTurn = e.Code.String()
 			}
 			return out
 		}

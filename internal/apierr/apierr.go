@@ -14,7 +14,7 @@ import (
 // and a human message. Cause is logged, never sent.
 type Error struct {
 	Status  int
-	Code    string
+	Code    Code
 	Message string
 	Cause   error
 	// RetryAfter, when set, becomes a Retry-After header (rate limits).
@@ -28,7 +28,7 @@ func (e *Error) Error() string {
 	if e.Cause != nil {
 		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Cause)
 	}
-	return e.Code + ": " + e.Message
+	return e.Code.String() + ": " + e.Message
 }
 
 func (e *Error) Unwrap() error { return e.Cause }
@@ -51,56 +51,63 @@ func (e *Error) WithDetail(key string, value any) *Error {
 }
 
 // New builds an Error with a formatted message.
-func New(status int, code, format string, args ...any) *Error {
+func New(status int, code Code, format string, args ...any) *Error {
 	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // BadRequest is a 400 for input the client can fix.
-func BadRequest(code, format string, args ...any) *Error {
+func BadRequest(code Code, format string, args ...any) *Error {
 	return New(http.StatusBadRequest, code, format, args...)
 }
 
 // NotFound is a 404; also used for other users' resources so existence does not leak.
-func NotFound(code, format string, args ...any) *Error {
+func NotFound(code Code, format string, args ...any) *Error {
 	return New(http.StatusNotFound, code, format, args...)
 }
 
 // Unauthorized is a 401 for missing, expired or forged credentials.
-func Unauthorized(code, format string, args ...any) *Error {
+func Unauthorized(code Code, format string, args ...any) *Error {
 	return New(http.StatusUnauthorized, code, format, args...)
 }
 
 // Forbidden is a 403 for an authenticated caller lacking a role.
-func Forbidden(code, format string, args ...any) *Error {
+func Forbidden(code Code, format string, args ...any) *Error {
 	return New(http.StatusForbidden, code, format, args...)
 }
 
-// CodeGeneratedReadOnly refuses a change to a file compile made (every
-// door answers it alike); clients offer to copy the file instead.
-const CodeGeneratedReadOnly = "generated_read_only"
-
 // Conflict is a 409, e.g. a name that already exists.
-func Conflict(code, format string, args ...any) *Error {
+func Conflict(code Code, format string, args ...any) *Error {
 	return New(http.StatusConflict, code, format, args...)
 }
 
 // TooLarge is a 413 for bodies over a configured limit.
-func TooLarge(code, format string, args ...any) *Error {
+func TooLarge(code Code, format string, args ...any) *Error {
 	return New(http.StatusRequestEntityTooLarge, code, format, args...)
 }
 
 // TooMany is a 429 for rate-limited callers.
-func TooMany(code, format string, args ...any) *Error {
+func TooMany(code Code, format string, args ...any) *Error {
 	return New(http.StatusTooManyRequests, code, format, args...)
 }
 
 // Internal is a 500 whose message never reveals the cause; a cause that
-// is a fault (the database down, a full disk) answers as that fault.
-func Internal(cause error) *Error {
+// is a fault (the database down, a full disk) answers as that fault. op
+// names what failed ("list shares"), so the logged cause says where.
+func Internal(op string, cause error) *Error {
+	if cause == nil {
+		cause = errors.New(op)
+	} else {
+		cause = fmt.Errorf("%s: %w", op, cause)
+	}
 	if f := fault(cause); f != nil {
 		return f
 	}
-	return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "internal server error", Cause: cause}
+	return internalOf(cause)
+}
+
+// internalOf is the 500 of a cause already known to be no fault.
+func internalOf(cause error) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: CodeInternal, Message: "internal server error", Cause: cause}
 }
 
 // As extracts an *Error from err's chain.

@@ -25,13 +25,6 @@ var (
 // is back.
 const UnavailableRetry = 5 * time.Second
 
-// Codes of the machine's faults; a job failed with one is retried by hand
-// once the fault is gone.
-const (
-	CodeUnavailable         = "unavailable"
-	CodeInsufficientStorage = "insufficient_storage"
-)
-
 // Unavailable is a 503 for a service the server needs that is down for now.
 func Unavailable(cause error) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
@@ -79,5 +72,5 @@ func From(err error) *Error {
 	if ok {
 		return e
 	}
-	return Internal(err)
+	return internalOf(err)
 }

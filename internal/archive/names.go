@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/simplifiedchinese"
+
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // DecodeName turns a stored entry name into UTF-8. Zip tools on Windows
@@ -32,7 +34,7 @@ func DecodeName(raw []byte) string {
 func splitName(name string) ([]string, error) {
 	n := strings.ReplaceAll(name, `\`, "/")
 	if strings.HasPrefix(n, "/") || hasDrive(n) {
-		return nil, refuse(CodeUnsafePath, "%q is an absolute path", truncate(name))
+		return nil, refuse(CodeUnsafePath, "%q is an absolute path", kb.Clip(name, 80))
 	}
 	var segs []string
 	for _, s := range strings.Split(n, "/") {
@@ -40,7 +42,7 @@ func splitName(name string) ([]string, error) {
 		case "", ".":
 			continue
 		case "..":
-			return nil, refuse(CodeUnsafePath, "%q climbs out of the archive with ..", truncate(name))
+			return nil, refuse(CodeUnsafePath, "%q climbs out of the archive with ..", kb.Clip(name, 80))
 		}
 		segs = append(segs, s)
 	}
@@ -49,15 +51,4 @@ func splitName(name string) ([]string, error) {
 
 func hasDrive(n string) bool {
 	return len(n) >= 2 && n[1] == ':' && (n[0]|0x20 >= 'a' && n[0]|0x20 <= 'z')
-}
-
-func truncate(s string) string {
-	if len(s) <= 80 {
-		return s
-	}
-	cut := 80
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -6,6 +6,8 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // counting tells how many compressed bytes the decoder has taken, for the
@@ -61,7 +63,7 @@ func (w *walker) tarEntry(tr *tar.Reader, h *tar.Header, src *counting, gz bool)
 	}
 	switch h.Typeflag {
 	case tar.TypeSymlink, tar.TypeLink:
-		return refuse(CodeLink, "%q is a link to %q; links are not imported", truncate(raw), truncate(h.Linkname))
+		return refuse(CodeLink, "%q is a link to %q; links are not imported", kb.Clip(raw, 80), kb.Clip(h.Linkname, 80))
 	case tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
 		w.skip(raw, "a device or pipe, not a file")
 		return nil
@@ -106,10 +108,10 @@ func (c *ratioCheck) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.out += int64(n)
 	if c.out > ratioFloor && c.out > c.max*max(c.src.n-c.start, 1) {
-		return n, refuse(CodeBomb, "%q inflates past a ratio of %d:1", truncate(c.name), c.max)
+		return n, refuse(CodeBomb, "%q inflates past a ratio of %d:1", kb.Clip(c.name, 80), c.max)
 	}
 	if err != nil && err != io.EOF {
-		return n, refuse(CodeInvalid, "%q is corrupt: %v", truncate(c.name), err)
+		return n, refuse(CodeInvalid, "%q is corrupt: %v", kb.Clip(c.name, 80), err)
 	}
 	return n, err
 }

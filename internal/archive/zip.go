@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 func (w *walker) zip(f io.ReaderAt, size int64) error {
@@ -39,7 +41,7 @@ func (w *walker) zipEntry(zf *zip.File) error {
 	mode := zf.Mode()
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		return refuse(CodeLink, "%q is a symbolic link; links are not imported", truncate(raw))
+		return refuse(CodeLink, "%q is a symbolic link; links are not imported", kb.Clip(raw, 80))
 	case mode&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0:
 		w.skip(raw, "a device, pipe or socket, not a file")
 		return nil
@@ -52,19 +54,19 @@ func (w *walker) zipEntry(zf *zip.File) error {
 		return w.visit(e, nil)
 	}
 	if zf.UncompressedSize64 > 1<<62 {
-		return refuse(CodeEntryTooLarge, "%q declares an impossible size", truncate(raw))
+		return refuse(CodeEntryTooLarge, "%q declares an impossible size", kb.Clip(raw, 80))
 	}
 	e.Size = int64(zf.UncompressedSize64)
 	// The ratio first: a bomb is named a bomb even when it is also too big.
 	if e.Size > ratioFloor && e.Size > w.lim.MaxRatio*int64(max(zf.CompressedSize64, 1)) {
-		return refuse(CodeBomb, "%q would unpack %d bytes from %d, a ratio past %d:1", truncate(raw), e.Size, zf.CompressedSize64, w.lim.MaxRatio)
+		return refuse(CodeBomb, "%q would unpack %d bytes from %d, a ratio past %d:1", kb.Clip(raw, 80), e.Size, zf.CompressedSize64, w.lim.MaxRatio)
 	}
 	if err := w.declare(raw, e.Size); err != nil {
 		return err
 	}
 	rc, err := zf.Open()
 	if err != nil {
-		return refuse(CodeInvalid, "%q cannot be read: %v", truncate(raw), err)
+		return refuse(CodeInvalid, "%q cannot be read: %v", kb.Clip(raw, 80), err)
 	}
 	defer rc.Close()
 	// archive/zip refuses more bytes than declared, so the checks above
@@ -86,7 +88,7 @@ type zipBody struct {
 func (b *zipBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if err != nil && err != io.EOF {
-		return n, refuse(CodeInvalid, "%q is corrupt: %v", truncate(b.name), fmt.Sprint(err))
+		return n, refuse(CodeInvalid, "%q is corrupt: %v", kb.Clip(b.name, 80), fmt.Sprint(err))
 	}
 	return n, err
 }

@@ -26,13 +26,13 @@ type GroupRef struct {
 }
 
 func groupNotFound(id int64) error {
-	return apierr.NotFound("group_not_found", "no such group: %d", id)
+	return apierr.NotFound(apierr.CodeGroupNotFound, "no such group: %d", id)
 }
 
 func checkGroupName(name string) (string, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	if !kb.ValidUsername(name) {
-		return "", apierr.BadRequest("invalid_name", "a group name is 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
+		return "", apierr.BadRequest(apierr.CodeInvalidName, "a group name is 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
 	return name, nil
 }
@@ -45,9 +45,9 @@ func (s *Service) CreateGroup(ctx context.Context, name string) (GroupView, erro
 	}
 	g := store.Group{Name: name}
 	if err := s.st.CreateGroup(ctx, &g); errors.Is(err, store.ErrConflict) {
-		return GroupView{}, apierr.Conflict("name_taken", "a group named %s already exists", name)
+		return GroupView{}, apierr.Conflict(apierr.CodeAlreadyExists, "a group named %s already exists", name)
 	} else if err != nil {
-		return GroupView{}, apierr.Internal(err)
+		return GroupView{}, apierr.Internal("create group", err)
 	}
 	return GroupView{ID: g.ID, Name: g.Name, Members: []store.Member{}, CreatedAt: g.CreatedAt}, nil
 }
@@ -62,9 +62,9 @@ func (s *Service) RenameGroup(ctx context.Context, id int64, name string) (Group
 	case errors.Is(err, store.ErrNotFound):
 		return GroupView{}, groupNotFound(id)
 	case errors.Is(err, store.ErrConflict):
-		return GroupView{}, apierr.Conflict("name_taken", "a group named %s already exists", name)
+		return GroupView{}, apierr.Conflict(apierr.CodeAlreadyExists, "a group named %s already exists", name)
 	case err != nil:
-		return GroupView{}, apierr.Internal(err)
+		return GroupView{}, apierr.Internal("rename group", err)
 	}
 	return s.Group(ctx, id)
 }
@@ -74,7 +74,7 @@ func (s *Service) DeleteGroup(ctx context.Context, id int64) error {
 	if err := s.st.DeleteGroup(ctx, id); errors.Is(err, store.ErrNotFound) {
 		return groupNotFound(id)
 	} else if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("delete group", err)
 	}
 	return nil
 }
@@ -86,7 +86,7 @@ func (s *Service) Group(ctx context.Context, id int64) (GroupView, error) {
 		return GroupView{}, groupNotFound(id)
 	}
 	if err != nil {
-		return GroupView{}, apierr.Internal(err)
+		return GroupView{}, apierr.Internal("read group", err)
 	}
 	vs, err := s.withMembers(ctx, []store.Group{g})
 	if err != nil {
@@ -99,7 +99,7 @@ func (s *Service) Group(ctx context.Context, id int64) (GroupView, error) {
 func (s *Service) Groups(ctx context.Context) ([]GroupView, error) {
 	gs, err := s.st.ListGroups(ctx)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list groups", err)
 	}
 	return s.withMembers(ctx, gs)
 }
@@ -111,7 +111,7 @@ func (s *Service) withMembers(ctx context.Context, gs []store.Group) ([]GroupVie
 	}
 	members, err := s.st.MembersOf(ctx, ids)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("read group members", err)
 	}
 	out := make([]GroupView, len(gs))
 	for i, g := range gs {
@@ -130,12 +130,12 @@ func (s *Service) AddMember(ctx context.Context, groupID, userID int64) (GroupVi
 		return GroupView{}, err
 	}
 	if _, err := s.st.UserByID(ctx, userID); errors.Is(err, store.ErrNotFound) {
-		return GroupView{}, apierr.NotFound("user_not_found", "no such user: %d", userID)
+		return GroupView{}, apierr.NotFound(apierr.CodeUserNotFound, "no such user: %d", userID)
 	} else if err != nil {
-		return GroupView{}, apierr.Internal(err)
+		return GroupView{}, apierr.Internal("add member: read user", err)
 	}
 	if err := s.st.AddMember(ctx, groupID, userID); err != nil {
-		return GroupView{}, apierr.Internal(err)
+		return GroupView{}, apierr.Internal("add member", err)
 	}
 	return s.Group(ctx, groupID)
 }
@@ -147,9 +147,9 @@ func (s *Service) RemoveMember(ctx context.Context, groupID, userID int64) error
 		return err
 	}
 	if err := s.st.RemoveMember(ctx, groupID, userID); errors.Is(err, store.ErrNotFound) {
-		return apierr.NotFound("not_a_member", "user %d is not a member of group %d", userID, groupID)
+		return apierr.NotFound(apierr.CodeNotAMember, "user %d is not a member of group %d", userID, groupID)
 	} else if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("remove member", err)
 	}
 	return nil
 }
@@ -158,7 +158,7 @@ func (s *Service) RemoveMember(ctx context.Context, groupID, userID int64) error
 func (s *Service) GroupsOf(ctx context.Context, userID int64) ([]GroupRef, error) {
 	gs, err := s.st.GroupsOf(ctx, userID)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list groups of user", err)
 	}
 	out := make([]GroupRef, len(gs))
 	for i, g := range gs {
@@ -180,11 +180,11 @@ const MaxDirectory = 20
 // whose names start with prefix.
 func (s *Service) Lookup(ctx context.Context, callerID int64, prefix string) (Directory, error) {
 	if len(prefix) > 64 {
-		return Directory{}, apierr.BadRequest("invalid_query", "q is at most 64 characters")
+		return Directory{}, apierr.BadRequest(apierr.CodeInvalidQuery, "q is at most 64 characters")
 	}
 	us, gs, err := s.st.Directory(ctx, prefix, callerID, MaxDirectory)
 	if err != nil {
-		return Directory{}, apierr.Internal(err)
+		return Directory{}, apierr.Internal("look up directory", err)
 	}
 	out := Directory{Users: us, Groups: make([]GroupRef, len(gs))}
 	if out.Users == nil {

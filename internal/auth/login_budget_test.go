@@ -28,7 +28,7 @@ func countHashes(s *Service) *atomic.Int64 {
 func wantTooManyLogins(t *testing.T, what string, err error) {
 	t.Helper()
 	e, ok := apierr.As(err)
-	if !ok || e.Status != 429 || e.Code != "too_many_logins" || e.RetryAfter <= 0 || e.RetryAfter > time.Second {
+	if !ok || e.Status != 429 || e.Code.String() != "too_many_logins" || e.RetryAfter <= 0 || e.RetryAfter > time.Second {
 		t.Fatalf("%s: want 429 too_many_logins within a second, got %v", what, err)
 	}
 }
@@ -57,7 +57,7 @@ func TestLoginBudgetCutsRandomUsernames(t *testing.T) {
 				switch e, _ := apierr.As(err); {
 				case err == errBadCredentials:
 					bad.Add(1)
-				case e != nil && e.Code == "too_many_logins" && e.RetryAfter > 0:
+				case e != nil && e.Code.String() == "too_many_logins" && e.RetryAfter > 0:
 					refused.Add(1)
 				default:
 					t.Errorf("login %d: %v", i, err)

@@ -21,9 +21,9 @@ const (
 func ValidatePassword(pw string) error {
 	switch {
 	case utf8.RuneCountInString(pw) < MinPasswordLen:
-		return apierr.BadRequest("weak_password", "password must have at least %d characters", MinPasswordLen)
+		return apierr.BadRequest(apierr.CodeWeakPassword, "password must have at least %d characters", MinPasswordLen)
 	case len(pw) > MaxPasswordBytes:
-		return apierr.BadRequest("invalid_password", "password must be at most %d bytes", MaxPasswordBytes)
+		return apierr.BadRequest(apierr.CodeInvalidPassword, "password must be at most %d bytes", MaxPasswordBytes)
 	}
 	return nil
 }
@@ -43,4 +43,4 @@ func (s *Service) checkPassword(hash, pw string) bool {
 	return err == nil && hash != s.dummyHash
 }
 
-var errBadCredentials = apierr.Unauthorized("invalid_credentials", "wrong username or password")
+var errBadCredentials = apierr.Unauthorized(apierr.CodeInvalidCredentials, "wrong username or password")

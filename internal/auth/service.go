@@ -105,31 +105,31 @@ func randomHex(n int) string {
 func (s *Service) CreateUser(ctx context.Context, username, password, role string) (store.User, error) {
 	username = strings.TrimSpace(username)
 	if !kb.ValidUsername(username) {
-		return store.User{}, apierr.BadRequest("invalid_username", "username must be 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
+		return store.User{}, apierr.BadRequest(apierr.CodeInvalidUsername, "username must be 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
 	if role == "" {
 		role = store.RoleUser
 	}
 	if role != store.RoleAdmin && role != store.RoleUser {
-		return store.User{}, apierr.BadRequest("invalid_role", "role must be admin or user")
+		return store.User{}, apierr.BadRequest(apierr.CodeInvalidRole, "role must be admin or user")
 	}
 	if err := ValidatePassword(password); err != nil {
 		return store.User{}, err
 	}
 	h, err := s.hash(password)
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("create user: hash password", err)
 	}
 	u := store.User{Username: username, PasswordHash: h, Role: role}
 	if err := s.st.CreateUser(ctx, &u); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return store.User{}, apierr.Conflict("username_taken", "username %q is taken", username)
+			return store.User{}, apierr.Conflict(apierr.CodeUsernameTaken, "username %q is taken", username)
 		}
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("create user", err)
 	}
 	if s.seeder != nil {
 		if err := s.seeder.SeedSample(ctx, kb.Caller{ID: u.ID, Username: u.Username}); err != nil {
-			return u, apierr.Internal(fmt.Errorf("seed sample for %s: %w", username, err))
+			return u, apierr.Internal("seed sample for "+username, err)
 		}
 	}
 	return u, nil
@@ -142,7 +142,7 @@ func (s *Service) SetPassword(ctx context.Context, id int64, password string) (s
 	}
 	h, err := s.hash(password)
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("set password: hash password", err)
 	}
 	return s.update(ctx, id, store.UserUpdate{PasswordHash: &h})
 }
@@ -150,7 +150,7 @@ func (s *Service) SetPassword(ctx context.Context, id int64, password string) (s
 // UpdateUser changes role or disabled flag (admin only, checked by the caller).
 func (s *Service) UpdateUser(ctx context.Context, id int64, upd store.UserUpdate) (store.User, error) {
 	if upd.Role != nil && *upd.Role != store.RoleAdmin && *upd.Role != store.RoleUser {
-		return store.User{}, apierr.BadRequest("invalid_role", "role must be admin or user")
+		return store.User{}, apierr.BadRequest(apierr.CodeInvalidRole, "role must be admin or user")
 	}
 	return s.update(ctx, id, upd)
 }
@@ -158,10 +158,10 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, upd store.UserUpdate
 func (s *Service) update(ctx context.Context, id int64, upd store.UserUpdate) (store.User, error) {
 	u, err := s.st.UpdateUser(ctx, id, upd)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.User{}, apierr.NotFound("user_not_found", "no user with id %d", id)
+		return store.User{}, apierr.NotFound(apierr.CodeUserNotFound, "no user with id %d", id)
 	}
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("update user", err)
 	}
 	return u, nil
 }
@@ -179,7 +179,7 @@ func (s *Service) EnsureAdmin(ctx context.Context, password string) (generated s
 	}
 	if _, err := s.CreateUser(ctx, "admin", password, store.RoleAdmin); err != nil {
 		// Another replica starting at the same moment won the race.
-		if e, ok := apierr.As(err); ok && e.Code == "username_taken" {
+		if e, ok := apierr.As(err); ok && e.Code == apierr.CodeUsernameTaken {
 			return "", nil
 		}
 		return "", err

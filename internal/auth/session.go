@@ -71,7 +71,7 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (S
 		var err error
 		u, err = s.st.UserByUsername(ctx, username)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return false, apierr.Internal(err)
+			return false, apierr.Internal("login: read user", err)
 		}
 		return s.checkPassword(u.PasswordHash, password) && !u.Disabled, nil
 	})
@@ -86,7 +86,7 @@ func (s *Service) issue(ctx context.Context, u store.User) (Session, error) {
 	sess := store.Session{ID: randomHex(16), UserID: u.ID, CreatedAt: now, LastSeenAt: now,
 		ExpiresAt: now.Add(s.ttl), MaxExpiresAt: now.Add(s.maxTTL)}
 	if err := s.st.CreateSession(ctx, &sess); err != nil {
-		return Session{}, apierr.Internal(err)
+		return Session{}, apierr.Internal("create session", err)
 	}
 	c := claims{
 		RegisteredClaims: jwt.RegisteredClaims{
@@ -99,7 +99,7 @@ func (s *Service) issue(ctx context.Context, u store.User) (Session, error) {
 	}
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.secret)
 	if err != nil {
-		return Session{}, apierr.Internal(err)
+		return Session{}, apierr.Internal("sign session token", err)
 	}
 	return Session{Token: tok, ExpiresAt: sess.MaxExpiresAt, IdleExpiresAt: sess.ExpiresAt, User: u}, nil
 }
@@ -115,7 +115,7 @@ func (s *Service) Authenticate(ctx context.Context, bearer string) (store.User, 
 // revoked tokens are refused.
 func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Principal, error) {
 	if bearer == "" {
-		return Principal{}, apierr.Unauthorized("missing_token", "sign in first: send Authorization: Bearer <token>")
+		return Principal{}, apierr.Unauthorized(apierr.CodeMissingToken, "sign in first: send Authorization: Bearer <token>")
 	}
 	if strings.HasPrefix(bearer, TokenPrefix) {
 		return s.authenticateAPIToken(ctx, bearer)
@@ -131,7 +131,7 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 		return Principal{}, errSessionExpired
 	}
 	if err != nil {
-		return Principal{}, apierr.Unauthorized("invalid_token", "the token is not valid").WithCause(err)
+		return Principal{}, apierr.Unauthorized(apierr.CodeInvalidToken, "the token is not valid").WithCause(err)
 	}
 	id, err := strconv.ParseInt(c.Subject, 10, 64)
 	if err != nil || c.SessionID == "" {
@@ -142,7 +142,7 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 		return Principal{}, errSessionEnded
 	}
 	if err != nil {
-		return Principal{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal("authenticate: read session", err)
 	}
 	now := s.now().UTC()
 	if !now.Before(sess.ExpiresAt) {
@@ -153,7 +153,7 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 		return Principal{}, errSessionEnded
 	}
 	if err != nil {
-		return Principal{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal("authenticate: read session user", err)
 	}
 	// Sliding expiry, written at most once a minute per session so reads
 	// do not all become writes.
@@ -164,8 +164,8 @@ func (s *Service) AuthenticatePrincipal(ctx context.Context, bearer string) (Pri
 }
 
 var (
-	errSessionExpired = apierr.Unauthorized("token_expired", "the session has expired; sign in again")
-	errSessionEnded   = apierr.Unauthorized("invalid_token", "the session is no longer valid; sign in again")
+	errSessionExpired = apierr.Unauthorized(apierr.CodeTokenExpired, "the session has expired; sign in again")
+	errSessionEnded   = apierr.Unauthorized(apierr.CodeInvalidToken, "the session is no longer valid; sign in again")
 )
 
 func minTime(a, b time.Time) time.Time {
@@ -178,10 +178,10 @@ func minTime(a, b time.Time) time.Time {
 // Logout ends the caller's session.
 func (s *Service) Logout(ctx context.Context, p Principal) error {
 	if p.SessionID == "" {
-		return apierr.BadRequest("not_a_session", "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
+		return apierr.BadRequest(apierr.CodeNotASession, "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
 	}
 	if err := s.st.DeleteSession(ctx, p.User.ID, p.SessionID); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return apierr.Internal(err)
+		return apierr.Internal("logout: delete session", err)
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (s *Service) Logout(ctx context.Context, p Principal) error {
 func (s *Service) LogoutAll(ctx context.Context, p Principal) (int64, error) {
 	n, err := s.st.DeleteSessions(ctx, p.User.ID, "")
 	if err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("logout everywhere: delete sessions", err)
 	}
 	return n, nil
 }
@@ -205,19 +205,19 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, addr, current
 	err := s.throttle.Attempt(p.User.Username, addr, func() (bool, error) {
 		u, err := s.st.UserByID(ctx, p.User.ID)
 		if err != nil {
-			return false, apierr.Internal(err)
+			return false, apierr.Internal("change password: read user", err)
 		}
 		return s.checkPassword(u.PasswordHash, current), nil
 	})
 	if e, ok := apierr.As(err); ok && e.Code == errBadCredentials.Code {
-		return apierr.BadRequest("wrong_password", "the current password is wrong")
+		return apierr.BadRequest(apierr.CodeWrongPassword, "the current password is wrong")
 	}
 	if err != nil {
 		return err
 	}
 	h, err := s.hash(next)
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("change password: hash password", err)
 	}
 	_, err = s.update(ctx, p.User.ID, store.UserUpdate{PasswordHash: &h, KeepSession: p.SessionID})
 	return err
@@ -231,18 +231,18 @@ func hashToken(secret string) string {
 func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Principal, error) {
 	t, err := s.st.TokenByHash(ctx, hashToken(secret))
 	if errors.Is(err, store.ErrNotFound) {
-		return Principal{}, apierr.Unauthorized("invalid_token", "the API token is not valid or was revoked")
+		return Principal{}, apierr.Unauthorized(apierr.CodeInvalidToken, "the API token is not valid or was revoked")
 	}
 	if err != nil {
-		return Principal{}, apierr.Internal(err)
+		return Principal{}, apierr.Internal("authenticate API token: read token", err)
 	}
 	now := s.now().UTC()
 	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
-		return Principal{}, apierr.Unauthorized("token_expired", "the API token expired on %s; create a new one", t.ExpiresAt.Format(time.DateOnly))
+		return Principal{}, apierr.Unauthorized(apierr.CodeTokenExpired, "the API token expired on %s; create a new one", t.ExpiresAt.Format(time.DateOnly))
 	}
 	u, err := s.st.UserByID(ctx, t.UserID)
 	if err != nil || u.Disabled {
-		return Principal{}, apierr.Unauthorized("invalid_token", "the API token's account is disabled")
+		return Principal{}, apierr.Unauthorized(apierr.CodeInvalidToken, "the API token's account is disabled")
 	}
 	// Recording every use would make each scripted request a write.
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
@@ -260,7 +260,7 @@ func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Prin
 			return Principal{}, knowledge.ErrScopeDeleted
 		}
 		if err != nil {
-			return Principal{}, apierr.Internal(err)
+			return Principal{}, apierr.Internal("authenticate API token: read scope folder", err)
 		}
 		p.ScopeID, p.ScopePath, p.ReadOnly = n.ID, n.Path, t.ReadOnly
 	}

@@ -36,7 +36,7 @@ func newService(t *testing.T, dialect string, ttl, maxTTL time.Duration) (*Servi
 
 func code(err error) string {
 	if e, ok := apierr.As(err); ok {
-		return e.Code
+		return e.Code.String()
 	}
 	if err != nil {
 		return err.Error()

@@ -149,7 +149,7 @@ func (t *Throttle) prune(now time.Time) {
 }
 
 func tooMany(d time.Duration) error {
-	e := apierr.TooMany("too_many_attempts", "too many failed logins from this address; try again in %d seconds", int(d.Seconds()+0.999))
+	e := apierr.TooMany(apierr.CodeTooManyAttempts, "too many failed logins from this address; try again in %d seconds", int(d.Seconds()+0.999))
 	e.RetryAfter = d
 	return e
 }

@@ -45,23 +45,23 @@ type TokenScope struct {
 func (s *Service) CreateScopedToken(ctx context.Context, u store.User, name string, expiresInDays int, sc TokenScope) (NewToken, error) {
 	uri, err := kb.ParseURI(sc.URI, u.Username)
 	if err != nil {
-		return NewToken{}, apierr.BadRequest("invalid_scope", "scope_uri: %s", errMessage(err))
+		return NewToken{}, apierr.BadRequest(apierr.CodeInvalidScope, "scope_uri: %s", errMessage(err))
 	}
 	if uri.Username != u.Username {
-		return NewToken{}, apierr.BadRequest("invalid_scope", "scope_uri must be a folder of your own tree (kb://me/…), not %s", uri)
+		return NewToken{}, apierr.BadRequest(apierr.CodeInvalidScope, "scope_uri must be a folder of your own tree (kb://me/…), not %s", uri)
 	}
 	if uri.Path == "" {
-		return NewToken{}, apierr.BadRequest("invalid_scope", "scope_uri is your whole tree; leave scope_uri out for an unscoped token")
+		return NewToken{}, apierr.BadRequest(apierr.CodeInvalidScope, "scope_uri is your whole tree; leave scope_uri out for an unscoped token")
 	}
 	n, err := s.st.NodeByPath(ctx, u.ID, uri.Path)
 	if errors.Is(err, store.ErrNotFound) {
-		return NewToken{}, apierr.NotFound("not_found", "no such resource: %s", uri)
+		return NewToken{}, apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", uri)
 	}
 	if err != nil {
-		return NewToken{}, apierr.Internal(err)
+		return NewToken{}, apierr.Internal("create scoped token: read scope folder", err)
 	}
 	if !n.IsDir() {
-		return NewToken{}, apierr.BadRequest("invalid_scope", "%s is a file; a token is scoped to a folder", uri)
+		return NewToken{}, apierr.BadRequest(apierr.CodeInvalidScope, "%s is a file; a token is scoped to a folder", uri)
 	}
 	t := store.APIToken{UserID: u.ID, Scoped: true, ScopeNodeID: &n.ID, ReadOnly: sc.ReadOnly == nil || *sc.ReadOnly}
 	nt, err := s.createToken(ctx, t, name, expiresInDays)
@@ -79,10 +79,10 @@ func errMessage(err error) string {
 func (s *Service) createToken(ctx context.Context, t store.APIToken, name string, expiresInDays int) (NewToken, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > MaxTokenName {
-		return NewToken{}, apierr.BadRequest("invalid_name", "name is required and at most %d characters", MaxTokenName)
+		return NewToken{}, apierr.BadRequest(apierr.CodeInvalidName, "name is required and at most %d characters", MaxTokenName)
 	}
 	if expiresInDays < 0 || expiresInDays > MaxTokenDays {
-		return NewToken{}, apierr.BadRequest("invalid_expiry", "expires_in_days must be between 1 and %d, or absent for no expiry", MaxTokenDays)
+		return NewToken{}, apierr.BadRequest(apierr.CodeInvalidExpiry, "expires_in_days must be between 1 and %d, or absent for no expiry", MaxTokenDays)
 	}
 	secret := TokenPrefix + randomHex(24)
 	t.Name, t.Prefix, t.TokenHash = name, secret[:len(TokenPrefix)+6], hashToken(secret)
@@ -91,7 +91,7 @@ func (s *Service) createToken(ctx context.Context, t store.APIToken, name string
 		t.ExpiresAt = &exp
 	}
 	if err := s.st.CreateToken(ctx, &t); err != nil {
-		return NewToken{}, apierr.Internal(err)
+		return NewToken{}, apierr.Internal("create token", err)
 	}
 	return NewToken{APIToken: t, Secret: secret}, nil
 }
@@ -116,7 +116,7 @@ func (s *Service) view(ctx context.Context, t store.APIToken, owner string) (Tok
 	if err == nil {
 		v.ScopeURI = kb.NodeURI(owner, n.Path, true)
 	} else if !errors.Is(err, store.ErrNotFound) {
-		return v, apierr.Internal(err)
+		return v, apierr.Internal("view token: read scope folder", err)
 	}
 	return v, nil
 }
@@ -125,7 +125,7 @@ func (s *Service) view(ctx context.Context, t store.APIToken, owner string) (Tok
 func (s *Service) ListTokens(ctx context.Context, u store.User) ([]TokenView, error) {
 	ts, err := s.st.ListTokens(ctx, u.ID)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list tokens", err)
 	}
 	out := make([]TokenView, len(ts))
 	for i, t := range ts {
@@ -140,10 +140,10 @@ func (s *Service) ListTokens(ctx context.Context, u store.User) ([]TokenView, er
 func (s *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 	err := s.st.DeleteToken(ctx, userID, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return apierr.NotFound("token_not_found", "no API token with id %d", id)
+		return apierr.NotFound(apierr.CodeTokenNotFound, "no API token with id %d", id)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("revoke token", err)
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func (s *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 func (s *Service) ListAllTokens(ctx context.Context) ([]TokenView, error) {
 	ts, err := s.st.ListAllTokens(ctx)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list all tokens", err)
 	}
 	out := make([]TokenView, len(ts))
 	for i, t := range ts {
@@ -168,10 +168,10 @@ func (s *Service) ListAllTokens(ctx context.Context) ([]TokenView, error) {
 func (s *Service) RevokeAnyToken(ctx context.Context, id int64) error {
 	err := s.st.DeleteTokenByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return apierr.NotFound("token_not_found", "no API token with id %d", id)
+		return apierr.NotFound(apierr.CodeTokenNotFound, "no API token with id %d", id)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("revoke any token", err)
 	}
 	return nil
 }
@@ -180,7 +180,7 @@ func (s *Service) RevokeAnyToken(ctx context.Context, id int64) error {
 func (s *Service) ListUsers(ctx context.Context) ([]store.User, error) {
 	us, err := s.st.ListUsers(ctx)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list users", err)
 	}
 	return us, nil
 }
@@ -189,10 +189,10 @@ func (s *Service) ListUsers(ctx context.Context) ([]store.User, error) {
 func (s *Service) UserByName(ctx context.Context, name string) (store.User, error) {
 	u, err := s.st.UserByUsername(ctx, strings.ToLower(name))
 	if errors.Is(err, store.ErrNotFound) {
-		return store.User{}, apierr.NotFound("user_not_found", "no user named %q", name)
+		return store.User{}, apierr.NotFound(apierr.CodeUserNotFound, "no user named %q", name)
 	}
 	if err != nil {
-		return store.User{}, apierr.Internal(err)
+		return store.User{}, apierr.Internal("read user by name", err)
 	}
 	return u, nil
 }

@@ -54,7 +54,7 @@ func view(c store.Conversation) Conversation {
 // NotFound is the one answer for a missing conversation and for another
 // user's: the two cannot be told apart.
 func NotFound(id int64) error {
-	return apierr.NotFound("conversation_not_found", "conversation %d does not exist or is not yours", id)
+	return apierr.NotFound(apierr.CodeConversationNotFound, "conversation %d does not exist or is not yours", id)
 }
 
 // own loads the caller's conversation.
@@ -127,10 +127,10 @@ func (s *Service) Create(ctx context.Context, c kb.Caller, uri, title string) (C
 func cleanTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
 	if utf8.RuneCountInString(title) > MaxTitleRunes {
-		return "", apierr.BadRequest("invalid_title", "title is longer than %d characters", MaxTitleRunes)
+		return "", apierr.BadRequest(apierr.CodeInvalidTitle, "title is longer than %d characters", MaxTitleRunes)
 	}
 	if strings.ContainsAny(title, "\r\n\x00") {
-		return "", apierr.BadRequest("invalid_title", "title must be one line of text")
+		return "", apierr.BadRequest(apierr.CodeInvalidTitle, "title must be one line of text")
 	}
 	return title, nil
 }
@@ -176,7 +176,7 @@ func (s *Service) List(ctx context.Context, c kb.Caller, r ListRequest) (Page, e
 		q.Limit = DefaultListLimit
 	}
 	if q.Limit < 1 || q.Limit > MaxListLimit {
-		return Page{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
+		return Page{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxListLimit)
 	}
 	if r.URI != "" {
 		uri, err := s.normalize(ctx, c, r.URI)
@@ -233,7 +233,7 @@ func encodeCursor(touched, id int64) string {
 }
 
 func decodeCursor(s string) (int64, int64, error) {
-	bad := apierr.BadRequest("invalid_cursor", "cursor is not one this API returned; start again without it")
+	bad := apierr.BadRequest(apierr.CodeInvalidCursor, "cursor is not one this API returned; start again without it")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return 0, 0, bad
@@ -267,7 +267,7 @@ func (s *Service) Rename(ctx context.Context, c kb.Caller, id int64, title strin
 		return Conversation{}, err
 	}
 	if title == "" {
-		return Conversation{}, apierr.BadRequest("invalid_title", "title must not be empty")
+		return Conversation{}, apierr.BadRequest(apierr.CodeInvalidTitle, "title must not be empty")
 	}
 	if err := s.Store.RenameConversation(ctx, conv.ID, title); err != nil {
 		return Conversation{}, err

@@ -61,7 +61,7 @@ func (s *Service) Begin(ctx context.Context, c kb.Caller, r TurnRequest) (Turn, 
 	var seed []HistoryItem
 	if r.ConversationID == 0 {
 		if r.Regenerate != 0 || r.Edit != 0 {
-			return Turn{}, apierr.BadRequest("invalid_request", "regenerate and edit need the conversation_id of the message")
+			return Turn{}, apierr.BadRequest(apierr.CodeInvalidRequest, "regenerate and edit need the conversation_id of the message")
 		}
 		title := r.Message
 		if len(r.Seed) > 0 {
@@ -89,7 +89,7 @@ func (s *Service) Begin(ctx context.Context, c kb.Caller, r TurnRequest) (Turn, 
 			return Turn{}, err
 		}
 		if asked.URI != conv.URI {
-			return Turn{}, apierr.BadRequest("uri_mismatch", "conversation %d is about %s, not %s; start a new conversation for another folder", conv.ID, conv.URI, asked.URI)
+			return Turn{}, apierr.BadRequest(apierr.CodeURIMismatch, "conversation %d is about %s, not %s; start a new conversation for another folder", conv.ID, conv.URI, asked.URI)
 		}
 	}
 	t := Turn{Conversation: view(conv), Scope: scope, Message: r.Message}
@@ -105,7 +105,7 @@ func (s *Service) Begin(ctx context.Context, c kb.Caller, r TurnRequest) (Turn, 
 			return err
 		}
 		if n := len(msgs); n > 0 && msgs[n-1].Status == store.MessageStreaming {
-			return apierr.Conflict("turn_in_progress", "conversation %d is still answering; wait for it or stop it first", conv.ID)
+			return apierr.Conflict(apierr.CodeTurnInProgress, "conversation %d is still answering; wait for it or stop it first", conv.ID)
 		}
 		userSlot, history, err := placeTurn(msgs, r, &t)
 		if err != nil {
@@ -127,7 +127,7 @@ func (s *Service) Begin(ctx context.Context, c kb.Caller, r TurnRequest) (Turn, 
 		return tx.TouchConversation(ctx, conv.ID, r.ModelID)
 	})
 	if errors.Is(err, store.ErrConflict) {
-		return Turn{}, apierr.Conflict("turn_in_progress", "conversation %d changed while this turn started; load it again", conv.ID)
+		return Turn{}, apierr.Conflict(apierr.CodeTurnInProgress, "conversation %d changed while this turn started; load it again", conv.ID)
 	}
 	if err != nil {
 		return Turn{}, err
@@ -145,13 +145,13 @@ func placeTurn(msgs []store.ConversationMessage, r TurnRequest, t *Turn) (int, [
 	switch {
 	case r.Regenerate != 0:
 		if n < 2 || msgs[n-1].ID != r.Regenerate || msgs[n-1].Role != "assistant" {
-			return 0, nil, apierr.BadRequest("invalid_regenerate", "message %d is not the latest answer of this conversation; only the latest answer can be regenerated", r.Regenerate)
+			return 0, nil, apierr.BadRequest(apierr.CodeInvalidRegenerate, "message %d is not the latest answer of this conversation; only the latest answer can be regenerated", r.Regenerate)
 		}
 		userSlot, before = msgs[n-2].Slot, msgs[:n-2]
 		t.Message, t.UserMessageID = msgs[n-2].Content, msgs[n-2].ID
 	case r.Edit != 0:
 		if n < 2 || msgs[n-2].ID != r.Edit || msgs[n-2].Role != "user" {
-			return 0, nil, apierr.BadRequest("invalid_edit", "message %d is not the latest question of this conversation; only the latest question can be edited", r.Edit)
+			return 0, nil, apierr.BadRequest(apierr.CodeInvalidEdit, "message %d is not the latest question of this conversation; only the latest question can be edited", r.Edit)
 		}
 		userSlot, before = msgs[n-2].Slot, msgs[:n-2]
 	case n > 0:

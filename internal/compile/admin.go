@@ -31,11 +31,11 @@ func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, e
 		return nil, err
 	}
 	if f.UserID < 0 {
-		return nil, apierr.BadRequest("invalid_user_id", "user_id must be a positive integer")
+		return nil, apierr.BadRequest(apierr.CodeInvalidUserID, "user_id must be a positive integer")
 	}
 	js, err := s.st.ListAllJobs(ctx, store.AllJobsFilter{State: f.State, Kind: f.Kind, UserID: f.UserID, Limit: f.Limit})
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list all jobs", err)
 	}
 	ids := make([]int64, 0, 2*len(js))
 	for _, j := range js {
@@ -46,7 +46,7 @@ func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, e
 	}
 	names, err := s.st.Usernames(ctx, ids)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list all jobs: read user names", err)
 	}
 	out := make([]AdminJobView, 0, len(js))
 	for _, j := range js {
@@ -67,11 +67,11 @@ func (s *Service) CancelAny(ctx context.Context, id int64) (AdminJobView, error)
 		return AdminJobView{}, jobNotFound(id)
 	}
 	if err != nil {
-		return AdminJobView{}, apierr.Internal(err)
+		return AdminJobView{}, apierr.Internal("cancel any job: read job", err)
 	}
 	owner, err := s.st.UserByID(ctx, j.UserID)
 	if err != nil {
-		return AdminJobView{}, apierr.Internal(err)
+		return AdminJobView{}, apierr.Internal("cancel any job: read owner", err)
 	}
 	v, err := s.Cancel(ctx, kb.Caller{ID: owner.ID, Username: owner.Username}, id)
 	if err != nil {

@@ -33,11 +33,11 @@ type AutoRequest struct {
 func (r *AutoRequest) Validate() error {
 	switch {
 	case r.URI == "":
-		return apierr.BadRequest("invalid_uri", "uri must name the folder to keep compiled")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri must name the folder to keep compiled")
 	case len(r.URIs) > 0 || r.StaleIn != "":
-		return apierr.BadRequest("invalid_uris", "a folder kept compiled compiles every file below it; leave uris and stale_in out")
+		return apierr.BadRequest(apierr.CodeInvalidURIs, "a folder kept compiled compiles every file below it; leave uris and stale_in out")
 	case r.QuietS != nil && (*r.QuietS < 0 || *r.QuietS > MaxQuietS):
-		return apierr.BadRequest("invalid_quiet_s", "quiet_s must be between 0 and %d seconds (default %d)", MaxQuietS, DefaultQuietS)
+		return apierr.BadRequest(apierr.CodeInvalidQuietS, "quiet_s must be between 0 and %d seconds (default %d)", MaxQuietS, DefaultQuietS)
 	}
 	req := r.Request
 	req.URIs = []string{r.URI}
@@ -95,11 +95,11 @@ func (s *Service) autoFolder(ctx context.Context, c kb.Caller, raw string, write
 	}
 	switch {
 	case !n.IsDir():
-		return u, n, apierr.BadRequest("not_a_folder", "%s is a file; a folder is kept compiled", u)
+		return u, n, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file; a folder is kept compiled", u)
 	case knowledge.IsGenerated(n):
-		return u, n, apierr.BadRequest("generated_artifact", "%s holds generated output; keep its source folder compiled instead", u)
+		return u, n, apierr.BadRequest(apierr.CodeGeneratedArtifact, "%s holds generated output; keep its source folder compiled instead", u)
 	case n.UserID != c.ID:
-		return u, n, apierr.Forbidden("not_owner", "%s is in %s's tree; only a folder of your own can be kept compiled", u, u.Username)
+		return u, n, apierr.Forbidden(apierr.CodeNotOwner, "%s is in %s's tree; only a folder of your own can be kept compiled", u, u.Username)
 	}
 	return u, n, nil
 }
@@ -128,13 +128,13 @@ func (s *Service) SaveAuto(ctx context.Context, c kb.Caller, r AutoRequest) (Aut
 	b, _ := json.Marshal(req)
 	a := store.AutoCompile{UserID: c.ID, NodeID: n.ID, RequestJSON: string(b), QuietS: quiet}
 	if err := s.st.PutAutoCompile(ctx, &a); err != nil {
-		return AutoView{}, apierr.Internal(err)
+		return AutoView{}, apierr.Internal("save auto-compile", err)
 	}
 	return autoView(u.String(), a), nil
 }
 
 func noAuto(u kb.URI) error {
-	return apierr.NotFound("auto_compile_not_found", "%s is not kept compiled", u)
+	return apierr.NotFound(apierr.CodeAutoCompileNotFound, "%s is not kept compiled", u)
 }
 
 // Auto shows a folder's setting; 404 auto_compile_not_found when it has none.
@@ -148,7 +148,7 @@ func (s *Service) Auto(ctx context.Context, c kb.Caller, raw string) (AutoView, 
 		return AutoView{}, noAuto(u)
 	}
 	if err != nil {
-		return AutoView{}, apierr.Internal(err)
+		return AutoView{}, apierr.Internal("read auto-compile", err)
 	}
 	return autoView(u.String(), a), nil
 }
@@ -165,7 +165,7 @@ func (s *Service) DeleteAuto(ctx context.Context, c kb.Caller, raw string) error
 		return noAuto(u)
 	}
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("delete auto-compile", err)
 	}
 	return nil
 }

@@ -220,7 +220,7 @@ func TestAutoCompileFolderBatches(t *testing.T) {
 
 func isCode(err error, code string) bool {
 	e, ok := apierr.As(err)
-	return ok && e.Code == code
+	return ok && e.Code.String() == code
 }
 
 func TestAutoCompileQuietPeriodAndQueueLimit(t *testing.T) {

@@ -31,14 +31,14 @@ func (s *Service) HasCLIProfile(name string) bool {
 func (s *Service) CheckCLIProfile(ctx context.Context, name string) (*JobError, error) {
 	p, ok := s.profiles[name]
 	if !ok {
-		return nil, apierr.NotFound("cli_profile_not_found", "no cli profile named %q", name)
+		return nil, apierr.NotFound(apierr.CodeCLIProfileNotFound, "no cli profile named %q", name)
 	}
 	if _, err := exec.LookPath(p.Argv[0]); err != nil {
 		return &JobError{Code: "cli_not_installed", Message: "the program of cli profile " + name + " is not installed on the server"}, nil
 	}
 	dir, err := os.MkdirTemp("", "knowspace-cli-check-")
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("check cli profile: make temp dir", err)
 	}
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(ctx, cliCheckTimeout)
@@ -51,7 +51,7 @@ func (s *Service) CheckCLIProfile(ctx context.Context, name string) (*JobError, 
 		return &JobError{Code: "bad_configuration", Message: s.cliUserErr.Error()}, nil
 	}
 	if err := s.cliUser.apply(cmd, dir); err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("check cli profile: run as cli user", err)
 	}
 	cmd.WaitDelay = cliWaitDelay
 	err = cmd.Run()

@@ -22,9 +22,9 @@ func TestMachineFaultsFailRetryably(t *testing.T) {
 		err  error
 		code string
 	}{
-		{"a file staged on a full disk", apierr.BadRequest("upload_failed", "reading a.txt failed").WithCause(enospc), "insufficient_storage"},
+		{"a file staged on a full disk", apierr.BadRequest(apierr.CodeUploadFailed, "reading a.txt failed").WithCause(enospc), "insufficient_storage"},
 		{"a quota spent", fmt.Errorf("publish: %w", syscall.EDQUOT), "insufficient_storage"},
-		{"a full database", apierr.Internal(fmt.Errorf("commit: %w", store.ErrNoSpace)), "insufficient_storage"},
+		{"a full database", apierr.Internal("commit", store.ErrNoSpace), "insufficient_storage"},
 		{"the database gone", fmt.Errorf("claim: %w", store.ErrUnavailable), "unavailable"},
 	}
 	for _, tc := range cases {

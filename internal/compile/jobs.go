@@ -98,7 +98,7 @@ func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobVie
 				return []JobView{}, nil
 			}
 			if err != nil {
-				return nil, apierr.Internal(err)
+				return nil, apierr.Internal("list jobs: read source owner", err)
 			}
 			q.SourceUserID = o.ID
 		}
@@ -106,7 +106,7 @@ func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobVie
 	}
 	js, err := s.st.ListJobs(ctx, c.ID, q)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list jobs", err)
 	}
 	return s.views(ctx, c, js...)
 }
@@ -114,10 +114,10 @@ func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobVie
 // checkListFilter checks what every job listing accepts.
 func checkListFilter(state string, limit int) error {
 	if state != "" && !jobStates[state] {
-		return apierr.BadRequest("invalid_state", "state must be one of queued, running, succeeded, failed, cancelled")
+		return apierr.BadRequest(apierr.CodeInvalidState, "state must be one of queued, running, succeeded, failed, cancelled")
 	}
 	if limit < 0 || limit > 500 {
-		return apierr.BadRequest("invalid_limit", "limit must be between 1 and 500")
+		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and 500")
 	}
 	return nil
 }
@@ -126,7 +126,7 @@ func checkListFilter(state string, limit int) error {
 func (s *Service) views(ctx context.Context, c kb.Caller, js ...store.Job) ([]JobView, error) {
 	names, err := store.NamesBy(ctx, s.st, js, func(j store.Job) *int64 { return j.SourceUserID })
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view jobs: read source owners", err)
 	}
 	out := make([]JobView, 0, len(js))
 	for _, j := range js {
@@ -154,7 +154,7 @@ func (s *Service) view(ctx context.Context, c kb.Caller, j store.Job) (JobView, 
 }
 
 func jobNotFound(id int64) error {
-	return apierr.NotFound("job_not_found", "no such job: %d", id)
+	return apierr.NotFound(apierr.CodeJobNotFound, "no such job: %d", id)
 }
 
 // Job returns one of the caller's jobs; another user's job is not found.
@@ -164,7 +164,7 @@ func (s *Service) Job(ctx context.Context, c kb.Caller, id int64) (JobView, erro
 		return JobView{}, jobNotFound(id)
 	}
 	if err != nil {
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("read job", err)
 	}
 	return s.view(ctx, c, j)
 }
@@ -181,9 +181,9 @@ func (s *Service) Cancel(ctx context.Context, c kb.Caller, id int64) (JobView, e
 		return JobView{}, jobNotFound(id)
 	case errors.Is(err, store.ErrConflict):
 		cur, _ := s.st.JobByID(ctx, c.ID, id)
-		return JobView{}, apierr.Conflict("job_finished", "job %d is already %s", id, cur.State)
+		return JobView{}, apierr.Conflict(apierr.CodeJobFinished, "job %d is already %s", id, cur.State)
 	case err != nil:
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("cancel job", err)
 	}
 	if j.State == store.JobCancelled {
 		transition(j, store.JobQueued, store.JobCancelled, "", "user_id", c.ID)
@@ -204,17 +204,17 @@ func (s *Service) Retry(ctx context.Context, c kb.Caller, id int64) (JobView, er
 		return JobView{}, jobNotFound(id)
 	}
 	if err != nil {
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("retry job: read job", err)
 	}
 	if cur.State != store.JobFailed && cur.State != store.JobCancelled {
-		return JobView{}, apierr.Conflict("job_not_retryable", "job %d is %s; only failed or cancelled jobs can be retried", id, cur.State)
+		return JobView{}, apierr.Conflict(apierr.CodeJobNotRetryable, "job %d is %s; only failed or cancelled jobs can be retried", id, cur.State)
 	}
 	j, err := s.st.RetryJob(ctx, c.ID, id)
 	switch {
 	case errors.Is(err, store.ErrConflict):
-		return JobView{}, apierr.Conflict("active_job_conflict", "the file of job %d has another active job; cancel it first", id)
+		return JobView{}, apierr.Conflict(apierr.CodeActiveJobConflict, "the file of job %d has another active job; cancel it first", id)
 	case err != nil:
-		return JobView{}, apierr.Internal(err)
+		return JobView{}, apierr.Internal("retry job", err)
 	}
 	transition(j, cur.State, j.State, "", "user_id", c.ID)
 	s.notify()

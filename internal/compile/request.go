@@ -36,15 +36,15 @@ type Request struct {
 func (r *Request) Validate() error {
 	switch {
 	case len(r.URIs) == 0 && r.StaleIn == "":
-		return apierr.BadRequest("invalid_uris", "uris must list at least one file (or stale_in name a folder)")
+		return apierr.BadRequest(apierr.CodeInvalidURIs, "uris must list at least one file (or stale_in name a folder)")
 	case len(r.URIs) > 4*MaxFiles:
-		return apierr.BadRequest("invalid_uris", "uris lists %d files; at most %d can be compiled at once", len(r.URIs), MaxFiles)
+		return apierr.BadRequest(apierr.CodeInvalidURIs, "uris lists %d files; at most %d can be compiled at once", len(r.URIs), MaxFiles)
 	case r.Executor != "" && r.Executor != ExecutorLLM && r.Executor != ExecutorCLI:
-		return apierr.BadRequest("invalid_executor", "executor must be \"llm\" or \"cli\"")
+		return apierr.BadRequest(apierr.CodeInvalidExecutor, "executor must be \"llm\" or \"cli\"")
 	case r.CallBudget < 0 || r.CallBudget > MaxCallBudget:
-		return apierr.BadRequest("invalid_call_budget", "call_budget must be between 1 and %d", MaxCallBudget)
+		return apierr.BadRequest(apierr.CodeInvalidCallBudget, "call_budget must be between 1 and %d", MaxCallBudget)
 	case r.TimeoutS < 0 || r.TimeoutS > MaxTimeoutS:
-		return apierr.BadRequest("invalid_timeout", "timeout_s must be between 1 and %d", MaxTimeoutS)
+		return apierr.BadRequest(apierr.CodeInvalidTimeout, "timeout_s must be between 1 and %d", MaxTimeoutS)
 	}
 	return nil
 }
@@ -91,20 +91,20 @@ func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapsho
 	switch snap.Executor {
 	case ExecutorLLM:
 		if r.CLIProfile != "" {
-			return Snapshot{}, apierr.BadRequest("invalid_executor", "cli_profile is only for executor \"cli\"")
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidExecutor, "cli_profile is only for executor \"cli\"")
 		}
 		snap.ModelID = r.ModelID
 		if snap.ModelID == "" {
 			snap.ModelID = d.ModelID
 		}
 		if snap.ModelID == "" {
-			return Snapshot{}, apierr.BadRequest("invalid_model", "model_id is required for executor \"llm\"; GET /api/v1/knowledge-agent/options lists the models")
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidModel, "model_id is required for executor \"llm\"; GET /api/v1/knowledge-agent/options lists the models")
 		}
 		if s.models == nil {
-			return Snapshot{}, apierr.BadRequest("unknown_model", "unknown model %q: no model is configured", snap.ModelID)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q: no model is configured", snap.ModelID)
 		}
 		if _, err := s.models.Lookup(snap.ModelID); err != nil {
-			return Snapshot{}, apierr.BadRequest("unknown_model", "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", snap.ModelID)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", snap.ModelID)
 		}
 		if r.ReasoningEffort == "" {
 			snap.ReasoningEffort = d.ReasoningEffort
@@ -112,7 +112,7 @@ func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapsho
 	case ExecutorCLI:
 		p, ok := s.profiles[r.CLIProfile]
 		if !ok {
-			return Snapshot{}, apierr.BadRequest("unknown_cli_profile", "cli_profile %q is not configured on this server", r.CLIProfile)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownCLIProfile, "cli_profile %q is not configured on this server", r.CLIProfile)
 		}
 		snap.CLIProfile = p.Name
 		snap.Model = r.Model
@@ -120,10 +120,10 @@ func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapsho
 			snap.Model = p.Models[0]
 		}
 		if len(p.Models) > 0 && !slices.Contains(p.Models, snap.Model) {
-			return Snapshot{}, apierr.BadRequest("invalid_model", "model %q is not allowed by cli profile %s (allowed: %v)", r.Model, p.Name, p.Models)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidModel, "model %q is not allowed by cli profile %s (allowed: %v)", r.Model, p.Name, p.Models)
 		}
 		if len(p.Models) == 0 && snap.Model != "" {
-			return Snapshot{}, apierr.BadRequest("invalid_model", "cli profile %s takes no model", p.Name)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidModel, "cli profile %s takes no model", p.Name)
 		}
 		if snap.ReasoningEffort == "" && len(p.Efforts) > 0 {
 			snap.ReasoningEffort = d.ReasoningEffort
@@ -132,10 +132,10 @@ func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapsho
 			}
 		}
 		if len(p.Efforts) > 0 && !slices.Contains(p.Efforts, snap.ReasoningEffort) {
-			return Snapshot{}, apierr.BadRequest("invalid_reasoning_effort", "reasoning_effort %q is not allowed by cli profile %s (allowed: %v)", r.ReasoningEffort, p.Name, p.Efforts)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidReasoningEffort, "reasoning_effort %q is not allowed by cli profile %s (allowed: %v)", r.ReasoningEffort, p.Name, p.Efforts)
 		}
 		if len(p.Efforts) == 0 && snap.ReasoningEffort != "" {
-			return Snapshot{}, apierr.BadRequest("invalid_reasoning_effort", "cli profile %s takes no reasoning_effort", p.Name)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidReasoningEffort, "cli profile %s takes no reasoning_effort", p.Name)
 		}
 	}
 	if r.OutputParent != "" {
@@ -144,15 +144,15 @@ func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapsho
 		}
 		u, n, err := s.tree.Resolve(ctx, c, r.OutputParent)
 		if err != nil {
-			return Snapshot{}, apierr.BadRequest("invalid_output_parent", "output_parent: %s", safeMessage(err))
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidOutputParent, "output_parent: %s", safeMessage(err))
 		}
 		if !n.IsDir() {
-			return Snapshot{}, apierr.BadRequest("invalid_output_parent", "output_parent %s is a file, not a folder", u)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidOutputParent, "output_parent %s is a file, not a folder", u)
 		}
 		// Generated files are their maker's: outputs never land in a
 		// tree shared with the caller, even one they may write.
 		if n.UserID != c.ID {
-			return Snapshot{}, apierr.BadRequest("invalid_output_parent", "output_parent %s is in %s's tree; compile outputs go to a folder of your own", u, u.Username)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidOutputParent, "output_parent %s is in %s's tree; compile outputs go to a folder of your own", u, u.Username)
 		}
 		snap.OutputParent = u.String()
 	}
@@ -205,7 +205,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 		u, n, err := s.tree.Resolve(ctx, c, raw)
 		var ae *apierr.Error
 		switch {
-		case errors.As(err, &ae) && ae.Code == "invalid_uri":
+		case errors.As(err, &ae) && ae.Code == apierr.CodeInvalidURI:
 			reject(raw, "invalid_uri", "%s", ae.Message)
 			continue
 		case errors.As(err, &ae) && ae.Status == 404:
@@ -245,7 +245,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 	// bounds the queue, it need not be exact.
 	queued, err := s.st.CountQueuedJobs(ctx, c.ID)
 	if err != nil {
-		return EnqueueResult{}, apierr.Internal(err)
+		return EnqueueResult{}, apierr.Internal("compile: count queued jobs", err)
 	}
 	for _, a := range ok {
 		if queued >= int64(s.maxQueued) {
@@ -267,7 +267,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 			continue
 		}
 		if err != nil {
-			return EnqueueResult{}, apierr.Internal(err)
+			return EnqueueResult{}, apierr.Internal("compile: enqueue job", err)
 		}
 		if !created && got.ConfigHash != hash {
 			reject(a.uri.String(), "active_job_conflict",
@@ -310,10 +310,10 @@ func outputInScope(c kb.Caller, raw string) error {
 	}
 	u, err := kb.ParseURI(raw, c.Username)
 	if err != nil {
-		return apierr.BadRequest("invalid_output_parent", "output_parent: %s", safeMessage(err))
+		return apierr.BadRequest(apierr.CodeInvalidOutputParent, "output_parent: %s", safeMessage(err))
 	}
 	if u.Username != c.Username || !c.InScope(u.Path) {
-		return apierr.Forbidden("scope_violation", "output_parent %s is outside this API token's folder %s; its compile outputs go inside it (by default %swiki/)", u, c.ScopeURI(), c.ScopeURI())
+		return apierr.Forbidden(apierr.CodeScopeViolation, "output_parent %s is outside this API token's folder %s; its compile outputs go inside it (by default %swiki/)", u, c.ScopeURI(), c.ScopeURI())
 	}
 	return nil
 }
@@ -325,14 +325,14 @@ func (s *Service) staleFiles(ctx context.Context, c kb.Caller, raw string) ([]st
 		return nil, err
 	}
 	if !n.IsDir() {
-		return nil, apierr.BadRequest("invalid_stale_in", "stale_in %s is a file, not a folder", u)
+		return nil, apierr.BadRequest(apierr.CodeInvalidStaleIn, "stale_in %s is a file, not a folder", u)
 	}
 	var ids []int64
 	byID := map[int64]store.Node{}
 	for off := 0; ; off += 1000 {
 		page, err := s.st.Children(ctx, n.ID, off, 1000)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("compile stale files: list folder", err)
 		}
 		for _, ch := range page {
 			if !ch.IsDir() && !knowledge.IsGenerated(ch) {
@@ -346,7 +346,7 @@ func (s *Service) staleFiles(ctx context.Context, c kb.Caller, raw string) ([]st
 	}
 	stale, err := s.st.StaleSummaries(ctx, c.ID, ids)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("compile stale files: find stale summaries", err)
 	}
 	var out []string
 	for _, id := range ids {

@@ -91,7 +91,7 @@ func TestEnqueueRequestErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := e.svc.Enqueue(context.Background(), e.alice, c.req)
 			ae, ok := apierr.As(err)
-			if !ok || ae.Code != c.code || ae.Status != 400 {
+			if !ok || ae.Code.String() != c.code || ae.Status != 400 {
 				t.Fatalf("got %v, want %s", err, c.code)
 			}
 		})

@@ -16,24 +16,24 @@ import (
 func (h *door) authenticate(r *http.Request) (kb.Caller, error) {
 	if user, pass, ok := r.BasicAuth(); ok {
 		if !strings.HasPrefix(pass, auth.TokenPrefix) {
-			return kb.Caller{}, apierr.Unauthorized("api_token_required", "use an API token as the password (Settings → API tokens); account passwords are not accepted here")
+			return kb.Caller{}, apierr.Unauthorized(apierr.CodeAPITokenRequired, "use an API token as the password (Settings → API tokens); account passwords are not accepted here")
 		}
 		p, err := h.auth.AuthenticatePrincipal(r.Context(), pass)
 		if err != nil {
 			return kb.Caller{}, err
 		}
 		if !strings.EqualFold(strings.TrimSpace(user), p.User.Username) {
-			return kb.Caller{}, apierr.Unauthorized("username_mismatch", "this API token belongs to another user name")
+			return kb.Caller{}, apierr.Unauthorized(apierr.CodeUsernameMismatch, "this API token belongs to another user name")
 		}
 		return p.Caller(), nil
 	}
 	header := r.Header.Get("Authorization")
 	scheme, token, _ := strings.Cut(header, " ")
 	if header == "" {
-		return kb.Caller{}, apierr.Unauthorized("missing_credentials", "sign in with your user name and an API token as the password")
+		return kb.Caller{}, apierr.Unauthorized(apierr.CodeMissingToken, "sign in with your user name and an API token as the password")
 	}
 	if !strings.EqualFold(scheme, "Bearer") {
-		return kb.Caller{}, apierr.Unauthorized("invalid_credentials", "use HTTP Basic (user name and API token) or Authorization: Bearer <API token>")
+		return kb.Caller{}, apierr.Unauthorized(apierr.CodeInvalidCredentials, "use HTTP Basic (user name and API token) or Authorization: Bearer <API token>")
 	}
 	p, err := h.auth.AuthenticatePrincipal(r.Context(), strings.TrimSpace(token))
 	if err != nil {

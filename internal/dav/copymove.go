@@ -17,21 +17,21 @@ func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, 
 	ctx := r.Context()
 	u, err := url.Parse(r.Header.Get("Destination"))
 	if err != nil || r.Header.Get("Destination") == "" {
-		writeError(w, apierr.BadRequest("invalid_destination", "the Destination header must be the URL to copy or move to"))
+		writeError(w, apierr.BadRequest(apierr.CodeInvalidDestination, "the Destination header must be the URL to copy or move to"))
 		return
 	}
 	if u.Host != "" && u.Host != r.Host {
-		writeError(w, apierr.New(http.StatusBadGateway, "foreign_destination", "the Destination is on another server"))
+		writeError(w, apierr.New(http.StatusBadGateway, apierr.CodeForeignDestination, "the Destination is on another server"))
 		return
 	}
 	dstName, ok := strings.CutPrefix(u.Path, Path+"/")
 	if !ok {
-		writeError(w, apierr.New(http.StatusBadGateway, "foreign_destination", "the Destination must be below %s/", Path))
+		writeError(w, apierr.New(http.StatusBadGateway, apierr.CodeForeignDestination, "the Destination must be below %s/", Path))
 		return
 	}
 	src, dst := fs.treePath(name), fs.treePath(dstName)
 	if src == dst {
-		writeError(w, apierr.Forbidden("same_destination", "the Destination is the source itself"))
+		writeError(w, apierr.Forbidden(apierr.CodeSameDestination, "the Destination is the source itself"))
 		return
 	}
 	depthInfinite := true
@@ -40,7 +40,7 @@ func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, 
 	case d == "0" && r.Method == "COPY":
 		depthInfinite = false
 	default:
-		writeError(w, apierr.BadRequest("invalid_depth", "%s takes Depth: infinity%s", r.Method, map[bool]string{true: " or 0", false: ""}[r.Method == "COPY"]))
+		writeError(w, apierr.BadRequest(apierr.CodeInvalidDepth, "%s takes Depth: infinity%s", r.Method, map[bool]string{true: " or 0", false: ""}[r.Method == "COPY"]))
 		return
 	}
 	overwrite := r.Header.Get("Overwrite") != "F"
@@ -70,14 +70,14 @@ func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, 
 	}
 	if _, err := fs.parentOf(ctx, dst); err != nil {
 		if isNotFound(err) {
-			writeError(w, apierr.Conflict("no_parent", "the folder of the Destination does not exist"))
+			writeError(w, apierr.Conflict(apierr.CodeNoParent, "the folder of the Destination does not exist"))
 		} else {
 			writeError(w, err)
 		}
 		return
 	}
 	if _, err := fs.stat(ctx, dst); err == nil && !overwrite {
-		writeError(w, apierr.New(http.StatusPreconditionFailed, "destination_exists", "the Destination exists and Overwrite is F"))
+		writeError(w, apierr.New(http.StatusPreconditionFailed, apierr.CodeDestinationExists, "the Destination exists and Overwrite is F"))
 		return
 	}
 	from, to := fs.uri(src, se.Dir), fs.uri(dst, false)
@@ -93,8 +93,8 @@ func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, 
 	if err == nil && r.Method == "COPY" {
 		err = h.st.CopyDavProps(ctx, fs.c.ID, src, dst, depthInfinite)
 	}
-	if e, ok := apierr.As(err); ok && e.Code == "already_exists" {
-		err = apierr.New(http.StatusPreconditionFailed, "destination_exists", "the Destination exists and Overwrite is F")
+	if e, ok := apierr.As(err); ok && e.Code == apierr.CodeAlreadyExists {
+		err = apierr.New(http.StatusPreconditionFailed, apierr.CodeDestinationExists, "the Destination exists and Overwrite is F")
 	}
 	if err != nil {
 		writeError(w, err)
@@ -111,12 +111,12 @@ func (h *door) copyMove(w http.ResponseWriter, r *http.Request, fs *fileSystem, 
 func writeStatus(w http.ResponseWriter, status int) {
 	switch status {
 	case http.StatusPreconditionFailed:
-		writeError(w, apierr.New(status, "lock_token_mismatch", "no lock named in the If header covers this request"))
+		writeError(w, apierr.New(status, apierr.CodeLockTokenMismatch, "no lock named in the If header covers this request"))
 	case http.StatusBadRequest:
-		writeError(w, apierr.BadRequest("invalid_if_header", "the If header is malformed"))
+		writeError(w, apierr.BadRequest(apierr.CodeInvalidIfHeader, "the If header is malformed"))
 	case 423:
-		writeError(w, apierr.New(status, "locked", "another client holds a lock on this resource"))
+		writeError(w, apierr.New(status, apierr.CodeLocked, "another client holds a lock on this resource"))
 	default:
-		writeError(w, apierr.New(status, "lock_check_failed", "the lock check failed"))
+		writeError(w, apierr.New(status, apierr.CodeLockCheckFailed, "the lock check failed"))
 	}
 }

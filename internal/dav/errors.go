@@ -45,7 +45,7 @@ func fail(ctx context.Context, err error) error {
 	switch {
 	case e.Status == http.StatusNotFound:
 		return fs.ErrNotExist
-	case e.Status == http.StatusConflict && e.Code == "already_exists":
+	case e.Status == http.StatusConflict && e.Code == apierr.CodeAlreadyExists:
 		return fs.ErrExist
 	}
 	if st, ok := ctx.Value(stateKey{}).(*reqState); ok {

@@ -160,7 +160,7 @@ func (d *dirFile) Readdir(count int) ([]fs.FileInfo, error) {
 			return nil, fail(d.ctx, err)
 		}
 		if err := d.fs.remember(d.ctx, es); err != nil {
-			return nil, fail(d.ctx, apierr.Internal(err))
+			return nil, fail(d.ctx, apierr.Internal("webdav readdir: remember entries", err))
 		}
 		for _, e := range es {
 			d.list = append(d.list, fileInfo{e})

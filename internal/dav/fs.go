@@ -76,7 +76,7 @@ func (f *fileSystem) Stat(ctx context.Context, name string) (os.FileInfo, error)
 // missing one is fs.ErrNotExist, which webdav answers 409 Conflict.
 func (f *fileSystem) parentOf(ctx context.Context, p string) (knowledge.Entry, error) {
 	if p == f.root {
-		return knowledge.Entry{}, apierr.Forbidden("root", "the root of the mount always exists")
+		return knowledge.Entry{}, apierr.Forbidden(apierr.CodeRoot, "the root of the mount always exists")
 	}
 	dir := path.Dir("/" + p)[1:]
 	e, err := f.stat(ctx, dir)
@@ -84,7 +84,7 @@ func (f *fileSystem) parentOf(ctx context.Context, p string) (knowledge.Entry, e
 		return knowledge.Entry{}, err
 	}
 	if !e.Dir {
-		return knowledge.Entry{}, apierr.NotFound("not_a_folder", "%s is a file, not a folder", f.uri(dir, false))
+		return knowledge.Entry{}, apierr.NotFound(apierr.CodeNotAFolder, "%s is a file, not a folder", f.uri(dir, false))
 	}
 	return e, nil
 }
@@ -126,7 +126,7 @@ func (f *fileSystem) Mkdir(ctx context.Context, name string, _ os.FileMode) erro
 func (f *fileSystem) RemoveAll(ctx context.Context, name string) error {
 	p := f.treePath(name)
 	if p == f.root {
-		return fail(ctx, apierr.Forbidden("root", "the root of the mount cannot be deleted"))
+		return fail(ctx, apierr.Forbidden(apierr.CodeRoot, "the root of the mount cannot be deleted"))
 	}
 	if err := f.writable(ctx, p); err != nil {
 		return fail(ctx, err)
@@ -179,14 +179,14 @@ func (f *fileSystem) openWrite(ctx context.Context, p string) (*writeFile, error
 		return nil, err
 	}
 	if e, err := f.stat(ctx, p); err == nil && e.Dir {
-		return nil, apierr.New(http.StatusMethodNotAllowed, "is_a_folder", "%s is a folder; PUT writes files", f.uri(p, true))
+		return nil, apierr.New(http.StatusMethodNotAllowed, apierr.CodeIsAFolder, "%s is a folder; PUT writes files", f.uri(p, true))
 	}
 	dir, err := f.parentOf(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	if !dir.Writable {
-		return nil, apierr.Forbidden("read_only", "%s may be read but not changed with these credentials", f.uri(dir.Path, true))
+		return nil, apierr.Forbidden(apierr.CodeReadOnly, "%s may be read but not changed with these credentials", f.uri(dir.Path, true))
 	}
 	return newWriteFile(ctx, f, dir.Path, path.Base("/"+p), p), nil
 }

@@ -58,7 +58,7 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("Content-Security-Policy", "sandbox")
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r) {
-		writeError(w, apierr.Forbidden("foreign_origin", "requests from another origin are refused; /dav/ serves WebDAV clients"))
+		writeError(w, apierr.Forbidden(apierr.CodeForeignOrigin, "requests from another origin are refused; /dav/ serves WebDAV clients"))
 		return
 	}
 	c, err := h.authenticate(r)
@@ -82,7 +82,7 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	aw := &answerWriter{ResponseWriter: w, st: st}
 	name, ok := strings.CutPrefix(r.URL.Path, Path)
 	if !ok || name != "" && name[0] != '/' {
-		writeError(w, apierr.NotFound("not_found", "no such resource"))
+		writeError(w, apierr.NotFound(apierr.CodeNotFound, "no such resource"))
 		return
 	}
 	switch r.Method {
@@ -147,7 +147,7 @@ func finiteDepth(w http.ResponseWriter) {
 // file's ETag (412).
 func (h *door) putAllowed(w http.ResponseWriter, r *http.Request, fs *fileSystem, name string) bool {
 	if h.maxUpload > 0 && r.ContentLength > h.maxUpload {
-		writeError(w, apierr.TooLarge("file_too_large", "the file is %d bytes, larger than the upload limit of %d bytes", r.ContentLength, h.maxUpload))
+		writeError(w, apierr.TooLarge(apierr.CodeFileTooLarge, "the file is %d bytes, larger than the upload limit of %d bytes", r.ContentLength, h.maxUpload))
 		return false
 	}
 	return h.preconditions(w, r, fs, name)
@@ -171,7 +171,7 @@ func (h *door) preconditions(w http.ResponseWriter, r *http.Request, fs *fileSys
 		etag = etagOf(e)
 	}
 	if im != "" && !(exists && matchesETag(im, etag)) || inm != "" && exists && matchesETag(inm, etag) {
-		writeError(w, apierr.New(http.StatusPreconditionFailed, "precondition_failed", "the resource's ETag does not match the request's If-Match / If-None-Match"))
+		writeError(w, apierr.New(http.StatusPreconditionFailed, apierr.CodePreconditionFailed, "the resource's ETag does not match the request's If-Match / If-None-Match"))
 		return false
 	}
 	return true

@@ -71,7 +71,7 @@ func (f *fileSystem) patchProps(ctx context.Context, e knowledge.Entry, patches 
 		return refuse(http.StatusInsufficientStorage, names), nil
 	}
 	if err := f.store.PatchDavProps(ctx, e.NodeID, ops); err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("webdav proppatch", err)
 	}
 	f.mu.Lock()
 	delete(f.props, e.NodeID)

@@ -101,7 +101,7 @@ func (w *writeFile) Close() error {
 		if w.err == nil {
 			knowledge.Discard([]knowledge.Staged{w.staged})
 		}
-		return fail(w.ctx, apierr.BadRequest("incomplete_body", "the request body ended early; nothing was stored").WithCause(b.err))
+		return fail(w.ctx, apierr.BadRequest(apierr.CodeIncompleteBody, "the request body ended early; nothing was stored").WithCause(b.err))
 	}
 	w.finishPipe(nil)
 	if w.err != nil {
@@ -112,7 +112,7 @@ func (w *writeFile) Close() error {
 		// webdav answers every failed Close 405; a folder gone by the
 		// commit is the 409 of a PUT whose folder is missing (RFC 4918
 		// §9.7.1), as when it was gone at the start.
-		err = apierr.Conflict("no_parent", "the folder of %s was moved or deleted meanwhile; nothing was stored", w.fs.uri(w.path, false)).WithCause(err)
+		err = apierr.Conflict(apierr.CodeNoParent, "the folder of %s was moved or deleted meanwhile; nothing was stored", w.fs.uri(w.path, false)).WithCause(err)
 	}
 	if err != nil {
 		return fail(w.ctx, err)

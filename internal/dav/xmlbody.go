@@ -24,10 +24,10 @@ func checkXMLBody(r *http.Request) error {
 	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, maxXMLBody+1))
 	if err != nil {
-		return apierr.BadRequest("unreadable_body", "the request body could not be read").WithCause(err)
+		return apierr.BadRequest(apierr.CodeUnreadableBody, "the request body could not be read").WithCause(err)
 	}
 	if len(b) > maxXMLBody {
-		return apierr.TooLarge("body_too_large", "an XML request body is limited to %d bytes", maxXMLBody)
+		return apierr.TooLarge(apierr.CodeBodyTooLarge, "an XML request body is limited to %d bytes", maxXMLBody)
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	d := xml.NewDecoder(bytes.NewReader(b))
@@ -42,7 +42,7 @@ func checkXMLBody(r *http.Request) error {
 		if se, ok := tok.(xml.StartElement); ok {
 			for _, a := range se.Attr {
 				if a.Name.Space == "xmlns" && a.Value == "" {
-					return apierr.BadRequest("invalid_xml", "the XML body binds the prefix %q to an empty namespace name", a.Name.Local)
+					return apierr.BadRequest(apierr.CodeInvalidXML, "the XML body binds the prefix %q to an empty namespace name", a.Name.Local)
 				}
 			}
 		}

@@ -17,7 +17,7 @@ type createUserRequest struct {
 
 func (r *createUserRequest) Validate() error {
 	if r.Username == "" || r.Password == "" {
-		return apierr.BadRequest("invalid_request", "username and password are required")
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "username and password are required")
 	}
 	return nil
 }
@@ -54,7 +54,7 @@ type updateUserRequest struct {
 
 func (r *updateUserRequest) Validate() error {
 	if r.Password == nil && r.Role == nil && r.Disabled == nil {
-		return apierr.BadRequest("invalid_request", "send at least one of password, role, disabled")
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "send at least one of password, role, disabled")
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func (h *handlers) updateUser(c echo.Context) error {
 	ctx := c.Request().Context()
 	// An admin locking themselves out leaves nobody to undo it.
 	if id == currentUser(c).ID && ((req.Disabled != nil && *req.Disabled) || (req.Role != nil && *req.Role != store.RoleAdmin)) {
-		return apierr.BadRequest("cannot_modify_self", "you cannot disable or demote your own account")
+		return apierr.BadRequest(apierr.CodeCannotModifySelf, "you cannot disable or demote your own account")
 	}
 	var u store.User
 	if req.Password != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/compile"
 )
 
@@ -15,11 +16,11 @@ func (h *handlers) listAllJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit")
+	limit, err := queryInt(c, "limit", apierr.CodeInvalidLimit)
 	if err != nil {
 		return err
 	}
-	userID, err := queryInt(c, "user_id")
+	userID, err := queryInt(c, "user_id", apierr.CodeInvalidUserID)
 	if err != nil {
 		return err
 	}

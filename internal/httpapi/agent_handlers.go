@@ -80,42 +80,42 @@ type streamRequest struct {
 
 func (r *streamRequest) Validate() error {
 	if r.URI == "" && r.ConversationID == 0 {
-		return apierr.BadRequest("invalid_uri", "uri is required: the folder or file the question is about")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri is required: the folder or file the question is about")
 	}
 	if r.ModelID == "" {
-		return apierr.BadRequest("invalid_model", "model_id is required; GET /api/v1/knowledge-agent/options lists the models")
+		return apierr.BadRequest(apierr.CodeInvalidModel, "model_id is required; GET /api/v1/knowledge-agent/options lists the models")
 	}
 	switch {
 	case r.Regenerate != 0 && r.Edit != 0:
-		return apierr.BadRequest("invalid_request", "regenerate and edit cannot be asked together")
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "regenerate and edit cannot be asked together")
 	case (r.Regenerate != 0 || r.Edit != 0) && r.ConversationID == 0:
-		return apierr.BadRequest("invalid_request", "regenerate and edit need the conversation_id of the message")
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "regenerate and edit need the conversation_id of the message")
 	case r.Temporary && r.ConversationID != 0:
-		return apierr.BadRequest("invalid_request", "a temporary chat is not stored, so it cannot continue conversation %d", r.ConversationID)
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "a temporary chat is not stored, so it cannot continue conversation %d", r.ConversationID)
 	case r.Regenerate != 0:
 		if r.Message != "" {
-			return apierr.BadRequest("invalid_message", "regenerate answers the stored question again; send no message")
+			return apierr.BadRequest(apierr.CodeInvalidMessage, "regenerate answers the stored question again; send no message")
 		}
 		return nil
 	}
 	if strings.TrimSpace(r.Message) == "" {
-		return apierr.BadRequest("invalid_message", "message must not be empty")
+		return apierr.BadRequest(apierr.CodeInvalidMessage, "message must not be empty")
 	}
 	if utf8.RuneCountInString(r.Message) > MaxMessageChars {
-		return apierr.BadRequest("invalid_message", "message is longer than %d characters", MaxMessageChars)
+		return apierr.BadRequest(apierr.CodeInvalidMessage, "message is longer than %d characters", MaxMessageChars)
 	}
 	if len(r.History) > MaxHistoryItems {
-		return apierr.BadRequest("invalid_history", "history has %d messages; at most %d are accepted", len(r.History), MaxHistoryItems)
+		return apierr.BadRequest(apierr.CodeInvalidHistory, "history has %d messages; at most %d are accepted", len(r.History), MaxHistoryItems)
 	}
 	size := 0
 	for i, m := range r.History {
 		if m.Role != "user" && m.Role != "assistant" {
-			return apierr.BadRequest("invalid_history", "history[%d].role must be user or assistant", i)
+			return apierr.BadRequest(apierr.CodeInvalidHistory, "history[%d].role must be user or assistant", i)
 		}
 		size += len(m.Content)
 	}
 	if size > MaxHistoryBytes {
-		return apierr.BadRequest("invalid_history", "history is %d bytes; at most %d are accepted", size, MaxHistoryBytes)
+		return apierr.BadRequest(apierr.CodeInvalidHistory, "history is %d bytes; at most %d are accepted", size, MaxHistoryBytes)
 	}
 	return nil
 }
@@ -128,11 +128,11 @@ func (h *handlers) stream(c echo.Context) error {
 		return err
 	}
 	if h.Models == nil || h.Models.Len() == 0 {
-		return apierr.BadRequest("no_models", "no model is configured: add one under models: in the config file, or set OPENAI_API_KEY, DEEPSEEK_API_KEY, DASHSCOPE_API_KEY or GEMINI_API_KEY, or run Ollama locally, then restart")
+		return apierr.BadRequest(apierr.CodeNoModels, "no model is configured: add one under models: in the config file, or set OPENAI_API_KEY, DEEPSEEK_API_KEY, DASHSCOPE_API_KEY or GEMINI_API_KEY, or run Ollama locally, then restart")
 	}
 	model, err := h.Models.Lookup(req.ModelID)
 	if err != nil {
-		return apierr.BadRequest("unknown_model", "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID)
+		return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID)
 	}
 	tr := turn.Request{Caller: caller(c), RequestID: currentRequestID(c), Model: model, URI: req.URI, Message: req.Message,
 		ConversationID: req.ConversationID, Temporary: req.Temporary, Regenerate: req.Regenerate, Edit: req.Edit}

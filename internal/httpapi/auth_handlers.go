@@ -30,7 +30,7 @@ type loginRequest struct {
 
 func (r *loginRequest) Validate() error {
 	if r.Username == "" || r.Password == "" {
-		return apierr.BadRequest("invalid_request", "username and password are required")
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "username and password are required")
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ type passwordRequest struct {
 
 func (r *passwordRequest) Validate() error {
 	if r.CurrentPassword == "" || r.NewPassword == "" {
-		return apierr.BadRequest("invalid_request", "current_password and new_password are required")
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "current_password and new_password are required")
 	}
 	return nil
 }
@@ -141,7 +141,7 @@ func (h *handlers) createToken(c echo.Context) error {
 	if req.ScopeURI != "" {
 		t, err = h.Auth.CreateScopedToken(ctx, currentUser(c), req.Name, req.ExpiresInDays, auth.TokenScope{URI: req.ScopeURI, ReadOnly: req.ReadOnly})
 	} else if req.ReadOnly != nil && *req.ReadOnly {
-		return apierr.BadRequest("invalid_scope", "read_only applies to a token with a scope_uri; give the folder it may read")
+		return apierr.BadRequest(apierr.CodeInvalidScope, "read_only applies to a token with a scope_uri; give the folder it may read")
 	} else {
 		t, err = h.Auth.CreateToken(ctx, currentUser(c).ID, req.Name, req.ExpiresInDays)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // MaxJSONBody bounds every JSON request body.
@@ -29,7 +30,7 @@ func bindJSON(c echo.Context, v validator) error {
 		return jsonError(err)
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
-		return apierr.BadRequest("invalid_json", "the body must hold exactly one JSON object")
+		return apierr.BadRequest(apierr.CodeInvalidJSON, "the body must hold exactly one JSON object")
 	}
 	return v.Validate()
 }
@@ -42,16 +43,16 @@ func jsonError(err error) error {
 	)
 	switch {
 	case errors.As(err, &maxErr):
-		return apierr.TooLarge("body_too_large", "the JSON body is larger than %d bytes", MaxJSONBody)
+		return apierr.TooLarge(apierr.CodeBodyTooLarge, "the JSON body is larger than %d bytes", MaxJSONBody)
 	case errors.Is(err, io.EOF):
-		return apierr.BadRequest("invalid_json", "the request body is empty; send a JSON object")
+		return apierr.BadRequest(apierr.CodeInvalidJSON, "the request body is empty; send a JSON object")
 	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
-		return apierr.BadRequest("invalid_json", "the body is not valid JSON")
+		return apierr.BadRequest(apierr.CodeInvalidJSON, "the body is not valid JSON")
 	case errors.As(err, &typeErr):
-		return apierr.BadRequest("invalid_json", "field %q must be of type %s", typeErr.Field, typeErr.Type.String())
+		return apierr.BadRequest(apierr.CodeInvalidJSON, "field %q must be of type %s", typeErr.Field, typeErr.Type.String())
 	}
 	// json reports unknown fields only as text.
-	return apierr.BadRequest("invalid_json", "%s", sanitizeJSONMessage(err.Error()))
+	return apierr.BadRequest(apierr.CodeInvalidJSON, "%s", sanitizeJSONMessage(err.Error()))
 }
 
 func sanitizeJSONMessage(msg string) string {
@@ -59,34 +60,33 @@ func sanitizeJSONMessage(msg string) string {
 	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
 		msg = msg[len(prefix):]
 	}
-	if len(msg) > 200 {
-		msg = msg[:200]
-	}
-	return msg
+	return kb.Clip(msg, 200)
 }
 
-// queryInt reads an optional integer query parameter.
-func queryInt(c echo.Context, name string) (int64, error) {
+// queryInt reads an optional integer query parameter; code names it in
+// the refusal of one that is not an integer.
+func queryInt(c echo.Context, name string, code apierr.Code) (int64, error) {
 	s := c.QueryParam(name)
 	if s == "" {
 		return 0, nil
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, apierr.BadRequest("invalid_"+name, "%s must be an integer", name)
+		return 0, apierr.BadRequest(code, "%s must be an integer", name)
 	}
 	return n, nil
 }
 
-// queryBool reads an optional true/false query parameter.
-func queryBool(c echo.Context, name string) (bool, error) {
+// queryBool reads an optional true/false query parameter; code names it in
+// the refusal of one that is neither.
+func queryBool(c echo.Context, name string, code apierr.Code) (bool, error) {
 	s := c.QueryParam(name)
 	if s == "" {
 		return false, nil
 	}
 	v, err := strconv.ParseBool(s)
 	if err != nil {
-		return false, apierr.BadRequest("invalid_"+name, "%s must be true or false, not %q", name, truncateName(s))
+		return false, apierr.BadRequest(code, "%s must be true or false, not %q", name, kb.Clip(s, 60))
 	}
 	return v, nil
 }
@@ -95,7 +95,7 @@ func queryBool(c echo.Context, name string) (bool, error) {
 func pathID(c echo.Context) (int64, error) {
 	n, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || n <= 0 {
-		return 0, apierr.BadRequest("invalid_id", "id must be a positive integer")
+		return 0, apierr.BadRequest(apierr.CodeInvalidID, "id must be a positive integer")
 	}
 	return n, nil
 }

@@ -21,10 +21,10 @@ func (h *handlers) runCommand(c echo.Context) error {
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, maxCommandBody))
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
-		return apierr.TooLarge("body_too_large", "a command body is at most %d bytes", maxCommandBody)
+		return apierr.TooLarge(apierr.CodeBodyTooLarge, "a command body is at most %d bytes", maxCommandBody)
 	}
 	if err != nil {
-		return apierr.BadRequest("invalid_json", "the request body could not be read").WithCause(err)
+		return apierr.BadRequest(apierr.CodeInvalidJSON, "the request body could not be read").WithCause(err)
 	}
 	res, err := tools.New(h.Tree).RunCommand(c.Request().Context(), caller(c), body)
 	if err != nil {

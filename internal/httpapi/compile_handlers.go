@@ -16,7 +16,7 @@ func (r *compileRequest) Validate() error { return r.Request.Validate() }
 
 func (h *handlers) compileService() (*compile.Service, error) {
 	if h.Compile == nil {
-		return nil, apierr.New(http.StatusServiceUnavailable, "compile_unavailable", "compiling is not available on this server")
+		return nil, apierr.New(http.StatusServiceUnavailable, apierr.CodeCompileUnavailable, "compiling is not available on this server")
 	}
 	return h.Compile, nil
 }
@@ -43,7 +43,7 @@ func (h *handlers) listJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit")
+	limit, err := queryInt(c, "limit", apierr.CodeInvalidLimit)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ type createConversationRequest struct {
 
 func (r *createConversationRequest) Validate() error {
 	if r.URI == "" {
-		return apierr.BadRequest("invalid_uri", "uri is required: the folder or file the conversation is about")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri is required: the folder or file the conversation is about")
 	}
 	return nil
 }
@@ -29,7 +29,7 @@ type renameConversationRequest struct {
 
 func (r *renameConversationRequest) Validate() error {
 	if r.Title == nil {
-		return apierr.BadRequest("invalid_title", "title is required")
+		return apierr.BadRequest(apierr.CodeInvalidTitle, "title is required")
 	}
 	return nil
 }
@@ -57,7 +57,7 @@ func (h *handlers) listConversations(c echo.Context) error {
 	if h.Chat == nil {
 		return c.JSON(http.StatusOK, chat.Page{Items: []chat.Conversation{}, Stored: false})
 	}
-	limit, err := queryInt(c, "limit")
+	limit, err := queryInt(c, "limit", apierr.CodeInvalidLimit)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (h *handlers) getConversation(c echo.Context) error {
 	case "all":
 		all = true
 	default:
-		return apierr.BadRequest("invalid_versions", "versions must be all or current, not %q", v)
+		return apierr.BadRequest(apierr.CodeInvalidVersions, "versions must be all or current, not %q", v)
 	}
 	d, err := h.Chat.Detail(c.Request().Context(), caller(c), id, all)
 	if err != nil {
@@ -135,7 +135,7 @@ func (h *handlers) exportConversation(c echo.Context) error {
 		return err
 	}
 	if f := c.QueryParam("format"); f != "" && f != "md" {
-		return apierr.BadRequest("invalid_format", "format must be md (Markdown), not %q", f)
+		return apierr.BadRequest(apierr.CodeInvalidFormat, "format must be md (Markdown), not %q", f)
 	}
 	md, name, err := h.Chat.Export(c.Request().Context(), caller(c), id)
 	if err != nil {

@@ -15,7 +15,7 @@ type groupRequest struct {
 
 func (r *groupRequest) Validate() error {
 	if r.Name == "" {
-		return apierr.BadRequest("invalid_name", "name is required")
+		return apierr.BadRequest(apierr.CodeInvalidName, "name is required")
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func memberIDs(c echo.Context) (int64, int64, error) {
 	}
 	uid, err := strconv.ParseInt(c.Param("user_id"), 10, 64)
 	if err != nil || uid <= 0 {
-		return 0, 0, apierr.BadRequest("invalid_id", "user_id must be a positive integer")
+		return 0, 0, apierr.BadRequest(apierr.CodeInvalidUserID, "user_id must be a positive integer")
 	}
 	return id, uid, nil
 }

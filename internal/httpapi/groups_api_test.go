@@ -31,6 +31,8 @@ func TestGroupAdminAndDirectory(t *testing.T) {
 		var g groupJSON
 		e.mustOK(e.do(http.MethodPost, "/api/v1/admin/groups", e.Admin, map[string]string{"name": "algebra"}), http.StatusCreated, &g)
 		e.mustOK(e.do(http.MethodPut, fmt.Sprintf("/api/v1/admin/groups/%d/members/%d", g.ID, alice.ID), e.Admin, nil), http.StatusOK, nil)
+		// A member's user_id is refused as user_id is everywhere else.
+		wantErr(t, e.invalid().do(http.MethodPut, fmt.Sprintf("/api/v1/admin/groups/%d/members/x", g.ID), e.Admin, nil), http.StatusBadRequest, "invalid_user_id")
 
 		var renamed groupJSON
 		e.mustOK(e.do(http.MethodPatch, fmt.Sprintf("/api/v1/admin/groups/%d", g.ID), e.Admin, map[string]string{"name": "Alchemy"}), http.StatusOK, &renamed)

@@ -240,7 +240,7 @@ func TestImportAPI(t *testing.T) {
 			_, j, _ := e.importArchive("uri=kb://me/", "twice.zip", z)
 			e.waitJob(j.ID, 30*time.Second)
 			_, j, _ = e.importArchive("uri=kb://me/", "twice.zip", z)
-			if done, _ := e.waitJob(j.ID, 30*time.Second); done.State != "failed" || done.Error.Code != "exists" {
+			if done, _ := e.waitJob(j.ID, 30*time.Second); done.State != "failed" || done.Error.Code != "already_exists" {
 				t.Errorf("second import %+v", done)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/importer"
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // importArchive stages one multipart "file" part holding an archive and
@@ -16,7 +17,7 @@ import (
 // center follows like a compile job.
 func (h *handlers) importArchive(c echo.Context) error {
 	if h.Import == nil || h.Compile == nil {
-		return apierr.New(http.StatusServiceUnavailable, "import_unavailable", "importing archives is not available on this server")
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeImportUnavailable, "importing archives is not available on this server")
 	}
 	ctx := c.Request().Context()
 	req := importer.Request{URI: c.QueryParam("uri"), Into: c.QueryParam("into"), OnConflict: c.QueryParam("on_conflict")}
@@ -26,7 +27,7 @@ func (h *handlers) importArchive(c echo.Context) error {
 		target = req.URI
 	}
 	if target == "" {
-		return apierr.BadRequest("missing_uri", "uri (the folder to create the import in) or into (an existing folder) is required")
+		return apierr.BadRequest(apierr.CodeMissingURI, "uri (the folder to create the import in) or into (an existing folder) is required")
 	}
 	if _, _, err := h.Tree.ResolveWrite(ctx, caller(c), target); err != nil {
 		return err
@@ -38,14 +39,14 @@ func (h *handlers) importArchive(c echo.Context) error {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return apierr.BadRequest("no_files", "the request has no file part named \"file\"")
+			return apierr.BadRequest(apierr.CodeNoFiles, "the request has no file part named \"file\"")
 		}
 		if err != nil {
-			return apierr.BadRequest("invalid_upload", "the multipart body is malformed or was cut off; nothing was stored").WithCause(err)
+			return apierr.BadRequest(apierr.CodeInvalidUpload, "the multipart body is malformed or was cut off; nothing was stored").WithCause(err)
 		}
 		if part.FormName() != "file" {
 			if n, _ := io.CopyN(io.Discard, part, maxOtherPart+1); n > maxOtherPart {
-				return apierr.TooLarge("part_too_large", "the form field %q is larger than %d bytes", truncateName(part.FormName()), maxOtherPart)
+				return apierr.TooLarge(apierr.CodePartTooLarge, "the form field %q is larger than %d bytes", kb.Clip(part.FormName(), 60), maxOtherPart)
 			}
 			continue
 		}

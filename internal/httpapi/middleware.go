@@ -20,7 +20,7 @@ func (h *handlers) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		header := c.Request().Header.Get("Authorization")
 		scheme, token, _ := strings.Cut(header, " ")
 		if header != "" && !strings.EqualFold(scheme, "Bearer") {
-			return apierr.Unauthorized("invalid_token", "use Authorization: Bearer <token>")
+			return apierr.Unauthorized(apierr.CodeInvalidToken, "use Authorization: Bearer <token>")
 		}
 		p, err := h.Auth.AuthenticatePrincipal(c.Request().Context(), strings.TrimSpace(token))
 		if err != nil {
@@ -34,7 +34,7 @@ func (h *handlers) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if currentUser(c).Role != store.RoleAdmin {
-			return apierr.Forbidden("admin_only", "only administrators may manage accounts")
+			return apierr.Forbidden(apierr.CodeAdminOnly, "only administrators may manage accounts")
 		}
 		return next(c)
 	}

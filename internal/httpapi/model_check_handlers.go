@@ -35,12 +35,12 @@ type checkJSON struct {
 func (h *handlers) checkModel(c echo.Context) error {
 	id, err := url.PathUnescape(c.Param("id"))
 	if err != nil || h.Models == nil {
-		return apierr.NotFound("unknown_model", "no model with id %q", c.Param("id"))
+		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", c.Param("id"))
 	}
 	if _, err := h.Models.Lookup(id); err != nil {
-		return apierr.NotFound("unknown_model", "no model with id %q", id)
+		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", id)
 	}
-	if err := h.checks.allow(currentUser(c).ID, "too_many_checks", "checks"); err != nil {
+	if err := h.checks.allow(currentUser(c).ID, apierr.CodeTooManyChecks, "checks"); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), checkTimeout)
@@ -63,9 +63,9 @@ func (h *handlers) checkModel(c echo.Context) error {
 func (h *handlers) checkCLIProfile(c echo.Context) error {
 	name := c.Param("name")
 	if h.Compile == nil || !h.Compile.HasCLIProfile(name) {
-		return apierr.NotFound("cli_profile_not_found", "no cli profile named %q", name)
+		return apierr.NotFound(apierr.CodeCLIProfileNotFound, "no cli profile named %q", name)
 	}
-	if err := h.checks.allow(currentUser(c).ID, "too_many_checks", "checks"); err != nil {
+	if err := h.checks.allow(currentUser(c).ID, apierr.CodeTooManyChecks, "checks"); err != nil {
 		return err
 	}
 	start := time.Now()

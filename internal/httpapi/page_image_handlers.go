@@ -31,7 +31,7 @@ const maxPageImageSource = 50 << 20
 func (h *handlers) pageImage(c echo.Context) error {
 	page, err := strconv.Atoi(c.QueryParam("page"))
 	if err != nil || page < 1 {
-		return apierr.BadRequest("invalid_page", "page must be a page number, counting from 1")
+		return apierr.BadRequest(apierr.CodeInvalidPage, "page must be a page number, counting from 1")
 	}
 	ctx := c.Request().Context()
 	f, err := h.Tree.OpenRaw(ctx, caller(c), c.QueryParam("uri"))
@@ -40,10 +40,10 @@ func (h *handlers) pageImage(c echo.Context) error {
 	}
 	defer f.Close()
 	if !strings.EqualFold(path.Ext(f.Name), ".pdf") {
-		return apierr.BadRequest("not_a_pdf", "%s is not a PDF: page images are drawn of PDFs (an image is shown as it is, from /resources/raw)", f.Name)
+		return apierr.BadRequest(apierr.CodeNotAPDF, "%s is not a PDF: page images are drawn of PDFs (an image is shown as it is, from /resources/raw)", f.Name)
 	}
 	if f.Size > maxPageImageSource {
-		return apierr.TooLarge("too_large", "%s is larger than %d MB, the most a page is drawn from", f.Name, maxPageImageSource>>20)
+		return apierr.TooLarge(apierr.CodeTooLarge, "%s is larger than %d MB, the most a page is drawn from", f.Name, maxPageImageSource>>20)
 	}
 	// The same bytes draw the same page: a browser that has it asks again
 	// (no-cache) and gets 304 without a render, but only after the read
@@ -56,7 +56,7 @@ func (h *handlers) pageImage(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if h.Pages == nil {
-		return apierr.New(http.StatusServiceUnavailable, extract.CodeNoRenderer, "drawing PDF pages is not available on this server")
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeRendererUnavailable, "drawing PDF pages is not available on this server")
 	}
 	// A render is a child process: a few at a time, a few per user, and a
 	// client that leaves while it waits for a turn costs nothing. The file
@@ -81,7 +81,7 @@ func (h *handlers) pageImage(c echo.Context) error {
 // clientLeft is the answer no one reads: the client closed the request
 // (nginx's 499), which is not a failure of the server to log as one.
 func clientLeft(ctx context.Context) error {
-	return apierr.New(499, "client_closed_request", "the request was closed before the page was drawn").WithCause(ctx.Err())
+	return apierr.New(499, apierr.CodeClientClosedRequest, "the request was closed before the page was drawn").WithCause(ctx.Err())
 }
 
 // pageImageError maps a failed render to the API's error; pages is the
@@ -93,18 +93,21 @@ func pageImageError(err error, pages int) error {
 	}
 	switch e.Code {
 	case extract.CodePageOutOfRange:
-		a := apierr.BadRequest(e.Code, "%s", e.Message)
+		a := apierr.BadRequest(apierr.CodePageOutOfRange, "%s", e.Message)
 		if pages > 0 {
 			a = a.WithDetail("pages", pages)
 		}
 		return a
 	case extract.CodeTimeout:
-		return apierr.New(http.StatusGatewayTimeout, e.Code, "%s", e.Message)
+		return apierr.New(http.StatusGatewayTimeout, apierr.CodeParseTimeout, "%s", e.Message)
 	case extract.CodeTooLarge:
-		return apierr.New(http.StatusUnprocessableEntity, e.Code, "%s", e.Message)
+		return apierr.New(http.StatusUnprocessableEntity, apierr.CodeTooLarge, "%s", e.Message)
 	case extract.CodeNoRenderer:
-		return apierr.New(http.StatusServiceUnavailable, e.Code, "%s", e.Message)
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeRendererUnavailable, "%s", e.Message)
+	case extract.CodeEncrypted:
+		return apierr.New(http.StatusUnprocessableEntity, apierr.CodeEncrypted, "%s", e.Message)
 	}
-	// encrypted, parse_failed: this file cannot be drawn.
-	return apierr.New(http.StatusUnprocessableEntity, e.Code, "%s", e.Message)
+	// parse_failed, or whatever else the renderer said: this file cannot
+	// be drawn.
+	return apierr.New(http.StatusUnprocessableEntity, apierr.CodeParseFailed, "%s", e.Message)
 }

@@ -24,7 +24,7 @@ func newRateLimiter(max int, window time.Duration, per string) *rateLimiter {
 
 // allow records one event of key, or answers 429 code with Retry-After set
 // to when the oldest event of the window leaves it.
-func (l *rateLimiter) allow(key int64, code, what string) error {
+func (l *rateLimiter) allow(key int64, code apierr.Code, what string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()

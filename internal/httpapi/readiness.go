@@ -35,7 +35,7 @@ type readyStatus struct {
 }
 
 func notReady(format string, args ...any) *apierr.Error {
-	return apierr.New(http.StatusServiceUnavailable, "not_ready", format, args...)
+	return apierr.New(http.StatusServiceUnavailable, apierr.CodeNotReady, format, args...)
 }
 
 // ready answers 200 only when this replica can do its work: the database

@@ -11,15 +11,16 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
 
 func (h *handlers) listResources(c echo.Context) error {
-	offset, err := queryInt(c, "offset")
+	offset, err := queryInt(c, "offset", apierr.CodeInvalidOffset)
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit")
+	limit, err := queryInt(c, "limit", apierr.CodeInvalidLimit)
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ type uriRequest struct {
 
 func (r *uriRequest) Validate() error {
 	if r.URI == "" {
-		return apierr.BadRequest("invalid_uri", "uri is required")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri is required")
 	}
 	return nil
 }
@@ -65,7 +66,7 @@ type moveRequest struct {
 
 func (r *moveRequest) Validate() error {
 	if r.URI == "" || r.NewURI == "" {
-		return apierr.BadRequest("invalid_uri", "uri and new_uri are required")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri and new_uri are required")
 	}
 	return nil
 }
@@ -89,7 +90,7 @@ type copyRequest struct {
 
 func (r *copyRequest) Validate() error {
 	if r.URI == "" {
-		return apierr.BadRequest("invalid_uri", "uri is required")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri is required")
 	}
 	return nil
 }
@@ -133,7 +134,7 @@ func (h *handlers) upload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	parents, err := queryBool(c, "parents")
+	parents, err := queryBool(c, "parents", apierr.CodeInvalidParents)
 	if err != nil {
 		return err
 	}
@@ -161,22 +162,22 @@ func (h *handlers) upload(c echo.Context) error {
 			break
 		}
 		if err != nil {
-			return fail(apierr.BadRequest("invalid_upload", "the multipart body is malformed or was cut off; nothing was stored").WithCause(err))
+			return fail(apierr.BadRequest(apierr.CodeInvalidUpload, "the multipart body is malformed or was cut off; nothing was stored").WithCause(err))
 		}
 		if part.FormName() != "file" {
 			// Other fields are ignored, but only small ones are read past.
 			n, err := io.CopyN(io.Discard, part, maxOtherPart+1)
 			part.Close()
 			if n > maxOtherPart {
-				return fail(apierr.TooLarge("part_too_large", "the form field %q is larger than %d bytes; only parts named \"file\" may be large", truncateName(part.FormName()), maxOtherPart))
+				return fail(apierr.TooLarge(apierr.CodePartTooLarge, "the form field %q is larger than %d bytes; only parts named \"file\" may be large", kb.Clip(part.FormName(), 60), maxOtherPart))
 			}
 			if err != nil && !errors.Is(err, io.EOF) {
-				return fail(apierr.BadRequest("invalid_upload", "the multipart body is malformed or was cut off; nothing was stored").WithCause(err))
+				return fail(apierr.BadRequest(apierr.CodeInvalidUpload, "the multipart body is malformed or was cut off; nothing was stored").WithCause(err))
 			}
 			continue
 		}
 		if len(staged) == knowledge.MaxUploadFiles {
-			return fail(apierr.BadRequest("too_many_files", "at most %d files per upload", knowledge.MaxUploadFiles))
+			return fail(apierr.BadRequest(apierr.CodeTooManyFiles, "at most %d files per upload", knowledge.MaxUploadFiles))
 		}
 		name := partFileName(part)
 		s, err := h.Tree.StagePath(name, parents, part)
@@ -205,7 +206,7 @@ func (h *handlers) multipartBody(c echo.Context, holds string) (*multipart.Reade
 	}
 	mr, err := c.Request().MultipartReader()
 	if err != nil {
-		return nil, apierr.BadRequest("invalid_upload", "send multipart/form-data with %s", holds)
+		return nil, apierr.BadRequest(apierr.CodeInvalidUpload, "send multipart/form-data with %s", holds)
 	}
 	return mr, nil
 }
@@ -225,27 +226,20 @@ func partFileName(p *multipart.Part) string {
 const maxOtherPart = 64 << 10
 
 func (h *handlers) requestTooLarge() error {
-	return apierr.TooLarge("upload_too_large", "the upload request is larger than the limit of %d bytes for all its files together; nothing was stored", h.MaxUploadRequest)
-}
-
-func truncateName(s string) string {
-	if len(s) > 60 {
-		return s[:60]
-	}
-	return s
+	return apierr.TooLarge(apierr.CodeUploadTooLarge, "the upload request is larger than the limit of %d bytes for all its files together; nothing was stored", h.MaxUploadRequest)
 }
 
 func (h *handlers) readContent(c echo.Context) error {
-	offset, err := queryInt(c, "offset")
+	offset, err := queryInt(c, "offset", apierr.CodeInvalidOffset)
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit")
+	limit, err := queryInt(c, "limit", apierr.CodeInvalidLimit)
 	if err != nil {
 		return err
 	}
 	if c.QueryParam("limit") != "" && limit == 0 {
-		return apierr.BadRequest("invalid_limit", "limit must be between 1 and %d characters", knowledge.MaxPageLimit)
+		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d characters", knowledge.MaxPageLimit)
 	}
 	p, err := h.Tree.ReadPage(c.Request().Context(), caller(c), c.QueryParam("uri"), offset, limit)
 	if err != nil {

@@ -120,6 +120,9 @@ func TestSearchAPI(t *testing.T) {
 			{[]string{"q", "   "}, "invalid_arguments", "more than spaces"},
 			{[]string{"q", "x", "kind", "files"}, "invalid_kind", "all, name or content"},
 			{[]string{"q", "x", "regex", "maybe"}, "invalid_regex", "true or false"},
+			// Input quoted in a message is clipped in bytes, on a character.
+			{[]string{"q", "x", "regex", strings.Repeat("是", 40)}, "invalid_regex", `"` + strings.Repeat("是", 20) + `…"`},
+			{[]string{"q", "x", "path", strings.Repeat("目", 50) + "//x"}, "invalid_arguments", `"` + strings.Repeat("目", 26) + `…"`},
 			{[]string{"q", "x", "path", "[a-"}, "invalid_arguments", "not a valid glob"},
 			{[]string{"q", "x", "path", strings.Repeat("**/", 16) + "zz"}, "invalid_arguments", `at most 8 "**"`},
 			{[]string{"q", "x", "path", strings.Repeat("**/", 60) + "zz"}, "invalid_arguments", `at most 8 "**"`},

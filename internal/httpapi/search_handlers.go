@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
 )
 
@@ -19,10 +20,10 @@ func (h *handlers) search(c echo.Context) error {
 		p.URI = "kb://me/"
 	}
 	var err error
-	if p.CaseSensitive, err = queryBool(c, "case_sensitive"); err != nil {
+	if p.CaseSensitive, err = queryBool(c, "case_sensitive", apierr.CodeInvalidCaseSensitive); err != nil {
 		return err
 	}
-	if p.Regex, err = queryBool(c, "regex"); err != nil {
+	if p.Regex, err = queryBool(c, "regex", apierr.CodeInvalidRegex); err != nil {
 		return err
 	}
 	page, err := tools.New(h.Tree).Search(c.Request().Context(), caller(c), p)

@@ -199,7 +199,7 @@ func New(d Deps) *echo.Echo {
 	authed.POST("/jobs/:id/retry", h.jobAction(retryJob))
 
 	api.Any("/*", func(c echo.Context) error {
-		return apierr.NotFound("no_route", "no API endpoint %s %s", c.Request().Method, c.Request().URL.Path)
+		return apierr.NotFound(apierr.CodeNoRoute, "no API endpoint %s %s", c.Request().Method, c.Request().URL.Path)
 	}, h.requireAuth)
 	for _, m := range d.Mounts {
 		var mw []echo.MiddlewareFunc
@@ -217,12 +217,12 @@ func New(d Deps) *echo.Echo {
 	// Clients probe /.well-known/ for OAuth and other metadata; the web
 	// app's index.html there would read as a malformed answer.
 	e.Any("/.well-known/*", func(c echo.Context) error {
-		return apierr.NotFound("no_route", "nothing is published at %s", c.Request().URL.Path)
+		return apierr.NotFound(apierr.CodeNoRoute, "nothing is published at %s", c.Request().URL.Path)
 	})
 	// Scrapers pointed at the API port by mistake would read the web app's
 	// page as a malformed exposition; say where the metrics are instead.
 	e.RouteNotFound("/metrics", func(c echo.Context) error {
-		return apierr.NotFound("no_route", "metrics are served on their own address (metrics_listen, KB_METRICS_LISTEN), not on the API port")
+		return apierr.NotFound(apierr.CodeNoRoute, "metrics are served on their own address (metrics_listen, KB_METRICS_LISTEN), not on the API port")
 	})
 	if d.SPA != nil {
 		e.GET("/*", echo.WrapHandler(d.SPA))
@@ -238,7 +238,7 @@ type handlers struct {
 
 func (h *handlers) health(c echo.Context) error {
 	if err := h.Store.Ping(c.Request().Context()); err != nil {
-		return apierr.New(http.StatusServiceUnavailable, "database_unavailable", "the database is not reachable").WithCause(err)
+		return apierr.New(http.StatusServiceUnavailable, apierr.CodeUnavailable, "the database is not reachable").WithCause(err)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "database": h.Store.Dialect()})
 }
@@ -248,7 +248,7 @@ func (h *handlers) health(c echo.Context) error {
 func serveOpenAPI(c echo.Context) error {
 	doc, err := openapi.JSON()
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("build openapi document", err)
 	}
 	return c.JSONBlob(http.StatusOK, doc)
 }
@@ -294,23 +294,23 @@ func errorHandler(err error, c echo.Context) {
 		return
 	}
 	var body errorBody
-	body.Error.Code, body.Error.Message = e.Code, e.Message
+	body.Error.Code, body.Error.Message = e.Code.String(), e.Message
 	_ = c.JSON(e.Status, body)
 }
 
 func fromEcho(he *echo.HTTPError) *apierr.Error {
 	switch he.Code {
 	case http.StatusNotFound:
-		return apierr.NotFound("no_route", "no such endpoint")
+		return apierr.NotFound(apierr.CodeNoRoute, "no such endpoint")
 	case http.StatusMethodNotAllowed:
-		return apierr.New(he.Code, "method_not_allowed", "method not allowed on this endpoint")
+		return apierr.New(he.Code, apierr.CodeMethodNotAllowed, "method not allowed on this endpoint")
 	case http.StatusRequestEntityTooLarge:
-		return apierr.TooLarge("body_too_large", "the request body is too large")
+		return apierr.TooLarge(apierr.CodeBodyTooLarge, "the request body is too large")
 	case http.StatusUnauthorized:
-		return apierr.Unauthorized("missing_token", "sign in first")
+		return apierr.Unauthorized(apierr.CodeMissingToken, "sign in first")
 	}
 	if he.Code >= 500 {
-		return apierr.Internal(he)
+		return apierr.Internal("echo", he)
 	}
-	return apierr.New(he.Code, "bad_request", "%s", http.StatusText(he.Code))
+	return apierr.New(he.Code, apierr.CodeInvalidRequest, "%s", http.StatusText(he.Code))
 }

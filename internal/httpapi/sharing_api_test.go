@@ -248,7 +248,7 @@ func TestShareWithGroup(t *testing.T) {
 		if g.Name != "research" {
 			t.Fatalf("group %+v", g)
 		}
-		wantErr(t, e.do(http.MethodPost, "/api/v1/admin/groups", e.Admin, map[string]string{"name": "research"}), http.StatusConflict, "name_taken")
+		wantErr(t, e.do(http.MethodPost, "/api/v1/admin/groups", e.Admin, map[string]string{"name": "research"}), http.StatusConflict, "already_exists")
 		wantErr(t, e.do(http.MethodPost, "/api/v1/admin/groups", alice, map[string]string{"name": "mine"}), http.StatusForbidden, "admin_only")
 		e.mustOK(e.do(http.MethodPut, fmt.Sprintf("/api/v1/admin/groups/%d/members/%d", g.ID, carol.ID), e.Admin, nil), http.StatusOK, &g)
 		if len(g.Members) != 1 || g.Members[0].Username != "carol" {

@@ -101,7 +101,7 @@ func TestSkillAPI(t *testing.T) {
 			t.Fatalf("created %+v", mine)
 		}
 		code, b := e.do("POST", base, "alice", map[string]any{"name": "Contract reader", "prompt": "other"})
-		if got := cmpDecode[skillErrJSON](t, b).Error; code != 409 || got.Code != "exists" || got.Field != "name" {
+		if got := cmpDecode[skillErrJSON](t, b).Error; code != 409 || got.Code != "already_exists" || got.Field != "name" {
 			t.Fatalf("duplicate name %d %s", code, b)
 		}
 		e.create("bob", map[string]any{"name": "Contract reader", "prompt": "bob's own"})
@@ -128,7 +128,7 @@ func TestSkillAPI(t *testing.T) {
 		if code != 200 || got.Prompt != "List the parties." || got.OutputLanguage != nil || got.Name != "Contract reader" || got.Description != "parties and terms" {
 			t.Fatalf("patch %d %s", code, b)
 		}
-		if code, b = e.do("PATCH", path, "alice", map[string]any{"name": "Another"}); code != 409 || cmpErrCode(t, b) != "exists" {
+		if code, b = e.do("PATCH", path, "alice", map[string]any{"name": "Another"}); code != 409 || cmpErrCode(t, b) != "already_exists" {
 			t.Fatalf("rename onto a taken name %d %s", code, b)
 		}
 		if code, b = e.do("PATCH", path, "alice", map[string]any{"prompt": ""}); code != 400 || cmpDecode[skillErrJSON](t, b).Error.Field != "prompt" {

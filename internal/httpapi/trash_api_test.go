@@ -55,7 +55,7 @@ func TestUploadConflictModes(t *testing.T) {
 		// fail (the default): 409 exists with the existing node; nothing changes.
 		for _, mode := range []string{"", "fail"} {
 			r := e.uploadMode(bob, "kb://me/", mode, upFile{"r.md", []byte("two")}, upFile{"new.md", []byte("n")})
-			wantErr(t, r, http.StatusConflict, "exists")
+			wantErr(t, r, http.StatusConflict, "already_exists")
 			var body struct {
 				Error struct {
 					Existing itemJSON `json:"existing"`

@@ -24,7 +24,7 @@ type trashRequest struct {
 
 func (r *trashRequest) Validate() error {
 	if r.ID <= 0 {
-		return apierr.BadRequest("invalid_id", "id of a trash item is required")
+		return apierr.BadRequest(apierr.CodeInvalidID, "id of a trash item is required")
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func (h *handlers) restoreTrash(c echo.Context) error {
 func (h *handlers) purgeTrashItem(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return apierr.NotFound("not_found", "no such trash item: %s", c.Param("id"))
+		return apierr.NotFound(apierr.CodeNotFound, "no such trash item: %s", c.Param("id"))
 	}
 	if _, err := trash.New(h.Tree).PurgeTrash(c.Request().Context(), caller(c), id); err != nil {
 		return err

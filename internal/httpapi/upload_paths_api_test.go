@@ -56,7 +56,7 @@ func TestUploadNamesCarryingPaths(t *testing.T) {
 			// Existing folders are reused; the conflict choice applies to
 			// the files in them.
 			wantErr(t, e.uploadQuery(bob, "kb://me/lib/", parents, upFile{"a/new.md", []byte("n")}, upFile{"a/top.md", []byte("again")}),
-				http.StatusConflict, "exists")
+				http.StatusConflict, "already_exists")
 			e.mustOK(e.uploadQuery(bob, "kb://me/lib/", append(parents, "on_conflict", "replace"), upFile{"a/top.md", []byte("again")}), http.StatusCreated, nil)
 			if string(e.raw(bob, "kb://me/lib/a/top.md")) != "again" {
 				t.Fatal("replace below an existing folder did not replace")

@@ -24,7 +24,7 @@ type restoreVersionRequest struct {
 
 func (r *restoreVersionRequest) Validate() error {
 	if r.URI == "" || r.VersionID <= 0 {
-		return apierr.BadRequest("invalid_request", "uri and a positive version_id are required")
+		return apierr.BadRequest(apierr.CodeInvalidRequest, "uri and a positive version_id are required")
 	}
 	return nil
 }

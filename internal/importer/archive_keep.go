@@ -19,10 +19,10 @@ import (
 func (s *Service) keepArchive(ctx context.Context, name string, r io.Reader, limit int64, enqueue func(tx *store.Store, hash string, size int64) error) error {
 	p, err := s.Tree.Blobs().Put(r, limit)
 	if errors.Is(err, blob.ErrTooLarge) {
-		return apierr.TooLarge("file_too_large", "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit)
+		return apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit)
 	}
 	if err != nil {
-		return apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", kb.Clip(name, 60)).WithCause(err)
+		return apierr.BadRequest(apierr.CodeUploadFailed, "reading %s failed; nothing was stored", kb.Clip(name, 60)).WithCause(err)
 	}
 	defer p.Abort() // a no-op once committed
 	err = s.Tree.Store().InTx(ctx, func(tx *store.Store) error {

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
@@ -88,10 +87,10 @@ type Request struct {
 func (r Request) Validate() (archive.Format, string, error) {
 	f, base, ok := archive.FormatOf(r.FileName)
 	if !ok {
-		return 0, "", apierr.BadRequest("not_an_archive", "%q is not a .zip, .tar, .tar.gz or .tgz file", truncate(r.FileName))
+		return 0, "", apierr.BadRequest(apierr.CodeNotAnArchive, "%q is not a .zip, .tar, .tar.gz or .tgz file", kb.Clip(r.FileName, 80))
 	}
 	if r.URI == "" && r.Into == "" {
-		return 0, "", apierr.BadRequest("missing_uri", "uri (the folder to create the import in) or into (an existing folder) is required")
+		return 0, "", apierr.BadRequest(apierr.CodeMissingURI, "uri (the folder to create the import in) or into (an existing folder) is required")
 	}
 	return f, base, nil
 }
@@ -113,7 +112,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 	} else {
 		folder, err = kb.ValidateName(base)
 		if err != nil {
-			return store.Job{}, apierr.BadRequest("invalid_name", "the archive's name %q cannot name a folder; pass into= an existing folder", truncate(base))
+			return store.Job{}, apierr.BadRequest(apierr.CodeInvalidName, "the archive's name %q cannot name a folder; pass into= an existing folder", kb.Clip(base, 80))
 		}
 	}
 	u, n, err := s.Tree.ResolveWrite(ctx, c, target)
@@ -121,16 +120,16 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 		return store.Job{}, err
 	}
 	if !n.IsDir() {
-		return store.Job{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
+		return store.Job{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", u)
 	}
 	if s.QueuedJobsPerUser > 0 {
 		// Checked before the archive is staged: a refusal costs no disk.
 		queued, err := s.Store.CountQueuedJobs(ctx, c.ID)
 		if err != nil {
-			return store.Job{}, apierr.Internal(err)
+			return store.Job{}, apierr.Internal("import: count queued jobs", err)
 		}
 		if queued >= int64(s.QueuedJobsPerUser) {
-			return store.Job{}, apierr.TooMany("queue_full", "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
+			return store.Job{}, apierr.TooMany(apierr.CodeQueueFull, "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
 		}
 	}
 	j := store.Job{UserID: c.ID, Kind: Kind, Path: n.ChildPath(folder), OutputPath: n.ChildPath(folder), MaxAttempts: 3}
@@ -140,7 +139,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 	if u.Username != c.Username {
 		o, err := s.Store.UserByUsername(ctx, u.Username)
 		if err != nil {
-			return store.Job{}, apierr.Internal(err)
+			return store.Job{}, apierr.Internal("import: read target owner", err)
 		}
 		j.SourceUserID = &o.ID
 	}
@@ -185,14 +184,7 @@ func asFailure(err error) error {
 		return &failure{code: ae.Code, msg: ae.Message}
 	}
 	if e := apierr.From(err); e.Status < 500 {
-		return &failure{code: e.Code, msg: e.Message}
+		return &failure{code: e.Code.String(), msg: e.Message}
 	}
 	return err
-}
-
-func truncate(s string) string {
-	if len(s) > 80 {
-		return strings.ToValidUTF8(s[:80], "") + "…"
-	}
-	return s
 }

@@ -117,7 +117,7 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c kb.Calle
 			return nil
 		}
 		st, err := s.Tree.StagePath(strings.Join(e.Path, "/"), true, body)
-		if ae, ok := apierr.As(err); ok && ae.Code == "invalid_name" {
+		if ae, ok := apierr.As(err); ok && ae.Code == apierr.CodeInvalidName {
 			// One badly named entry must not cost the other 19,999.
 			badNames = append(badNames, archive.Skip{Name: strings.Join(e.Path, "/"), Reason: ae.Message})
 			return nil

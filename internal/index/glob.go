@@ -3,6 +3,8 @@ package index
 import (
 	"path"
 	"strings"
+
+	"github.com/knowspace/knowspace/internal/kb"
 )
 
 // Glob is a search's path filter. A pattern without "/" matches a file's
@@ -33,17 +35,17 @@ func ParseGlob(p string) (Glob, error) {
 	stars := 0
 	for _, s := range segs {
 		if s == "" {
-			return Glob{}, badQuery("search: path %q has an empty segment; write e.g. \"*.md\" or \"notes/**/*.md\"", clip(p, 80))
+			return Glob{}, badQuery("search: path %q has an empty segment; write e.g. \"*.md\" or \"notes/**/*.md\"", kb.Clip(p, 80))
 		}
 		if s == "**" {
 			stars++
 		}
 		if _, err := path.Match(s, ""); err != nil {
-			return Glob{}, badQuery("search: path %q is not a valid glob (%v); write e.g. \"*.md\" or \"notes/**/*.md\"", clip(p, 80), err)
+			return Glob{}, badQuery("search: path %q is not a valid glob (%v); write e.g. \"*.md\" or \"notes/**/*.md\"", kb.Clip(p, 80), err)
 		}
 	}
 	if stars > maxGlobStars {
-		return Glob{}, badQuery("search: path %q has %d \"**\" segments; at most %d \"**\" are allowed", clip(p, 80), stars, maxGlobStars)
+		return Glob{}, badQuery("search: path %q has %d \"**\" segments; at most %d \"**\" are allowed", kb.Clip(p, 80), stars, maxGlobStars)
 	}
 	return Glob{segs: segs, nameOnly: len(segs) == 1 && segs[0] != "**"}, nil
 }

@@ -87,7 +87,7 @@ func NodeURI(username, path string, dir bool) string {
 }
 
 func invalidURI(format string, args ...any) error {
-	return apierr.BadRequest("invalid_uri", format, args...)
+	return apierr.BadRequest(apierr.CodeInvalidURI, format, args...)
 }
 
 // ParseURI parses raw for the caller: kb://me/… and the personal-root alias

@@ -63,7 +63,7 @@ func TestParseURI(t *testing.T) {
 	for _, tc := range bad {
 		_, err := ParseURI(tc.raw, "alice")
 		e, ok := apierr.As(err)
-		if !ok || e.Code != "invalid_uri" || e.Status != 400 {
+		if !ok || e.Code.String() != "invalid_uri" || e.Status != 400 {
 			t.Errorf("%q: want invalid_uri, got %v", tc.raw, err)
 			continue
 		}

@@ -47,7 +47,7 @@ func (t *Tree) Find(ctx context.Context, c kb.Caller, u kb.URI, need access.Role
 		return Target{}, NotFound(u.String())
 	}
 	if err != nil {
-		return Target{}, apierr.Internal(err)
+		return Target{}, apierr.Internal("find node", err)
 	}
 	u.Dir = n.IsDir()
 	if need >= access.Write && !dec.CanWrite() {
@@ -70,11 +70,11 @@ func (t *Tree) decide(ctx context.Context, c kb.Caller, u kb.URI) (kb.Caller, ac
 		return kb.Caller{}, access.Decision{}, NotFound(u.String())
 	}
 	if err != nil {
-		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
+		return kb.Caller{}, access.Decision{}, apierr.Internal("decide access: read owner", err)
 	}
 	dec, err := t.acc.Decide(ctx, c.ID, owner, u.Path)
 	if err != nil {
-		return kb.Caller{}, access.Decision{}, apierr.Internal(err)
+		return kb.Caller{}, access.Decision{}, apierr.Internal("decide access", err)
 	}
 	if !dec.CanRead() {
 		return kb.Caller{}, access.Decision{}, NotFound(u.String())
@@ -116,28 +116,28 @@ func decideScoped(c kb.Caller, u kb.URI) (kb.Caller, access.Decision, error) {
 
 func readOnlyFor(c kb.Caller, u kb.URI) error {
 	if c.Scoped() && c.ReadOnly {
-		return apierr.Forbidden("read_only", "this API token is read-only: it may read %s but not change it", u)
+		return apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only: it may read %s but not change it", u)
 	}
 	if c.Scoped() && u.Path == "" {
-		return apierr.Forbidden("read_only", "this API token only sees %s; %s can be listed, not changed", c.ScopeURI(), u)
+		return apierr.Forbidden(apierr.CodeReadOnly, "this API token only sees %s; %s can be listed, not changed", c.ScopeURI(), u)
 	}
 	return readOnly(u)
 }
 
 func readOnly(u kb.URI) error {
-	return apierr.Forbidden("read_only", "%s is shared with you read-only; ask its owner for write access", u)
+	return apierr.Forbidden(apierr.CodeReadOnly, "%s is shared with you read-only; ask its owner for write access", u)
 }
 
 // GuardShareRoot refuses a grantee moving or deleting the shared folder
 // itself: the share is the owner's, and so is the node it is on.
 func GuardShareRoot(tg Target, what string) error {
 	if tg.Scoped && tg.Node.Path == tg.Dec.WriteRoot {
-		return apierr.Forbidden("scope_root", "%s is this API token's scope folder; the token cannot %s it", tg.URI, what)
+		return apierr.Forbidden(apierr.CodeScopeRoot, "%s is this API token's scope folder; the token cannot %s it", tg.URI, what)
 	}
 	if tg.Dec.Role == access.Owner || tg.Node.Path != tg.Dec.WriteRoot {
 		return nil
 	}
-	return apierr.Forbidden("share_root", "%s is the folder its owner shared with you; only %s can %s it", tg.URI, tg.Owner.Username, what)
+	return apierr.Forbidden(apierr.CodeShareRoot, "%s is the folder its owner shared with you; only %s can %s it", tg.URI, tg.Owner.Username, what)
 }
 
 // Author is the id a version or trash item records as the one who acted:

@@ -103,10 +103,10 @@ func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, li
 		limit = DefaultPageLimit
 	}
 	if limit < 1 || limit > MaxPageLimit {
-		return Page{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d characters", MaxPageLimit)
+		return Page{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d characters", MaxPageLimit)
 	}
 	if offset < 0 {
-		return Page{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
+		return Page{}, apierr.BadRequest(apierr.CodeInvalidOffset, "offset must be 0 or more")
 	}
 	u, n, err := t.Resolve(ctx, c, raw)
 	if err != nil {
@@ -119,11 +119,11 @@ func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, li
 // it so their offsets, notes and errors agree.
 func (t *Tree) PageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit int64) (Page, error) {
 	if n.IsDir() {
-		return Page{}, apierr.BadRequest("not_a_file", "%s is a folder; use ls to list it instead of reading it", u)
+		return Page{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; use ls to list it instead of reading it", u)
 	}
 	all, err := t.st.LatestBodies(ctx, []int64{n.ID})
 	if err != nil {
-		return Page{}, apierr.Internal(err)
+		return Page{}, apierr.Internal("read page: latest body", err)
 	}
 	if len(all[n.ID]) == 0 && t.Gone(ctx, n.ID) {
 		return Page{}, NotFound(u.String())
@@ -131,13 +131,13 @@ func (t *Tree) PageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
 	state, reason, err := t.textState(ctx, n)
 	if err != nil {
-		return Page{}, apierr.Internal(err)
+		return Page{}, apierr.Internal("read page: text state", err)
 	}
 	p.TextState = state
 	v, ok := TextBody(all[n.ID])
 	if !ok {
 		if offset > 0 {
-			return Page{}, apierr.BadRequest("offset_out_of_range", "offset %d is past the end of %s, which has no text body", offset, u)
+			return Page{}, apierr.BadRequest(apierr.CodeOffsetOutOfRange, "offset %d is past the end of %s, which has no text body", offset, u)
 		}
 		p.Body, p.Note = "none", noBodyNote(n.Name, all[n.ID])
 		switch state {
@@ -153,13 +153,13 @@ func (t *Tree) PageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 		p.Extraction = json.RawMessage(*v.ExtractionJSON)
 		if p.markExtraction() == "pdf" {
 			if p.starts, err = t.st.PageStartsOf(ctx, v.ID); err != nil {
-				return Page{}, apierr.Internal(err)
+				return Page{}, apierr.Internal("read page: page starts", err)
 			}
 		}
 	}
 	switch {
 	case offset > p.Total:
-		return Page{}, apierr.BadRequest("offset_out_of_range",
+		return Page{}, apierr.BadRequest(apierr.CodeOffsetOutOfRange,
 			"offset %d is past the end of %s, which has %d characters; the last page starts at %d",
 			offset, u, p.Total, max(0, p.Total-limit))
 	case p.Total == 0:
@@ -174,7 +174,7 @@ func (t *Tree) PageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 		if t.Gone(ctx, n.ID) {
 			return Page{}, NotFound(u.String())
 		}
-		return Page{}, apierr.Internal(fmt.Errorf("read %s: %w", u, err))
+		return Page{}, apierr.Internal("read "+u.String(), err)
 	}
 	if end := offset + int64(utf8.RuneCountInString(p.Text)); end < p.Total {
 		p.NextOffset = &end
@@ -223,21 +223,21 @@ func (t *Tree) OpenRaw(ctx context.Context, c kb.Caller, raw string) (RawFile, e
 		return RawFile{}, err
 	}
 	if n.IsDir() {
-		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", u)
+		return RawFile{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder", u)
 	}
 	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
 	if errors.Is(err, store.ErrNotFound) && t.Gone(ctx, n.ID) {
 		return RawFile{}, NotFound(u.String())
 	}
 	if err != nil {
-		return RawFile{}, apierr.Internal(err)
+		return RawFile{}, apierr.Internal("open raw: latest version", err)
 	}
 	f, err := t.blobs.Open(v.BlobHash)
 	if err != nil {
 		if t.Gone(ctx, n.ID) {
 			return RawFile{}, NotFound(u.String())
 		}
-		return RawFile{}, apierr.Internal(err)
+		return RawFile{}, apierr.Internal("open raw: blob", err)
 	}
 	return RawFile{File: f, Name: n.Name, MediaType: v.MediaType, Size: v.Size, Hash: v.BlobHash}, nil
 }

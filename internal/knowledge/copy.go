@@ -44,14 +44,14 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		return Item{}, false, err
 	}
 	if own.ID != src.Owner.ID {
-		return Item{}, false, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.URI, src.Owner.Username)
+		return Item{}, false, apierr.BadRequest(apierr.CodeInvalidCopy, "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.URI, src.Owner.Username)
 	}
 	if to.Path == "" {
-		return Item{}, false, apierr.Conflict("already_exists", "the root folder already exists")
+		return Item{}, false, apierr.Conflict(apierr.CodeAlreadyExists, "the root folder already exists")
 	}
 	n := src.Node
 	if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
-		return Item{}, false, apierr.BadRequest("invalid_copy", "a folder cannot be copied into itself")
+		return Item{}, false, apierr.BadRequest(apierr.CodeInvalidCopy, "a folder cannot be copied into itself")
 	}
 	dst := Target{URI: to, Owner: own, Dec: dec, Scoped: c.Scoped()}
 	var made store.Node
@@ -67,7 +67,7 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		replaced = false
 		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
 			if !replace {
-				return apierr.Conflict("already_exists", "%s already exists", to)
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", to)
 			}
 			if err := t.replaceable(dst, old, n); err != nil {
 				return err
@@ -86,7 +86,7 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		return MarkChanged(ctx, tx, own, made)
 	})
 	if err != nil {
-		return Item{}, false, WrapStoreErr(err)
+		return Item{}, false, WrapStoreErr("copy", err)
 	}
 	return ItemOf(own.Username, made), replaced, nil
 }
@@ -103,18 +103,18 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 	}
 	n := src.Node
 	if n.IsDir() {
-		return Item{}, apierr.BadRequest("not_a_file", "%s is a folder; copy to edit copies one file", src.URI)
+		return Item{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; copy to edit copies one file", src.URI)
 	}
 	dir, err := t.editableFolder(ctx, src.Owner, n)
 	if err != nil {
-		return Item{}, WrapStoreErr(err)
+		return Item{}, WrapStoreErr("copy to edit: find folder", err)
 	}
 	own, _, err := t.decideWrite(ctx, c, kb.URI{Username: src.Owner.Username, Path: dir.Path, Dir: true})
 	if err != nil {
 		return Item{}, err
 	}
 	if own.ID != src.Owner.ID {
-		return Item{}, apierr.BadRequest("invalid_copy", "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.URI, src.Owner.Username)
+		return Item{}, apierr.BadRequest(apierr.CodeInvalidCopy, "%s is in %s's tree; a copy stays within one tree (download and upload instead)", src.URI, src.Owner.Username)
 	}
 	var made store.Node
 	err = t.Mutate(ctx, own, func(tx *store.Store) error {
@@ -136,7 +136,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 		return MarkChanged(ctx, tx, own, made)
 	})
 	if err != nil {
-		return Item{}, WrapStoreErr(err)
+		return Item{}, WrapStoreErr("copy to edit", err)
 	}
 	return ItemOf(own.Username, made), nil
 }
@@ -168,7 +168,7 @@ func copyName(ctx context.Context, tx *store.Store, own kb.Caller, dir store.Nod
 			return "", err
 		}
 	}
-	return "", apierr.Conflict("already_exists", "no free name for a copy of %s", name)
+	return "", apierr.Conflict(apierr.CodeAlreadyExists, "no free name for a copy of %s", name)
 }
 
 // editableFolder is the nearest folder above n, in owner's tree, that is
@@ -205,7 +205,7 @@ func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own kb.Caller,
 		return store.Node{}, err
 	}
 	if !parent.IsDir() {
-		return store.Node{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
+		return store.Node{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
 	}
 	return parent, nil
 }
@@ -215,10 +215,10 @@ func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own kb.Caller,
 // root), or when compile made it.
 func (t *Tree) replaceable(dst Target, old, src store.Node) error {
 	if old.ID == src.ID {
-		return apierr.BadRequest("invalid_move", "source and destination are the same resource")
+		return apierr.BadRequest(apierr.CodeInvalidMove, "source and destination are the same resource")
 	}
 	if old.IsDir() && strings.HasPrefix(src.Path, old.Path+"/") {
-		return apierr.Conflict("holds_source", "%s holds the source; it cannot be replaced by it", kb.NodeURI(dst.Owner.Username, old.Path, true))
+		return apierr.Conflict(apierr.CodeHoldsSource, "%s holds the source; it cannot be replaced by it", kb.NodeURI(dst.Owner.Username, old.Path, true))
 	}
 	if err := GuardGenerated(dst.Owner, old); err != nil {
 		return err

@@ -49,14 +49,14 @@ func (t *Tree) ReadDir(ctx context.Context, c kb.Caller, raw string) ([]Entry, e
 		return nil, err
 	}
 	if !tg.Node.IsDir() {
-		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.URI)
+		return nil, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.URI)
 	}
 	var out []Entry
 	var after *store.ChildKey
 	for {
 		page, err := t.st.ChildrenAfter(ctx, tg.Node.ID, after, MaxListLimit)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("read dir", err)
 		}
 		es, err := t.entries(ctx, tg, page)
 		if err != nil {
@@ -81,7 +81,7 @@ func (t *Tree) entries(ctx context.Context, tg Target, ns []store.Node) ([]Entry
 	}
 	bodies, err := t.st.LatestBodies(ctx, files)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("read dir: latest bodies", err)
 	}
 	out := make([]Entry, len(ns))
 	for i, n := range ns {
@@ -101,11 +101,11 @@ func (t *Tree) entries(ctx context.Context, tg Target, ns []store.Node) ([]Entry
 // its bytes are collected, as not found.
 func (t *Tree) OpenEntry(e Entry) (RawFile, error) {
 	if e.Dir || e.Hash == "" {
-		return RawFile{}, apierr.BadRequest("not_a_file", "%s is a folder", e.Name)
+		return RawFile{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder", e.Name)
 	}
 	f, err := t.blobs.Open(e.Hash)
 	if err != nil {
-		return RawFile{}, apierr.NotFound("not_found", "%s was deleted meanwhile", e.Name).WithCause(err)
+		return RawFile{}, apierr.NotFound(apierr.CodeNotFound, "%s was deleted meanwhile", e.Name).WithCause(err)
 	}
 	return RawFile{File: f, Name: e.Name, MediaType: e.MediaType, Size: e.Size}, nil
 }

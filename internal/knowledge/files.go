@@ -42,7 +42,7 @@ func (t *Tree) Files(ctx context.Context, c kb.Caller, after string, limit int) 
 	}
 	ns, err := t.st.WalkFiles(ctx, store.FindFiles{UserID: root.UserID, Dir: root.Path, After: after, Limit: limit + 1})
 	if err != nil {
-		return FilesPage{}, apierr.Internal(err)
+		return FilesPage{}, apierr.Internal("walk files", err)
 	}
 	var out FilesPage
 	if len(ns) > limit {

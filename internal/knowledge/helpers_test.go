@@ -48,7 +48,7 @@ func mustUpload(t testing.TB, tree *Tree, c kb.Caller, folder, name, body string
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
 	e, ok := apierr.As(err)
-	if !ok || e.Code != code {
+	if !ok || e.Code.String() != code {
 		t.Fatalf("want error %s, got %v", code, err)
 	}
 }

@@ -35,7 +35,7 @@ func createTop(ctx context.Context, tx *store.Store, own kb.Caller, parent store
 	n, err := tx.NodeByPath(ctx, own.ID, p)
 	switch {
 	case err == nil:
-		return store.Node{}, apierr.Conflict("exists", "%s already exists; import into it with into=, or rename the archive",
+		return store.Node{}, apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists; import into it with into=, or rename the archive",
 			kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", ItemOf(own.Username, n))
 	case !errors.Is(err, store.ErrNotFound):
 		return store.Node{}, err

@@ -51,7 +51,7 @@ func cursorAfter(folder int64, n store.Node) *string {
 }
 
 func InvalidCursor(why string) error {
-	return apierr.BadRequest("invalid_cursor", "cursor %s; pass next_cursor of the previous page unchanged, or omit cursor to start again", why)
+	return apierr.BadRequest(apierr.CodeInvalidCursor, "cursor %s; pass next_cursor of the previous page unchanged, or omit cursor to start again", why)
 }
 
 // decodeListCursor checks s and that it was issued for folder.

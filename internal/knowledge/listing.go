@@ -41,13 +41,13 @@ func (t *Tree) List(ctx context.Context, c kb.Caller, raw string, offset, limit 
 // ListPage is List by cursor or offset.
 func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageRequest) (Listing, error) {
 	if pr.Offset < 0 {
-		return Listing{}, apierr.BadRequest("invalid_offset", "offset must be 0 or more")
+		return Listing{}, apierr.BadRequest(apierr.CodeInvalidOffset, "offset must be 0 or more")
 	}
 	if pr.Limit == 0 {
 		pr.Limit = DefaultListLimit
 	}
 	if pr.Limit < 1 || pr.Limit > MaxListLimit {
-		return Listing{}, apierr.BadRequest("invalid_limit", "limit must be between 1 and %d", MaxListLimit)
+		return Listing{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxListLimit)
 	}
 	if pr.Cursor != "" && pr.Offset != 0 {
 		return Listing{}, InvalidCursor("and offset cannot be used together")
@@ -63,7 +63,7 @@ func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageReq
 		return Listing{}, err
 	}
 	if !tg.Node.IsDir() {
-		return Listing{}, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", tg.URI)
+		return Listing{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.URI)
 	}
 	if c.Scoped() && tg.Node.Path == "" {
 		return t.listScopedRoot(ctx, c, tg)
@@ -79,13 +79,13 @@ func (t *Tree) listScopedRoot(ctx context.Context, c kb.Caller, root Target) (Li
 		return Listing{}, ErrScopeDeleted
 	}
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list scoped root", err)
 	}
 	return Listing{URI: root.URI.String(), Access: access.Read.String(), Items: []Item{ItemOf(c.Username, n)}}, nil
 }
 
 // ErrScopeDeleted refuses a scoped token whose folder no longer exists.
-var ErrScopeDeleted = apierr.Unauthorized("token_scope_deleted", "the folder this API token was scoped to has been deleted; the token no longer works, create a new one")
+var ErrScopeDeleted = apierr.Unauthorized(apierr.CodeTokenScopeDeleted, "the folder this API token was scoped to has been deleted; the token no longer works, create a new one")
 
 // children reads one page of folder's rows plus one to tell whether more
 // follow: by keyset after the cursor, or by offset.
@@ -108,7 +108,7 @@ func (t *Tree) ListTarget(ctx context.Context, c kb.Caller, tg Target, pr PageRe
 		return Listing{}, err
 	}
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list folder", err)
 	}
 	limit := pr.Limit
 	out := Listing{URI: tg.URI.String(), Access: tg.Dec.Role.String(), Items: make([]Item, 0, min(len(children), limit))}
@@ -125,7 +125,7 @@ func (t *Tree) ListTarget(ctx context.Context, c kb.Caller, tg Target, pr PageRe
 	}
 	for _, badge := range badges {
 		if err := badge(ctx, t, c, tg, children, out.Items); err != nil {
-			return Listing{}, apierr.Internal(err)
+			return Listing{}, apierr.Internal("list folder: badges", err)
 		}
 	}
 	return out, nil

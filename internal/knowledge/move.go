@@ -23,7 +23,7 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 		return Item{}, err
 	}
 	if u.Path == "" {
-		return Item{}, apierr.Conflict("already_exists", "the root folder always exists")
+		return Item{}, apierr.Conflict(apierr.CodeAlreadyExists, "the root folder always exists")
 	}
 	var created store.Node
 	err = t.Mutate(ctx, own, func(tx *store.Store) error {
@@ -37,9 +37,9 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 			n, err := tx.NodeByPath(ctx, own.ID, path)
 			switch {
 			case err == nil && i == len(segs)-1:
-				return apierr.Conflict("already_exists", "%s already exists", kb.NodeURI(own.Username, path, n.IsDir()))
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", kb.NodeURI(own.Username, path, n.IsDir()))
 			case err == nil && !n.IsDir():
-				return apierr.Conflict("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, path, false))
+				return apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, path, false))
 			case errors.Is(err, store.ErrNotFound):
 				n = store.Node{UserID: own.ID, ParentID: &parent.ID, Name: name, Path: path, Kind: store.KindDir}
 				if err := tx.CreateNode(ctx, &n); err != nil {
@@ -54,7 +54,7 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 		return nil
 	})
 	if err != nil {
-		return Item{}, WrapStoreErr(err)
+		return Item{}, WrapStoreErr("mkdir", err)
 	}
 	return ItemOf(own.Username, created), nil
 }
@@ -80,7 +80,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 	}
 	from, n, own := src.URI, src.Node, src.Owner
 	if n.Path == "" {
-		return Item{}, false, apierr.BadRequest("invalid_move", "the root folder cannot be moved")
+		return Item{}, false, apierr.BadRequest(apierr.CodeInvalidMove, "the root folder cannot be moved")
 	}
 	if err := GuardShareRoot(src, "move or rename"); err != nil {
 		return Item{}, false, err
@@ -100,7 +100,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		return Item{}, false, outsideTree(src, to)
 	}
 	if to.Path == "" {
-		return Item{}, false, apierr.Conflict("already_exists", "the root folder already exists")
+		return Item{}, false, apierr.Conflict(apierr.CodeAlreadyExists, "the root folder already exists")
 	}
 	var moved store.Node
 	var replaced bool
@@ -115,10 +115,10 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			return err
 		}
 		if to.Dir && !n.IsDir() {
-			return apierr.BadRequest("invalid_move", "new_uri ends with / but %s is a file", from)
+			return apierr.BadRequest(apierr.CodeInvalidMove, "new_uri ends with / but %s is a file", from)
 		}
 		if n.IsDir() && (to.Path == n.Path || strings.HasPrefix(to.Path, n.Path+"/")) {
-			return apierr.BadRequest("invalid_move", "a folder cannot be moved into itself")
+			return apierr.BadRequest(apierr.CodeInvalidMove, "a folder cannot be moved into itself")
 		}
 		parentURI := to.Parent()
 		var parent store.Node
@@ -134,12 +134,12 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			return err
 		}
 		if !parent.IsDir() {
-			return apierr.BadRequest("not_a_folder", "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
+			return apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
 		}
 		replaced = false
 		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
 			if !replace {
-				return apierr.Conflict("already_exists", "%s already exists", to)
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", to)
 			}
 			if err := t.replaceable(src, old, n); err != nil {
 				return err
@@ -156,7 +156,7 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		return MarkChanged(ctx, tx, own, n, moved)
 	})
 	if err != nil {
-		return Item{}, false, WrapStoreErr(err)
+		return Item{}, false, WrapStoreErr("move", err)
 	}
 	return ItemOf(own.Username, moved), replaced, nil
 }
@@ -166,8 +166,8 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 // rename, and a grantee cannot carry the owner's files away.
 func outsideTree(src Target, to kb.URI) error {
 	if src.Dec.Role == access.Owner {
-		return apierr.BadRequest("invalid_move", "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.URI, src.Owner.Username)
+		return apierr.BadRequest(apierr.CodeInvalidMove, "%s is in %s's tree; a move stays within one tree (upload a copy instead)", src.URI, src.Owner.Username)
 	}
 	shared := kb.URI{Username: src.Owner.Username, Path: src.Dec.WriteRoot, Dir: true}
-	return apierr.Forbidden("outside_share", "%s may only move within %s, the folder shared with you; %s is outside it", src.URI, shared, to)
+	return apierr.Forbidden(apierr.CodeOutsideShare, "%s may only move within %s, the folder shared with you; %s is outside it", src.URI, shared, to)
 }

@@ -14,7 +14,7 @@ import (
 func (t *Tree) SharedRoots(ctx context.Context, c kb.Caller) ([]store.SharedRoot, error) {
 	roots, err := t.st.SharedWith(ctx, c.ID)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list shared roots", err)
 	}
 	return roots, nil
 }
@@ -57,7 +57,7 @@ func (t *Tree) ListShared(ctx context.Context, c kb.Caller, pr PageRequest) (Lis
 	}
 	layers, err := t.folderLayers(ctx, c, dirs)
 	if err != nil {
-		return Listing{}, apierr.Internal(err)
+		return Listing{}, apierr.Internal("list shared: folder layers", err)
 	}
 	d := 0 // index of the next folder in dirs
 	for _, r := range roots {

@@ -127,7 +127,7 @@ func FreeName(ctx context.Context, tx *store.Store, c kb.Caller, dir store.Node,
 			return cand, err
 		}
 	}
-	return "", apierr.Conflict("already_exists", "no free name for %s", name)
+	return "", apierr.Conflict(apierr.CodeAlreadyExists, "no free name for %s", name)
 }
 
 // Delete moves a node and its subtree to the owner's trash in one
@@ -141,7 +141,7 @@ func (t *Tree) Delete(ctx context.Context, c kb.Caller, raw string) error {
 	}
 	u, n, own := tg.URI, tg.Node, tg.Owner
 	if n.Path == "" {
-		return apierr.BadRequest("invalid_delete", "the root folder cannot be deleted")
+		return apierr.BadRequest(apierr.CodeInvalidDelete, "the root folder cannot be deleted")
 	}
 	if err := GuardShareRoot(tg, "delete"); err != nil {
 		return err
@@ -154,7 +154,7 @@ func (t *Tree) Delete(ctx context.Context, c kb.Caller, raw string) error {
 		return TrashNode(ctx, tx, c, own, n)
 	})
 	if err != nil {
-		return WrapStoreErr(err)
+		return WrapStoreErr("delete", err)
 	}
 	return nil
 }

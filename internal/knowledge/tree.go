@@ -107,7 +107,7 @@ func ItemOf(username string, n store.Node) Item {
 }
 
 func NotFound(u string) error {
-	return apierr.NotFound("not_found", "no such resource: %s", u)
+	return apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", u)
 }
 
 // Resolve parses raw for the caller and reads the node it names, if the
@@ -126,20 +126,21 @@ func (t *Tree) ResolveWrite(ctx context.Context, c kb.Caller, raw string) (kb.UR
 }
 
 // WrapStoreErr passes API errors through and maps store sentinels: a race
-// with another request answers 404 or 409, never 500.
-func WrapStoreErr(err error) error {
+// with another request answers 404 or 409, never 500; op names the write
+// for the log of any other failure.
+func WrapStoreErr(op string, err error) error {
 	if _, ok := apierr.As(err); ok {
 		return err
 	}
 	switch {
 	case errors.Is(err, store.ErrConflict):
-		return apierr.Conflict("already_exists", "a resource with that name already exists")
+		return apierr.Conflict(apierr.CodeAlreadyExists, "a resource with that name already exists")
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrGone):
-		return apierr.NotFound("not_found", "the resource or its folder was deleted meanwhile").WithCause(err)
+		return apierr.NotFound(apierr.CodeNotFound, "the resource or its folder was deleted meanwhile").WithCause(err)
 	case errors.Is(err, store.ErrBusy):
-		return apierr.Conflict("busy", "another change to the same resources is in progress; try again").WithCause(err)
+		return apierr.Conflict(apierr.CodeBusy, "another change to the same resources is in progress; try again").WithCause(err)
 	}
-	return apierr.Internal(err)
+	return apierr.Internal(op, err)
 }
 
 // Mutate runs fn as one transaction that holds the lock of owner's tree.

@@ -51,14 +51,14 @@ func (t *Tree) StagePath(rel string, parents bool, r io.Reader) (Staged, error) 
 	segs := []string{rel}
 	if strings.ContainsAny(rel, `/\`) {
 		if !parents {
-			return Staged{}, apierr.BadRequest("path_in_name", "file name %q carries folders; upload with parents=true to create them below the target, or send the bare file name", kb.Clip(rel, 60))
+			return Staged{}, apierr.BadRequest(apierr.CodePathInName, "file name %q carries folders; upload with parents=true to create them below the target, or send the bare file name", kb.Clip(rel, 60))
 		}
 		segs = strings.Split(strings.ReplaceAll(rel, `\`, "/"), "/")
 	}
 	clean := make([]string, len(segs))
 	for i, seg := range segs {
 		if seg == "" && len(segs) > 1 {
-			return Staged{}, apierr.BadRequest("invalid_name", "file name %q has an empty folder name: a leading, trailing or doubled slash", kb.Clip(rel, 60))
+			return Staged{}, apierr.BadRequest(apierr.CodeInvalidName, "file name %q has an empty folder name: a leading, trailing or doubled slash", kb.Clip(rel, 60))
 		}
 		c, err := kb.ValidateName(seg)
 		if err != nil {
@@ -66,7 +66,7 @@ func (t *Tree) StagePath(rel string, parents bool, r io.Reader) (Staged, error) 
 			if e, ok := apierr.As(err); ok {
 				msg = e.Message
 			}
-			return Staged{}, apierr.BadRequest("invalid_name", "file name %q: %s", kb.Clip(rel, 60), msg)
+			return Staged{}, apierr.BadRequest(apierr.CodeInvalidName, "file name %q: %s", kb.Clip(rel, 60), msg)
 		}
 		clean[i] = c
 	}
@@ -81,10 +81,10 @@ func (t *Tree) StagePath(rel string, parents bool, r io.Reader) (Staged, error) 
 func (t *Tree) stage(name string, r io.Reader) (Staged, error) {
 	p, err := t.blobs.Put(r, t.maxUpload)
 	if errors.Is(err, blob.ErrTooLarge) {
-		return Staged{}, apierr.TooLarge("file_too_large", "%s is larger than the upload limit of %d bytes", name, t.maxUpload)
+		return Staged{}, apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the upload limit of %d bytes", name, t.maxUpload)
 	}
 	if err != nil {
-		return Staged{}, apierr.BadRequest("upload_failed", "reading %s failed; nothing was stored", name).WithCause(err)
+		return Staged{}, apierr.BadRequest(apierr.CodeUploadFailed, "reading %s failed; nothing was stored", name).WithCause(err)
 	}
 	return Staged{Name: name, pending: p}, nil
 }
@@ -121,7 +121,7 @@ func ParseConflict(v string) (string, error) {
 	case ConflictFail, ConflictReplace, ConflictRename:
 		return v, nil
 	}
-	return "", apierr.BadRequest("invalid_on_conflict", "on_conflict must be fail, replace or rename")
+	return "", apierr.BadRequest(apierr.CodeInvalidOnConflict, "on_conflict must be fail, replace or rename")
 }
 
 // CommitUpload publishes staged files into the folder raw names, all or
@@ -155,15 +155,15 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 	}
 	u, dir, own := tg.URI, tg.Node, tg.Owner
 	if !dir.IsDir() {
-		return nil, apierr.BadRequest("not_a_folder", "%s is a file, not a folder", u)
+		return nil, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", u)
 	}
 	if len(files) == 0 && x.top == "" && len(x.dirs) == 0 {
-		return nil, apierr.BadRequest("no_files", "the upload has no file part named \"file\"")
+		return nil, apierr.BadRequest(apierr.CodeNoFiles, "the upload has no file part named \"file\"")
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
 		if seen[f.rel()] {
-			return nil, apierr.BadRequest("duplicate_name", "%s appears twice in one upload", f.rel()).WithDetail("file", f.rel())
+			return nil, apierr.BadRequest(apierr.CodeDuplicateName, "%s appears twice in one upload", f.rel()).WithDetail("file", f.rel())
 		}
 		seen[f.rel()] = true
 	}
@@ -171,7 +171,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 	for i, f := range files {
 		d, err := t.decodeStaged(f)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("upload: decode staged file", err)
 		}
 		if d != nil {
 			defer d.body.Abort()
@@ -251,7 +251,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 			}
 		}
 		t.FreeBlobsBestEffort(ctx, hashes)
-		return nil, WrapStoreErr(err)
+		return nil, WrapStoreErr("upload", err)
 	}
 	return itemsOf(own.Username, nodes), nil
 }
@@ -280,7 +280,7 @@ func ensureFolders(ctx context.Context, tx *store.Store, c kb.Caller, folders ma
 		n, err := tx.NodeByPath(ctx, c.ID, p)
 		switch {
 		case err == nil && !n.IsDir():
-			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, so the upload cannot create a folder there", kb.NodeURI(c.Username, p, false))
+			return store.Node{}, apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, so the upload cannot create a folder there", kb.NodeURI(c.Username, p, false))
 		case errors.Is(err, store.ErrNotFound):
 			n = store.Node{UserID: c.ID, ParentID: &parent.ID, Name: name, Path: p, Kind: store.KindDir}
 			if err := tx.CreateNode(ctx, &n); err != nil {
@@ -307,7 +307,7 @@ func resolveConflict(ctx context.Context, tx *store.Store, c kb.Caller, dir stor
 	case mode == ConflictReplace || n.IsDir():
 		return name, nil // putFile refuses a folder of that name
 	}
-	return "", apierr.Conflict("exists", "%s already exists; upload with on_conflict=replace or rename",
+	return "", apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists; upload with on_conflict=replace or rename",
 		kb.NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", ItemOf(c.Username, n))
 }
 
@@ -318,7 +318,7 @@ func putFile(ctx context.Context, tx *store.Store, c kb.Caller, by *int64, dir s
 	n, err := tx.NodeByPath(ctx, c.ID, p)
 	switch {
 	case err == nil && n.IsDir():
-		return store.Node{}, apierr.Conflict("already_exists", "%s is a folder", kb.NodeURI(c.Username, p, true))
+		return store.Node{}, apierr.Conflict(apierr.CodeAlreadyExists, "%s is a folder", kb.NodeURI(c.Username, p, true))
 	case errors.Is(err, store.ErrNotFound):
 		n = store.Node{UserID: c.ID, ParentID: &dir.ID, Name: name, Path: p, Kind: store.KindFile, Size: info.Size}
 		if err := tx.CreateNode(ctx, &n); err != nil {

@@ -42,13 +42,13 @@ func (d *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "private, no-store")
 	h.Set("Vary", "Authorization, Origin")
 	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, r) {
-		writeError(w, apierr.Forbidden("foreign_origin", "requests from the origin %s are refused; /mcp answers its own origin and non-browser clients only", truncate(o, 100)))
+		writeError(w, apierr.Forbidden(apierr.CodeForeignOrigin, "requests from the origin %s are refused; /mcp answers its own origin and non-browser clients only", kb.Clip(o, 100)))
 		return
 	}
 	header := r.Header.Get("Authorization")
 	scheme, token, _ := strings.Cut(header, " ")
 	if header != "" && !strings.EqualFold(scheme, "Bearer") {
-		writeError(w, apierr.Unauthorized("invalid_token", "use Authorization: Bearer <API token>"))
+		writeError(w, apierr.Unauthorized(apierr.CodeInvalidToken, "use Authorization: Bearer <API token>"))
 		return
 	}
 	p, err := d.auth.AuthenticatePrincipal(r.Context(), strings.TrimSpace(token))
@@ -137,11 +137,4 @@ func errorBody(e *apierr.Error) map[string]any {
 		}
 	}
 	return map[string]any{"error": obj}
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -21,7 +21,7 @@ func (f *inflight) acquire(user int64) (func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.n[user] >= f.max {
-		e := apierr.TooMany("too_many_requests", "you have %d MCP requests running; wait for one to finish", f.max)
+		e := apierr.TooMany(apierr.CodeTooManyRequests, "you have %d MCP requests running; wait for one to finish", f.max)
 		e.RetryAfter = time.Second
 		return nil, e
 	}

@@ -37,7 +37,7 @@ func addResources(s *mcp.Server, tree *knowledge.Tree, pageSize int) {
 		c, ctx, done, ok := callerOf(ctx, req.Extra)
 		defer done()
 		if !ok {
-			return nil, rpcError(req.Params.URI, apierr.Unauthorized("missing_token", "sign in first"))
+			return nil, rpcError(req.Params.URI, apierr.Unauthorized(apierr.CodeMissingToken, "sign in first"))
 		}
 		return readResource(ctx, tree, c, req.Params.URI)
 	}
@@ -63,7 +63,7 @@ func listResources(ctx context.Context, tree *knowledge.Tree, req *mcp.ListResou
 	c, ctx, done, ok := callerOf(ctx, req.Extra)
 	defer done()
 	if !ok {
-		return nil, rpcError("", apierr.Unauthorized("missing_token", "sign in first"))
+		return nil, rpcError("", apierr.Unauthorized(apierr.CodeMissingToken, "sign in first"))
 	}
 	after := ""
 	if req.Params != nil && req.Params.Cursor != "" {
@@ -113,12 +113,12 @@ func readResource(ctx context.Context, tree *knowledge.Tree, c kb.Caller, uri st
 	}
 	defer f.Close()
 	if f.Size > maxBinaryResource {
-		return nil, rpcError(uri, apierr.New(http.StatusUnprocessableEntity, "resource_too_large",
+		return nil, rpcError(uri, apierr.New(http.StatusUnprocessableEntity, apierr.CodeResourceTooLarge,
 			"%s has no text body and its %d bytes are over the %d-byte limit for binary resources; %s", uri, f.Size, maxBinaryResource, p.Note))
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxBinaryResource+1))
 	if err != nil {
-		return nil, rpcError(uri, apierr.Internal(err))
+		return nil, rpcError(uri, apierr.Internal("mcp resource: read bytes", err))
 	}
 	res.Contents = []*mcp.ResourceContents{{URI: uri, MIMEType: f.MediaType, Blob: b}}
 	return res, nil

@@ -35,7 +35,7 @@ func addTools(s *mcp.Server, tree *knowledge.Tree) {
 			c, ctx, done, ok := callerOf(ctx, req.Extra)
 			defer done()
 			if !ok {
-				return toolError(apierr.Unauthorized("missing_token", "sign in first: send Authorization: Bearer <token>")), nil
+				return toolError(apierr.Unauthorized(apierr.CodeMissingToken, "sign in first: send Authorization: Bearer <token>")), nil
 			}
 			res, err := tools.New(tree).RunNamedCommand(ctx, c, name, req.Params.Arguments)
 			if err != nil {

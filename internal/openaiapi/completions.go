@@ -96,7 +96,7 @@ func (s *server) completions(w http.ResponseWriter, r *http.Request, who kb.Call
 		writeJSON(w, http.StatusBadGateway, turnError(a.err.Code, a.err.Message))
 	default:
 		// The client left: nobody reads an answer.
-		return apierr.New(499, "client_closed", "the client closed the request")
+		return apierr.New(499, apierr.CodeClientClosedRequest, "the client closed the request")
 	}
 	return nil
 }

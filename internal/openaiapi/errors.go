@@ -30,12 +30,14 @@ func openAIError(err error) (int, errorObject) {
 	if e.Status >= 500 {
 		slog.Error("openai request failed", append([]any{"code", e.Code, "err", err}, observe.NoSpaceAttrs(err)...)...)
 	}
-	code := e.Code
-	switch code {
-	case "missing_token", "invalid_token", "token_expired":
+	code := e.Code.String()
+	switch e.Code {
+	case apierr.CodeMissingToken, apierr.CodeInvalidToken, apierr.CodeTokenExpired:
 		// OpenAI's clients and their users know a bad key by this code.
-		code = "invalid_api_key"
-	case "too_many_streams":
+		code = apierr.CodeInvalidAPIKey.String()
+	case apierr.CodeTooManyStreams:
+		// OpenAI's own code, which its clients retry on; it is no error
+		// code of this API's other doors.
 		code = "rate_limit_exceeded"
 	}
 	out := errorObject{Error: errorFields{Message: e.Message, Type: errorType(e.Status), Code: code}}

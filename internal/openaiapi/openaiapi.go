@@ -46,7 +46,7 @@ func Handler(d Deps) http.Handler {
 	mux.HandleFunc("GET /v1/models/{id...}", s.authed(s.model))
 	mux.HandleFunc("POST /v1/chat/completions", s.authed(s.completions))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, apierr.NotFound("no_route", "no endpoint %s %s; this server offers GET /v1/models and POST /v1/chat/completions", r.Method, r.URL.Path))
+		writeError(w, apierr.NotFound(apierr.CodeNoRoute, "no endpoint %s %s; this server offers GET /v1/models and POST /v1/chat/completions", r.Method, r.URL.Path))
 	})
 	return mux
 }
@@ -66,7 +66,7 @@ func (s *server) authed(h handlerFunc) http.HandlerFunc {
 		header := r.Header.Get("Authorization")
 		scheme, key, _ := strings.Cut(header, " ")
 		if header != "" && !strings.EqualFold(scheme, "Bearer") {
-			writeError(w, apierr.Unauthorized("invalid_api_key", "send the API token as Authorization: Bearer <token>"))
+			writeError(w, apierr.Unauthorized(apierr.CodeInvalidAPIKey, "send the API token as Authorization: Bearer <token>"))
 			return
 		}
 		p, err := s.Auth.AuthenticatePrincipal(r.Context(), strings.TrimSpace(key))
@@ -88,5 +88,5 @@ func (s *server) lookup(id string) (*llm.Model, error) {
 			return m, nil
 		}
 	}
-	return nil, apierr.NotFound("model_not_found", "the model %q does not exist; GET /v1/models lists the models of this server", id).WithDetail("param", "model")
+	return nil, apierr.NotFound(apierr.CodeModelNotFound, "the model %q does not exist; GET /v1/models lists the models of this server", id).WithDetail("param", "model")
 }

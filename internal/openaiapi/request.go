@@ -70,7 +70,7 @@ func (r *completionRequest) includeUsage() bool {
 func (r *completionRequest) toolLines() bool { return r.KnowspaceTools == nil || *r.KnowspaceTools }
 
 func badRequest(param, format string, args ...any) error {
-	return apierr.BadRequest("invalid_request", format, args...).WithDetail("param", param)
+	return apierr.BadRequest(apierr.CodeInvalidRequest, format, args...).WithDetail("param", param)
 }
 
 func decodeRequest(r *http.Request) (completionRequest, error) {
@@ -80,7 +80,7 @@ func decodeRequest(r *http.Request) (completionRequest, error) {
 	if err := dec.Decode(&req); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return req, apierr.TooLarge("body_too_large", "the request body is larger than %d bytes", MaxBodyBytes)
+			return req, apierr.TooLarge(apierr.CodeBodyTooLarge, "the request body is larger than %d bytes", MaxBodyBytes)
 		}
 		if errors.Is(err, io.EOF) {
 			return req, badRequest("", "the request body is empty; send a JSON chat completion request")

@@ -43,7 +43,7 @@ func (r *GenerateRequest) Validate() error {
 	case n > MaxGenerateDescriptionChars:
 		return invalid("description", "is %d characters; at most %d", n, MaxGenerateDescriptionChars)
 	case r.ModelID == "":
-		return apierr.BadRequest("invalid_model", "model_id is required; GET /api/v1/knowledge-agent/options lists the models")
+		return apierr.BadRequest(apierr.CodeInvalidModel, "model_id is required; GET /api/v1/knowledge-agent/options lists the models")
 	}
 	return nil
 }
@@ -58,11 +58,11 @@ type Draft struct {
 // Generate asks the chosen model for a draft. Nothing is stored.
 func (s *Service) Generate(ctx context.Context, c kb.Caller, r GenerateRequest) (Draft, error) {
 	if s.Models == nil || s.Models.Len() == 0 {
-		return Draft{}, apierr.BadRequest("no_models", "no model is configured on this server")
+		return Draft{}, apierr.BadRequest(apierr.CodeNoModels, "no model is configured on this server")
 	}
 	m, err := s.Models.Lookup(r.ModelID)
 	if err != nil {
-		return Draft{}, apierr.BadRequest("unknown_model", "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", r.ModelID)
+		return Draft{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", r.ModelID)
 	}
 	msg := "<description>\n" + strings.TrimSpace(r.Description) + "\n</description>"
 	if r.SampleURI != "" {
@@ -81,13 +81,13 @@ func (s *Service) Generate(ctx context.Context, c kb.Caller, r GenerateRequest) 
 		if le, ok := llm.AsError(err); ok {
 			return Draft{}, le.APIError()
 		}
-		return Draft{}, apierr.New(502, "llm_error", "the model could not be reached").WithCause(err)
+		return Draft{}, apierr.New(502, apierr.CodeLLMError, "the model could not be reached").WithCause(err)
 	}
 	switch resp.Finish {
 	case llm.FinishContentFilter:
-		return Draft{}, apierr.New(502, "model_refused", "the model refused to write a skill (content filter)")
+		return Draft{}, apierr.New(502, apierr.CodeModelRefused, "the model refused to write a skill (content filter)")
 	case llm.FinishLength:
-		return Draft{}, apierr.New(502, "output_truncated", "the model's draft was cut at its output limit")
+		return Draft{}, apierr.New(502, apierr.CodeOutputTruncated, "the model's draft was cut at its output limit")
 	}
 	return ParseDraft(resp.Text)
 }
@@ -96,7 +96,7 @@ func (s *Service) Generate(ctx context.Context, c kb.Caller, r GenerateRequest) 
 // fence, possibly with words around it. Fields over their limit are cut
 // there; the user edits the draft before saving it.
 func ParseDraft(text string) (Draft, error) {
-	bad := apierr.New(502, "invalid_draft", "the model did not answer with a skill draft (a JSON object with name, description and prompt); try again or pick another model")
+	bad := apierr.New(502, apierr.CodeInvalidDraft, "the model did not answer with a skill draft (a JSON object with name, description and prompt); try again or pick another model")
 	start, end := strings.IndexByte(text, '{'), strings.LastIndexByte(text, '}')
 	if start < 0 || end < start {
 		return Draft{}, bad
@@ -114,6 +114,9 @@ func ParseDraft(text string) (Draft, error) {
 	return d, nil
 }
 
+// clip keeps the first n characters of a draft's field, unmarked: unlike
+// kb.Clip's quote of input in bytes, the cut text is the user's to edit
+// and must pass the same limits, which count characters.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s

@@ -25,7 +25,7 @@ func (r *PreviewRequest) Validate() error {
 		}
 	}
 	if r.URI == "" {
-		return apierr.BadRequest("invalid_uri", "uri is required: the file to preview the prompt for").WithDetail("field", "uri")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri is required: the file to preview the prompt for").WithDetail("field", "uri")
 	}
 	return nil
 }

@@ -100,22 +100,22 @@ func (ch *Changes) Validate() error {
 }
 
 func notFound(id string) error {
-	return apierr.NotFound("not_found", "skill %s does not exist", id)
+	return apierr.NotFound(apierr.CodeNotFound, "skill %s does not exist", id)
 }
 
 func readOnly(id string) error {
-	return apierr.Forbidden("builtin_skill", "skill %s is built in and read-only; duplicate it to change it", id)
+	return apierr.Forbidden(apierr.CodeBuiltinSkill, "skill %s is built in and read-only; duplicate it to change it", id)
 }
 
 func conflict(name string) error {
-	return apierr.Conflict("exists", "name: you already have a skill named %q", name).WithDetail("field", "name")
+	return apierr.Conflict(apierr.CodeAlreadyExists, "name: you already have a skill named %q", name).WithDetail("field", "name")
 }
 
 // List returns the built-in skills, then the caller's by name.
 func (s *Service) List(ctx context.Context, c kb.Caller) ([]Skill, error) {
 	rows, err := s.Store.ListSkills(ctx, c.ID)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list skills", err)
 	}
 	out := Builtins()
 	for _, r := range rows {
@@ -141,7 +141,7 @@ func (s *Service) Get(ctx context.Context, c kb.Caller, id string) (Skill, error
 	case errors.Is(err, store.ErrNotFound):
 		return Skill{}, notFound(id)
 	case err != nil:
-		return Skill{}, apierr.Internal(err)
+		return Skill{}, apierr.Internal("read skill", err)
 	}
 	return fromRow(r), nil
 }
@@ -157,7 +157,7 @@ func (s *Service) Create(ctx context.Context, c kb.Caller, in Input) (Skill, err
 	case errors.Is(err, store.ErrConflict):
 		return Skill{}, conflict(in.Name)
 	case err != nil:
-		return Skill{}, apierr.Internal(err)
+		return Skill{}, apierr.Internal("create skill", err)
 	}
 	return fromRow(r), nil
 }
@@ -179,7 +179,7 @@ func (s *Service) Update(ctx context.Context, c kb.Caller, id string, ch Changes
 	case errors.Is(err, store.ErrConflict):
 		return Skill{}, conflict(*ch.Name)
 	case err != nil:
-		return Skill{}, apierr.Internal(err)
+		return Skill{}, apierr.Internal("update skill", err)
 	}
 	return fromRow(r), nil
 }
@@ -196,7 +196,7 @@ func (s *Service) Delete(ctx context.Context, c kb.Caller, id string) error {
 	case errors.Is(err, store.ErrNotFound):
 		return notFound(id)
 	case err != nil:
-		return apierr.Internal(err)
+		return apierr.Internal("delete skill", err)
 	}
 	return nil
 }
@@ -233,5 +233,5 @@ func (s *Service) Resolve(ctx context.Context, c kb.Caller, ref string) (Skill, 
 }
 
 func unknown(ref string) error {
-	return apierr.BadRequest("unknown_skill", "skill %q is not known; GET /api/v1/knowledge-agent/skills lists the skills", ref)
+	return apierr.BadRequest(apierr.CodeUnknownSkill, "skill %q is not known; GET /api/v1/knowledge-agent/skills lists the skills", ref)
 }

@@ -130,7 +130,7 @@ var languageTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
 // invalid is a validation error naming its field, in the message and in
 // the error object.
 func invalid(field, format string, args ...any) error {
-	return apierr.BadRequest("invalid_skill", "%s", field+": "+fmt.Sprintf(format, args...)).WithDetail("field", field)
+	return apierr.BadRequest(apierr.CodeInvalidSkill, "%s", field+": "+fmt.Sprintf(format, args...)).WithDetail("field", field)
 }
 
 func checkName(name string) error {

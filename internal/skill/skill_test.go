@@ -28,7 +28,7 @@ func TestSkillDraftParsing(t *testing.T) {
 			d, err := skill.ParseDraft(c.answer)
 			if !c.ok {
 				e, isAPI := apierr.As(err)
-				if !isAPI || e.Status != 502 || e.Code != "invalid_draft" {
+				if !isAPI || e.Status != 502 || e.Code.String() != "invalid_draft" {
 					t.Fatalf("want 502 invalid_draft, got %+v %v", d, err)
 				}
 				return
@@ -96,7 +96,7 @@ func TestSkillValidation(t *testing.T) {
 			continue
 		}
 		e, ok := apierr.As(err)
-		if !ok || e.Code != "invalid_skill" || e.Details["field"] != c.field || !strings.HasPrefix(e.Message, c.field+": ") {
+		if !ok || e.Code.String() != "invalid_skill" || e.Details["field"] != c.field || !strings.HasPrefix(e.Message, c.field+": ") {
 			t.Errorf("%+v: want invalid_skill on %s, got %v", c.in.Name, c.field, err)
 		}
 	}

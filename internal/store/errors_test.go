@@ -34,8 +34,8 @@ func TestTranslatedFaultsAnswerAsThemselves(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := apierr.Internal(translate(tc.err))
-			if e.Status != tc.status || e.Code != tc.code {
+			e := apierr.Internal("translate", translate(tc.err))
+			if e.Status != tc.status || e.Code.String() != tc.code {
 				t.Fatalf("got %d %s, want %d %s", e.Status, e.Code, tc.status, tc.code)
 			}
 			if unavailable := e.Status == http.StatusServiceUnavailable; unavailable != (e.RetryAfter > 0) {

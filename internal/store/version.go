@@ -82,7 +82,7 @@ func (s *Store) BlobsInUse(ctx context.Context, hashes []string) (map[string]boo
 	var waiting []string
 	err = s.db.WithContext(ctx).Model(&Job{}).Distinct("blob_hash").
 		Where("blob_hash IN ? AND (state IN ? OR state = ? AND error_code IN ?)", hashes,
-			[]string{JobQueued, JobRunning}, JobFailed, []string{apierr.CodeInsufficientStorage, apierr.CodeUnavailable}).
+			[]string{JobQueued, JobRunning}, JobFailed, []string{apierr.CodeInsufficientStorage.String(), apierr.CodeUnavailable.String()}).
 		Pluck("blob_hash", &waiting).Error
 	if err != nil {
 		return nil, translate(err)

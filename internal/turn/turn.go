@@ -215,7 +215,7 @@ func (s *Service) Open() int { return s.streams.count() }
 // ConversationsOff answers when the server keeps no conversations
 // (conversations: {store: false}).
 func ConversationsOff() error {
-	return apierr.BadRequest("conversations_disabled", "this server keeps no conversations (conversations.store is false); history lives in the page only")
+	return apierr.BadRequest(apierr.CodeConversationsDisabled, "this server keeps no conversations (conversations.store is false); history lives in the page only")
 }
 
 func toLLM(items []chat.HistoryItem) []llm.Message {

@@ -141,7 +141,7 @@ func TestRegistryLookup(t *testing.T) {
 	if !IsUnknownModel(err) {
 		t.Fatalf("want unknown model, got %v", err)
 	}
-	if ae := err.(*UnknownModelError).APIError(); ae.Status != http.StatusBadRequest || ae.Code != "unknown_model" {
+	if ae := err.(*UnknownModelError).APIError(); ae.Status != http.StatusBadRequest || ae.Code.String() != "unknown_model" {
 		t.Fatalf("api error %+v", ae)
 	}
 	if _, err := reg.Stream(context.Background(), "gpt-9", userHi); !IsUnknownModel(err) {

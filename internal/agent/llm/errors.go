@@ -78,7 +78,22 @@ func (e *Error) APIError() *apierr.Error {
 	case KindCanceled:
 		status = 499 // client closed request; nginx's convention
 	}
-	return apierr.New(status, e.Code(), "%s", e.Message).WithCause(e)
+	return apierr.New(status, apiCodes[e.Kind], "%s", e.Message).WithCause(e)
+}
+
+// apiCodes are the registered spellings of Code, kind by kind.
+var apiCodes = map[ErrorKind]apierr.Code{
+	KindAuth:          apierr.CodeLLMAuth,
+	KindModelNotFound: apierr.CodeLLMModelNotFound,
+	KindRateLimited:   apierr.CodeLLMRateLimited,
+	KindBadRequest:    apierr.CodeLLMBadRequest,
+	KindServer:        apierr.CodeLLMServerError,
+	KindStream:        apierr.CodeLLMStreamError,
+	KindProtocol:      apierr.CodeLLMProtocolError,
+	KindIncomplete:    apierr.CodeLLMIncompleteStream,
+	KindTimeout:       apierr.CodeLLMTimeout,
+	KindConnect:       apierr.CodeLLMConnectError,
+	KindCanceled:      apierr.CodeLLMCanceled,
 }
 
 // UnknownModelError is returned for a model id that is not configured. The
@@ -92,7 +107,7 @@ func (e *UnknownModelError) Error() string { return fmt.Sprintf("unknown model %
 
 // APIError maps the error to 400 unknown_model.
 func (e *UnknownModelError) APIError() *apierr.Error {
-	return apierr.BadRequest("unknown_model", "unknown model %q", e.ID)
+	return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q", e.ID)
 }
 
 // IsUnknownModel reports whether err is or wraps an *UnknownModelError.

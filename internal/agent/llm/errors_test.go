@@ -218,3 +218,16 @@ func TestCancelClosesUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestAPIErrorCodesAreTheStreamCodes: a failure before any byte answers
+// the same code as the stream's error event and the job's error.
+func TestAPIErrorCodesAreTheStreamCodes(t *testing.T) {
+	t.Parallel()
+	for _, k := range []ErrorKind{KindAuth, KindModelNotFound, KindRateLimited, KindBadRequest, KindServer,
+		KindStream, KindProtocol, KindIncomplete, KindTimeout, KindConnect, KindCanceled} {
+		e := &Error{Kind: k, Message: "m"}
+		if got := e.APIError().Code.String(); got != e.Code() {
+			t.Errorf("kind %s answers %q before the stream, %q in it", k, got, e.Code())
+		}
+	}
+}

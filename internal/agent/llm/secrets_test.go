@@ -74,7 +74,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 		outputs = append(outputs, err.Error(), fmt.Sprintf("%v|%+v|%s", err, err, err))
 		if e, ok := AsError(err); ok {
 			ae := e.APIError()
-			outputs = append(outputs, ae.Message, ae.Code, ae.Error())
+			outputs = append(outputs, ae.Message, ae.Code.String(), ae.Error())
 		}
 	}
 	for i, resp := range responses {

@@ -3,6 +3,8 @@
 // self-contained JSON document: base.yaml is the root (info, security, the
 // shared parameters and error answers), paths_*.yaml add paths and
 // schemas_*.yaml add components; a new file is picked up by its name alone.
+// The codes an error answer can carry come from internal/apierr's registry
+// (codes.go), never from the YAML.
 //
 // Adding a route: register it in httpapi.New, then add its path (Echo's
 // :id written {id}) and method under paths: in the paths_*.yaml of its
@@ -75,6 +77,9 @@ func Load() (map[string]any, error) {
 		if err := merge(doc, m, name, nil); err != nil {
 			return nil, err
 		}
+	}
+	if err := addErrorCodes(doc); err != nil {
+		return nil, err
 	}
 	if info, ok := doc["info"].(map[string]any); ok {
 		if v := buildVersion(); v != "" {

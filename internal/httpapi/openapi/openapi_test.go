@@ -10,6 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/httpapi/openapi"
 )
 
@@ -101,5 +102,29 @@ func TestVersionFromTheBuild(t *testing.T) {
 	}
 	if v := doc["info"].(map[string]any)["version"]; v != "1.2.3-test" {
 		t.Fatalf("info.version = %v", v)
+	}
+}
+
+// TestErrorCodesComeFromTheRegistry: error.code lists exactly the codes
+// of internal/apierr, whatever the YAML says.
+func TestErrorCodesComeFromTheRegistry(t *testing.T) {
+	doc, err := openapi.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	code := schemas["Error"].(map[string]any)["properties"].(map[string]any)["error"].(map[string]any)["properties"].(map[string]any)["code"].(map[string]any)
+	enum, _ := code["enum"].([]any)
+	defs := apierr.Registry()
+	if len(enum) != len(defs) {
+		t.Fatalf("error.code lists %d codes, the registry %d", len(enum), len(defs))
+	}
+	for i, d := range defs {
+		if enum[i] != d.Code.String() {
+			t.Errorf("error.code enum[%d] = %v, want %s", i, enum[i], d.Code)
+		}
+		if desc, _ := code["description"].(string); !strings.Contains(desc, "`"+d.Code.String()+"`") {
+			t.Errorf("error.code's description does not explain %s", d.Code)
+		}
 	}
 }

@@ -43,23 +43,23 @@ type Request struct {
 // Validate checks the request's shape before any lookup.
 func (r *Request) Validate() error {
 	if r.URI == "" {
-		return apierr.BadRequest("invalid_uri", "uri is required")
+		return apierr.BadRequest(apierr.CodeInvalidURI, "uri is required")
 	}
 	if (r.User == "") == (r.Group == "") {
-		return apierr.BadRequest("invalid_grantee", "name exactly one of user and group")
+		return apierr.BadRequest(apierr.CodeInvalidGrantee, "name exactly one of user and group")
 	}
 	return checkRole(r.Role)
 }
 
 func checkRole(role string) error {
 	if _, ok := access.RoleOf(role); !ok {
-		return apierr.BadRequest("invalid_role", "role must be read or write")
+		return apierr.BadRequest(apierr.CodeInvalidRole, "role must be read or write")
 	}
 	return nil
 }
 
 func shareNotFound(id int64) error {
-	return apierr.NotFound("share_not_found", "no such share: %d", id)
+	return apierr.NotFound(apierr.CodeShareNotFound, "no such share: %d", id)
 }
 
 // ownedTarget resolves raw for a caller who must own it: only the owner
@@ -70,7 +70,7 @@ func (t *Service) ownedTarget(ctx context.Context, c kb.Caller, raw string) (kno
 		return knowledge.Target{}, err
 	}
 	if tg.Dec.Role != access.Owner {
-		return knowledge.Target{}, apierr.Forbidden("not_owner", "%s belongs to %s; only its owner can see or change who it is shared with", tg.URI, tg.Owner.Username)
+		return knowledge.Target{}, apierr.Forbidden(apierr.CodeNotOwner, "%s belongs to %s; only its owner can see or change who it is shared with", tg.URI, tg.Owner.Username)
 	}
 	return tg, nil
 }
@@ -91,29 +91,29 @@ func (t *Service) Share(ctx context.Context, c kb.Caller, r Request) (View, erro
 		u, err := t.Store().UserByUsername(ctx, strings.ToLower(r.User))
 		switch {
 		case errors.Is(err, store.ErrNotFound) || (err == nil && u.Disabled):
-			return View{}, apierr.BadRequest("invalid_grantee", "there is no active user named %q", kb.Clip(r.User, 64))
+			return View{}, apierr.BadRequest(apierr.CodeInvalidGrantee, "there is no active user named %q", kb.Clip(r.User, 64))
 		case err != nil:
-			return View{}, apierr.Internal(err)
+			return View{}, apierr.Internal("share: read grantee user", err)
 		case u.ID == c.ID:
-			return View{}, apierr.BadRequest("self_share", "%s is yours already", tg.URI)
+			return View{}, apierr.BadRequest(apierr.CodeSelfShare, "%s is yours already", tg.URI)
 		}
 		sh.UserID = &u.ID
 	} else {
 		g, err := t.Store().GroupByName(ctx, strings.ToLower(r.Group))
 		if errors.Is(err, store.ErrNotFound) {
-			return View{}, apierr.BadRequest("invalid_grantee", "there is no group named %q", kb.Clip(r.Group, 64))
+			return View{}, apierr.BadRequest(apierr.CodeInvalidGrantee, "there is no group named %q", kb.Clip(r.Group, 64))
 		}
 		if err != nil {
-			return View{}, apierr.Internal(err)
+			return View{}, apierr.Internal("share: read grantee group", err)
 		}
 		sh.GroupID, grantee = &g.ID, "group "+g.Name
 	}
 	if err := t.Store().CreateShare(ctx, &sh); errors.Is(err, store.ErrConflict) {
-		return View{}, apierr.Conflict("already_shared", "%s is already shared with %s; change the role of that share instead", tg.URI, grantee)
+		return View{}, apierr.Conflict(apierr.CodeAlreadyShared, "%s is already shared with %s; change the role of that share instead", tg.URI, grantee)
 	} else if errors.Is(err, store.ErrGone) {
 		return View{}, knowledge.NotFound(tg.URI.String())
 	} else if err != nil {
-		return View{}, apierr.Internal(err)
+		return View{}, apierr.Internal("share", err)
 	}
 	vs, err := t.shareViews(ctx, c, []store.Share{sh}, tg.Node.ID)
 	if err != nil {
@@ -128,7 +128,7 @@ func (t *Service) Shares(ctx context.Context, c kb.Caller, raw string) ([]View, 
 	if raw == "" {
 		shs, err := t.Store().SharesBy(ctx, c.ID)
 		if err != nil {
-			return nil, apierr.Internal(err)
+			return nil, apierr.Internal("list shares by owner", err)
 		}
 		return t.shareViews(ctx, c, shs, 0)
 	}
@@ -138,7 +138,7 @@ func (t *Service) Shares(ctx context.Context, c kb.Caller, raw string) ([]View, 
 	}
 	nodes, err := t.Store().NodesByPaths(ctx, c.ID, access.Ancestors(tg.Node.Path))
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list shares: read ancestors", err)
 	}
 	ids := make([]int64, len(nodes))
 	for i, n := range nodes {
@@ -146,7 +146,7 @@ func (t *Service) Shares(ctx context.Context, c kb.Caller, raw string) ([]View, 
 	}
 	shs, err := t.Store().SharesOn(ctx, ids)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list shares on nodes", err)
 	}
 	return t.shareViews(ctx, c, shs, tg.Node.ID)
 }
@@ -161,7 +161,7 @@ func (t *Service) SetShareRole(ctx context.Context, c kb.Caller, id int64, role 
 		return View{}, err
 	}
 	if err := t.Store().SetShareRole(ctx, id, role); err != nil {
-		return View{}, apierr.Internal(err)
+		return View{}, apierr.Internal("set share role", err)
 	}
 	sh.Role = role
 	vs, err := t.shareViews(ctx, c, []store.Share{sh}, sh.NodeID)
@@ -178,7 +178,7 @@ func (t *Service) Unshare(ctx context.Context, c kb.Caller, id int64) error {
 		return err
 	}
 	if err := t.Store().DeleteShare(ctx, id); err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("unshare", err)
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (t *Service) ownShare(ctx context.Context, c kb.Caller, id int64) (store.Sh
 		return store.Share{}, shareNotFound(id)
 	}
 	if err != nil {
-		return store.Share{}, apierr.Internal(err)
+		return store.Share{}, apierr.Internal("read own share", err)
 	}
 	return sh, nil
 }
@@ -207,7 +207,7 @@ func (t *Service) shareViews(ctx context.Context, c kb.Caller, shs []store.Share
 	}
 	nodes, err := t.Store().NodesByIDs(ctx, nodeIDs)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view shares: read nodes", err)
 	}
 	byID := map[int64]store.Node{}
 	for _, n := range nodes {
@@ -215,11 +215,11 @@ func (t *Service) shareViews(ctx context.Context, c kb.Caller, shs []store.Share
 	}
 	names, err := t.Store().Usernames(ctx, userIDs)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view shares: read user names", err)
 	}
 	groups, err := t.Store().ListGroups(ctx)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("view shares: read groups", err)
 	}
 	groupName := map[int64]string{}
 	for _, g := range groups {

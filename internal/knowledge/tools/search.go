@@ -54,7 +54,7 @@ func (t *Service) Search(ctx context.Context, c kb.Caller, p SearchParams) (*Sea
 		p.Kind = SearchAll
 	}
 	if p.Kind != SearchAll && p.Kind != SearchName && p.Kind != SearchContent {
-		return nil, apierr.BadRequest("invalid_kind", "kind must be all, name or content, not %q", kb.Clip(p.Kind, 40))
+		return nil, apierr.BadRequest(apierr.CodeInvalidKind, "kind must be all, name or content, not %q", kb.Clip(p.Kind, 40))
 	}
 	args := map[string]any{"uri": p.URI, "query": p.Query}
 	if p.Cursor != "" {
@@ -120,7 +120,7 @@ func (t *Service) searchNames(ctx context.Context, call toolCall, query string) 
 		const fetch = 5000
 		ns, err := t.Store().SearchNames(ctx, r, strings.TrimSpace(query), fetch)
 		if err != nil {
-			return nil, false, apierr.Internal(err)
+			return nil, false, apierr.Internal("search names", err)
 		}
 		if len(ns) == fetch {
 			complete = false

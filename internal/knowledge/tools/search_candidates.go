@@ -84,7 +84,7 @@ func (t *Service) candidates(ctx context.Context, roots []store.SearchRoot, lits
 	for _, r := range roots {
 		ns, err := t.Store().SearchCandidates(ctx, store.FindCandidates{Root: r, Literals: lits, Limit: rankCap + 1 - len(out)})
 		if err != nil {
-			return nil, false, apierr.Internal(err)
+			return nil, false, apierr.Internal("search: index candidates", err)
 		}
 		out = append(out, ns...)
 		if len(out) > rankCap {
@@ -98,7 +98,7 @@ func (t *Service) countNoText(ctx context.Context, p *hitPage, roots []store.Sea
 	for _, r := range roots {
 		n, err := t.Store().CountFilesWithoutText(ctx, r)
 		if err != nil {
-			return apierr.Internal(err)
+			return apierr.Internal("search: count files without text", err)
 		}
 		p.out.SkippedNoText += int(n)
 	}
@@ -121,7 +121,7 @@ func (t *Service) searchRanked(ctx context.Context, p *hitPage, cands []store.No
 	}
 	bodies, err := t.Store().LatestBodies(ctx, ids)
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("search ranked: latest bodies", err)
 	}
 	var found []rankedFile
 	for _, f := range cands {
@@ -193,7 +193,7 @@ func (t *Service) searchInPathOrder(ctx context.Context, p *hitPage, roots []sto
 		for {
 			batch, err := t.Store().SearchCandidates(ctx, store.FindCandidates{Root: r, Literals: lits, After: after, Inclusive: inclusive, Dense: p.cur.Dense, Limit: candidateBatch})
 			if err != nil {
-				return apierr.Internal(err)
+				return apierr.Internal("search in path order: index candidates", err)
 			}
 			stopped, err := p.visitAll(ctx, batch)
 			if err != nil || stopped {

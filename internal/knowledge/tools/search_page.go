@@ -42,7 +42,7 @@ func (p *hitPage) visitAll(ctx context.Context, files []store.Node) (bool, error
 	}
 	bodies, err := p.t.Store().LatestBodies(ctx, ids)
 	if err != nil {
-		return false, apierr.Internal(err)
+		return false, apierr.Internal("search page: latest bodies", err)
 	}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {

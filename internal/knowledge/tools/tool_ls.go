@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
@@ -63,7 +62,7 @@ func (t *Service) runLs(ctx context.Context, call toolCall) (any, string, error)
 		return lsResult(l, pr)
 	}
 	if !call.node.IsDir() {
-		return nil, "", apierr.BadRequest("not_a_folder", "%s is a file, not a folder; use read to see its text", call.uri)
+		return nil, "", apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder; use read to see its text", call.uri)
 	}
 	l, err := t.ListTarget(ctx, call.c, call.tg, pr)
 	if err != nil {
@@ -146,18 +145,16 @@ func fitAbstracts(out *LsResult) error {
 	return nil
 }
 
-// clipBytes keeps at most max bytes of s, whole characters, ending with …
-// when it cut; under four bytes there is no room for one and the text goes.
+// clipBytes keeps at most max bytes of s, the … included: unlike a quote,
+// an abstract spends a share of the listing's byte budget, so the mark
+// counts against it (and under four bytes there is no room for one and
+// the text goes). The cut itself is kb.Clip's.
 func clipBytes(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	if max < 4 {
+	if max < len("…")+1 {
 		return ""
 	}
-	cut := max - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
+	return strings.TrimSpace(strings.TrimSuffix(kb.Clip(s, max-len("…")), "…")) + "…"
 }

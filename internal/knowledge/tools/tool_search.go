@@ -193,7 +193,7 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index) && (call.shared || call.node.IsDir())
 	if useIndex {
 		if useIndex, err = t.Store().SearchIndexReady(ctx); err != nil {
-			return nil, "", apierr.Internal(err)
+			return nil, "", apierr.Internal("search: index readiness", err)
 		}
 	}
 	if useIndex {
@@ -215,7 +215,7 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 func (t *Service) searchScanned(ctx context.Context, p *hitPage) error {
 	files, more, err := t.searchFiles(ctx, p.call, p.cur)
 	if err != nil {
-		return apierr.Internal(err)
+		return apierr.Internal("search: list files to scan", err)
 	}
 	p.remaining = more
 	_, err = p.visitAll(ctx, files)
@@ -286,7 +286,7 @@ func (t *Service) scanBlob(ctx context.Context, sc *index.Scanner, v store.FileV
 		return index.Result{}, nil // deleted while the search walked: nothing to find
 	}
 	if err != nil {
-		return index.Result{}, apierr.Internal(fmt.Errorf("open blob %s: %w", v.BlobHash, err))
+		return index.Result{}, apierr.Internal("search: open blob "+v.BlobHash, err)
 	}
 	defer f.Close()
 	res, err := sc.Scan(ctx, f, v.Size, start, maxHits, countUpTo, budget)
@@ -294,7 +294,7 @@ func (t *Service) scanBlob(ctx context.Context, sc *index.Scanner, v store.FileV
 		if ctx.Err() != nil {
 			return index.Result{}, ctx.Err()
 		}
-		return index.Result{}, apierr.Internal(err)
+		return index.Result{}, apierr.Internal("search: scan blob", err)
 	}
 	return res, nil
 }
@@ -305,7 +305,7 @@ func queryErr(err error) error {
 	if qe, ok := errors.AsType[*index.QueryError](err); ok {
 		return invalidArgs("%s", qe.Error())
 	}
-	return apierr.Internal(err)
+	return apierr.Internal("search query", err)
 }
 
 // countPending counts, on a search's first page, the documents in its
@@ -317,7 +317,7 @@ func (t *Service) countPending(ctx context.Context, p *hitPage) error {
 	for _, r := range t.searchRoots(p.call) {
 		waiting, _, err := t.Store().CountExtractions(ctx, r)
 		if err != nil {
-			return apierr.Internal(err)
+			return apierr.Internal("count pending extractions", err)
 		}
 		p.out.PendingFiles += int(waiting)
 	}

@@ -51,11 +51,11 @@ const statusJobLimit = 20
 func (t *Service) runStatus(ctx context.Context, call toolCall) (any, string, error) {
 	js, err := t.Store().ListJobs(ctx, call.c.ID, store.JobFilter{SourceUserID: call.node.UserID, Path: call.node.Path, Limit: statusJobLimit})
 	if err != nil {
-		return nil, "", apierr.Internal(err)
+		return nil, "", apierr.Internal("status tool: list jobs", err)
 	}
 	cv, err := t.Store().CompileCoverage(ctx, call.c.ID, call.node.UserID, call.node.Path)
 	if err != nil {
-		return nil, "", apierr.Internal(err)
+		return nil, "", apierr.Internal("status tool: compile coverage", err)
 	}
 	out := &StatusResult{URI: call.uri.String(), Coverage: cv, Jobs: make([]JobInfo, 0, len(js))}
 	for _, j := range js {

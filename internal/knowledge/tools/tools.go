@@ -146,7 +146,7 @@ func (t *Service) Tools() []Tool {
 func (t *Service) RunScopedTool(ctx context.Context, c kb.Caller, sc kb.Scope, name string, args json.RawMessage) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
-		return ToolResult{}, apierr.BadRequest("unknown_tool", "there is no tool %q; the tools are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
+		return ToolResult{}, apierr.BadRequest(apierr.CodeUnknownTool, "there is no tool %q; the tools are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
 	}
 	a, err := decodeArgs(name, def.args, args)
 	if err != nil {
@@ -198,7 +198,7 @@ func (t *Service) RunNamedCommand(ctx context.Context, c kb.Caller, name string,
 func (t *Service) runCommand(ctx context.Context, c kb.Caller, name string, fields []field) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
-		return ToolResult{}, apierr.BadRequest("unknown_command", "there is no command %q; the commands are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
+		return ToolResult{}, apierr.BadRequest(apierr.CodeUnknownCommand, "there is no command %q; the commands are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
 	}
 	a, err := checkArgs(name, def.args, fields)
 	if err != nil {
@@ -247,7 +247,7 @@ func (t *Service) callIn(ctx context.Context, c kb.Caller, s resolvedScope, a to
 // MaxToolResultBytes.
 func (t *Service) runCall(ctx context.Context, call toolCall, def toolDef) (ToolResult, error) {
 	if call.shared && def.name != "ls" && def.name != "search" {
-		return ToolResult{}, apierr.BadRequest("virtual_folder",
+		return ToolResult{}, apierr.BadRequest(apierr.CodeVirtualFolder,
 			"%s lists what others share with you and holds no files itself; %s one of its entries instead (ls %s shows their uris)", kb.SharedURI, def.name, kb.SharedURI)
 	}
 	v, summary, err := def.run(t, ctx, call)
@@ -256,10 +256,10 @@ func (t *Service) runCall(ctx context.Context, call toolCall, def toolDef) (Tool
 	}
 	js, err := encodeResult(v)
 	if err != nil {
-		return ToolResult{}, apierr.Internal(err)
+		return ToolResult{}, apierr.Internal("encode tool result", err)
 	}
 	if len(js) > MaxToolResultBytes {
-		return ToolResult{}, apierr.New(http.StatusUnprocessableEntity, "result_too_large",
+		return ToolResult{}, apierr.New(http.StatusUnprocessableEntity, apierr.CodeResultTooLarge,
 			"the %s result for %s is %d bytes, over the %d-byte limit for one tool result; %s",
 			def.name, call.uri, len(js), MaxToolResultBytes, def.tooBig)
 	}

@@ -67,7 +67,7 @@ type field struct {
 }
 
 func invalidArgs(format string, a ...any) error {
-	return apierr.BadRequest("invalid_arguments", format, a...)
+	return apierr.BadRequest(apierr.CodeInvalidArguments, format, a...)
 }
 
 // decodeObject splits one JSON object into its members, refusing anything

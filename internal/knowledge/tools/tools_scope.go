@@ -30,15 +30,15 @@ func (t *Service) resolveScope(ctx context.Context, c kb.Caller, sc kb.Scope) (r
 		return resolvedScope{shared: true, roots: roots}, err
 	}
 	tg, err := t.Lookup(ctx, c, sc.URI, access.Read)
-	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
-		return resolvedScope{}, apierr.NotFound("scope_not_found",
+	if e, ok := apierr.As(err); ok && e.Code == apierr.CodeNotFound {
+		return resolvedScope{}, apierr.NotFound(apierr.CodeScopeNotFound,
 			"the scope %s no longer exists or is no longer visible to you: it was deleted, moved or renamed since the conversation started, or its owner stopped sharing it with you; select a folder again in the tree", sc.URI)
 	}
 	if err != nil {
 		return resolvedScope{}, err
 	}
 	if sc.NodeID != 0 && tg.Node.ID != sc.NodeID {
-		return resolvedScope{}, apierr.NotFound("scope_not_found",
+		return resolvedScope{}, apierr.NotFound(apierr.CodeScopeNotFound,
 			"the scope %s was replaced by another resource since the conversation started; select it again in the tree", tg.URI)
 	}
 	return resolvedScope{Target: tg}, nil
@@ -109,8 +109,8 @@ func (t *Service) resolveTarget(ctx context.Context, c kb.Caller, s resolvedScop
 		return s.Target, nil
 	}
 	tg, err := t.Find(ctx, c, u, access.Read)
-	if e, ok := apierr.As(err); ok && e.Code == "not_found" {
-		return knowledge.Target{}, apierr.NotFound("not_found",
+	if e, ok := apierr.As(err); ok && e.Code == apierr.CodeNotFound {
+		return knowledge.Target{}, apierr.NotFound(apierr.CodeNotFound,
 			"no such resource: %s (it may have been deleted, moved or renamed; ls its folder to see what exists)", u)
 	}
 	return tg, err
@@ -118,9 +118,9 @@ func (t *Service) resolveTarget(ctx context.Context, c kb.Caller, s resolvedScop
 
 func outsideScope(s resolvedScope, raw string) error {
 	if !s.shared && !s.Node.IsDir() {
-		return apierr.BadRequest("outside_scope",
+		return apierr.BadRequest(apierr.CodeOutsideScope,
 			"%s is outside the scope: this conversation is about the file %s alone; use that uri", kb.Clip(raw, 200), s.URI)
 	}
-	return apierr.BadRequest("outside_scope",
+	return apierr.BadRequest(apierr.CodeOutsideScope,
 		"%s is outside the scope: this conversation may use %s and what is below it only", kb.Clip(raw, 200), s.name())
 }

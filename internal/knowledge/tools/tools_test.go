@@ -116,7 +116,7 @@ func wantToolErr(t testing.TB, err error, code string, fragments ...string) {
 	if !ok {
 		t.Fatalf("got error %v, want code %s", err, code)
 	}
-	if e.Code != code {
+	if e.Code.String() != code {
 		t.Fatalf("got code %s (%s), want %s", e.Code, e.Message, code)
 	}
 	for _, f := range fragments {

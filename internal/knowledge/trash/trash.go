@@ -38,19 +38,19 @@ func (t *Service) entryOf(c kb.Caller, it store.TrashItem, at string) TrashEntry
 func (t *Service) ListTrash(ctx context.Context, c kb.Caller) ([]TrashEntry, error) {
 	its, err := t.Store().ListTrash(ctx, c.ID)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash", err)
 	}
 	names, err := store.NamesBy(ctx, t.Store(), its, func(it store.TrashItem) *int64 { return it.DeletedBy })
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash", err)
 	}
 	its, err = visibleTrash(ctx, t.Store(), c, its)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash", err)
 	}
 	at, err := restorePaths(ctx, t.Store(), its)
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list trash", err)
 	}
 	out := make([]TrashEntry, 0, len(its))
 	for _, it := range its {
@@ -62,7 +62,7 @@ func (t *Service) ListTrash(ctx context.Context, c kb.Caller) ([]TrashEntry, err
 }
 
 func trashNotFound(id int64) error {
-	return apierr.NotFound("not_found", "no such trash item: %d", id)
+	return apierr.NotFound(apierr.CodeNotFound, "no such trash item: %d", id)
 }
 
 // RestoreTrash puts an item back into the folder it was deleted from,
@@ -137,7 +137,7 @@ func (t *Service) RestoreTrash(ctx context.Context, c kb.Caller, id int64) (know
 		return err
 	})
 	if err != nil {
-		return knowledge.Item{}, knowledge.WrapStoreErr(err)
+		return knowledge.Item{}, knowledge.WrapStoreErr("restore trash", err)
 	}
 	return knowledge.ItemOf(c.Username, restored), nil
 }
@@ -177,7 +177,7 @@ func (t *Service) PurgeTrash(ctx context.Context, c kb.Caller, id int64) (int, e
 	}
 	hashes, n, err := t.Store().PurgeTrash(ctx, c.ID, id, time.Time{})
 	if err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("purge trash", err)
 	}
 	if id != 0 && n == 0 {
 		return 0, trashNotFound(id)
@@ -215,7 +215,7 @@ func ensureUserFolder(ctx context.Context, tx *store.Store, c kb.Caller, p strin
 		case err != nil:
 			return store.Node{}, err
 		case !n.IsDir():
-			return store.Node{}, apierr.Conflict("not_a_folder", "%s is a file, not a folder", kb.NodeURI(c.Username, cp, false))
+			return store.Node{}, apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(c.Username, cp, false))
 		}
 		dir = n
 	}

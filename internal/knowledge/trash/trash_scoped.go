@@ -113,10 +113,10 @@ func restorePaths(ctx context.Context, st *store.Store, its []store.TrashItem) (
 func (t *Service) purgeScopedTrash(ctx context.Context, c kb.Caller, id int64) (int, error) {
 	its, err := t.Store().ListTrash(ctx, c.ID)
 	if err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("purge scoped trash", err)
 	}
 	if its, err = visibleTrash(ctx, t.Store(), c, its); err != nil {
-		return 0, apierr.Internal(err)
+		return 0, apierr.Internal("purge scoped trash", err)
 	}
 	n := 0
 	for _, it := range its {
@@ -128,7 +128,7 @@ func (t *Service) purgeScopedTrash(ctx context.Context, c kb.Caller, id int64) (
 		}
 		hashes, k, err := t.Store().PurgeTrash(ctx, c.ID, it.ID, time.Time{})
 		if err != nil {
-			return n, apierr.Internal(err)
+			return n, apierr.Internal("purge scoped trash", err)
 		}
 		t.FreeBlobsBestEffort(ctx, hashes)
 		n += k

@@ -32,15 +32,15 @@ func (t *Service) Versions(ctx context.Context, c kb.Caller, raw string) ([]Vers
 	}
 	u, n := tg.URI, tg.Node
 	if n.IsDir() {
-		return nil, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
+		return nil, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u)
 	}
 	vs, err := t.Store().VersionsOf(ctx, []int64{n.ID})
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list versions", err)
 	}
 	names, err := store.NamesBy(ctx, t.Store(), vs, func(v store.FileVersion) *int64 { return v.AuthorID })
 	if err != nil {
-		return nil, apierr.Internal(err)
+		return nil, apierr.Internal("list versions: read author names", err)
 	}
 	var out []Version
 	for i := len(vs) - 1; i >= 0; i-- {
@@ -62,7 +62,7 @@ func (t *Service) RestoreVersion(ctx context.Context, c kb.Caller, raw string, v
 	}
 	u, n, own := tg.URI, tg.Node, tg.Owner
 	if n.IsDir() {
-		return knowledge.Item{}, apierr.BadRequest("not_a_file", "%s is a folder; only files have versions", u)
+		return knowledge.Item{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u)
 	}
 	var out store.Node
 	err = t.Mutate(ctx, own, func(tx *store.Store) error {
@@ -88,7 +88,7 @@ func (t *Service) RestoreVersion(ctx context.Context, c kb.Caller, raw string, v
 			latest = &vs[i]
 		}
 		if pick == nil {
-			return apierr.NotFound("not_found", "%s has no version %d", u, versionID)
+			return apierr.NotFound(apierr.CodeNotFound, "%s has no version %d", u, versionID)
 		}
 		if pick != latest {
 			v := *pick
@@ -112,7 +112,7 @@ func (t *Service) RestoreVersion(ctx context.Context, c kb.Caller, raw string, v
 		return err
 	})
 	if err != nil {
-		return knowledge.Item{}, knowledge.WrapStoreErr(err)
+		return knowledge.Item{}, knowledge.WrapStoreErr("restore version", err)
 	}
 	return knowledge.ItemOf(own.Username, out), nil
 }

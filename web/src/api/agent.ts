@@ -1,7 +1,8 @@
 // KnowAgent endpoints other than the stream: options, folder commands,
 // compile and jobs (SPEC §4).
 
-import { ApiError, requestJSON } from "./client";
+import { requestJSON } from "./client";
+import { hasCode } from "./errorCodes";
 import type { components } from "./schema";
 import type { Optional, ResourceNode } from "./types";
 
@@ -120,7 +121,7 @@ export async function getAutoCompile(uri: string, signal?: AbortSignal): Promise
   try {
     return await requestJSON<AutoCompile>("/resources/auto-compile", { query: { uri }, signal });
   } catch (err) {
-    if (err instanceof ApiError && err.code === "auto_compile_not_found") return null;
+    if (hasCode(err, "auto_compile_not_found")) return null;
     throw err;
   }
 }

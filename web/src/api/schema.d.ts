@@ -781,7 +781,7 @@ export interface paths {
         put?: never;
         /**
          * Import a .zip, .tar, .tar.gz or .tgz archive as a folder, as a background job.
-         * @description The archive is staged and a job of kind import is queued (GET /api/v1/jobs/{id} follows it; POST /api/v1/jobs/{id}/cancel stops it). The worker creates a folder named after the archive below uri (or unpacks into the existing folder into), all in one transaction: the folder appears complete or not at all. Refusals end the job failed with error.code archive_unsafe_path (absolute path or ..), archive_link (symbolic or hard link), archive_bomb (an entry past the compression ratio), archive_too_many_entries (import.max_entries), archive_too_large (import.max_bytes), archive_entry_too_large, archive_invalid, invalid_name, exists; device files are skipped and listed in result.skipped. Zip names in legacy code pages (GBK, CP437) are decoded to UTF-8.
+         * @description The archive is staged and a job of kind import is queued (GET /api/v1/jobs/{id} follows it; POST /api/v1/jobs/{id}/cancel stops it). The worker creates a folder named after the archive below uri (or unpacks into the existing folder into), all in one transaction: the folder appears complete or not at all. Refusals end the job failed with error.code archive_unsafe_path (absolute path or ..), archive_link (symbolic or hard link), archive_bomb (an entry past the compression ratio), archive_too_many_entries (import.max_entries), archive_too_large (import.max_bytes), archive_entry_too_large, archive_invalid, invalid_name, already_exists (exists until this release); device files are skipped and listed in result.skipped. Zip names in legacy code pages (GBK, CP437) are decoded to UTF-8.
          */
         post: operations["importArchive"];
         delete?: never;
@@ -1229,10 +1229,187 @@ export interface components {
             /** @description code is stable and machine-readable; message says what to fix. Some errors carry more fields (e.g. field, existing). */
             error: {
                 /**
+                 * @description Stable and machine-readable; one of the registered codes (internal/apierr/codes.go):
+                 *
+                 *     | code | status | meaning |
+                 *     |---|---|---|
+                 *     | `invalid_request` | 400 | the request is malformed or misses a required field (another 4xx of the router says its own status) |
+                 *     | `invalid_json` | 400 | the body is not exactly one JSON object of the expected shape |
+                 *     | `body_too_large` | 413 | the request body is over the size limit of its route |
+                 *     | `no_route` | 404 | no endpoint answers this path |
+                 *     | `method_not_allowed` | 405 | the endpoint does not take this method |
+                 *     | `invalid_id` | 400 | an {id} path parameter is not a positive integer |
+                 *     | `invalid_user_id` | 400 | user_id is not a positive integer |
+                 *     | `invalid_limit` | 400 | limit is not an integer in the allowed range |
+                 *     | `invalid_offset` | 400 | offset is not an integer of 0 or more |
+                 *     | `invalid_cursor` | 400 | cursor is not a next_cursor this API returned |
+                 *     | `invalid_parents` | 400 | parents is not true or false |
+                 *     | `invalid_case_sensitive` | 400 | case_sensitive is not true or false |
+                 *     | `invalid_regex` | 400 | regex is not true or false |
+                 *     | `invalid_query` | 400 | the search query or its pattern cannot be used |
+                 *     | `invalid_kind` | 400 | kind is not one of the kinds the endpoint lists |
+                 *     | `invalid_state` | 400 | state is not a job state |
+                 *     | `invalid_format` | 400 | format is not one the export offers |
+                 *     | `invalid_versions` | 400 | versions is neither all nor current |
+                 *     | `invalid_page` | 400 | page is not a page number counting from 1 |
+                 *     | `missing_token` | 401 | no credentials were sent |
+                 *     | `invalid_token` | 401 | the token is forged, revoked or belongs to a disabled account |
+                 *     | `token_expired` | 401 | the session has expired; sign in again |
+                 *     | `token_scope_deleted` | 401 | the folder a scoped API token was made for is gone; the token no longer works |
+                 *     | `invalid_credentials` | 401 | wrong user name or password |
+                 *     | `api_token_required` | 401 | this door takes an API token as the password, not the account password |
+                 *     | `username_mismatch` | 401 | the API token belongs to another user name than the one sent |
+                 *     | `invalid_api_key` | 401 | the OpenAI-compatible door's word for missing or bad credentials |
+                 *     | `wrong_password` | 400 | the current password given to change it is wrong |
+                 *     | `weak_password` | 400 | the new password is shorter than the minimum |
+                 *     | `invalid_password` | 400 | the password is longer than the maximum |
+                 *     | `not_a_session` | 400 | the request used an API token where only a signed-in session can act |
+                 *     | `too_many_attempts` | 429 | too many failed sign-ins from this address; Retry-After says when to try again |
+                 *     | `too_many_logins` | 429 | too many sign-ins on this server at once; Retry-After says when to try again |
+                 *     | `admin_only` | 403 | only administrators may do this |
+                 *     | `cannot_modify_self` | 400 | an administrator cannot disable or demote their own account |
+                 *     | `read_only` | 403 | the caller may read this but not change it (a read-only token or share) |
+                 *     | `scoped_token` | 403 | a token scoped to one folder cannot manage the account |
+                 *     | `scope_root` | 403 | a scoped token cannot delete, move or rename its own scope folder |
+                 *     | `scope_violation` | 403 | the output folder lies outside the scoped token's folder |
+                 *     | `share_root` | 403 | a folder shared with the caller can be changed only inside, not itself |
+                 *     | `outside_share` | 403 | a move out of the folder shared with the caller |
+                 *     | `not_owner` | 403 | only the owner of the node may do this |
+                 *     | `generated_read_only` | 403 | a file compile made is read-only; copy it to edit |
+                 *     | `foreign_origin` | 403 | a browser request from another origin |
+                 *     | `invalid_username` | 400 | the user name breaks the naming rule |
+                 *     | `invalid_role` | 400 | role is neither admin nor user |
+                 *     | `username_taken` | 409 | an account of that user name exists |
+                 *     | `user_not_found` | 404 | no such user |
+                 *     | `group_not_found` | 404 | no such group |
+                 *     | `not_a_member` | 404 | the user is not a member of the group |
+                 *     | `token_not_found` | 404 | no such API token of the caller |
+                 *     | `invalid_scope` | 400 | scope_uri is not a folder of the caller's own tree, or read_only lacks it |
+                 *     | `invalid_expiry` | 400 | expires_in_days is out of range |
+                 *     | `invalid_uri` | 400 | a kb:// URI that does not parse or names nothing a request can use |
+                 *     | `invalid_uris` | 400 | the list of URIs is empty, too long or not allowed here |
+                 *     | `missing_uri` | 400 | the request names no folder to work in |
+                 *     | `not_found` | 404 | no such node, or not visible to the caller |
+                 *     | `not_a_folder` | 400, 404, 409 | a file where a folder is needed |
+                 *     | `not_a_file` | 400 | a folder where a file is needed |
+                 *     | `virtual_folder` | 400 | kb://shared/ holds no files itself; use one of its entries |
+                 *     | `invalid_name` | 400 | a name breaks the naming rule (empty, too long, a separator, a control character) |
+                 *     | `already_exists` | 409 | the name is taken (a node, skill, group or import folder); error.existing may name the node |
+                 *     | `duplicate_name` | 400 | one upload holds two files of the same name |
+                 *     | `path_in_name` | 400 | a file name carries folders without parents=true |
+                 *     | `invalid_move` | 400 | a move or copy into itself, its own descendant or onto the same node |
+                 *     | `invalid_copy` | 400 | a copy between two users' trees |
+                 *     | `invalid_delete` | 400 | the root folder cannot be deleted |
+                 *     | `holds_source` | 409 | a replace whose target folder holds the source |
+                 *     | `busy` | 409 | another change to the same nodes is in progress; try again |
+                 *     | `offset_out_of_range` | 400 | offset is past the end of the body |
+                 *     | `invalid_on_conflict` | 400 | on_conflict is not fail, replace or rename |
+                 *     | `invalid_upload` | 400 | the multipart body is malformed or was cut off; nothing was stored |
+                 *     | `no_files` | 400 | the request has no file part |
+                 *     | `too_many_files` | 400 | more files in one upload than allowed |
+                 *     | `file_too_large` | 413 | one file is over the upload limit |
+                 *     | `upload_too_large` | 413 | the upload request is over the limit for all its files together |
+                 *     | `part_too_large` | 413 | a form field other than a file is over its limit |
+                 *     | `upload_failed` | 400 | reading the uploaded bytes failed; nothing was stored |
+                 *     | `not_an_archive` | 400 | the import is not a .zip, .tar, .tar.gz or .tgz file |
+                 *     | `import_unavailable` | 503 | this server does not import archives |
+                 *     | `invalid_grantee` | 400 | a share names neither exactly one user nor one group, or no such one |
+                 *     | `self_share` | 400 | a share with the owner themself |
+                 *     | `already_shared` | 409 | the node is already shared with that grantee; change its role instead |
+                 *     | `share_not_found` | 404 | no such share |
+                 *     | `not_a_pdf` | 400 | page images are drawn of PDFs only |
+                 *     | `too_large` | 413, 422 | the file or page is too large to draw |
+                 *     | `page_out_of_range` | 400 | the document has no such page; error.pages says how many it has |
+                 *     | `parse_timeout` | 504 | drawing the page ran out of time |
+                 *     | `encrypted` | 422 | the document is encrypted |
+                 *     | `parse_failed` | 422 | the document cannot be read |
+                 *     | `renderer_unavailable` | 503 | this server cannot draw PDF pages |
+                 *     | `no_models` | 400 | no model is configured on this server |
+                 *     | `unknown_model` | 400, 404 | no configured model has this id; there is never a fallback |
+                 *     | `model_not_found` | 404 | the OpenAI-compatible door's word for an unknown model |
+                 *     | `invalid_model` | 400 | the model is not allowed by the chosen cli profile |
+                 *     | `invalid_message` | 400 | the message is empty or too long |
+                 *     | `invalid_history` | 400 | the history is too long or holds an invalid message |
+                 *     | `unknown_tool` | 400 | no tool of that name |
+                 *     | `unknown_command` | 400 | no command of that name |
+                 *     | `invalid_arguments` | 400 | the arguments do not fit the tool's schema |
+                 *     | `outside_scope` | 400 | the URI lies outside the conversation's scope |
+                 *     | `scope_not_found` | 404 | the conversation's scope was deleted, moved or unshared; the turn ends |
+                 *     | `result_too_large` | 422 | a tool result is over the limit for one result |
+                 *     | `resource_too_large` | 422 | an MCP resource without text is over the limit for binary resources |
+                 *     | `too_many_streams` | 429 | the caller has as many answers streaming as allowed |
+                 *     | `too_many_requests` | 429 | the caller has as many MCP requests running as allowed |
+                 *     | `too_many_checks` | 429 | the caller checked models or cli profiles too often; Retry-After says when to try again |
+                 *     | `conversation_not_found` | 404 | no such conversation of the caller |
+                 *     | `conversations_disabled` | 400 | this server keeps no conversations |
+                 *     | `turn_in_progress` | 409 | the conversation is still answering |
+                 *     | `uri_mismatch` | 400 | the conversation is about another folder |
+                 *     | `invalid_title` | 400 | the title is empty or too long |
+                 *     | `invalid_edit` | 400 | only the latest question can be edited |
+                 *     | `invalid_regenerate` | 400 | only the latest answer can be regenerated |
+                 *     | `invalid_skill` | 400 | a skill field breaks its rule; error.field names it |
+                 *     | `unknown_skill` | 400 | no skill of that name |
+                 *     | `builtin_skill` | 403 | a built-in skill is read-only; duplicate it to change it |
+                 *     | `invalid_draft` | 502 | the model did not answer with a skill draft |
+                 *     | `model_refused` | 502 | the model refused (content filter) |
+                 *     | `output_truncated` | 502 | the model's answer was cut at its output limit |
+                 *     | `llm_error` | 502 | the model could not be reached |
+                 *     | `llm_auth` | 502 | the provider rejected the server's API key |
+                 *     | `llm_model_not_found` | 502 | the provider does not know the model |
+                 *     | `llm_rate_limited` | 429 | the provider is rate-limiting requests |
+                 *     | `llm_bad_request` | 502 | the provider refused the request |
+                 *     | `llm_server_error` | 502 | the provider failed |
+                 *     | `llm_stream_error` | 502 | the provider sent an error inside its stream |
+                 *     | `llm_protocol_error` | 502 | the provider's stream was malformed |
+                 *     | `llm_incomplete_stream` | 502 | the provider's stream ended without finishing |
+                 *     | `llm_timeout` | 504 | the provider took too long |
+                 *     | `llm_connect_error` | 502 | the provider could not be reached |
+                 *     | `llm_canceled` | 499 | the call was cancelled |
+                 *     | `compile_unavailable` | 503 | this server does not compile |
+                 *     | `invalid_executor` | 400 | executor is neither llm nor cli |
+                 *     | `unknown_cli_profile` | 400 | no cli profile of that name is configured |
+                 *     | `cli_profile_not_found` | 404 | no cli profile of that name to check |
+                 *     | `invalid_reasoning_effort` | 400 | the reasoning effort is not allowed |
+                 *     | `invalid_call_budget` | 400 | call_budget is out of range |
+                 *     | `invalid_timeout` | 400 | timeout_s is out of range |
+                 *     | `invalid_output_parent` | 400 | output_parent is not an existing folder the caller may write |
+                 *     | `invalid_stale_in` | 400 | stale_in is not a folder |
+                 *     | `invalid_quiet_s` | 400 | quiet_s is out of range |
+                 *     | `generated_artifact` | 400 | generated output is never compiled |
+                 *     | `queue_full` | 429 | the caller has as many queued jobs as allowed |
+                 *     | `job_not_found` | 404 | no such job of the caller |
+                 *     | `job_finished` | 409 | the job has already finished |
+                 *     | `job_not_retryable` | 409 | only failed or cancelled jobs can be retried |
+                 *     | `active_job_conflict` | 409 | the file has another active job; cancel it first |
+                 *     | `auto_compile_not_found` | 404 | the folder is not kept compiled |
+                 *     | `invalid_destination` | 400 | the Destination header is not a URL of this mount |
+                 *     | `foreign_destination` | 502 | the Destination is on another server |
+                 *     | `same_destination` | 403 | the Destination is the source itself |
+                 *     | `destination_exists` | 412 | the Destination exists and Overwrite is F |
+                 *     | `no_parent` | 409 | the folder of the Destination does not exist |
+                 *     | `invalid_depth` | 400 | the Depth header is not one this method takes |
+                 *     | `invalid_if_header` | 400 | the If header is malformed |
+                 *     | `lock_token_mismatch` | 412 | no lock named in the If header covers the request |
+                 *     | `locked` | 423 | another client holds a lock |
+                 *     | `lock_check_failed` | 500 | the lock check failed |
+                 *     | `precondition_failed` | 412 | the ETag does not match If-Match or If-None-Match |
+                 *     | `is_a_folder` | 405 | PUT names a folder |
+                 *     | `root` | 403 | the root of the mount cannot be deleted or moved |
+                 *     | `invalid_xml` | 400 | the XML body is malformed |
+                 *     | `unreadable_body` | 400 | the request body could not be read |
+                 *     | `incomplete_body` | 400 | the request body ended early; nothing was stored |
+                 *     | `internal` | 500 | the server failed; the log says where |
+                 *     | `unavailable` | 503 | the database cannot be reached for now; Retry-After says when to try again |
+                 *     | `insufficient_storage` | 507 | the disk or the database is full; nothing was changed |
+                 *     | `not_ready` | 503 | this replica cannot do its work yet (/readyz) |
+                 *     | `client_closed_request` | 499 | the client closed the request before the answer (nobody reads it) |
+                 *
+                 *     Renamed in this release; clients accept the old spelling for one more release: `bad_request` → `invalid_request`; `client_closed` → `client_closed_request`; `database_unavailable` → `unavailable`; `exists` → `already_exists`; `missing_credentials` → `missing_token`; `name_taken` → `already_exists`.
                  * @example invalid_uri
                  * @example not_found
+                 * @enum {string}
                  */
-                code: string;
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
@@ -2120,7 +2297,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No valid credential: missing_token, invalid_token, expired_token, revoked_token. */
+        /** @description No valid credential: missing_token, invalid_token, token_expired, token_scope_deleted. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -3908,7 +4085,7 @@ export interface operations {
             query: {
                 /** @description The folder. */
                 uri: string;
-                /** @description What to do when a name exists: fail (409 name_exists, the default), replace (a new version; a file compile made is refused 403 generated_read_only), rename. */
+                /** @description What to do when a name exists: fail (409 already_exists, the default), replace (a new version; a file compile made is refused 403 generated_read_only), rename. */
                 on_conflict?: "fail" | "replace" | "rename";
                 /** @description true lets a part's filename carry a relative path (a/b/c.md): each segment is validated as a name and missing folders are created. Without it such a filename is refused (400 path_in_name); a file where a folder is needed is 409 not_a_folder. */
                 parents?: boolean;

@@ -4,7 +4,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useAgentOptions } from "../api/agentOptions";
-import { ApiError } from "../api/client";
+import { hasCode } from "../api/errorCodes";
 import { messageOf } from "../ui/errors";
 import { formatNumber } from "../ui/format";
 import { checkCLIProfile, checkModel } from "./api";
@@ -20,7 +20,7 @@ function CheckRow(props: { kind: "model" | "cli"; id: string; label: string; det
   // A check writes nothing, but it is asked for, one at a time, like a write.
   const check = useMutation({ mutationFn: props.run });
   const r = check.data;
-  const tooMany = check.error instanceof ApiError && check.error.code === "too_many_checks";
+  const tooMany = hasCode(check.error, "too_many_checks");
   const failure = check.isError ? (tooMany ? t("models.tooMany") : messageOf(check.error)) : null;
   return (
     <tr data-check={`${props.kind}:${props.id}`}>

@@ -22,9 +22,10 @@ describe("skill form rules", () => {
     expect(localErrors({ name: "n".repeat(64), description: "", prompt: "😀".repeat(8000), output_language: null })).toEqual({});
   });
 
-  it("puts the server's invalid_skill and exists errors on their fields", () => {
+  it("puts the server's invalid_skill and already_exists (once exists) errors on their fields", () => {
     expect(serverErrors(new ApiError(400, "invalid_skill", "prompt is too long", { field: "prompt" }))).toEqual({ prompt: "prompt is too long" });
     expect(serverErrors(new ApiError(400, "invalid_skill", "bad name", { details: { field: "name" } }))).toEqual({ name: "bad name" });
+    expect(serverErrors(new ApiError(409, "already_exists", "a skill named X exists"))).toEqual({ name: "a skill named X exists" });
     expect(serverErrors(new ApiError(409, "exists", "a skill named X exists"))).toEqual({ name: "a skill named X exists" });
     expect(serverErrors(new ApiError(400, "invalid_skill", "odd", { field: "colour" }))).toBeNull();
     expect(serverErrors(new ApiError(500, "internal", "boom"))).toBeNull();

@@ -4,6 +4,7 @@
 import i18n from "../i18n";
 import { formatNumber } from "../ui/format";
 import { ApiError } from "../api/client";
+import { hasCode } from "../api/errorCodes";
 import type { CompileSkill } from "../api/agent";
 import type { Skill, SkillInput } from "../api/skills";
 
@@ -44,12 +45,12 @@ export function localErrors(input: SkillInput): FieldErrors {
 
 /**
  * serverErrors places a failed save on its field: invalid_skill names it in
- * error.field (or error.details.field), a taken name is 409 "exists". Anything
+ * error.field (or error.details.field), a taken name is 409 already_exists. Anything
  * else is null, for the form's general error line.
  */
 export function serverErrors(err: unknown): FieldErrors | null {
   if (!(err instanceof ApiError)) return null;
-  if (err.code === "exists") return { name: err.message };
+  if (hasCode(err, "already_exists")) return { name: err.message };
   if (err.code !== "invalid_skill") return null;
   const nested = err.details.details;
   const field =

@@ -6,21 +6,24 @@ import type { ConflictAnswer, ConflictQuestion, ConflictSession } from "./upload
 
 const f = (name: string) => new File(["x"], name);
 
-function existsError(name: string): ApiError {
-  return new ApiError(409, "exists", `kb://me/${name} already exists`, {
+// The server names the taken file (error.file) beside the node that holds
+// its name; a server of the previous release spelled the code "exists".
+function existsError(name: string, code = "already_exists"): ApiError {
+  return new ApiError(409, code, `kb://me/${name} already exists`, {
     existing: { uri: `kb://me/${name}`, name, kind: "file", size: 1, updated_at: "", generated: false },
+    file: name,
   });
 }
 
 // A folder on a fake server: names it holds refuse mode "fail", all or nothing.
-function folder(taken: string[]) {
+function folder(taken: string[], code?: string) {
   const names = new Set(taken);
   const calls: string[] = [];
   const send = async (files: File[], mode: OnConflict) => {
     calls.push(`${mode}:${files.map((x) => x.name).join(",")}`);
     if (mode === "fail") {
       const hit = files.find((x) => names.has(x.name));
-      if (hit) throw existsError(hit.name);
+      if (hit) throw existsError(hit.name, code);
     }
     for (const x of files) names.add(x.name);
   };
@@ -38,9 +41,9 @@ function asker(answers: ConflictAnswer[]) {
   return { ask, asked };
 }
 
-describe("sendResolving", () => {
+describe.each(["already_exists", "exists"])("sendResolving (409 %s)", (code) => {
   it("sends once and asks nothing when no name is taken", async () => {
-    const srv = folder([]);
+    const srv = folder([], code);
     const q = asker([]);
     await sendResolving([f("a"), f("b")], srv.send, q.ask, { skipped: [], failed: [] });
     expect(srv.calls).toEqual(["fail:a,b"]);
@@ -50,7 +53,7 @@ describe("sendResolving", () => {
     { choice: "replace" as const, want: ["fail:a,b", "replace:b", "fail:a"] },
     { choice: "rename" as const, want: ["fail:a,b", "rename:b", "fail:a"] },
   ])("sends a taken file alone with $choice and the rest again", async ({ choice, want }) => {
-    const srv = folder(["b"]);
+    const srv = folder(["b"], code);
     const q = asker([{ choice, applyToAll: false }]);
     const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b")], srv.send, q.ask, session);
@@ -60,7 +63,7 @@ describe("sendResolving", () => {
   });
 
   it("skips a cancelled file and still uploads the others", async () => {
-    const srv = folder(["a"]);
+    const srv = folder(["a"], code);
     const q = asker([{ choice: "cancel", applyToAll: false }]);
     const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b")], srv.send, q.ask, session);
@@ -69,7 +72,7 @@ describe("sendResolving", () => {
   });
 
   it("asks once with apply to all and sends the rest in the chosen mode", async () => {
-    const srv = folder(["a", "b", "c"]);
+    const srv = folder(["a", "b", "c"], code);
     const q = asker([{ choice: "replace", applyToAll: true }]);
     const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b"), f("c")], srv.send, q.ask, session);
@@ -81,7 +84,7 @@ describe("sendResolving", () => {
   });
 
   it("cancel for all skips every taken name without asking again", async () => {
-    const srv = folder(["a", "c"]);
+    const srv = folder(["a", "c"], code);
     const q = asker([{ choice: "cancel", applyToAll: true }]);
     const session: ConflictSession = { skipped: [], failed: [] };
     await sendResolving([f("a"), f("b"), f("c")], srv.send, q.ask, session);
@@ -95,8 +98,8 @@ describe("sendResolving", () => {
       { choice: "replace", applyToAll: false },
       { choice: "replace", applyToAll: false },
     ]);
-    await sendResolving([f("a")], folder(["a"]).send, q.ask, { skipped: [], failed: [] });
-    await sendResolving([f("a")], folder(["a"]).send, q.ask, { skipped: [], failed: [] }, true);
+    await sendResolving([f("a")], folder(["a"], code).send, q.ask, { skipped: [], failed: [] });
+    await sendResolving([f("a")], folder(["a"], code).send, q.ask, { skipped: [], failed: [] }, true);
     expect(q.asked.map((x) => x.more)).toEqual([false, true]);
   });
 
@@ -106,7 +109,7 @@ describe("sendResolving", () => {
     const calls: string[] = [];
     const send = async (files: File[], mode: OnConflict) => {
       calls.push(`${mode}:${files.length}`);
-      if (mode === "fail") throw existsError("\u00e9.txt");
+      if (mode === "fail") throw existsError("\u00e9.txt", code);
     };
     await sendResolving([f(decomposed)], send, q.ask, { skipped: [], failed: [] });
     expect(calls).toEqual(["fail:1", "replace:1"]);
@@ -120,15 +123,16 @@ describe("sendResolving", () => {
     ).rejects.toBe(boom);
     // A conflict about a file not in the request is not ours to resolve.
     await expect(
-      sendResolving([f("a")], async () => { throw existsError("zzz"); }, q.ask, { skipped: [], failed: [] }),
-    ).rejects.toMatchObject({ code: "exists" });
+      sendResolving([f("a")], async () => { throw existsError("zzz", code); }, q.ask, { skipped: [], failed: [] }),
+    ).rejects.toMatchObject({ code });
     expect(q.asked).toHaveLength(0);
   });
 });
 
 describe("existingOf", () => {
-  it("reads the node of a 409 exists and nothing else", () => {
+  it("reads the node of a 409 already_exists (or exists) and nothing else", () => {
     expect(existingOf(existsError("a"))?.uri).toBe("kb://me/a");
+    expect(existingOf(existsError("a", "exists"))?.uri).toBe("kb://me/a");
     expect(existingOf(new ApiError(409, "already_exists", "a folder"))).toBeNull();
     expect(existingOf(new ApiError(409, "exists", "no node"))).toBeNull();
     expect(existingOf(new Error("x"))).toBeNull();

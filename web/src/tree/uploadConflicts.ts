@@ -6,6 +6,7 @@
 // is set aside the same way, with its reason, and the rest goes in.
 
 import { ApiError } from "../api/client";
+import { canonicalCode, hasCode } from "../api/errorCodes";
 import type { OnConflict } from "../api/resources";
 import type { ResourceNode } from "../api/types";
 import { relativePath } from "./uploadPaths";
@@ -43,9 +44,9 @@ export interface ConflictSession {
 export type SendFiles = (files: File[], mode: OnConflict) => Promise<unknown>;
 export type AskConflict = (q: ConflictQuestion) => Promise<ConflictAnswer>;
 
-/** existingOf returns the node of a 409 exists answer, or null for any other error. */
+/** existingOf returns the node of a 409 already_exists answer, or null for any other error. */
 export function existingOf(err: unknown): ResourceNode | null {
-  if (!(err instanceof ApiError) || err.status !== 409 || err.code !== "exists") return null;
+  if (!(err instanceof ApiError) || !hasCode(err, "already_exists") || err.status !== 409) return null;
   const ex = err.details.existing;
   if (!ex || typeof ex !== "object") return null;
   const node = ex as Partial<ResourceNode>;
@@ -68,9 +69,13 @@ function takenBy(f: File, existing: ResourceNode): boolean {
 // Codes the server gives a single file, never the request as a whole.
 const FILE_ERRORS = new Set(["invalid_name", "path_in_name", "file_too_large", "duplicate_name", "not_a_folder", "already_exists"]);
 
-/** refusedFile returns the index of the file a per-file refusal names, or -1. */
+/**
+ * refusedFile returns the index of the file a per-file refusal names, or -1.
+ * A taken name that comes with the node holding it is a conflict to ask
+ * about, not a refusal, though it shares already_exists with one.
+ */
 function refusedFile(err: unknown, files: readonly File[]): number {
-  if (!(err instanceof ApiError) || !FILE_ERRORS.has(err.code)) return -1;
+  if (!(err instanceof ApiError) || !FILE_ERRORS.has(canonicalCode(err.code)) || existingOf(err)) return -1;
   const name = err.details.file;
   if (typeof name !== "string") return -1;
   return files.findIndex((f) => sameName(relativePath(f), name));

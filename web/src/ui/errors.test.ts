@@ -28,6 +28,14 @@ describe("messageOf", () => {
     expect(messageOf(uri)).toBe("kb://alice/a.md does not exist (it may have been moved or deleted).");
   });
 
+  it("translates a code a previous release spelled otherwise", async () => {
+    await i18n.changeLanguage("zh-CN");
+    const now = new ApiError(503, "unavailable", "the server cannot reach its database for now; try again shortly");
+    const before = new ApiError(503, "database_unavailable", "the database is not reachable");
+    expect(messageOf(now)).toBe("数据库无法访问，请稍后再试。");
+    expect(messageOf(before)).toBe(messageOf(now));
+  });
+
   it("shows the server's message for an unknown code, and a generic one for anything else", async () => {
     expect(messageOf(new ApiError(400, "invalid_frob", "frob must be blue"))).toBe("frob must be blue");
     expect(messageOf(new Error("boom"))).toBe("boom");

@@ -1,4 +1,5 @@
 import { ApiError } from "../api/client";
+import { canonicalCode } from "../api/errorCodes";
 import i18n from "../i18n";
 import { formatBytes, formatNumber } from "./format";
 
@@ -32,9 +33,10 @@ const extracts: Record<string, Extract> = {
 
 /** translateApiError is the message in the UI's language for a code the errors namespace knows, else null. */
 export function translateApiError(err: ApiError): string | null {
-  const key = `errors:${err.code}`;
+  const code = canonicalCode(err.code);
+  const key = `errors:${code}`;
   if (!i18n.exists(key)) return null;
-  const ex = extracts[err.code];
+  const ex = extracts[code];
   if (!ex) return i18n.t(key);
   const groups = ex.pattern.exec(err.message)?.groups;
   if (!groups) return null;
