@@ -66,7 +66,7 @@ func (e *skillEnv) list(user string) []skillJSON {
 	if code != 200 {
 		e.t.Fatalf("list %d %s", code, b)
 	}
-	return cmpDecode[struct{ Skills []skillJSON }](e.t, b).Skills
+	return cmpDecode[struct{ Items []skillJSON }](e.t, b).Items
 }
 
 func (e *skillEnv) create(user string, body map[string]any) skillJSON {

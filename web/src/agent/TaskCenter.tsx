@@ -23,7 +23,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
   const jobs = useQuery({
     queryKey: JOBS_KEY,
     queryFn: fetchJobs,
-    refetchInterval: (q) => (anyActive(q.state.data?.jobs) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
+    refetchInterval: (q) => (anyActive(q.state.data?.items) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
   });
   const [error, setError] = useState<string | null>(null);
   async function act(f: () => Promise<Job>) {
@@ -37,7 +37,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
       void qc.invalidateQueries({ queryKey: JOBS_KEY });
     }
   }
-  const list = jobs.data?.jobs ?? [];
+  const list = jobs.data?.items ?? [];
   return (
     <Dialog title={t("taskCenter")} onClose={props.onClose} className="wide task-center">
       {jobs.isPending && (

@@ -7,7 +7,7 @@ import { useEffect, useRef } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { QueryClient } from "@tanstack/react-query";
 import { listJobs } from "../api/agent";
-import type { Job } from "../api/agent";
+import type { Job, JobList } from "../api/agent";
 import type { Listing } from "../api/types";
 import { anyActive, planRefresh } from "./jobRefresh";
 import type { JobSnapshot } from "./jobRefresh";
@@ -30,16 +30,16 @@ export const fetchJobs = ({ signal }: { signal: AbortSignal }) => listJobs({}, s
 export function noteSubmittedJobs(qc: QueryClient, jobs: readonly Job[]): void {
   if (jobs.length === 0) return;
   const ids = new Set(jobs.map((j) => j.id));
-  qc.setQueryData<{ jobs: Job[] }>(JOBS_KEY, (old) => ({
-    jobs: [...jobs, ...(old?.jobs ?? []).filter((j) => !ids.has(j.id))],
+  qc.setQueryData<JobList>(JOBS_KEY, (old) => ({
+    items: [...jobs, ...(old?.items ?? []).filter((j) => !ids.has(j.id))],
   }));
   void qc.invalidateQueries({ queryKey: JOBS_KEY });
 }
 
 export function JobWatch({ treeActive }: { treeActive: boolean }) {
   const qc = useQueryClient();
-  const interval = (data: { jobs: Job[] } | undefined) =>
-    anyActive(data?.jobs) ? ACTIVE_POLL_MS : treeActive ? BADGE_POLL_MS : false;
+  const interval = (data: JobList | undefined) =>
+    anyActive(data?.items) ? ACTIVE_POLL_MS : treeActive ? BADGE_POLL_MS : false;
   const jobs = useQuery({
     queryKey: JOBS_KEY,
     queryFn: fetchJobs,
@@ -48,7 +48,7 @@ export function JobWatch({ treeActive }: { treeActive: boolean }) {
   });
   const prev = useRef<JobSnapshot | null>(null);
   useEffect(() => {
-    const list = jobs.data?.jobs;
+    const list = jobs.data?.items;
     if (!list) return;
     const plan = planRefresh(list, prev.current, (f) => qc.getQueryData<Listing>(listingKey(f))?.items);
     prev.current = plan.snapshot;
