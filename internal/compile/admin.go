@@ -18,25 +18,34 @@ type AdminJobView struct {
 }
 
 // AdminFilter is the query of GET /admin/jobs; zero fields match all.
+// Cursor is a previous page's next.
 type AdminFilter struct {
 	State  string
 	Kind   string
 	UserID int64
 	Limit  int
+	Cursor string
 }
 
-// AllJobs lists every user's jobs, newest first (admin view).
-func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, error) {
+// AllJobs lists a page of every user's jobs, newest first (admin view),
+// and the cursor of the next page ("" at the end).
+func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, string, error) {
 	if err := checkListFilter(f.State, f.Limit); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if f.UserID < 0 {
-		return nil, apierr.BadRequest(apierr.CodeInvalidUserID, "user_id must be a positive integer")
+		return nil, "", apierr.BadRequest(apierr.CodeInvalidUserID, "user_id must be a positive integer")
 	}
-	js, err := s.st.ListAllJobs(ctx, store.AllJobsFilter{State: f.State, Kind: f.Kind, UserID: f.UserID, Limit: f.Limit})
+	after, err := afterCursor(f.Cursor)
 	if err != nil {
-		return nil, apierr.Internal("list all jobs", err)
+		return nil, "", err
 	}
+	js, err := s.st.ListAllJobs(ctx, store.AllJobsFilter{State: f.State, Kind: f.Kind, UserID: f.UserID,
+		Limit: pageLimit(f.Limit), After: after})
+	if err != nil {
+		return nil, "", apierr.Internal("list all jobs", err)
+	}
+	js, next := cutPage(js, f.Limit)
 	ids := make([]int64, 0, 2*len(js))
 	for _, j := range js {
 		ids = append(ids, j.UserID)
@@ -46,7 +55,7 @@ func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, e
 	}
 	names, err := s.st.Usernames(ctx, ids)
 	if err != nil {
-		return nil, apierr.Internal("list all jobs: read user names", err)
+		return nil, "", apierr.Internal("list all jobs: read user names", err)
 	}
 	out := make([]AdminJobView, 0, len(js))
 	for _, j := range js {
@@ -57,7 +66,7 @@ func (s *Service) AllJobs(ctx context.Context, f AdminFilter) ([]AdminJobView, e
 		}
 		out = append(out, AdminJobView{JobView: viewOf(owner, src, j), UserID: j.UserID, Username: owner})
 	}
-	return out, nil
+	return out, next, nil
 }
 
 // CancelAny cancels any user's job (admin), exactly as its owner would.

@@ -68,37 +68,43 @@ func viewOf(username, source string, j store.Job) JobView {
 	return v
 }
 
-// ListFilter is the query of GET /jobs.
+// ListFilter is the query of GET /jobs; Cursor is a previous page's next.
 type ListFilter struct {
-	State string
-	URI   string
-	Limit int
+	State  string
+	URI    string
+	Limit  int
+	Cursor string
 }
 
 var jobStates = map[string]bool{store.JobQueued: true, store.JobRunning: true, store.JobSucceeded: true,
 	store.JobFailed: true, store.JobCancelled: true}
 
-// Jobs lists the caller's jobs, newest first; URI narrows to a file or to
-// every file below a folder.
-func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobView, error) {
+// Jobs lists a page of the caller's jobs, newest first, and the cursor of
+// the next page ("" at the end); URI narrows to a file or to every file
+// below a folder.
+func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobView, string, error) {
 	if err := checkListFilter(f.State, f.Limit); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	q := store.JobFilter{State: f.State, Limit: f.Limit}
+	after, err := afterCursor(f.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	q := store.JobFilter{State: f.State, Limit: pageLimit(f.Limit), After: after}
 	if f.URI != "" {
 		u, err := kb.ParseURI(f.URI, c.Username)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if u.Username != c.Username {
 			// The caller's own jobs on files of another tree: naming
 			// that tree reveals nothing the caller does not hold.
 			o, err := s.st.UserByUsername(ctx, u.Username)
 			if errors.Is(err, store.ErrNotFound) {
-				return []JobView{}, nil
+				return []JobView{}, "", nil
 			}
 			if err != nil {
-				return nil, apierr.Internal("list jobs: read source owner", err)
+				return nil, "", apierr.Internal("list jobs: read source owner", err)
 			}
 			q.SourceUserID = o.ID
 		}
@@ -106,9 +112,11 @@ func (s *Service) Jobs(ctx context.Context, c kb.Caller, f ListFilter) ([]JobVie
 	}
 	js, err := s.st.ListJobs(ctx, c.ID, q)
 	if err != nil {
-		return nil, apierr.Internal("list jobs", err)
+		return nil, "", apierr.Internal("list jobs", err)
 	}
-	return s.views(ctx, c, js...)
+	js, next := cutPage(js, f.Limit)
+	views, err := s.views(ctx, c, js...)
+	return views, next, err
 }
 
 // checkListFilter checks what every job listing accepts.
@@ -116,8 +124,8 @@ func checkListFilter(state string, limit int) error {
 	if state != "" && !jobStates[state] {
 		return apierr.BadRequest(apierr.CodeInvalidState, "state must be one of queued, running, succeeded, failed, cancelled")
 	}
-	if limit < 0 || limit > 500 {
-		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and 500")
+	if limit < 0 || limit > MaxJobLimit {
+		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxJobLimit)
 	}
 	return nil
 }

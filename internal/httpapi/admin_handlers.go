@@ -43,7 +43,7 @@ func (h *handlers) listUsers(c echo.Context) error {
 	for i, u := range us {
 		items[i] = toUserJSON(u)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
+	return answerPage(c, items)
 }
 
 type updateUserRequest struct {
@@ -102,7 +102,7 @@ func (h *handlers) listAllTokens(c echo.Context) error {
 		items[i] = toTokenViewJSON(t)
 		items[i].Username = t.Username
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
+	return answerPage(c, items)
 }
 
 func (h *handlers) revokeAnyToken(c echo.Context) error {

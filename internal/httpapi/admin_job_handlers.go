@@ -24,12 +24,12 @@ func (h *handlers) listAllJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := svc.AllJobs(c.Request().Context(), compile.AdminFilter{State: c.QueryParam("state"),
-		Kind: c.QueryParam("kind"), UserID: userID, Limit: int(limit)})
+	jobs, next, err := svc.AllJobs(c.Request().Context(), compile.AdminFilter{State: c.QueryParam("state"),
+		Kind: c.QueryParam("kind"), UserID: userID, Limit: int(limit), Cursor: c.QueryParam("cursor")})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"jobs": jobs})
+	return c.JSON(http.StatusOK, jobsPage(jobs, next))
 }
 
 // cancelAnyJob is POST /admin/jobs/:id/cancel.

@@ -112,7 +112,7 @@ func (e *apiEnv) adminJobs(query string) []opsJob {
 	if code != 200 {
 		e.t.Fatalf("admin jobs%s: %d %s", query, code, b)
 	}
-	return cmpDecode[struct{ Jobs []opsJob }](e.t, b).Jobs
+	return cmpDecode[struct{ Items []opsJob }](e.t, b).Items
 }
 
 func TestAdminEndpointsRefuseNonAdmins(t *testing.T) {

@@ -165,7 +165,7 @@ func (h *handlers) listTokens(c echo.Context) error {
 	for i, t := range ts {
 		items[i] = toTokenViewJSON(t)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
+	return answerPage(c, items)
 }
 
 func (h *handlers) revokeToken(c echo.Context) error {

@@ -36,7 +36,7 @@ func (e *apiEnv) settledJobs(user, folder string) map[string]int {
 		_, b := e.do("GET", "/jobs?limit=500", user, nil)
 		counts = map[string]int{}
 		active := pending
-		for _, j := range cmpDecode[struct{ Jobs []cmpJob }](e.t, b).Jobs {
+		for _, j := range cmpDecode[struct{ Items []cmpJob }](e.t, b).Items {
 			counts[j.Kind]++
 			if j.State == "queued" || j.State == "running" {
 				active = true

@@ -156,12 +156,12 @@ func TestCompileAPI(t *testing.T) {
 
 		// List, filter, get; bob sees nothing of alice's.
 		code, b = e.do("GET", "/jobs?state=queued&uri=kb://me/notes/", "alice", nil)
-		list := cmpDecode[struct{ Jobs []cmpJob }](t, b)
-		if code != 200 || len(list.Jobs) != 2 {
+		list := cmpDecode[struct{ Items []cmpJob }](t, b)
+		if code != 200 || len(list.Items) != 2 {
 			t.Fatalf("list %d %s", code, b)
 		}
 		code, b = e.do("GET", "/jobs?uri=kb://me/notes/b.md", "alice", nil)
-		if list = cmpDecode[struct{ Jobs []cmpJob }](t, b); code != 200 || len(list.Jobs) != 1 || list.Jobs[0].URI != "kb://users/alice/notes/b.md" {
+		if list = cmpDecode[struct{ Items []cmpJob }](t, b); code != 200 || len(list.Items) != 1 || list.Items[0].URI != "kb://users/alice/notes/b.md" {
 			t.Fatalf("uri filter %d %s", code, b)
 		}
 		if code, b = e.invalid().do("GET", "/jobs?state=bogus", "alice", nil); code != 400 || cmpErrCode(t, b) != "invalid_state" {
@@ -180,7 +180,7 @@ func TestCompileAPI(t *testing.T) {
 				t.Fatalf("bob %s %s: %d %s", method, p, code, b)
 			}
 		}
-		if code, b = e.do("GET", "/jobs", "bob", nil); code != 200 || len(cmpDecode[struct{ Jobs []cmpJob }](t, b).Jobs) != 0 {
+		if code, b = e.do("GET", "/jobs", "bob", nil); code != 200 || len(cmpDecode[struct{ Items []cmpJob }](t, b).Items) != 0 {
 			t.Fatalf("bob's list %s", b)
 		}
 		if code, _ = e.invalid().do("GET", "/jobs/abc", "alice", nil); code != 400 {
@@ -212,7 +212,7 @@ func TestCompileAPI(t *testing.T) {
 		deadline := time.Now().Add(15 * time.Second)
 		for {
 			_, b = e.do("GET", "/jobs?state=succeeded", "alice", nil)
-			if len(cmpDecode[struct{ Jobs []cmpJob }](t, b).Jobs) == 2 {
+			if len(cmpDecode[struct{ Items []cmpJob }](t, b).Items) == 2 {
 				break
 			}
 			if time.Now().After(deadline) {

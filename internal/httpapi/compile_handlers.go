@@ -47,12 +47,12 @@ func (h *handlers) listJobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := svc.Jobs(c.Request().Context(), caller(c),
-		compile.ListFilter{State: c.QueryParam("state"), URI: c.QueryParam("uri"), Limit: int(limit)})
+	jobs, next, err := svc.Jobs(c.Request().Context(), caller(c), compile.ListFilter{State: c.QueryParam("state"),
+		URI: c.QueryParam("uri"), Limit: int(limit), Cursor: c.QueryParam("cursor")})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"jobs": jobs})
+	return c.JSON(http.StatusOK, jobsPage(jobs, next))
 }
 
 func (h *handlers) jobAction(act func(svc *compile.Service, c echo.Context, id int64) (compile.JobView, error)) echo.HandlerFunc {

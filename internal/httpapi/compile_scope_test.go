@@ -58,7 +58,7 @@ func TestScopedCompileWritesInsideScope(t *testing.T) {
 		deadline := time.Now().Add(15 * time.Second)
 		for {
 			_, b = e.do("GET", "/jobs?state=succeeded", "agent", nil)
-			if len(cmpDecode[struct{ Jobs []cmpJob }](t, b).Jobs) >= 2 {
+			if len(cmpDecode[struct{ Items []cmpJob }](t, b).Items) >= 2 {
 				break
 			}
 			if time.Now().After(deadline) {

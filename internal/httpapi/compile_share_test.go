@@ -71,7 +71,7 @@ func TestCompileAndSearchRespectShares(t *testing.T) {
 			deadline := time.Now().Add(15 * time.Second)
 			for {
 				_, b = e.do("GET", "/jobs?state=succeeded", user, nil)
-				if len(cmpDecode[struct{ Jobs []cmpJob }](t, b).Jobs) == 1 {
+				if len(cmpDecode[struct{ Items []cmpJob }](t, b).Items) == 1 {
 					break
 				}
 				if time.Now().After(deadline) {
@@ -82,7 +82,7 @@ func TestCompileAndSearchRespectShares(t *testing.T) {
 			}
 		}
 		code, b = e.do("GET", "/jobs?uri=kb://users/alice/team/", "bob", nil)
-		if jobs := cmpDecode[struct{ Jobs []cmpJob }](t, b).Jobs; code != 200 || len(jobs) != 1 || jobs[0].URI != "kb://users/alice/team/paper.md" {
+		if jobs := cmpDecode[struct{ Items []cmpJob }](t, b).Items; code != 200 || len(jobs) != 1 || jobs[0].URI != "kb://users/alice/team/paper.md" {
 			t.Fatalf("bob's jobs on alice's folder %d %s", code, b)
 		}
 		code, b = e.do("GET", "/resources/content?uri=kb://me/wiki/shared/alice/team/paper.md", "bob", nil)

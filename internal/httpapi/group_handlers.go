@@ -25,7 +25,7 @@ func (h *handlers) listGroups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": gs})
+	return answerPage(c, gs)
 }
 
 func (h *handlers) createGroup(c echo.Context) error {
@@ -107,5 +107,5 @@ func (h *handlers) myGroups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": gs})
+	return answerPage(c, gs)
 }

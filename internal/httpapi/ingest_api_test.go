@@ -68,13 +68,13 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 			t.Fatalf("a web page before extraction: %+v", p)
 		}
 		var pending struct {
-			Hits         []any  `json:"hits"`
+			Items        []any  `json:"items"`
 			Complete     bool   `json:"complete"`
 			PendingFiles int    `json:"pending_files"`
 			Note         string `json:"note"`
 		}
 		e.mustOK(e.do(http.MethodGet, q("/api/v1/search", "kb://me/docs/", "q", "faster search"), bob, nil), http.StatusOK, &pending)
-		if len(pending.Hits) != 0 || pending.Complete || pending.PendingFiles != 4 || !strings.Contains(pending.Note, "still having their text extracted") {
+		if len(pending.Items) != 0 || pending.Complete || pending.PendingFiles != 4 || !strings.Contains(pending.Note, "still having their text extracted") {
 			t.Fatalf("a search while four documents wait: %+v", pending)
 		}
 

@@ -18,14 +18,14 @@ type searchJSON struct {
 		URI, Name, Kind string
 	} `json:"names"`
 	NamesComplete bool `json:"names_complete"`
-	Hits          []struct {
+	Items         []struct {
 		URI     string `json:"uri"`
 		Line    int64  `json:"line"`
 		Offset  int64  `json:"offset"`
 		Snippet string `json:"snippet"`
-	} `json:"hits"`
+	} `json:"items"`
 	Complete   bool    `json:"complete"`
-	NextOffset *string `json:"next_offset"`
+	NextCursor *string `json:"next_cursor"`
 	Scanned    int     `json:"scanned"`
 	MoreHitsIn []string
 }
@@ -40,7 +40,7 @@ func (e *env) search(token, uri, query string, kv ...string) searchJSON {
 // hitURIs lists the files of a search's content hits, once each, in order.
 func (s searchJSON) hitURIs() []string {
 	var out []string
-	for _, h := range s.Hits {
+	for _, h := range s.Items {
 		if len(out) == 0 || out[len(out)-1] != h.URI {
 			out = append(out, h.URI)
 		}
@@ -65,51 +65,51 @@ func TestSearchAPI(t *testing.T) {
 		if all.Kind != "all" || len(all.Names) != 1 || all.Names[0].URI != "kb://users/bob/lib/Budget-2027.md" || all.Names[0].Kind != "file" || !all.NamesComplete {
 			t.Fatalf("name matches: %+v", all)
 		}
-		if !all.Complete || all.NextOffset != nil || len(all.Hits) != 2 {
+		if !all.Complete || all.NextCursor != nil || len(all.Items) != 2 {
 			t.Fatalf("content hits: %+v", all)
 		}
-		for _, h := range all.Hits {
+		for _, h := range all.Items {
 			if !strings.HasPrefix(h.URI, "kb://users/bob/") || !strings.Contains(strings.ToLower(h.Snippet), "«budget»") {
 				t.Fatalf("hit %+v", h)
 			}
 		}
-		if h := all.Hits[1]; h.URI != "kb://users/bob/lib/notes.txt" || h.Offset != int64(len("nothing here\nsecond line mentions ")) {
+		if h := all.Items[1]; h.URI != "kb://users/bob/lib/notes.txt" || h.Offset != int64(len("nothing here\nsecond line mentions ")) {
 			t.Fatalf("second hit %+v", h)
 		}
 
 		names := e.search(bob, "kb://me/", "budget", "kind", "name")
-		if len(names.Names) != 1 || len(names.Hits) != 0 {
+		if len(names.Names) != 1 || len(names.Items) != 0 {
 			t.Fatalf("kind=name: %+v", names)
 		}
 		content := e.search(bob, "kb://me/", "budget", "kind", "content")
-		if len(content.Names) != 0 || len(content.Hits) != 2 {
+		if len(content.Names) != 0 || len(content.Items) != 2 {
 			t.Fatalf("kind=content: %+v", content)
 		}
 		// A glob filter keeps only matching files, for names and contents.
 		md := e.search(bob, "kb://me/", "budget", "path", "*.txt")
-		if len(md.Names) != 0 || len(md.Hits) != 1 || md.Hits[0].URI != "kb://users/bob/lib/notes.txt" {
+		if len(md.Names) != 0 || len(md.Items) != 1 || md.Items[0].URI != "kb://users/bob/lib/notes.txt" {
 			t.Fatalf("path=*.txt: %+v", md)
 		}
 		deep := e.search(bob, "kb://me/", "budget", "path", "lib/**/*.md")
-		if len(deep.Hits) != 1 || deep.Hits[0].URI != "kb://users/bob/lib/Budget-2027.md" {
+		if len(deep.Items) != 1 || deep.Items[0].URI != "kb://users/bob/lib/Budget-2027.md" {
 			t.Fatalf("path=lib/**/*.md: %+v", deep)
 		}
 		exact := e.search(bob, "kb://me/", "BUDGET", "case_sensitive", "true", "kind", "content")
-		if len(exact.Hits) != 1 || exact.Hits[0].URI != "kb://users/bob/lib/notes.txt" || exact.Hits[0].Line != 2 {
+		if len(exact.Items) != 1 || exact.Items[0].URI != "kb://users/bob/lib/notes.txt" || exact.Items[0].Line != 2 {
 			t.Fatalf("case_sensitive: %+v", exact)
 		}
 		re := e.search(bob, "kb://me/", `bud.et\s+is`, "regex", "true", "kind", "content")
-		if len(re.Hits) != 1 || re.Hits[0].Line != 2 || !strings.Contains(re.Hits[0].Snippet, "«budget is»") {
+		if len(re.Items) != 1 || re.Items[0].Line != 2 || !strings.Contains(re.Items[0].Snippet, "«budget is»") {
 			t.Fatalf("regex: %+v", re)
 		}
 		cjk := e.search(bob, "kb://me/", "预算")
-		if len(cjk.Names) != 1 || len(cjk.Hits) != 1 || !strings.Contains(cjk.Hits[0].Snippet, "«预算»") {
+		if len(cjk.Names) != 1 || len(cjk.Items) != 1 || !strings.Contains(cjk.Items[0].Snippet, "«预算»") {
 			t.Fatalf("two-character Chinese query: %+v", cjk)
 		}
 
 		// Another user's tree is not found, and never a source of hits.
 		wantErr(t, e.do(http.MethodGet, q("/api/v1/search", "kb://users/carol/", "q", "budget"), bob, nil), http.StatusNotFound, "not_found")
-		for _, h := range e.search(bob, "kb://me/", "carol").Hits {
+		for _, h := range e.search(bob, "kb://me/", "carol").Items {
 			t.Fatalf("carol's file leaked into bob's search: %+v", h)
 		}
 		for _, bad := range []struct {
@@ -162,7 +162,7 @@ func TestSearchFollowsWrites(t *testing.T) {
 			t.Fatalf("after replace, the new text is not found: %v", got)
 		}
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/b.md"), bob, nil), http.StatusNoContent, nil)
-		if got := e.search(bob, "kb://me/", "quokka"); len(got.Hits) != 0 || len(got.Names) != 0 {
+		if got := e.search(bob, "kb://me/", "quokka"); len(got.Items) != 0 || len(got.Names) != 0 {
 			t.Fatalf("after delete: %+v", got)
 		}
 	})
@@ -192,7 +192,7 @@ func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
 		}
 		check := func(when string) {
 			r := e.search(bob, "kb://me/big/", "XYZZY-quux", "kind", "content")
-			if r.Mode != "index" || !r.Complete || r.NextOffset != nil || len(r.Hits) != 1 || r.Hits[0].URI != "kb://users/bob/big/n4321.md" {
+			if r.Mode != "index" || !r.Complete || r.NextCursor != nil || len(r.Items) != 1 || r.Items[0].URI != "kb://users/bob/big/n4321.md" {
 				t.Fatalf("%s: %+v", when, r)
 			}
 		}
@@ -213,13 +213,13 @@ func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
 			if r.Mode != "index" || pages > 100 {
 				t.Fatalf("page %d: %+v", pages, r)
 			}
-			for _, h := range r.Hits {
+			for _, h := range r.Items {
 				seen[h.URI]++
 			}
 			if r.Complete {
 				break
 			}
-			cursor = *r.NextOffset
+			cursor = *r.NextCursor
 		}
 		if len(seen) != 1111 || seen["kb://users/bob/big/n1999.md"] != 1 {
 			var missing []string
@@ -237,7 +237,7 @@ func TestSearchIndexCoversScopeInOneCall(t *testing.T) {
 			}
 		}
 		short := e.search(bob, "kb://me/big/", "潮汐", "kind", "content")
-		if short.Mode != "scan" || short.Complete || short.NextOffset == nil || short.Scanned != 40 {
+		if short.Mode != "scan" || short.Complete || short.NextCursor == nil || short.Scanned != 40 {
 			t.Fatalf("two-character query: mode %s complete %v scanned %d", short.Mode, short.Complete, short.Scanned)
 		}
 	})

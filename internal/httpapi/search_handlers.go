@@ -30,5 +30,14 @@ func (h *handlers) search(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, page)
+	return c.JSON(http.StatusOK, searchJSON{SearchPage: page, Items: page.Hits, NextCursor: page.NextOffset})
+}
+
+// searchJSON is a search page in the shape of every list: its content
+// hits are the items, and its cursor next_cursor. hits and next_offset,
+// the same values under the tool's names, are kept for one release.
+type searchJSON struct {
+	*knowledge.SearchPage
+	Items      []knowledge.SearchHit `json:"items"`
+	NextCursor *string               `json:"next_cursor"`
 }

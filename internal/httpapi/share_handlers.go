@@ -25,7 +25,7 @@ func (h *handlers) listShares(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": vs})
+	return answerPage(c, vs)
 }
 
 type roleRequest struct {

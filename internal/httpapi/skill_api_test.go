@@ -51,7 +51,7 @@ func (e *apiEnv) skills(user string) []skillJSON {
 	if code != 200 {
 		e.t.Fatalf("list %d %s", code, b)
 	}
-	return cmpDecode[struct{ Skills []skillJSON }](e.t, b).Skills
+	return cmpDecode[struct{ Items []skillJSON }](e.t, b).Items
 }
 
 func (e *apiEnv) create(user string, body map[string]any) skillJSON {

@@ -24,7 +24,15 @@ func (h *handlers) listSkills(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"skills": list})
+	p, err := pageOf(c, list)
+	if err != nil {
+		return err
+	}
+	// skills is the list's key before items; kept for one release.
+	return c.JSON(http.StatusOK, struct {
+		page[skill.Skill]
+		Skills []skill.Skill `json:"skills"`
+	}{p, p.Items})
 }
 
 func (h *handlers) createSkill(c echo.Context) error {

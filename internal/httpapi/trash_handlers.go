@@ -15,7 +15,7 @@ func (h *handlers) listTrash(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
+	return answerPage(c, items)
 }
 
 type trashRequest struct {

@@ -123,13 +123,13 @@ func TestBigUploadDoesNotStallOthers(t *testing.T) {
 
 	// Found in the index, across chunk boundaries too.
 	var out struct {
-		Hits []struct {
+		Items []struct {
 			URI string `json:"uri"`
-		} `json:"hits"`
+		} `json:"items"`
 		Mode string `json:"mode"`
 	}
 	e.mustOK(e.do(http.MethodGet, "/api/v1/search?q="+strings.ReplaceAll(marker, " ", "+")+"&uri=kb://me/", bob, nil), http.StatusOK, &out)
-	if len(out.Hits) != 1 || out.Mode != "index" {
+	if len(out.Items) != 1 || out.Mode != "index" {
 		t.Fatalf("search after the upload: %+v", out)
 	}
 }

@@ -14,7 +14,7 @@ func (h *handlers) listVersions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": vs})
+	return answerPage(c, vs)
 }
 
 type restoreVersionRequest struct {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"time"
 )
 
 // MigrateTo applies migrations up to version only, for upgrade tests.
@@ -29,4 +30,9 @@ func (s *Store) IndexChunkRows(ctx context.Context, nodeID int64) (int64, error)
 	var n int64
 	err := s.db.WithContext(ctx).Raw(`SELECT COUNT(*) FROM search_fts WHERE rowid IN (SELECT id FROM search_chunks WHERE node_id = ?)`, nodeID).Row().Scan(&n)
 	return n, err
+}
+
+// SetJobUpdatedAt stamps a job's last change, so a test can make ties.
+func (s *Store) SetJobUpdatedAt(ctx context.Context, id int64, at time.Time) error {
+	return s.db.WithContext(ctx).Model(&Job{}).Where("id = ?", id).Update("updated_at", at).Error
 }

@@ -85,7 +85,19 @@ type JobFilter struct {
 	Path         string
 	Kind         string
 	Limit        int
+	// After, when set, starts the page after that job of the order.
+	After *JobKey
 }
+
+// JobKey is a job's place in the listings' order, newest change first:
+// a page that starts after it is not shifted by jobs added meanwhile.
+type JobKey struct {
+	UpdatedAt time.Time
+	ID        int64
+}
+
+// Key is j's place in the listings' order.
+func (j Job) Key() JobKey { return JobKey{UpdatedAt: j.UpdatedAt, ID: j.ID} }
 
 func now() time.Time { return time.Now().UTC() }
 
@@ -475,7 +487,7 @@ func (s *Store) ListJobs(ctx context.Context, userID int64, f JobFilter) ([]Job,
 		// range as in WalkFiles.
 		q = q.Where("(path = ? OR (path > ? AND path < ?))", f.Path, f.Path+"/", f.Path+"0")
 	}
-	return jobPage(q, f.Limit)
+	return jobPage(q, f.Limit, f.After)
 }
 
 // AllJobsFilter narrows ListAllJobs; zero fields match every job.
@@ -484,6 +496,7 @@ type AllJobsFilter struct {
 	Kind   string
 	UserID int64
 	Limit  int
+	After  *JobKey
 }
 
 // ListAllJobs returns every user's jobs, newest first (admin view).
@@ -498,7 +511,7 @@ func (s *Store) ListAllJobs(ctx context.Context, f AllJobsFilter) ([]Job, error)
 	if f.Kind != "" {
 		q = q.Where("kind = ?", f.Kind)
 	}
-	return jobPage(q, f.Limit)
+	return jobPage(q, f.Limit, f.After)
 }
 
 // JobByAnyID returns a job whoever owns it (admin).
@@ -509,9 +522,12 @@ func (s *Store) JobByAnyID(ctx context.Context, id int64) (Job, error) {
 }
 
 // jobPage is the shared order and cap of the job listings.
-func jobPage(q *gorm.DB, limit int) ([]Job, error) {
+func jobPage(q *gorm.DB, limit int, after *JobKey) ([]Job, error) {
 	if limit <= 0 {
 		limit = 100
+	}
+	if after != nil {
+		q = q.Where("(updated_at < ? OR (updated_at = ? AND id < ?))", after.UpdatedAt, after.UpdatedAt, after.ID)
 	}
 	var js []Job
 	err := q.Order("updated_at DESC, id DESC").Limit(limit).Find(&js).Error

@@ -28,7 +28,7 @@ export type AdminJob = Schemas["AdminJob"];
 
 export async function listAllJobs(filter: { state?: string; user_id?: number }, signal?: AbortSignal): Promise<AdminJob[]> {
   const query = { state: filter.state || undefined, user_id: filter.user_id || undefined, limit: 200 };
-  return (await requestJSON<{ jobs: AdminJob[] | null }>("/admin/jobs", { query, signal })).jobs ?? [];
+  return (await requestJSON<{ items: AdminJob[] | null }>("/admin/jobs", { query, signal })).items ?? [];
 }
 
 export function cancelAnyJob(id: number): Promise<AdminJob> {

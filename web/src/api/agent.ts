@@ -134,8 +134,11 @@ export async function deleteAutoCompile(uri: string): Promise<void> {
   await requestJSON<void>("/resources/auto-compile", { method: "DELETE", query: { uri } });
 }
 
-export function listJobs(query: { state?: string; uri?: string } = {}, signal?: AbortSignal): Promise<{ jobs: Job[] }> {
-  return requestJSON<{ jobs: Job[] }>("/jobs", { query, signal });
+/** JobList is the first page of the caller's jobs, newest change first. */
+export type JobList = { items: Job[] };
+
+export function listJobs(query: { state?: string; uri?: string } = {}, signal?: AbortSignal): Promise<JobList> {
+  return requestJSON<JobList>("/jobs", { query, signal });
 }
 
 export function cancelJob(id: number): Promise<Job> {

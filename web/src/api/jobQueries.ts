@@ -4,15 +4,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { QueryClient } from "@tanstack/react-query";
 import { cancelJob, listJobs, retryJob } from "./agent";
-import type { Job } from "./agent";
+import type { Job, JobList } from "./agent";
 import { queryKeys } from "./queryKeys";
 
 /** how often the jobs list is polled while a job is active */
 export const ACTIVE_POLL_MS = 1000;
-
-export interface JobList {
-  jobs: Job[];
-}
 
 /**
  * useJobs reads the jobs list, refetched every poll(list) ms (false: not
@@ -37,7 +33,7 @@ export function noteSubmittedJobs(qc: QueryClient, jobs: readonly Job[]): void {
   if (jobs.length === 0) return;
   const ids = new Set(jobs.map((j) => j.id));
   qc.setQueryData<JobList>(queryKeys.jobs(), (old) => ({
-    jobs: [...jobs, ...(old?.jobs ?? []).filter((j) => !ids.has(j.id))],
+    items: [...jobs, ...(old?.items ?? []).filter((j) => !ids.has(j.id))],
   }));
   void qc.invalidateQueries({ queryKey: queryKeys.jobs() });
 }

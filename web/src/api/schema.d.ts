@@ -1031,7 +1031,13 @@ export interface components {
             username: string;
         };
         AdminJobList: {
+            items: components["schemas"]["AdminJob"][];
+            /**
+             * @deprecated
+             * @description The same list as items, under its name before this release; kept for one release.
+             */
             jobs: components["schemas"]["AdminJob"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         /** @description A folder kept compiled. pending says changes wait for their compile, due at due_at; last_error says why the last batch could not queue everything (it is retried). */
         AutoCompile: {
@@ -1172,7 +1178,7 @@ export interface components {
         };
         ConversationPage: {
             items: components["schemas"]["Conversation"][];
-            next_cursor: string | null;
+            next_cursor: components["schemas"]["NextCursor"];
             /** @description false when the server keeps no conversations. */
             stored: boolean;
         };
@@ -1452,6 +1458,7 @@ export interface components {
         };
         GroupList: {
             items: components["schemas"]["Group"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         GroupRef: {
             /** Format: int64 */
@@ -1460,6 +1467,7 @@ export interface components {
         };
         GroupRefList: {
             items: components["schemas"]["GroupRef"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         GroupRequest: {
             /** @description 1-64 lower-case letters, digits, ".", "_" or "-". */
@@ -1559,7 +1567,13 @@ export interface components {
             uri: string;
         };
         JobList: {
+            items: components["schemas"]["Job"][];
+            /**
+             * @deprecated
+             * @description The same list as items, under its name before this release; kept for one release.
+             */
             jobs: components["schemas"]["Job"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         /** @enum {string} */
         JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -1569,7 +1583,13 @@ export interface components {
             max_tool_calls: number;
         };
         /** @description One page of a folder's children, folders first. */
-        Listing: components["schemas"]["ListingFields"];
+        Listing: components["schemas"]["ListingFields"] & {
+            /**
+             * @deprecated
+             * @description Page by next_cursor; next_offset is kept for one release (the ls tool keeps its own).
+             */
+            next_offset?: unknown;
+        };
         /** @description The fields of Listing, open for composition (allOf). */
         ListingFields: {
             /**
@@ -1662,6 +1682,8 @@ export interface components {
             name: string;
             uri: string;
         };
+        /** @description Every list answers items and next_cursor: pass next_cursor back as cursor= for the next page; null on the last page. */
+        NextCursor: string | null;
         Options: {
             cli_profiles: components["schemas"]["CLIProfileOption"][];
             /** @description What a compile request leaves out, the skills to pick from and the bounds a request must respect. */
@@ -1843,11 +1865,23 @@ export interface components {
             snippet: string;
             uri: string;
         };
-        /** @description The search tool's result with the nodes whose names match (names on the first page only). */
+        /** @description The search tool's result with the nodes whose names match (names on the first page only). As every list: items (the content hits) and next_cursor; hits and next_offset, the same values under the tool's names, are kept for one release. */
         SearchPage: components["schemas"]["SearchResultFields"] & {
+            /**
+             * @deprecated
+             * @description The same as items; kept for one release.
+             */
+            hits?: unknown;
+            items: components["schemas"]["SearchHit"][];
             kind: string;
             names: components["schemas"]["NameHit"][];
             names_complete: boolean;
+            next_cursor: components["schemas"]["NextCursor"];
+            /**
+             * @deprecated
+             * @description The same as next_cursor; kept for one release.
+             */
+            next_offset?: unknown;
         };
         /** @description One page of the search tool (SPEC §6). */
         SearchResult: components["schemas"]["SearchResultFields"];
@@ -1913,6 +1947,7 @@ export interface components {
         };
         ShareList: {
             items: components["schemas"]["Share"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         /** @description One of user (a user name) and group (a group name). */
         ShareRequest: {
@@ -1954,6 +1989,12 @@ export interface components {
             prompt: string;
         };
         SkillList: {
+            items: components["schemas"]["Skill"][];
+            next_cursor: components["schemas"]["NextCursor"];
+            /**
+             * @deprecated
+             * @description The same list as items, under its name before this release; kept for one release.
+             */
             skills: components["schemas"]["Skill"][];
         };
         SkillOption: {
@@ -2094,6 +2135,7 @@ export interface components {
         };
         TokenList: {
             items: components["schemas"]["Token"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         TokenRequest: {
             /** @description Days until it expires; 0 or absent: never. */
@@ -2163,6 +2205,7 @@ export interface components {
         };
         TrashList: {
             items: components["schemas"]["TrashEntry"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         TrashRestore: {
             /** Format: int64 */
@@ -2205,6 +2248,7 @@ export interface components {
         };
         UserList: {
             items: components["schemas"]["User"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
         Version: {
             author: string;
@@ -2222,6 +2266,7 @@ export interface components {
         };
         VersionList: {
             items: components["schemas"]["Version"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
     };
     responses: {
@@ -2319,12 +2364,16 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+        Cursor: string;
         /** @description The numeric id. */
         ID: number;
         /** @description How many to return at most (the server's default when absent). */
         Limit: number;
         /** @description How many to skip (default 0). */
         Offset: number;
+        /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+        PageLimit: number;
         /** @description A kb:// URI. */
         URI: string;
     };
@@ -2336,7 +2385,12 @@ export type $defs = Record<string, never>;
 export interface operations {
     listGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2352,6 +2406,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
@@ -2496,6 +2551,8 @@ export interface operations {
                 kind?: string;
                 /** @description How many to return at most (the server's default when absent). */
                 limit?: components["parameters"]["Limit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -2574,7 +2631,12 @@ export interface operations {
     };
     listAllTokens: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2590,6 +2652,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
@@ -2616,7 +2679,12 @@ export interface operations {
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2632,6 +2700,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
@@ -2726,7 +2795,12 @@ export interface operations {
     };
     myGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2742,6 +2816,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupRefList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
@@ -2856,7 +2931,12 @@ export interface operations {
     };
     listTokens: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2872,6 +2952,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
@@ -2931,6 +3012,8 @@ export interface operations {
                 uri?: string;
                 /** @description How many to return at most (the server's default when absent). */
                 limit?: components["parameters"]["Limit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -3342,7 +3425,12 @@ export interface operations {
     };
     listSkills: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3358,6 +3446,7 @@ export interface operations {
                     "application/json": components["schemas"]["SkillList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
@@ -3975,6 +4064,10 @@ export interface operations {
             query?: {
                 /** @description One of the caller's nodes; absent: every share the caller made. */
                 uri?: string;
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -4123,6 +4216,10 @@ export interface operations {
             query: {
                 /** @description A kb:// URI. */
                 uri: components["parameters"]["URI"];
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -4188,7 +4285,7 @@ export interface operations {
                 regex?: boolean;
                 /** @description Only files matching this glob ("*.md", "notes/**\/*.md"). */
                 path?: string;
-                /** @description The next_offset of the previous page. */
+                /** @description The next_cursor (next_offset until this release) of the previous page. */
                 cursor?: string;
             };
             header?: never;
@@ -4214,7 +4311,12 @@ export interface operations {
     };
     listTrash: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description How many to return at most, 1 to 1000; absent: the whole list, on one page. */
+                limit?: components["parameters"]["PageLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4230,6 +4332,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrashList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };

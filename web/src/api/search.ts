@@ -1,5 +1,6 @@
 // GET /api/v1/search: names and content under a folder, or the hits of one
-// file in order (find-in-file). The cursor is opaque: pass next_offset back.
+// file in order (find-in-file). As every list, the content hits are items
+// and the opaque cursor of the next page is next_cursor.
 
 import { requestJSON } from "./client";
 
@@ -40,12 +41,13 @@ export interface SearchResponse {
   /** first page of kind name|all only */
   names?: NameMatch[] | null;
   names_complete?: boolean;
-  hits: ContentHit[] | null;
+  /** the content hits of this page */
+  items: ContentHit[] | null;
   scanned: number;
   matched_files: number;
   skipped_no_text: number;
   more_hits_in?: string[] | null;
-  next_offset: string | null;
+  next_cursor: string | null;
   /** every file in scope considered and no more pages */
   complete: boolean;
   partial_file?: { uri: string; offset: number };

@@ -18,7 +18,7 @@ export type PromptPreview = Schemas["SkillPreview"];
 const BASE = "/knowledge-agent/skills";
 
 export async function listSkills(signal?: AbortSignal): Promise<Skill[]> {
-  return (await requestJSON<Schemas["SkillList"]>(BASE, { signal })).skills;
+  return (await requestJSON<Schemas["SkillList"]>(BASE, { signal })).items;
 }
 
 export function getSkill(id: string, signal?: AbortSignal): Promise<Skill> {

@@ -21,10 +21,10 @@ describe("plurals and labels built outside React", () => {
     const results = firstPage({ uri: "kb://users/a/", q: "x" }, {
       names: [],
       names_complete: true,
-      hits: [hit("kb://users/a/a.md"), hit("kb://users/a/b.md")],
+      items: [hit("kb://users/a/a.md"), hit("kb://users/a/b.md")],
       scanned: 2,
       complete: true,
-      next_offset: null,
+      next_cursor: null,
     } as unknown as Parameters<typeof firstPage>[1]);
     expect(countLabel(results)).toBe("2 hits in 2 files");
     const node = { kind: "file" as const, job: { id: 7, state: "queued" as const }, summary: undefined };

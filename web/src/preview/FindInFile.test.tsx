@@ -23,8 +23,8 @@ describe("FindInFile opened at a hit", () => {
       const second = url.searchParams.has("cursor");
       const body = {
         uri: FILE, query: "err", kind: "content", mode: "scan", scanned: 1, matched_files: 1, skipped_no_text: 0,
-        hits: second ? hits(40, 40) : hits(0, 40),
-        next_offset: second ? "s1.p3" : "s1.p2",
+        items: second ? hits(40, 40) : hits(0, 40),
+        next_cursor: second ? "s1.p3" : "s1.p2",
         complete: false,
       };
       return new Response(JSON.stringify(body), { status: 200 });

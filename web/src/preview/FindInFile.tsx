@@ -70,8 +70,8 @@ export function FindInFile(props: { uri: string; start?: FindStart; onFind: (f: 
       const res = await searchResources({ uri: props.uri, q: query, kind: "content", cursor }, ctrl.signal);
       if (n !== seq.current) return null;
       return {
-        hits: (res.hits ?? []).filter((h) => h.uri === props.uri),
-        cursor: res.complete ? null : res.next_offset,
+        hits: (res.items ?? []).filter((h) => h.uri === props.uri),
+        cursor: res.complete ? null : res.next_cursor,
         capped: (res.more_hits_in ?? []).includes(props.uri),
       };
     } catch (err) {

@@ -20,8 +20,8 @@ const calls: Call[] = [];
 
 function response(query: string, over: Partial<SearchResponse>): SearchResponse {
   return {
-    uri: SCOPE, query, kind: "all", mode: "index", names: [], names_complete: true, hits: [],
-    scanned: 1, matched_files: 1, skipped_no_text: 0, next_offset: null, complete: true, ...over,
+    uri: SCOPE, query, kind: "all", mode: "index", names: [], names_complete: true, items: [],
+    scanned: 1, matched_files: 1, skipped_no_text: 0, next_cursor: null, complete: true, ...over,
   };
 }
 
@@ -99,12 +99,12 @@ describe("TreeSearch", () => {
     type("beta");
     expect(calls[0]!.signal.aborted).toBe(true);
     // Even an answer that arrives regardless is not shown.
-    calls[0]!.answer({ hits: [hit("a.md", 1, "«alpha»")] });
+    calls[0]!.answer({ items: [hit("a.md", 1, "«alpha»")] });
     await settle();
     expect(options()).toHaveLength(0);
     expect(count()).toMatch(/Searching/);
     wait(DEBOUNCE_MS);
-    calls[1]!.answer({ hits: [hit("b.md", 2, "x «beta» y")] });
+    calls[1]!.answer({ items: [hit("b.md", 2, "x «beta» y")] });
     await settle();
     expect(count()).toBe("1 hit in 1 file");
     expect(options().map((o) => o.textContent)).toEqual(["L2x beta y"]);
@@ -116,7 +116,7 @@ describe("TreeSearch", () => {
     wait(DEBOUNCE_MS);
     calls[0]!.answer({
       names: [name("notes/plan.md"), name("plans/")],
-      hits: [hit("notes/plan.md", 3, "the «plan» is"), hit("x.md", 1, "«Plan» B"), hit("notes/plan.md", 9, "a «plan»")],
+      items: [hit("notes/plan.md", 3, "the «plan» is"), hit("x.md", 1, "«Plan» B"), hit("notes/plan.md", 9, "a «plan»")],
     });
     await settle();
     expect(count()).toBe("2 names · 3 hits in 2 files");
@@ -150,7 +150,7 @@ describe("TreeSearch", () => {
     type("log");
     wait(DEBOUNCE_MS);
     // A hit without a line number shows its snippet alone.
-    calls[0]!.answer({ hits: [hit("a.md", 1, "«log»"), { uri: SCOPE + "b.md", offset: 7, snippet: "«log»" }], complete: false, next_offset: "s1.next" });
+    calls[0]!.answer({ items: [hit("a.md", 1, "«log»"), { uri: SCOPE + "b.md", offset: 7, snippet: "«log»" }], complete: false, next_cursor: "s1.next" });
     await settle();
     expect(count()).toBe("2 hits so far · more available");
     expect(options().map((o) => o.textContent)).toEqual(["L1log", "log"]);
@@ -159,7 +159,7 @@ describe("TreeSearch", () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]!.url.searchParams.get("cursor")).toBe("s1.next");
     expect(calls[1]!.url.searchParams.get("q")).toBe("log");
-    calls[1]!.answer({ hits: [hit("c.md", 4, "«log»")], complete: true, next_offset: null, more_hits_in: [SCOPE + "c.md"] });
+    calls[1]!.answer({ items: [hit("c.md", 4, "«log»")], complete: true, next_cursor: null, more_hits_in: [SCOPE + "c.md"] });
     await settle();
     expect(count()).toBe("3 hits in 3 files · 1 file has more than shown");
     expect([...page.host.querySelectorAll("button")].some((b) => b.textContent === "More")).toBe(false);
@@ -168,7 +168,7 @@ describe("TreeSearch", () => {
   it("Escape closes the list, then clears the box; Ctrl+K focuses it from anywhere", async () => {
     type("zebra");
     wait(DEBOUNCE_MS);
-    calls[0]!.answer({ hits: [hit("z.md", 1, "«zebra»")] });
+    calls[0]!.answer({ items: [hit("z.md", 1, "«zebra»")] });
     await settle();
     expect(box().getAttribute("aria-expanded")).toBe("true");
     key("Escape");

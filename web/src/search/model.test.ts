@@ -10,17 +10,17 @@ const KEY = { uri: "kb://users/a/", q: "log" };
 
 function page(over: Partial<SearchResponse>): SearchResponse {
   return {
-    uri: KEY.uri, query: KEY.q, kind: "all", mode: "scan", hits: [], scanned: 0, matched_files: 0,
-    skipped_no_text: 0, next_offset: null, complete: true, ...over,
+    uri: KEY.uri, query: KEY.q, kind: "all", mode: "scan", items: [], scanned: 0, matched_files: 0,
+    skipped_no_text: 0, next_cursor: null, complete: true, ...over,
   };
 }
 const hit = (f: string, offset: number) => ({ uri: `kb://users/a/${f}`, line: 1, offset, snippet: "«log»" });
 
 describe("results", () => {
-  const first = firstPage(KEY, page({ hits: [hit("a.md", 1)], complete: false, next_offset: "s1.a" }));
+  const first = firstPage(KEY, page({ items: [hit("a.md", 1)], complete: false, next_cursor: "s1.a" }));
 
   it("take a page only for the same search from the same cursor", () => {
-    const next = page({ hits: [hit("b.md", 2)] });
+    const next = page({ items: [hit("b.md", 2)] });
     expect(withMore(first, { ...KEY, q: "logs" }, "s1.a", next)).toBe(first);
     expect(withMore(first, { ...KEY, uri: "kb://users/a/x/" }, "s1.a", next)).toBe(first);
     expect(withMore(first, KEY, "s1.old", next)).toBe(first);
@@ -30,12 +30,12 @@ describe("results", () => {
   });
 
   it("a complete page has no cursor even if the server sent one", () => {
-    expect(firstPage(KEY, page({ complete: true, next_offset: "s1.z" })).cursor).toBeNull();
+    expect(firstPage(KEY, page({ complete: true, next_cursor: "s1.z" })).cursor).toBeNull();
   });
 
   it("count line says whether it is all", () => {
     expect(countLabel(first)).toBe("1 hit so far · more available");
-    expect(countLabel(firstPage(KEY, page({ hits: [hit("a.md", 1), hit("a.md", 5), hit("b.md", 1)] })))).toBe("3 hits in 2 files");
+    expect(countLabel(firstPage(KEY, page({ items: [hit("a.md", 1), hit("a.md", 5), hit("b.md", 1)] })))).toBe("3 hits in 2 files");
     expect(countLabel(firstPage(KEY, page({})))).toBe("No matches");
     const names = [{ uri: "kb://users/a/log.md", name: "log.md", type: "file" as const }];
     expect(countLabel(firstPage(KEY, page({ names, names_complete: false })))).toBe("1+ names · no content hits");
@@ -44,7 +44,7 @@ describe("results", () => {
   it("options are names, then hits file by file", () => {
     const r = firstPage(KEY, page({
       names: [{ uri: "kb://users/a/log/", name: "log", type: "folder" }],
-      hits: [hit("a.md", 1), hit("b.md", 1), hit("a.md", 9)],
+      items: [hit("a.md", 1), hit("b.md", 1), hit("a.md", 9)],
     }));
     expect(optionsOf(r).map((o) => (o.kind === "name" ? o.match.name : `${o.hit.uri.slice(13)}@${o.hit.offset}`))).toEqual([
       "log", "a.md@1", "a.md@9", "b.md@1",

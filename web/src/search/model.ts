@@ -33,8 +33,8 @@ export function firstPage(key: SearchKey, res: SearchResponse): Results {
     key,
     names: res.names ?? [],
     namesComplete: res.names_complete ?? true,
-    hits: res.hits ?? [],
-    cursor: res.complete ? null : res.next_offset,
+    hits: res.items ?? [],
+    cursor: res.complete ? null : res.next_cursor,
     moreHitsIn: res.more_hits_in ?? [],
     note: res.note || undefined,
   };
@@ -49,8 +49,8 @@ export function withMore(r: Results, key: SearchKey, cursor: string, res: Search
   if (!sameKey(r.key, key) || r.cursor !== cursor) return r;
   return {
     ...r,
-    hits: [...r.hits, ...(res.hits ?? [])],
-    cursor: res.complete ? null : res.next_offset,
+    hits: [...r.hits, ...(res.items ?? [])],
+    cursor: res.complete ? null : res.next_cursor,
     moreHitsIn: [...new Set([...r.moreHitsIn, ...(res.more_hits_in ?? [])])],
     note: res.note || r.note,
   };

@@ -6,7 +6,7 @@
 import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { ACTIVE_POLL_MS, useJobs } from "../api/jobQueries";
-import type { JobList } from "../api/jobQueries";
+import type { JobList } from "../api/agent";
 import { refreshFolders } from "../api/listingQueries";
 import { queryKeys } from "../api/queryKeys";
 import type { Listing } from "../api/types";
@@ -18,12 +18,12 @@ const BADGE_POLL_MS = 5000;
 
 export function JobWatch({ treeActive }: { treeActive: boolean }) {
   const qc = useQueryClient();
-  const jobs = useJobs((list: JobList | undefined) => (anyActive(list?.jobs) ? ACTIVE_POLL_MS : treeActive ? BADGE_POLL_MS : false), {
+  const jobs = useJobs((list: JobList | undefined) => (anyActive(list?.items) ? ACTIVE_POLL_MS : treeActive ? BADGE_POLL_MS : false), {
     onlyWhilePolled: true,
   });
   const prev = useRef<JobSnapshot | null>(null);
   useEffect(() => {
-    const list = jobs.data?.jobs;
+    const list = jobs.data?.items;
     if (!list) return;
     const plan = planRefresh(list, prev.current, (f) => qc.getQueryData<Listing>(queryKeys.listing(f))?.items);
     prev.current = plan.snapshot;

@@ -15,10 +15,10 @@ const IDLE_POLL_MS = 5000;
 
 export function TaskCenter(props: { display: (uri: string) => string; onClose: () => void }) {
   const { t } = useTranslation("agent");
-  const jobs = useJobs((list) => (anyActive(list?.jobs) ? ACTIVE_POLL_MS : IDLE_POLL_MS));
+  const jobs = useJobs((list) => (anyActive(list?.items) ? ACTIVE_POLL_MS : IDLE_POLL_MS));
   const command = useJobCommand();
   const error = command.isError ? messageOf(command.error) : null;
-  const list = jobs.data?.jobs ?? [];
+  const list = jobs.data?.items ?? [];
   return (
     <Dialog title={t("taskCenter")} onClose={props.onClose} className="wide task-center">
       {jobs.isPending && (
