@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/fakellm"
@@ -281,7 +282,7 @@ type listEnv struct {
 
 func newListEnv(t *testing.T, dialect string) *listEnv {
 	t.Helper()
-	stack := NewTestStack(t, dialect)
+	stack := apptest.NewStack(t, dialect)
 	fakeSrv := httptest.NewServer(fakellm.New(fakellm.Options{}))
 	t.Cleanup(fakeSrv.Close)
 	reg, err := llm.NewRegistry([]llm.ModelConfig{{ID: "fake", Profile: "openai-compatible", BaseURL: fakeSrv.URL + "/v1",

@@ -37,7 +37,7 @@ func (h *handlers) search(c echo.Context) error {
 // hits are the items, and its cursor next_cursor. hits and next_offset,
 // the same values under the tool's names, are kept for one release.
 type searchJSON struct {
-	*knowledge.SearchPage
-	Items      []knowledge.SearchHit `json:"items"`
-	NextCursor *string               `json:"next_cursor"`
+	*tools.SearchPage
+	Items      []tools.SearchHit `json:"items"`
+	NextCursor *string           `json:"next_cursor"`
 }
