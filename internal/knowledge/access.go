@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -115,8 +116,8 @@ func decideScoped(c kb.Caller, u kb.URI) (kb.Caller, access.Decision, error) {
 }
 
 func readOnlyFor(c kb.Caller, u kb.URI) error {
-	if c.Scoped() && c.ReadOnly {
-		return apierr.Forbidden(apierr.CodeReadOnly, "this API token is read-only: it may read %s but not change it", u)
+	if err := access.Allow(c, access.FolderWrite, fmt.Sprintf("it may read %s but not change it", u)); err != nil {
+		return err
 	}
 	if c.Scoped() && u.Path == "" {
 		return apierr.Forbidden(apierr.CodeReadOnly, "this API token only sees %s; %s can be listed, not changed", c.ScopeURI(), u)

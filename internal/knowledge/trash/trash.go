@@ -42,15 +42,15 @@ func (t *Service) ListTrash(ctx context.Context, c kb.Caller) ([]TrashEntry, err
 	}
 	names, err := store.NamesBy(ctx, t.Store(), its, func(it store.TrashItem) *int64 { return it.DeletedBy })
 	if err != nil {
-		return nil, apierr.Internal("list trash", err)
+		return nil, apierr.Internal("list trash: read deleter names", err)
 	}
 	its, err = visibleTrash(ctx, t.Store(), c, its)
 	if err != nil {
-		return nil, apierr.Internal("list trash", err)
+		return nil, apierr.Internal("list trash: visible items", err)
 	}
 	at, err := restorePaths(ctx, t.Store(), its)
 	if err != nil {
-		return nil, apierr.Internal("list trash", err)
+		return nil, apierr.Internal("list trash: restore paths", err)
 	}
 	out := make([]TrashEntry, 0, len(its))
 	for _, it := range its {

@@ -113,10 +113,10 @@ func restorePaths(ctx context.Context, st *store.Store, its []store.TrashItem) (
 func (t *Service) purgeScopedTrash(ctx context.Context, c kb.Caller, id int64) (int, error) {
 	its, err := t.Store().ListTrash(ctx, c.ID)
 	if err != nil {
-		return 0, apierr.Internal("purge scoped trash", err)
+		return 0, apierr.Internal("purge scoped trash: list", err)
 	}
 	if its, err = visibleTrash(ctx, t.Store(), c, its); err != nil {
-		return 0, apierr.Internal("purge scoped trash", err)
+		return 0, apierr.Internal("purge scoped trash: visible items", err)
 	}
 	n := 0
 	for _, it := range its {
