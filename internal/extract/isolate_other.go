@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 )
 
-func configureChild(*exec.Cmd) {}
+func configureChild(cmd *exec.Cmd) { dieWithParent(cmd) }
 
 func residentBytes(int) (int64, bool) { return 0, false }
 

@@ -34,6 +34,13 @@ func TestMain(m *testing.M) {
 		})
 		os.Exit(ChildMain())
 	}
+	if os.Getenv("KB_TEST_EXTRACT_PARENT") == "1" {
+		// Stands for a server that is killed while a child parses.
+		iso := testIsolation()
+		iso.Timeout = time.Minute
+		_, _ = iso.Run(context.Background(), "loop.hang", nil)
+		os.Exit(0)
+	}
 	// Every test process (fuzz workers included) loads the compiled PDF
 	// engine from one cache instead of compiling it again.
 	SetPDFCacheDir(testCacheDir)

@@ -386,6 +386,7 @@ func (r *ocrReader) tesseract(ctx context.Context, img *image.Gray, dpi int) (oc
 	// One thread: pages are read in parallel by the PDF ranges, and
 	// OpenMP threads on top of them only contend.
 	cmd.Env = []string{"OMP_THREAD_LIMIT=1"}
+	dieWithParent(cmd)
 	cmd.Stdin = &in
 	var out bytes.Buffer
 	errs := &capped{max: 2 << 10}

@@ -238,6 +238,7 @@ func pdftoppm(ctx context.Context, bin, path string, page, dpi int, flags ...str
 func runPoppler(ctx context.Context, tool, bin string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = []string{}
+	dieWithParent(cmd)
 	var out bytes.Buffer
 	errs := &capped{max: 1 << 10}
 	cmd.Stdout, cmd.Stderr = &out, errs
