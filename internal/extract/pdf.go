@@ -208,6 +208,9 @@ type pdfDoc struct {
 	inst  *pdfInstance
 	doc   references.FPDF_DOCUMENT
 	pages int
+	// probed: a page was measured in full; spaced: it showed words set
+	// apart without spaces, so every page is (respace).
+	probed, spaced bool
 }
 
 func openPDF(ctx context.Context, raw []byte) (*pdfDoc, error) {
@@ -261,7 +264,7 @@ func (d *pdfDoc) pageText(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return t.Text, nil
+	return d.respace(tp.TextPage, t.Text, n.Count)
 }
 
 func (d *pdfDoc) close() {

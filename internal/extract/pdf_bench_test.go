@@ -43,6 +43,22 @@ func BenchmarkPDFCorpus(b *testing.B) {
 			benchEngine(b, ref, func() (string, error) { return pdftotext(b, path) })
 		})
 	}
+	for _, path := range realPDFFiles(b) {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ref, name := realGolden(b, path), strings.TrimSuffix(filepath.Base(path), ".pdf")
+		b.Run(name+"/pdfium", func(b *testing.B) {
+			benchEngine(b, ref, func() (string, error) {
+				res, err := Extract(context.Background(), name+".pdf", raw, Limits{})
+				return res.Text, err
+			})
+		})
+		b.Run(name+"/pdftotext", func(b *testing.B) {
+			benchEngine(b, ref, func() (string, error) { return pdftotext(b, path) })
+		})
+	}
 }
 
 // BenchmarkPDFLarge reads a ~40 MB PDF merged by qpdf from distinct copies
