@@ -52,6 +52,10 @@ type request struct {
 	// Page asks the child to draw this page (1-based) of a PDF instead of
 	// extracting its text.
 	Page int `json:"page,omitempty"`
+	// Size is the document's length for a resident child, which reads
+	// exactly that much and then waits for the next request; without it
+	// the child reads to the end of its input and exits.
+	Size *int64 `json:"size,omitempty"`
 }
 
 // reply is the child's one answer on stdout: a Result or an Image, or an
@@ -67,7 +71,8 @@ type reply struct {
 // ctx's error when ctx ended first, or a plain error when the child could
 // not be started.
 func (iso Isolation) Run(ctx context.Context, name string, raw []byte) (Result, error) {
-	return iso.run(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir}, bytes.NewReader(raw))
+	rep, err := iso.resident(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir}, raw)
+	return result(name, rep, err)
 }
 
 // Warm starts the PDF engine once in a child so that CacheDir holds its
@@ -86,84 +91,131 @@ func (iso Isolation) Warm(ctx context.Context) error {
 
 func (iso Isolation) run(ctx context.Context, req request, body io.Reader) (Result, error) {
 	rep, err := iso.exchange(ctx, req, body, iso.Timeout)
+	return result(req.Name, rep, err)
+}
+
+// result is the Result a child's reply holds, or the failure it reports.
+func result(name string, rep reply, err error) (Result, error) {
 	switch {
 	case err != nil:
 		return Result{}, err
 	case rep.Error != nil:
 		return Result{}, rep.Error
 	case rep.Result == nil:
-		return Result{}, Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", req.Name)
+		return Result{}, Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", name)
 	}
 	return *rep.Result, nil
 }
 
-// exchange sends one request to a new child, the document streamed from
-// body, and returns its reply, or the failure that ended it: ctx's error, CodeTimeout past timeout (0 means
-// DefaultTimeout), CodeTooLarge past the memory ceiling, CodeParseFailed
-// when the child died without an answer.
-func (iso Isolation) exchange(ctx context.Context, req request, body io.Reader, timeout time.Duration) (reply, error) {
-	name := req.Name
-	ceiling := iso.MemoryBytes
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+// budget is what one request may spend in a child.
+type budget struct {
+	argv    []string
+	ceiling int64
+	timeout time.Duration
+}
+
+// prepare resolves the child's command and the request's budget (timeout
+// 0 means DefaultTimeout) and writes the budget into req.
+func (iso Isolation) prepare(req *request, timeout time.Duration) (budget, error) {
+	bud := budget{argv: iso.Command, ceiling: iso.MemoryBytes, timeout: timeout}
+	if bud.timeout <= 0 {
+		bud.timeout = DefaultTimeout
 	}
-	if ceiling <= 0 {
-		ceiling = DefaultMemoryBytes
+	if bud.ceiling <= 0 {
+		bud.ceiling = DefaultMemoryBytes
 	}
-	argv := iso.Command
-	if len(argv) == 0 {
+	if len(bud.argv) == 0 {
 		exe, err := os.Executable()
 		if err != nil {
-			return reply{}, fmt.Errorf("find own executable: %w", err)
+			return bud, fmt.Errorf("find own executable: %w", err)
 		}
-		argv = []string{exe, "extract"}
+		bud.argv = []string{exe, "extract"}
 	}
-	req.MemoryBytes = ceiling
+	req.MemoryBytes = bud.ceiling
 	// The child has no PATH; Tesseract is found here. OCR stops starting
 	// pages a little before the deadline, so a long scan keeps what it read.
 	req.Limits.OCR = req.Limits.OCR.Resolve()
-	req.Limits.OCR.Until = time.Now().Add(timeout - min(max(timeout/5, time.Second), 15*time.Second))
-	hdr, _ := json.Marshal(req)
+	req.Limits.OCR.Until = time.Now().Add(bud.timeout - min(max(bud.timeout/5, time.Second), 15*time.Second))
+	return bud, nil
+}
 
-	cctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	cmd := exec.CommandContext(cctx, argv[0], argv[1:]...)
-	// The child is handed no secret: parsers of hostile files run with an
-	// empty environment and no working directory of ours.
+// childCommand is the child's command. It is handed no secret: parsers of
+// hostile files run with an empty environment and no working directory of
+// ours.
+func childCommand(cmd *exec.Cmd) *exec.Cmd {
 	cmd.Env = []string{childEnvKey + "=1"}
 	cmd.Dir = os.TempDir()
+	cmd.WaitDelay = time.Second
+	configureChild(cmd)
+	return cmd
+}
+
+// watch cancels cctx with errDeadline past the budget's timeout and with
+// errOverMemory once the child's resident set passes the ceiling; stop
+// ends the watch.
+func (bud budget) watch(pid int, cancel context.CancelCauseFunc) (overMemory <-chan int64, stop func()) {
+	done := make(chan struct{})
+	seen := make(chan int64, 1)
+	go watchMemory(pid, bud.ceiling, done, seen, func() { cancel(errOverMemory) })
+	timer := time.AfterFunc(bud.timeout, func() { cancel(errDeadline) })
+	return seen, func() {
+		timer.Stop()
+		close(done)
+	}
+}
+
+// stopped is why the watch or the caller ended a request early, or nil.
+func (bud budget) stopped(ctx, cctx context.Context, name string, overMemory <-chan int64) error {
+	switch cause := context.Cause(cctx); {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(cause, errDeadline):
+		return Fail(CodeTimeout, "%s: reading the file took longer than %s and was stopped", name, bud.timeout)
+	case errors.Is(cause, errOverMemory):
+		<-overMemory
+		return Fail(CodeTooLarge, "%s: reading the file needed more than %d MB of memory and was stopped", name, bud.ceiling>>20)
+	}
+	return nil
+}
+
+// noAnswer is the failure of a child that ended without a reply. The same
+// bytes would crash it again: a failure of this file, not one to retry.
+// What the child said goes to the log only.
+func noAnswer(name string, exit error, stderr string) error {
+	slog.Warn("extraction child ended without an answer", "file", name, "exit", exit, "stderr", stderr)
+	return Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", name)
+}
+
+// exchange sends one request to a new child, the document streamed from
+// body, and returns its reply, or the failure that ended it: ctx's error,
+// CodeTimeout past timeout, CodeTooLarge past the memory ceiling,
+// CodeParseFailed when the child died without an answer.
+func (iso Isolation) exchange(ctx context.Context, req request, body io.Reader, timeout time.Duration) (reply, error) {
+	bud, err := iso.prepare(&req, timeout)
+	if err != nil {
+		return reply{}, err
+	}
+	hdr, _ := json.Marshal(req)
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	cmd := childCommand(exec.CommandContext(cctx, bud.argv[0], bud.argv[1:]...))
+	cmd.Cancel = func() error { return killChild(cmd) }
 	cmd.Stdin = io.MultiReader(bytes.NewReader(append(hdr, '\n')), body)
 	var out bytes.Buffer
 	stderr := &capped{max: maxStderr}
 	cmd.Stdout, cmd.Stderr = &out, stderr
-	cmd.WaitDelay = time.Second
-	configureChild(cmd)
 	if err := cmd.Start(); err != nil {
 		return reply{}, fmt.Errorf("start extraction child: %w", err)
 	}
-	done := make(chan struct{})
-	overMemory := make(chan int64, 1)
-	go watchMemory(cmd.Process.Pid, ceiling, done, overMemory, func() { cancel(errOverMemory) })
-	timer := time.AfterFunc(timeout, func() { cancel(errDeadline) })
-	err := cmd.Wait()
-	timer.Stop()
-	close(done)
-
-	switch cause := context.Cause(cctx); {
-	case ctx.Err() != nil:
-		return reply{}, ctx.Err()
-	case errors.Is(cause, errDeadline):
-		return reply{}, Fail(CodeTimeout, "%s: reading the file took longer than %s and was stopped", name, timeout)
-	case errors.Is(cause, errOverMemory):
-		<-overMemory
-		return reply{}, Fail(CodeTooLarge, "%s: reading the file needed more than %d MB of memory and was stopped", name, ceiling>>20)
+	overMemory, stop := bud.watch(cmd.Process.Pid, cancel)
+	err = cmd.Wait()
+	stop()
+	if err := bud.stopped(ctx, cctx, req.Name, overMemory); err != nil {
+		return reply{}, err
 	}
 	var rep reply
 	if jerr := json.Unmarshal(out.Bytes(), &rep); jerr != nil || rep.Result == nil && rep.Image == nil && rep.Error == nil {
-		// The same bytes would crash it again: a failure of this file, not
-		// one to retry. What the child said goes to the log only.
-		slog.Warn("extraction child ended without an answer", "file", name, "exit", err, "stderr", stderr.String())
-		return reply{}, Fail(CodeParseFailed, "%s: the parser stopped unexpectedly on this file", name)
+		return reply{}, noAnswer(req.Name, err, stderr.String())
 	}
 	return rep, nil
 }
@@ -195,26 +247,50 @@ func watchMemory(pid int, ceiling int64, done <-chan struct{}, seen chan<- int64
 // IsChild reports whether this process was started by Isolation.Run.
 func IsChild() bool { return os.Getenv(childEnvKey) == "1" }
 
-// ChildMain is the child's side: it reads one request from stdin, extracts,
-// writes one reply to stdout and returns the exit code.
+// ChildMain is the child's side: it reads a request from stdin, extracts,
+// writes one reply line to stdout, and returns the exit code. A resident
+// child (the request has a Size) then waits for the next request, until
+// its parent closes stdin.
 func ChildMain() int {
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
-	line, err := in.ReadBytes('\n')
-	var req request
-	if err != nil || json.Unmarshal(line, &req) != nil {
-		fmt.Fprintln(os.Stderr, "extract: expected a JSON request line on stdin (this command is run by the server, not by hand)")
-		return 2
+	for first := true; ; first = false {
+		line, err := in.ReadBytes('\n')
+		if !first && err == io.EOF && len(line) == 0 {
+			return 0
+		}
+		var req request
+		if err != nil || json.Unmarshal(line, &req) != nil {
+			fmt.Fprintln(os.Stderr, "extract: expected a JSON request line on stdin (this command is run by the server, not by hand)")
+			return 2
+		}
+		limitChildMemory(req.MemoryBytes)
+		if req.CacheDir != "" {
+			SetPDFCacheDir(req.CacheDir)
+		}
+		var raw []byte
+		if req.Size != nil {
+			raw = make([]byte, *req.Size)
+			_, err = io.ReadFull(in, raw)
+		} else {
+			raw, err = io.ReadAll(in)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "extract: read input:", err)
+			return 2
+		}
+		if err := json.NewEncoder(os.Stdout).Encode(serve(req, raw)); err != nil {
+			return 1
+		}
+		if req.Size == nil {
+			return 0
+		}
 	}
-	limitChildMemory(req.MemoryBytes)
-	if req.CacheDir != "" {
-		SetPDFCacheDir(req.CacheDir)
-	}
-	raw, err := io.ReadAll(in)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "extract: read input:", err)
-		return 2
-	}
+}
+
+// serve answers one request in the child.
+func serve(req request, raw []byte) reply {
 	var rep reply
+	var err error
 	switch {
 	case req.Warm:
 		err = StartPDFEngine()
@@ -240,10 +316,7 @@ func ChildMain() int {
 		rep.Result, rep.Image = nil, nil
 		rep.Error = Fail(CodeParseFailed, "%s could not be read: %v", req.Name, err)
 	}
-	if err := json.NewEncoder(os.Stdout).Encode(rep); err != nil {
-		return 1
-	}
-	return 0
+	return rep
 }
 
 // capped keeps the first max bytes written to it.

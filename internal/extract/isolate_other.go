@@ -9,6 +9,8 @@ import (
 
 func configureChild(cmd *exec.Cmd) { dieWithParent(cmd) }
 
+func killChild(cmd *exec.Cmd) error { return cmd.Process.Kill() }
+
 func residentBytes(int) (int64, bool) { return 0, false }
 
 func limitChildMemory(ceiling int64) {

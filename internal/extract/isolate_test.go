@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,18 @@ func TestMain(m *testing.M) {
 				}
 				balloon = append(balloon, b)
 			}
+		})
+		Register(".pid", func(context.Context, []byte, Limits) (Result, error) {
+			return Result{Format: "text", Text: strconv.Itoa(os.Getpid())}, nil
+		})
+		Register(".keep", func(_ context.Context, raw []byte, _ Limits) (Result, error) {
+			n, _ := strconv.Atoi(string(raw))
+			b := make([]byte, n<<20)
+			for i := 0; i < len(b); i += 4096 {
+				b[i] = 1
+			}
+			balloon = append(balloon, b)
+			return Result{Format: "text", Text: strconv.Itoa(os.Getpid())}, nil
 		})
 		Register(".crash", func(context.Context, []byte, Limits) (Result, error) {
 			go panic("a parser bug outside the recovered goroutine")

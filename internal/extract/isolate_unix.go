@@ -15,8 +15,11 @@ import (
 func configureChild(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	dieWithParent(cmd)
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }
+
+// killChild kills a started child's process group: what it started (the
+// OCR engine) dies with it.
+func killChild(cmd *exec.Cmd) error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 
 // residentBytes reads the resident set size of a process and all its
 // descendants (the OCR engine the child starts counts against the same
