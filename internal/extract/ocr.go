@@ -373,14 +373,28 @@ type ocrResult struct {
 // tesseract reads img with automatic page segmentation and orientation
 // detection (--psm 1), so a page scanned sideways or upside down is read
 // upright, and parses the TSV output for the text and word confidences.
+// On a Chinese page, lines read as Latin with low confidence are read
+// again as Chinese (retryLatinLines).
 func (r *ocrReader) tesseract(ctx context.Context, img *image.Gray, dpi int) (ocrResult, error) {
+	lines, err := r.runTesseract(ctx, img, dpi, r.o.Languages, "1")
+	if err != nil {
+		return ocrResult{}, err
+	}
+	if lines, err = r.retryLatinLines(ctx, img, dpi, lines); err != nil {
+		return ocrResult{}, err
+	}
+	return assemble(lines), nil
+}
+
+// runTesseract reads img in langs with page segmentation mode psm.
+func (r *ocrReader) runTesseract(ctx context.Context, img *image.Gray, dpi int, langs []string, psm string) ([]ocrLine, error) {
 	var in bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&in, img); err != nil {
-		return ocrResult{}, err
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, r.o.Tesseract, "stdin", "stdout",
-		"-l", strings.Join(r.o.Languages, "+"), "--psm", "1", "--dpi", strconv.Itoa(dpi),
+		"-l", strings.Join(langs, "+"), "--psm", psm, "--dpi", strconv.Itoa(dpi),
 		// Keep Chinese characters apart from Latin spacing rules.
 		"-c", "preserve_interword_spaces=1", "tsv")
 	// One thread: pages are read in parallel by the PDF ranges, and
@@ -394,13 +408,13 @@ func (r *ocrReader) tesseract(ctx context.Context, img *image.Gray, dpi int) (oc
 	cmd.WaitDelay = toolIODelay
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return ocrResult{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 		msg := strings.TrimSpace(errs.String())
 		if msg == "" {
 			msg = err.Error()
 		}
-		return ocrResult{}, errors.New(lastLine(msg))
+		return nil, errors.New(lastLine(msg))
 	}
 	return parseTSV(out.String()), nil
 }
@@ -410,20 +424,24 @@ func lastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// parseTSV rebuilds the text from Tesseract's TSV (level 5 rows are words,
-// grouped by block, paragraph and line) and averages word confidences.
-// Blocks and paragraphs become blank-line breaks, lines become newlines.
-func parseTSV(tsv string) ocrResult {
-	var b strings.Builder
-	var res ocrResult
-	var lastBlock, lastPar, lastLine = -1, -1, -1
-	var line []string
-	flush := func() {
-		if len(line) > 0 {
-			b.WriteString(joinWords(line))
-			line = line[:0]
-		}
-	}
+// ocrWord is one word of Tesseract's TSV: its text, confidence and box.
+type ocrWord struct {
+	text string
+	conf float64
+	box  image.Rectangle
+}
+
+// ocrLine is a line of words, with the block and paragraph it is in.
+type ocrLine struct {
+	block, par int
+	words      []ocrWord
+}
+
+// parseTSV groups the words of Tesseract's TSV (level 5 rows) by block,
+// paragraph and line.
+func parseTSV(tsv string) []ocrLine {
+	var lines []ocrLine
+	lastBlock, lastPar, lastLine := -1, -1, -1
 	for i, row := range strings.Split(tsv, "\n") {
 		f := strings.Split(strings.TrimRight(row, "\r"), "\t")
 		if i == 0 || len(f) < 12 || f[0] != "5" {
@@ -434,25 +452,43 @@ func parseTSV(tsv string) ocrResult {
 		if word == "" || err != nil || conf < 0 {
 			continue
 		}
+		var n [4]int // left, top, width, height
 		block, _ := strconv.Atoi(f[2])
 		par, _ := strconv.Atoi(f[3])
 		ln, _ := strconv.Atoi(f[4])
-		switch {
-		case block != lastBlock || par != lastPar:
-			flush()
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-			}
-		case ln != lastLine:
-			flush()
-			b.WriteString("\n")
+		for k := range 4 {
+			n[k], _ = strconv.Atoi(f[6+k])
+		}
+		if block != lastBlock || par != lastPar || ln != lastLine {
+			lines = append(lines, ocrLine{block: block, par: par})
 		}
 		lastBlock, lastPar, lastLine = block, par, ln
-		line = append(line, word)
-		res.words++
-		res.conf += conf
+		l := &lines[len(lines)-1]
+		l.words = append(l.words, ocrWord{text: word, conf: conf, box: image.Rect(n[0], n[1], n[0]+n[2], n[1]+n[3])})
 	}
-	flush()
+	return lines
+}
+
+// assemble rebuilds the text from lines (blocks and paragraphs become
+// blank-line breaks, lines newlines) and averages word confidences.
+func assemble(lines []ocrLine) ocrResult {
+	var b strings.Builder
+	var res ocrResult
+	for i, l := range lines {
+		switch {
+		case i > 0 && (l.block != lines[i-1].block || l.par != lines[i-1].par):
+			b.WriteString("\n\n")
+		case i > 0:
+			b.WriteString("\n")
+		}
+		words := make([]string, len(l.words))
+		for k, w := range l.words {
+			words[k] = hyphenOptions(w.text)
+			res.words++
+			res.conf += w.conf
+		}
+		b.WriteString(joinWords(words))
+	}
 	if res.words > 0 {
 		res.conf /= float64(res.words)
 	}

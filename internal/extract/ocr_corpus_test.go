@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/knowspace/knowspace/internal/extract/extracttest"
 )
 
@@ -81,9 +83,10 @@ func noisy(p extracttest.Page) extracttest.Page { return p.Noisy(25, 0.005).Skew
 // cer is the character error rate of got against want: edit distance over
 // want's length, both whitespace-normalized (runs of white space are one
 // space, and none is kept next to a Chinese character, where neither the
-// language nor Tesseract's word boxes put any).
+// language nor Tesseract's word boxes put any) and NFKC-folded, so a
+// full-width comma and its ASCII form are one character, as in search).
 func cer(got, want string) float64 {
-	g, w := []rune(normalizeSpace(got)), []rune(normalizeSpace(want))
+	g, w := []rune(normalizeSpace(norm.NFKC.String(got))), []rune(normalizeSpace(norm.NFKC.String(want)))
 	prev := make([]int, len(w)+1)
 	cur := make([]int, len(w)+1)
 	for j := range prev {

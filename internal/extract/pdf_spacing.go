@@ -167,7 +167,7 @@ func (m glyphs) measure(rs []rune) (string, int, error) {
 // joinable reports whether r is part of a word that a space may split:
 // not a space or line end, and not of a script written without spaces.
 func joinable(r rune) bool {
-	return !unicode.IsSpace(r) && r >= 0x20 && !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return !unicode.IsSpace(r) && r >= 0x20 && !isCJK(r)
 }
 
 // wordRune reports whether r is a letter or digit of a spaced script.
