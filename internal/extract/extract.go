@@ -32,6 +32,9 @@ type Limits struct {
 	MaxInflateBytes int64
 	// OCR reads images and the scanned pages of PDFs.
 	OCR OCR `json:"ocr"`
+	// Progress, when set, hears how far a long document's reading has
+	// come (Isolation.RunReporting carries it from the child).
+	Progress func(Progress) `json:"-"`
 }
 
 // Defaults for Limits.

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 )
 
@@ -56,6 +57,8 @@ type request struct {
 	// exactly that much and then waits for the next request; without it
 	// the child reads to the end of its input and exits.
 	Size *int64 `json:"size,omitempty"`
+	// Report asks for progress lines before the answer.
+	Report bool `json:"report,omitempty"`
 }
 
 // reply is the child's one answer on stdout: a Result or an Image, or an
@@ -64,6 +67,9 @@ type reply struct {
 	Result *Result    `json:"result,omitempty"`
 	Image  *PageImage `json:"image,omitempty"`
 	Error  *Error     `json:"error,omitempty"`
+	// Progress alone makes a line a report before the answer (a request
+	// with Report set).
+	Progress *Progress `json:"progress,omitempty"`
 }
 
 // Run extracts raw in a child process. The error is an *Error (including
@@ -71,7 +77,14 @@ type reply struct {
 // ctx's error when ctx ended first, or a plain error when the child could
 // not be started.
 func (iso Isolation) Run(ctx context.Context, name string, raw []byte) (Result, error) {
-	rep, err := iso.resident(ctx, request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir}, raw)
+	return iso.RunReporting(ctx, name, raw, nil)
+}
+
+// RunReporting is Run telling report, when not nil, how far the reading of
+// a long document has come.
+func (iso Isolation) RunReporting(ctx context.Context, name string, raw []byte, report func(Progress)) (Result, error) {
+	req := request{Name: name, Limits: iso.Limits, CacheDir: iso.CacheDir, Report: report != nil}
+	rep, err := iso.resident(ctx, req, raw, report)
 	return result(name, rep, err)
 }
 
@@ -278,13 +291,30 @@ func ChildMain() int {
 			fmt.Fprintln(os.Stderr, "extract: read input:", err)
 			return 2
 		}
-		if err := json.NewEncoder(os.Stdout).Encode(serve(req, raw)); err != nil {
+		out := &lineWriter{enc: json.NewEncoder(os.Stdout)}
+		if req.Report {
+			req.Limits.Progress = func(p Progress) { _ = out.write(reply{Progress: &p}) }
+		}
+		if err := out.write(serve(req, raw)); err != nil {
 			return 1
 		}
 		if req.Size == nil {
 			return 0
 		}
 	}
+}
+
+// lineWriter writes the child's lines one at a time: progress comes from
+// the goroutines reading pages.
+type lineWriter struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (w *lineWriter) write(rep reply) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.enc.Encode(rep)
 }
 
 // serve answers one request in the child.

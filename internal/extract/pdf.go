@@ -33,6 +33,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	res := Result{Format: "pdf", Extractor: PDFExtractor, Pages: d.pages}
 	ocr := newOCRReader(lim.OCR)
 	defer ocr.close()
+	prog := newPageProgress(lim.Progress, d.pages)
 	ranges := splitPages(d.pages, runtime.GOMAXPROCS(0))
 	parts := make([]pdfRange, len(ranges))
 	var wg sync.WaitGroup
@@ -49,7 +50,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 				doc = nil
 			}
 		}
-		parts[k] = pdfRange{from: r[0], to: r[1], doc: doc, ocr: ocr}
+		parts[k] = pdfRange{from: r[0], to: r[1], doc: doc, ocr: ocr, prog: prog}
 	}
 	for k := range parts {
 		if parts[k].doc == nil {
@@ -130,7 +131,8 @@ func splitPages(n, k int) [][2]int {
 type pdfRange struct {
 	from, to int
 	doc      *pdfDoc
-	ocr      *ocrReader // nil without OCR
+	ocr      *ocrReader    // nil without OCR
+	prog     *pageProgress // nil when nobody listens
 	texts    []string
 	pages    []int // the page (1-based) of each of texts
 	errs     []PageError
@@ -190,9 +192,10 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 				if !p.startOCR(ctx, job, len(p.texts)-1) {
 					return
 				}
-				continue
+				continue // counted when its OCR ends
 			}
 		}
+		p.prog.page()
 		if t == "" {
 			continue
 		}

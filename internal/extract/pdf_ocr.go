@@ -69,6 +69,7 @@ func (p *pdfRange) startOCR(ctx context.Context, job ocrJob, idx int) bool {
 	go func() {
 		defer p.ocrWait.Done()
 		defer func() { <-p.ocr.slots }()
+		defer p.prog.page()
 		img, dpi := job.img, job.dpi
 		if img == nil {
 			var err error

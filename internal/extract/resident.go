@@ -55,7 +55,7 @@ var residents = struct {
 
 // resident extracts raw in a child kept from an earlier document, or a new
 // one, with the same answers and failures as exchange.
-func (iso Isolation) resident(ctx context.Context, req request, raw []byte) (reply, error) {
+func (iso Isolation) resident(ctx context.Context, req request, raw []byte, report func(Progress)) (reply, error) {
 	bud, err := iso.prepare(&req, iso.Timeout)
 	if err != nil {
 		return reply{}, err
@@ -75,7 +75,7 @@ func (iso Isolation) resident(ctx context.Context, req request, raw []byte) (rep
 		line, err := []byte(nil), error(nil)
 		if _, err = c.stdin.Write(append(hdr, '\n')); err == nil {
 			if _, err = c.stdin.Write(raw); err == nil {
-				line, err = c.lines.ReadBytes('\n')
+				line, err = c.answer(report)
 			}
 		}
 		if err != nil {
@@ -109,6 +109,28 @@ func (iso Isolation) resident(ctx context.Context, req request, raw []byte) (rep
 		c.release()
 	}
 	return rep, nil
+}
+
+// answer reads the child's reply line, passing the progress lines before
+// it to report.
+func (c *resident) answer(report func(Progress)) ([]byte, error) {
+	for {
+		line, err := c.lines.ReadBytes('\n')
+		if err != nil {
+			return nil, err
+		}
+		var p struct {
+			Progress *Progress `json:"progress"`
+			Result   any       `json:"result"`
+			Error    any       `json:"error"`
+		}
+		if json.Unmarshal(line, &p) != nil || p.Progress == nil || p.Result != nil || p.Error != nil {
+			return line, nil
+		}
+		if report != nil {
+			report(*p.Progress)
+		}
+	}
 }
 
 // takeResident returns an idle child started by argv, or starts one.
