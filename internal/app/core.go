@@ -17,6 +17,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob/s3"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/sample"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -61,7 +62,7 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 		st.Close()
 		return nil, err
 	}
-	svc, err := auth.New(st, tree, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost,
+	svc, err := auth.New(st, sample.Seeder{Tree: tree}, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost,
 		LoginsPerSecond: cfg.Limits.LoginsPerSecond})
 	if err != nil {
 		st.Close()

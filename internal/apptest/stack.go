@@ -19,6 +19,7 @@ import (
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/knowledge/sample"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -93,7 +94,7 @@ func NewStackOn(t testing.TB, st *store.Store, dir string, opts ...Option) *Stac
 		t.Fatalf("open blobs: %v", err)
 	}
 	tree := knowledge.NewTree(st, blobs, o.maxUpload)
-	svc, err := auth.New(st, tree, auth.Options{Secret: []byte(Secret), TTL: SessionTTL, MaxTTL: SessionMaxTTL,
+	svc, err := auth.New(st, sample.Seeder{Tree: tree}, auth.Options{Secret: []byte(Secret), TTL: SessionTTL, MaxTTL: SessionMaxTTL,
 		BcryptCost: bcrypt.MinCost, LoginsPerSecond: o.loginsPerSecond})
 	if err != nil {
 		t.Fatalf("auth service: %v", err)

@@ -149,3 +149,64 @@ func TestUploadedDocumentsGetTheirText(t *testing.T) {
 		}
 	})
 }
+
+// A running extraction's progress reaches the listing and the page read
+// says it: what the tree shows, and what the agent hears, while a long
+// scan is read.
+func TestExtractionProgressIsShown(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		stack := apptest.NewStack(t, dialect)
+		e := newEnvOn(t, stack, httpapi.Deps{})
+		_, bob := e.newUser("bob")
+		svc := ingest.New(ingest.Options{Store: stack.Store, Tree: stack.Tree, MaxBytes: testUploadLimit})
+		stack.Tree.AutoExtract(svc.Notify)
+		e.mustUpload(bob, "kb://me/", upFile{"scan.pdf", corpusFile(t, "pdf/scanned.pdf")})
+
+		type progress struct {
+			Pages int `json:"pages"`
+			Of    int `json:"of"`
+		}
+		listed := func() *progress {
+			var l struct {
+				Items []struct {
+					Name         string    `json:"name"`
+					TextState    string    `json:"text_state"`
+					TextProgress *progress `json:"text_progress"`
+				} `json:"items"`
+			}
+			e.mustOK(e.do(http.MethodGet, q("/api/v1/resources", "kb://me/"), bob, nil), http.StatusOK, &l)
+			for _, it := range l.Items {
+				if it.Name == "scan.pdf" {
+					if it.TextState != "text_pending" {
+						t.Fatalf("scan.pdf is %q, want text_pending", it.TextState)
+					}
+					return it.TextProgress
+				}
+			}
+			t.Fatal("scan.pdf not listed")
+			return nil
+		}
+		if p := listed(); p != nil {
+			t.Fatalf("progress before a worker took it: %+v", p)
+		}
+		claimed, err := stack.Store.ClaimExtraction(context.Background(), "worker-1", time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := stack.Store.ReportExtraction(context.Background(), claimed, 2, 5); err != nil {
+			t.Fatal(err)
+		}
+		if p := listed(); p == nil || *p != (progress{2, 5}) {
+			t.Fatalf("listed progress %+v, want 2 of 5", p)
+		}
+		if p := e.textPage(bob, "kb://users/bob/scan.pdf"); p.TextState != "text_pending" || !strings.Contains(p.Note, "2 of 5 pages read") {
+			t.Fatalf("read while 2 of 5 pages are read: %+v", p)
+		}
+		if err := stack.Store.ReleaseExtraction(context.Background(), claimed); err != nil {
+			t.Fatal(err)
+		}
+		if p := listed(); p != nil {
+			t.Fatalf("progress after the worker let go: %+v", p)
+		}
+	})
+}

@@ -63,11 +63,17 @@ func (s *Service) extract(ctx context.Context, e store.Extraction) error {
 	if !ok {
 		return &extract.Error{Code: "too_large", Message: "the file is larger than the upload limit the extraction reads"}
 	}
+	// A long scan says how far it has come, for the tree and the agent.
+	report := func(p extract.Progress) {
+		if err := s.o.Store.ReportExtraction(ctx, e, p.Pages, p.Of); err != nil && ctx.Err() == nil {
+			slog.Warn("record extraction progress", "node", e.NodeID, "err", err)
+		}
+	}
 	var res extract.Result
 	if s.o.Extraction != nil && extract.HasParser(n.Name) {
-		res, err = s.o.Extraction.Run(ctx, n.Name, raw)
+		res, err = s.o.Extraction.RunReporting(ctx, n.Name, raw, report)
 	} else {
-		res, err = extract.Extract(ctx, n.Name, raw, extract.Limits{})
+		res, err = extract.Extract(ctx, n.Name, raw, extract.Limits{Progress: report})
 	}
 	if err != nil {
 		return err

@@ -93,7 +93,7 @@ func ocrBadge(ctx context.Context, t *Tree, _ kb.Caller, _ Target, nodes []store
 func textStateBadge(ctx context.Context, t *Tree, _ kb.Caller, _ Target, nodes []store.Node, items []Item) error {
 	texts, err := t.textStates(ctx, nodes)
 	for i, n := range nodes {
-		items[i].TextState = texts[n.ID]
+		items[i].TextState, items[i].TextProgress = texts[n.ID].code, texts[n.ID].progress
 	}
 	return err
 }

@@ -34,6 +34,8 @@ type Page struct {
 	// extracted (Body is none, or raw for a web page's source) and
 	// text_failed when extraction failed (Note says why).
 	TextState string `json:"text_state,omitempty"`
+	// TextProgress is how far a running extraction has come.
+	TextProgress *extract.Progress `json:"text_progress,omitempty"`
 	// Extraction says, for an L2 body, how the text was extracted
 	// (extractor, pages, pages lost, truncation).
 	Extraction json.RawMessage `json:"extraction,omitempty"`
@@ -129,22 +131,25 @@ func (t *Tree) PageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit
 		return Page{}, NotFound(u.String())
 	}
 	p := Page{URI: u.String(), Offset: offset, Limit: limit, Encoding: encodingOf(all[n.ID])}
-	state, reason, err := t.textState(ctx, n)
+	state, err := t.textState(ctx, n)
 	if err != nil {
 		return Page{}, apierr.Internal("read page: text state", err)
 	}
-	p.TextState = state
+	p.TextState, p.TextProgress = state.code, state.progress
 	v, ok := TextBody(all[n.ID])
 	if !ok {
 		if offset > 0 {
 			return Page{}, apierr.BadRequest(apierr.CodeOffsetOutOfRange, "offset %d is past the end of %s, which has no text body", offset, u)
 		}
 		p.Body, p.Note = "none", noBodyNote(n.Name, all[n.ID])
-		switch state {
+		switch state.code {
 		case TextPending:
 			p.Note = "the text of this file is being extracted; read it again in a few seconds"
+			if pr := state.progress; pr != nil {
+				p.Note = fmt.Sprintf("the text of this file is being extracted (%d of %d pages read); read it again later", pr.Pages, pr.Of)
+			}
 		case TextFailed:
-			p.Note = "extracting the text of this file failed: " + reason
+			p.Note = "extracting the text of this file failed: " + state.reason
 		}
 		return p, nil
 	}

@@ -99,16 +99,16 @@ const (
 )
 
 // textStates gives the text state of a listing's documents that wait for
-// extraction or failed at it. Only documents are looked up, so a page of
-// notes costs no query.
-func (t *Tree) textStates(ctx context.Context, nodes []store.Node) (map[int64]string, error) {
+// extraction or failed at it, and how far a running one has come. Only
+// documents are looked up, so a page of notes costs no query.
+func (t *Tree) textStates(ctx context.Context, nodes []store.Node) (map[int64]textState, error) {
 	var ids []int64
 	for _, n := range nodes {
 		if !n.IsDir() && extract.Supported(n.Name) {
 			ids = append(ids, n.ID)
 		}
 	}
-	out := map[int64]string{}
+	out := map[int64]textState{}
 	if len(ids) == 0 || t.extracted == nil {
 		return out, nil
 	}
@@ -117,32 +117,45 @@ func (t *Tree) textStates(ctx context.Context, nodes []store.Node) (map[int64]st
 		return nil, err
 	}
 	for id, e := range es {
-		out[id] = TextPending
-		if e.State == store.ExtractionFailed {
-			out[id] = TextFailed
-		}
+		out[id] = stateOf(e)
 	}
 	return out, nil
 }
 
+// textState is whether a document's text waits for extraction or failed
+// at it (code), why it failed, and how far a running extraction has come.
+type textState struct {
+	code, reason string
+	progress     *extract.Progress
+}
+
+func stateOf(e store.Extraction) textState {
+	if e.State == store.ExtractionFailed {
+		return textState{code: TextFailed, reason: e.ErrorMessage}
+	}
+	st := textState{code: TextPending}
+	if e.State == store.ExtractionRunning && e.PagesOf > 0 {
+		st.progress = &extract.Progress{Pages: e.PagesRead, Of: e.PagesOf}
+	}
+	return st
+}
+
 // textState says whether n's text is waiting for extraction or failed at
-// it, and why; "" when neither.
-func (t *Tree) textState(ctx context.Context, n store.Node) (code, reason string, err error) {
+// it; the zero value when neither.
+func (t *Tree) textState(ctx context.Context, n store.Node) (textState, error) {
 	// Every page read asks: only documents, and only with automatic
 	// extraction on, can have a row, so the others cost no query.
 	if t.extracted == nil || !extract.Supported(n.Name) {
-		return "", "", nil
+		return textState{}, nil
 	}
 	e, err := t.st.ExtractionOf(ctx, n.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return "", "", nil
+		return textState{}, nil
 	case err != nil:
-		return "", "", err
-	case e.State == store.ExtractionFailed:
-		return TextFailed, e.ErrorMessage, nil
+		return textState{}, err
 	}
-	return TextPending, "", nil
+	return stateOf(e), nil
 }
 
 // ParsedResult returns the extraction of upload v that n's L2 body holds,

@@ -13,6 +13,7 @@ import (
 	"github.com/knowspace/knowspace/internal/access"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/blob"
+	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -90,6 +91,8 @@ type Item struct {
 	// TextState is text_pending while a document's text is being
 	// extracted after its upload, text_failed when it could not be.
 	TextState string `json:"text_state,omitempty"`
+	// TextProgress is how far a running extraction has come.
+	TextProgress *extract.Progress `json:"text_progress,omitempty"`
 	// Owner and Role describe an entry of kb://shared/.
 	Owner string `json:"owner,omitempty"`
 	Role  string `json:"role,omitempty"`

@@ -30,6 +30,10 @@ type Extraction struct {
 	LeaseOwner     string
 	LeaseExpiresAt *time.Time
 	UpdatedAt      time.Time
+	// PagesRead of PagesOf: how far a running extraction has come (0 of 0
+	// before its first report).
+	PagesRead int
+	PagesOf   int
 }
 
 // MarkExtraction records, inside the write that made upload versionID the
@@ -38,7 +42,8 @@ func (s *Store) MarkExtraction(ctx context.Context, userID, nodeID, versionID in
 	return translate(s.db.WithContext(ctx).Exec(`INSERT INTO extractions (node_id, user_id, version_id, state, attempts, error_code, error_message, lease_owner, lease_expires_at, updated_at)
 VALUES (?, ?, ?, 'pending', 0, '', '', '', NULL, ?)
 ON CONFLICT (node_id) DO UPDATE SET user_id = excluded.user_id, version_id = excluded.version_id, state = 'pending', attempts = 0,
-  error_code = '', error_message = '', lease_owner = '', lease_expires_at = NULL, updated_at = excluded.updated_at`,
+  error_code = '', error_message = '', lease_owner = '', lease_expires_at = NULL, updated_at = excluded.updated_at,
+  pages_read = 0, pages_of = 0`,
 		nodeID, userID, versionID, now()).Error)
 }
 
@@ -90,6 +95,11 @@ func (s *Store) leasedExtraction(ctx context.Context, e Extraction) *gorm.DB {
 		Where("node_id = ? AND version_id = ? AND state = ? AND lease_owner = ?", e.NodeID, e.VersionID, ExtractionRunning, e.LeaseOwner)
 }
 
+// ReportExtraction records how far e's worker has come.
+func (s *Store) ReportExtraction(ctx context.Context, e Extraction, pagesRead, pagesOf int) error {
+	return translate(s.leasedExtraction(ctx, e).Updates(map[string]any{"pages_read": pagesRead, "pages_of": pagesOf}).Error)
+}
+
 // FinishExtraction removes e once its text is stored, inside the write
 // that stored it.
 func (s *Store) FinishExtraction(ctx context.Context, e Extraction) error {
@@ -106,7 +116,7 @@ func (s *Store) FailExtraction(ctx context.Context, e Extraction, code, message 
 // ReleaseExtraction puts e back in the queue (its worker stopped).
 func (s *Store) ReleaseExtraction(ctx context.Context, e Extraction) error {
 	return translate(s.leasedExtraction(ctx, e).Updates(map[string]any{"state": ExtractionPending, "attempts": gorm.Expr("attempts - 1"),
-		"lease_owner": "", "lease_expires_at": nil}).Error)
+		"lease_owner": "", "lease_expires_at": nil, "pages_read": 0, "pages_of": 0}).Error)
 }
 
 // ExtractionsOf returns the extraction rows of the nodes that have one.

@@ -63,6 +63,28 @@ func TestExtractionQueue(t *testing.T) {
 		if _, err := st.ClaimExtraction(ctx, "w", time.Hour); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("a fourth claim: %v", err)
 		}
+		// Its worker says how far it has come; a new upload starts over.
+		if err := st.ReportExtraction(ctx, again, 3, 10); err != nil {
+			t.Fatal(err)
+		}
+		if e, err := st.ExtractionOf(ctx, a2); err != nil || e.PagesRead != 3 || e.PagesOf != 10 {
+			t.Fatalf("reported 3 of 10: %+v %v", e, err)
+		}
+		if err := st.MarkExtraction(ctx, again.UserID, a2, 5); err != nil {
+			t.Fatal(err)
+		}
+		if e, err := st.ExtractionOf(ctx, a2); err != nil || e.PagesRead != 0 || e.PagesOf != 0 || e.State != store.ExtractionPending {
+			t.Fatalf("marked again: %+v %v", e, err)
+		}
+		if err := st.ReportExtraction(ctx, again, 4, 10); err != nil {
+			t.Fatal(err)
+		}
+		if e, _ := st.ExtractionOf(ctx, a2); e.PagesRead != 0 {
+			t.Fatalf("the old upload's worker reported on the new one: %+v", e)
+		}
+		if e := claim(time.Hour); e.NodeID != a2 || e.VersionID != 5 {
+			t.Fatalf("the new upload: %+v", e)
+		}
 		if err := st.ReleaseExtraction(ctx, first); err != nil {
 			t.Fatal(err)
 		}

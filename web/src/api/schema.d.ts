@@ -1513,6 +1513,7 @@ export interface components {
             /** @enum {string} */
             summary?: "fresh" | "stale";
             summary_uri?: string;
+            text_progress?: components["schemas"]["TextProgress"];
             /**
              * @description text_pending while the document's text is being extracted after its upload, text_failed when it could not be (read it for the reason).
              * @enum {string}
@@ -1779,6 +1780,7 @@ export interface components {
              */
             source?: "ocr";
             text: string;
+            text_progress?: components["schemas"]["TextProgress"];
             /**
              * @description text_pending while the text of a document is being extracted after its upload (body none, or raw for a web page's source); text_failed when it could not be (note says why). Absent otherwise.
              * @enum {string}
@@ -2111,6 +2113,13 @@ export interface components {
         /** @description A delta of the answer (delta) or of the reasoning (reasoning). */
         TextData: {
             text: string;
+        };
+        /** @description How far a running extraction has come (a PDF's pages, a scanned page counted when its OCR ends). Absent before a worker reports. */
+        TextProgress: {
+            /** @description The document's pages. */
+            of: number;
+            /** @description Pages read. */
+            pages: number;
         };
         Token: {
             /** Format: date-time */

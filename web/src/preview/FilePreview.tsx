@@ -277,7 +277,13 @@ export function PageBody({ page, name, mark }: { page: ContentPage; name: string
     return (
       <div className="empty-state" data-testid="preview-extracting" role="status">
         <p>{t("extracting")}</p>
-        <p className="muted">{t("extractingHint")}</p>
+        {page.text_progress ? (
+          <p className="muted">
+            <progress value={page.text_progress.pages} max={page.text_progress.of} /> {t("extractingPages", page.text_progress)}
+          </p>
+        ) : (
+          <p className="muted">{t("extractingHint")}</p>
+        )}
       </div>
     );
   }

@@ -22,6 +22,14 @@ describe("PageBody without text", () => {
     expect(box?.getAttribute("role")).toBe("status");
   });
 
+  it("says how far a long extraction has come", () => {
+    page.render(<PageBody page={none({ text_state: "text_pending", text_progress: { pages: 3, of: 120 } })} name="scan.pdf" />);
+    const box = page.host.querySelector('[data-testid="preview-extracting"]');
+    expect(box?.textContent).toContain("3 of 120 pages read");
+    expect(box?.querySelector("progress")?.getAttribute("value")).toBe("3");
+    expect(box?.querySelector("progress")?.getAttribute("max")).toBe("120");
+  });
+
   it("says why the extraction failed", () => {
     act(() =>
       page.root.render(<PageBody page={none({ text_state: "text_failed", note: "extracting the text of this file failed: the PDF is damaged" })} name="x.pdf" />),

@@ -165,8 +165,12 @@ export const TreeRowView = memo(function TreeRowView(props: {
           </span>
         )}
         {node.text_state === "text_pending" && (
-          <span className="badge tree-badge tone-subtle" data-text-state="pending" title={t("row.extractingTitle")}>
-            {t("row.extracting")}
+          <span
+            className="badge tree-badge tone-subtle"
+            data-text-state="pending"
+            title={node.text_progress ? t("row.extractingPagesTitle", node.text_progress) : t("row.extractingTitle")}
+          >
+            {node.text_progress ? t("row.extractingPages", node.text_progress) : t("row.extracting")}
           </span>
         )}
         {node.text_state === "text_failed" && (

@@ -95,6 +95,7 @@ describe("tree row and toolbar", () => {
       { ...base, uri: "kb://users/ann/a.pdf", name: "a.pdf", text_state: "text_pending" },
       { ...base, uri: "kb://users/ann/b.pdf", name: "b.pdf", text_state: "text_failed" },
       { ...base, uri: "kb://users/ann/c.pdf", name: "c.pdf" },
+      { ...base, uri: "kb://users/ann/d.pdf", name: "d.pdf", text_state: "text_pending", text_progress: { pages: 12, of: 40 } },
     ];
     act(() =>
       page.root.render(
@@ -109,6 +110,8 @@ describe("tree row and toolbar", () => {
     expect(rows[0]?.querySelector("[data-text-state]")?.textContent).toBe("Extracting…");
     expect(rows[1]?.querySelector<HTMLElement>("[data-text-state]")?.title).toContain("could not be extracted");
     expect(rows[2]?.querySelector("[data-text-state]")).toBeNull();
+    expect(rows[3]?.querySelector("[data-text-state]")?.textContent).toBe("Extracting… 12/40");
+    expect(rows[3]?.querySelector<HTMLElement>("[data-text-state]")?.title).toContain("12 of 40 pages");
   });
 
   it("opens the overview from the toolbar only for a compiled folder", () => {
