@@ -49,6 +49,17 @@ func TestBigUploadDoesNotStallOthers(t *testing.T) {
 	e.mkdir(eve, "kb://me/eve-notes/")
 	e.mustUpload(eve, "kb://me/eve-notes/", upFile{"a.txt", []byte("eve's notes")})
 
+	// The same requests first with nothing else going on: the machine's own
+	// pace, which a loaded test run slows for both.
+	var idle []time.Duration
+	for i := range 40 {
+		start := time.Now()
+		e.mustOK(e.do(http.MethodGet, q("/api/v1/resources", "kb://me/eve-notes/"), eve, nil), http.StatusOK, nil)
+		e.mustOK(e.do(http.MethodPost, "/api/v1/resources/folders", eve, map[string]string{"uri": fmt.Sprintf("kb://me/idle%d/", i)}), http.StatusCreated, nil)
+		idle = append(idle, time.Since(start)/2)
+		time.Sleep(10 * time.Millisecond)
+	}
+
 	text := randomText(60<<20, 1)
 	marker := "needle in the middle of the big file"
 	copy(text[30<<20:], marker)
@@ -116,9 +127,13 @@ func TestBigUploadDoesNotStallOthers(t *testing.T) {
 		return s[len(s)*95/100]
 	}
 	t.Logf("upload and index took %v", <-indexed)
-	t.Logf("during the upload and its indexing: %d lists p95 %v (max %v), %d mkdirs p95 %v", len(lists), p95(lists), slices.Max(lists), len(mkdirs), p95(mkdirs))
-	if p95(lists) > 300*time.Millisecond || p95(mkdirs) > 300*time.Millisecond {
-		t.Errorf("another user's list p95 %v, mkdir p95 %v during a 60 MB upload, want < 300ms", p95(lists), p95(mkdirs))
+	t.Logf("idle p95 %v; during the upload and its indexing: %d lists p95 %v (max %v), %d mkdirs p95 %v", p95(idle), len(lists), p95(lists), slices.Max(lists), len(mkdirs), p95(mkdirs))
+	// The stall this guards against held every request for seconds; the
+	// limit is 300 ms or four times the idle pace, whichever is more, so a
+	// loaded machine does not fail it and a stall still does.
+	limit := max(300*time.Millisecond, 4*p95(idle))
+	if p95(lists) > limit || p95(mkdirs) > limit {
+		t.Errorf("another user's list p95 %v, mkdir p95 %v during a 60 MB upload, want < %v", p95(lists), p95(mkdirs), limit)
 	}
 
 	// Found in the index, across chunk boundaries too.
