@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -160,4 +161,86 @@ func Stem(w string) string {
 		w = strings.TrimSuffix(w, "e")
 	}
 	return w
+}
+
+// proximityLines is the window in which terms count as near each other.
+const proximityLines = 3
+
+// Proximity is the largest share of q's distinct terms found together in
+// proximityLines consecutive lines of text: 1 when one passage holds every
+// term. A page that answers a question tends to hold its words in one
+// place; a long page that merely mentions each somewhere does not.
+func Proximity(text string, q Query) float64 {
+	m := newMatcher(q)
+	if m.terms == 0 {
+		return 0
+	}
+	var window [proximityLines]uint64
+	best, i := 0, 0
+	for l := range strings.Lines(text) {
+		window[i%proximityLines] = m.line(l)
+		i++
+		best = max(best, bits.OnesCount64(window[0]|window[1]|window[2]))
+		if best == m.terms {
+			break
+		}
+	}
+	return float64(best) / float64(m.terms)
+}
+
+// matcher finds q's terms in lines, as a bit per term (MaxTerms ≤ 64).
+type matcher struct {
+	stems   []string
+	bigrams []string
+	terms   int
+	minLen  int
+	maxLen  int
+}
+
+func newMatcher(q Query) matcher {
+	m := matcher{bigrams: q.Bigrams, terms: len(q.Words) + len(q.Bigrams), minLen: 1 << 30}
+	for _, w := range q.Words {
+		s := Stem(w)
+		m.stems = append(m.stems, s)
+		m.minLen, m.maxLen = min(m.minLen, len(s)), max(m.maxLen, len(s)+4)
+	}
+	return m
+}
+
+// line returns the set of terms l holds.
+func (m matcher) line(l string) uint64 {
+	var set uint64
+	if len(m.stems) > 0 {
+		start := -1
+		for i := 0; i <= len(l); {
+			r, size := rune(' '), 1
+			if i < len(l) {
+				r, size = utf8.DecodeRuneInString(l[i:])
+			}
+			word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') ||
+				r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
+			if word {
+				if start < 0 {
+					start = i
+				}
+			} else if start >= 0 {
+				if n := i - start; n >= m.minLen && n <= m.maxLen {
+					s := Stem(strings.ToLower(l[start:i]))
+					for k, st := range m.stems {
+						if s == st {
+							set |= 1 << k
+						}
+					}
+				}
+				start = -1
+			}
+			i += size
+		}
+	}
+	for k, b := range m.bigrams {
+		if strings.Contains(l, b) {
+			set |= 1 << (len(m.stems) + k)
+		}
+	}
+	return set
 }

@@ -56,3 +56,18 @@ func TestPassagesMarkMatches(t *testing.T) {
 		t.Errorf("snippet %q", ps[1].Snippet)
 	}
 }
+
+func TestProximity(t *testing.T) {
+	q := ParseQuery("wait for goroutines to finish")
+	near := "intro\nA WaitGroup waits for a collection of goroutines to finish.\n"
+	far := "wait here\n\n\n\nmany goroutines\n\n\n\nthey finish\n"
+	if p := Proximity(near, q); p != 1 {
+		t.Errorf("near: %v", p)
+	}
+	if p := Proximity(far, q); p != 1.0/3 {
+		t.Errorf("far: %v", p)
+	}
+	if p := Proximity("nothing", q); p != 0 {
+		t.Errorf("none: %v", p)
+	}
+}
