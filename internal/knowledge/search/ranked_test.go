@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -165,4 +166,52 @@ func (e *env) searchWith(c kb.Caller, scope string, args map[string]any) *tools.
 		e.t.Fatalf("search %v: %v", args, err)
 	}
 	return res.Value.(*tools.SearchResult)
+}
+
+// TestRankedPages: a ranked answer pages by its cursor, every matching file
+// once, best first across the pages; a literal search refuses its cursor.
+func TestRankedPages(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		for i := range 25 {
+			text := "# Note\n\n" + strings.Repeat("filler words here\n", i) + "the quarterly zanzibar review\n"
+			e.put(e.alice, "kb://me/n/", fmt.Sprintf("n%02d.md", i), []byte(text))
+		}
+		if err := e.index.WaitIndexed(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		args := map[string]any{"query": "zanzibar review", "mode": "ranked"}
+		seen := map[string]bool{}
+		var order []string
+		for page := 0; ; page++ {
+			r := e.searchWith(e.alice, "kb://me/n/", args)
+			if r.MatchedFiles != 25 || page > 5 {
+				t.Fatalf("page %d: %+v", page, r)
+			}
+			for _, h := range r.Hits {
+				if !seen[h.URI] {
+					seen[h.URI] = true
+					order = append(order, strings.TrimPrefix(h.URI, "kb://users/alice/n/"))
+				} else if order[len(order)-1] != strings.TrimPrefix(h.URI, "kb://users/alice/n/") {
+					t.Fatalf("%s shown again on page %d", h.URI, page)
+				}
+			}
+			if r.NextOffset == nil {
+				if !r.Complete {
+					t.Fatalf("last page not complete: %+v", r)
+				}
+				break
+			}
+			args["offset"] = *r.NextOffset
+		}
+		// Shorter files rank higher (BM25's length normalization).
+		if len(order) != 25 || order[0] != "n00.md" || order[24] != "n24.md" {
+			t.Errorf("order %v", order)
+		}
+		args["mode"] = "literal"
+		_, err := tools.New(e.tree).RunScopedTool(context.Background(), e.alice, kb.Scope{URI: "kb://me/n/"}, "search", toolArgsJSON(t, map[string]any{"uri": "kb://me/n/", "query": "zanzibar", "mode": "literal", "offset": args["offset"]}))
+		if err == nil || !strings.Contains(err.Error(), "continues a ranked search") {
+			t.Errorf("a ranked cursor in a literal search: %v", err)
+		}
+	})
 }

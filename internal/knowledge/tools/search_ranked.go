@@ -82,6 +82,9 @@ func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query strin
 		if err := t.countUnranked(ctx, p, roots); err != nil {
 			return err
 		}
+		if err := t.countNoText(ctx, p, roots); err != nil {
+			return err
+		}
 	}
 	skip := min(p.cur.Skip, len(found))
 	page := found[skip:]
@@ -153,7 +156,7 @@ func rankedPassages(text string, q rank.Query) []index.Hit {
 	}
 	if len(hits) == 0 {
 		first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-		hits = append(hits, index.Hit{Line: 1, Snippet: kbClipRunes(first, 240)})
+		hits = append(hits, index.Hit{Line: 1, Snippet: clipLine(first, 240)})
 	}
 	return hits
 }
@@ -216,7 +219,7 @@ func hitsSize(uri string, hits []index.Hit) int {
 	return n
 }
 
-func kbClipRunes(s string, n int) string {
+func clipLine(s string, n int) string {
 	for i := range s {
 		if n == 0 {
 			return s[:i] + "…"

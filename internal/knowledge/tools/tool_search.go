@@ -197,6 +197,9 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 	if mode == ModeRanked {
 		return t.runRanked(ctx, call, query, glob, cur)
 	}
+	if cur.Skip > 0 {
+		return nil, "", invalidArgs("search: this offset continues a ranked search; pass mode \"ranked\" again, or omit offset to start again")
+	}
 	opts := index.Options{CaseSensitive: call.args.boolean("case_sensitive"), Regex: call.args.boolean("regex")}
 	sc, err := index.NewScanner(query, opts, index.SnippetRadius, index.ChunkBytes)
 	if err != nil {
