@@ -47,6 +47,23 @@ func TestSearchRankedAPI(t *testing.T) {
 		if lit := e.search(bob, "kb://me/docs/", question, "kind", "content"); lit.Mode != "index" || len(lit.Items) != 0 || !lit.Complete {
 			t.Fatalf("without mode the search stays literal: %+v", lit)
 		}
+		// The command door, as REST: literal unless asked.
+		for mode, want := range map[string]string{"": "index", "ranked": "ranked"} {
+			body := map[string]any{"command": "search", "uri": "kb://me/docs/", "query": question}
+			if mode != "" {
+				body["mode"] = mode
+			}
+			var out struct {
+				Mode string `json:"mode"`
+				Hits []struct {
+					URI string `json:"uri"`
+				} `json:"hits"`
+			}
+			e.mustOK(e.do(http.MethodPost, "/api/v1/knowledge-agent/command", bob, body), http.StatusOK, &out)
+			if out.Mode != want || (want == "ranked") != (len(out.Hits) > 0) {
+				t.Errorf("command with mode %q: %+v", mode, out)
+			}
+		}
 		wantErr(t, e.invalid().do(http.MethodGet, q("/api/v1/search", "kb://me/", "q", question, "mode", "fuzzy"), bob, nil), http.StatusBadRequest, "invalid_search_mode")
 		wantErr(t, e.do(http.MethodGet, q("/api/v1/search", "kb://me/", "q", question, "mode", "meaning"), bob, nil), http.StatusBadRequest, "no_embedding_model")
 	})
