@@ -215,3 +215,38 @@ func TestRankedPages(t *testing.T) {
 		}
 	})
 }
+
+// TestRankedAfterRebuild: a rebuild (an upgrade from an index without
+// words) fills the word index again, and a deleted file leaves it.
+func TestRankedAfterRebuild(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		ctx := context.Background()
+		e.put(e.alice, "kb://me/d/", "gzip.md", []byte(rankedCorpus["gzip.md"]))
+		tar := e.put(e.alice, "kb://me/d/", "tar.md", []byte(rankedCorpus["tar.md"]))
+		if _, err := e.index.Reindex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.index.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		files := func() string {
+			var out []string
+			for _, h := range e.searchWith(e.alice, "kb://me/d/", map[string]any{"query": "read compressed files", "mode": "ranked"}).Hits {
+				if u := strings.TrimPrefix(h.URI, "kb://users/alice/d/"); len(out) == 0 || out[len(out)-1] != u {
+					out = append(out, u)
+				}
+			}
+			return strings.Join(out, " ")
+		}
+		if got := files(); got != "gzip.md tar.md" {
+			t.Fatalf("after the rebuild: %s", got)
+		}
+		if err := e.tree.Delete(ctx, e.alice, tar); err != nil {
+			t.Fatal(err)
+		}
+		if got := files(); got != "gzip.md" {
+			t.Fatalf("after a delete: %s", got)
+		}
+	})
+}
