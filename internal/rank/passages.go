@@ -1,7 +1,6 @@
 package rank
 
 import (
-	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -16,36 +15,21 @@ type Passage struct {
 	Line    int64
 	Offset  int64
 	Snippet string
-	score   int
 }
 
-// snippetRunes bounds a passage's snippet.
-const snippetRunes = 240
+// snippetRunes bounds a passage's snippet; proximityLines is the window
+// in which terms count as near each other.
+const (
+	snippetRunes   = 240
+	proximityLines = 3
+)
 
 // Passages returns up to n lines of text that hold the most distinct terms
 // of q (headings count double), best first, ties in text order.
-func Passages(text string, q Query, n int) []Passage {
-	stems := make([]string, len(q.Words))
-	for i, w := range q.Words {
-		stems[i] = Stem(w)
-	}
-	var found []Passage
-	var offset, line int64
-	for l := range strings.Lines(text) {
-		line++
-		spans, distinct := matchLine(l, stems, q.Bigrams)
-		if distinct > 0 {
-			score := distinct * 2
-			if _, ok := heading(strings.TrimSpace(l)); ok {
-				score *= 2
-			}
-			found = append(found, Passage{Line: line, Offset: offset + firstNonSpace(l), Snippet: mark(l, spans), score: score})
-		}
-		offset += int64(utf8.RuneCountInString(l))
-	}
-	slices.SortStableFunc(found, func(a, b Passage) int { return b.score - a.score })
-	return found[:min(len(found), n)]
-}
+func Passages(text string, q Query, n int) []Passage { return Analyze(text, q).Passages(n) }
+
+// Proximity is Analyze(text, q).Proximity().
+func Proximity(text string, q Query) float64 { return Analyze(text, q).Proximity() }
 
 func firstNonSpace(l string) int64 {
 	n := int64(0)
@@ -161,86 +145,4 @@ func Stem(w string) string {
 		w = strings.TrimSuffix(w, "e")
 	}
 	return w
-}
-
-// proximityLines is the window in which terms count as near each other.
-const proximityLines = 3
-
-// Proximity is the largest share of q's distinct terms found together in
-// proximityLines consecutive lines of text: 1 when one passage holds every
-// term. A page that answers a question tends to hold its words in one
-// place; a long page that merely mentions each somewhere does not.
-func Proximity(text string, q Query) float64 {
-	m := newMatcher(q)
-	if m.terms == 0 {
-		return 0
-	}
-	var window [proximityLines]uint64
-	best, i := 0, 0
-	for l := range strings.Lines(text) {
-		window[i%proximityLines] = m.line(l)
-		i++
-		best = max(best, bits.OnesCount64(window[0]|window[1]|window[2]))
-		if best == m.terms {
-			break
-		}
-	}
-	return float64(best) / float64(m.terms)
-}
-
-// matcher finds q's terms in lines, as a bit per term (MaxTerms ≤ 64).
-type matcher struct {
-	stems   []string
-	bigrams []string
-	terms   int
-	minLen  int
-	maxLen  int
-}
-
-func newMatcher(q Query) matcher {
-	m := matcher{bigrams: q.Bigrams, terms: len(q.Words) + len(q.Bigrams), minLen: 1 << 30}
-	for _, w := range q.Words {
-		s := Stem(w)
-		m.stems = append(m.stems, s)
-		m.minLen, m.maxLen = min(m.minLen, len(s)), max(m.maxLen, len(s)+4)
-	}
-	return m
-}
-
-// line returns the set of terms l holds.
-func (m matcher) line(l string) uint64 {
-	var set uint64
-	if len(m.stems) > 0 {
-		start := -1
-		for i := 0; i <= len(l); {
-			r, size := rune(' '), 1
-			if i < len(l) {
-				r, size = utf8.DecodeRuneInString(l[i:])
-			}
-			word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') ||
-				r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isCJK(r)
-			if word {
-				if start < 0 {
-					start = i
-				}
-			} else if start >= 0 {
-				if n := i - start; n >= m.minLen && n <= m.maxLen {
-					s := Stem(strings.ToLower(l[start:i]))
-					for k, st := range m.stems {
-						if s == st {
-							set |= 1 << k
-						}
-					}
-				}
-				start = -1
-			}
-			i += size
-		}
-	}
-	for k, b := range m.bigrams {
-		if strings.Contains(l, b) {
-			set |= 1 << (len(m.stems) + k)
-		}
-	}
-	return set
 }

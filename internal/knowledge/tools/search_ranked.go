@@ -70,7 +70,7 @@ func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query strin
 	if len(found) > rankedCap {
 		found, capped = found[:rankedCap], true
 	}
-	texts := map[int64]string{}
+	texts := map[int64]rank.Analysis{}
 	if err := t.rerankByProximity(ctx, found, q, p, texts); err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query strin
 	if len(page) > rankedFilesPerPage {
 		page = page[:rankedFilesPerPage]
 	}
-	if err := t.rankTexts(ctx, page, p, texts); err != nil {
+	if err := t.analyse(ctx, page, q, p, texts); err != nil {
 		return err
 	}
 	shown := 0
@@ -99,12 +99,12 @@ func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query strin
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		text, ok := texts[f.ID]
+		a, ok := texts[f.ID]
 		if !ok {
 			continue // its text went away since the index ranked it
 		}
 		p.out.Scanned++
-		hits := rankedPassages(text, q)
+		hits := rankedPassages(a)
 		if len(p.out.Hits) > 0 && p.hitBytes+hitsSize(p.call.fileURI(f.Node), hits) > searchHitsBudgetBytes {
 			break
 		}
@@ -149,20 +149,19 @@ func (t *Service) rankText(ctx context.Context, f store.Node, bodies map[string]
 
 // rankedPassages returns a ranked file's best passages as hits; a file
 // that matched by its name alone shows its first line.
-func rankedPassages(text string, q rank.Query) []index.Hit {
+func rankedPassages(a rank.Analysis) []index.Hit {
 	var hits []index.Hit
-	for _, ps := range rank.Passages(text, q, passagesPerFile) {
+	for _, ps := range a.Passages(passagesPerFile) {
 		hits = append(hits, index.Hit{Line: ps.Line, Offset: ps.Offset, Snippet: ps.Snippet})
 	}
 	if len(hits) == 0 {
-		first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-		hits = append(hits, index.Hit{Line: 1, Snippet: clipLine(first, 240)})
+		hits = append(hits, index.Hit{Line: 1, Snippet: a.Lead()})
 	}
 	return hits
 }
 
-// rankTexts adds to texts, by node id, the texts of the files it lacks.
-func (t *Service) rankTexts(ctx context.Context, files []store.RankedNode, p *hitPage, texts map[int64]string) error {
+// analyse adds to texts, by node id, the analysis of the files it lacks.
+func (t *Service) analyse(ctx context.Context, files []store.RankedNode, q rank.Query, p *hitPage, texts map[int64]rank.Analysis) error {
 	var ids []int64
 	for _, f := range files {
 		if _, ok := texts[f.ID]; !ok {
@@ -185,7 +184,7 @@ func (t *Service) rankTexts(ctx context.Context, files []store.RankedNode, p *hi
 			return err
 		}
 		if ok {
-			texts[f.ID] = text
+			texts[f.ID] = rank.Analyze(text, q)
 		}
 	}
 	return nil
@@ -194,16 +193,16 @@ func (t *Service) rankTexts(ctx context.Context, files []store.RankedNode, p *hi
 // rerankByProximity reorders the best rerankDepth files: a file's score
 // grows by proximityWeight times the share of the query's terms that its
 // best passage holds together (rank.Proximity).
-func (t *Service) rerankByProximity(ctx context.Context, found []store.RankedNode, q rank.Query, p *hitPage, texts map[int64]string) error {
+func (t *Service) rerankByProximity(ctx context.Context, found []store.RankedNode, q rank.Query, p *hitPage, texts map[int64]rank.Analysis) error {
 	top := found[:min(len(found), rerankDepth)]
 	if len(q.Terms()) < 2 || len(top) < 2 {
 		return nil
 	}
-	if err := t.rankTexts(ctx, top, p, texts); err != nil {
+	if err := t.analyse(ctx, top, q, p, texts); err != nil {
 		return err
 	}
 	for i := range top {
-		top[i].Score *= 1 + proximityWeight*rank.Proximity(texts[top[i].ID], q)
+		top[i].Score *= 1 + proximityWeight*texts[top[i].ID].Proximity()
 	}
 	slices.SortStableFunc(top, func(a, b store.RankedNode) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.UserID, b.UserID), strings.Compare(a.Path, b.Path))
@@ -217,16 +216,6 @@ func hitsSize(uri string, hits []index.Hit) int {
 		n += len(uri) + len(h.Snippet) + 48
 	}
 	return n
-}
-
-func clipLine(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i] + "…"
-		}
-		n--
-	}
-	return s
 }
 
 // countUnranked counts, on a ranked search's first page, the files in
