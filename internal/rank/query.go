@@ -11,8 +11,10 @@ const MaxTerms = 32
 
 // Query is a question cut into the terms the word index is asked for.
 type Query struct {
-	// Words are lower-case words, stop words removed (unless nothing
-	// else is left); the index stems them as it stemmed the text.
+	// Words are lower-case words of letters and digits only (so no query
+	// operator can slip into FTS5 or to_tsquery), stop words removed
+	// (unless nothing else is left); the index stems them as it stemmed
+	// the text.
 	Words []string
 	// Bigrams are the CJK runs of the question as overlapping bigrams.
 	Bigrams []string
@@ -67,12 +69,6 @@ func (q Query) FTS5() string {
 	}
 	return strings.Join(terms, " OR ")
 }
-
-// TSWords and TSBigrams spell the query for PostgreSQL's to_tsquery with
-// the english and the simple configuration: any term. Terms hold only
-// letters and digits, so no operator can slip in.
-func (q Query) TSWords() string   { return strings.Join(q.Words, " | ") }
-func (q Query) TSBigrams() string { return strings.Join(q.Bigrams, " | ") }
 
 // stopWords are English words too common to tell pages apart: a question
 // made of them would match every page. The list is Lucene's English

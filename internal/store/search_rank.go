@@ -82,13 +82,14 @@ const (
 )
 
 // FindRanked asks the word index for the files below Root that hold any
-// of the query's terms, best first: FTS5 is the query for SQLite's MATCH,
-// TSWords and TSBigrams for PostgreSQL's to_tsquery (english and simple).
+// of the query's terms, best first: FTS5 is the query for SQLite's MATCH;
+// PostgreSQL takes the Words (for its english configuration) and Bigrams
+// (for its simple one), each term of letters and digits only.
 type FindRanked struct {
-	Root               SearchRoot
-	FTS5               string
-	TSWords, TSBigrams string
-	Limit              int
+	Root           SearchRoot
+	FTS5           string
+	Words, Bigrams []string
+	Limit          int
 }
 
 // RankedNode is a file of a ranked answer with its score (higher is better;
@@ -102,31 +103,44 @@ type RankedNode struct {
 // of the query, so another user's files and files outside a scope are
 // never scored, let alone returned.
 func (s *Store) RankFiles(ctx context.Context, f FindRanked) ([]RankedNode, error) {
-	var q *gorm.DB
-	db := s.db.WithContext(ctx)
-	if s.dialect == DialectPostgres {
-		if f.TSWords == "" && f.TSBigrams == "" {
-			return nil, nil
-		}
-		// ts_rank's weights are {D, C, B, A}; normalization 1 divides by
-		// 1 + log(length), so a long page does not win by its length alone.
-		q = db.Table("rank_docs r").
-			Select(`n.*, ts_rank('{0.1, 0.3, 0.6, 1.0}'::float4[], r.doc, rq.q, 1) AS score`).
-			Joins("JOIN nodes n ON n.id = r.node_id").
-			Joins(`CROSS JOIN (SELECT to_tsquery('english', ?) || to_tsquery('simple', ?) AS q) rq`, f.TSWords, f.TSBigrams).
-			Where("r.doc @@ rq.q").Order("score DESC, n.path")
-	} else {
+	if s.dialect != DialectPostgres {
 		if f.FTS5 == "" {
 			return nil, nil
 		}
-		q = db.Table("rank_fts f").
+		q := s.db.WithContext(ctx).Table("rank_fts f").
 			Select("n.*, -bm25(rank_fts, ?, ?, ?, ?) AS score", rankWeightName, rankWeightTitle, rankWeightHeadings, rankWeightBody).
 			Joins("JOIN nodes n ON n.id = f.rowid").
 			Where("rank_fts MATCH ?", f.FTS5).Order("score DESC, n.path")
+		var out []RankedNode
+		err := f.Root.under(q).Where("n.kind = ?", KindFile).Limit(f.Limit).Find(&out).Error
+		return out, translate(err)
 	}
-	q = f.Root.under(q).Where("n.kind = ?", KindFile)
+	if len(f.Words) == 0 && len(f.Bigrams) == 0 {
+		return nil, nil
+	}
 	var out []RankedNode
-	err := q.Limit(f.Limit).Find(&out).Error
+	// As for the trigram index (SearchCandidates): the planner prices a
+	// scan of rank_docs by its small heap, the vectors living in TOAST,
+	// and would rather detoast and test every vector than ask the GIN
+	// index. Within this transaction only, it may not.
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("SET LOCAL enable_seqscan = off").Error; err != nil {
+			return err
+		}
+		words, bigrams, err := selectiveTerms(tx, f.Words, f.Bigrams)
+		if err != nil {
+			return err
+		}
+		// ts_rank's weights are {D, C, B, A}; normalization 1 divides by
+		// 1 + log(length), so a long page does not win by its length alone.
+		q := tx.Table("rank_docs r").
+			Select(`n.*, ts_rank('{0.1, 0.3, 0.6, 1.0}'::float4[], r.doc, rq.q, 1) AS score`).
+			Joins("JOIN nodes n ON n.id = r.node_id").
+			Joins(`CROSS JOIN (SELECT to_tsquery('english', ?) || to_tsquery('simple', ?) AS q, to_tsquery('english', ?) || to_tsquery('simple', ?) AS m) rq`,
+				strings.Join(f.Words, " | "), strings.Join(f.Bigrams, " | "), strings.Join(words, " | "), strings.Join(bigrams, " | ")).
+			Where("r.doc @@ rq.m").Order("score DESC, n.path")
+		return f.Root.under(q).Where("n.kind = ?", KindFile).Limit(f.Limit).Find(&out).Error
+	})
 	return out, translate(err)
 }
 
@@ -138,4 +152,44 @@ func (s *Store) CountUnranked(ctx context.Context, root SearchRoot) (int64, erro
 	err := root.under(s.db.WithContext(ctx).Table("nodes n").Joins("JOIN search_docs d ON d.node_id = n.id")).
 		Where("n.kind = ? AND (d.pending OR NOT d.indexed)", KindFile).Count(&n).Error
 	return n, translate(err)
+}
+
+// selectiveTerms returns the terms a PostgreSQL ranked query looks files up
+// by: those in at most a third of the index's files, unless none is. A
+// common word still counts in the score, but matching by it would have
+// ts_rank read (and detoast) the vector of nearly every file, for files
+// that rank low anyway: BM25's idf gives such a word almost no weight.
+func selectiveTerms(tx *gorm.DB, words, bigrams []string) ([]string, []string, error) {
+	sel := []string{"(SELECT COUNT(*) FROM rank_docs)"}
+	var args []any
+	for _, w := range words {
+		sel, args = append(sel, "(SELECT COUNT(*) FROM rank_docs WHERE doc @@ to_tsquery('english', ?))"), append(args, w)
+	}
+	for _, b := range bigrams {
+		sel, args = append(sel, "(SELECT COUNT(*) FROM rank_docs WHERE doc @@ to_tsquery('simple', ?))"), append(args, b)
+	}
+	counts := make([]int64, len(sel))
+	dest := make([]any, len(sel))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	if err := tx.Raw("SELECT "+strings.Join(sel, ", "), args...).Row().Scan(dest...); err != nil {
+		return nil, nil, err
+	}
+	common := func(i int) bool { return counts[i+1]*3 > counts[0] }
+	var w, b []string
+	for i, t := range words {
+		if !common(i) {
+			w = append(w, t)
+		}
+	}
+	for i, t := range bigrams {
+		if !common(len(words) + i) {
+			b = append(b, t)
+		}
+	}
+	if len(w) == 0 && len(b) == 0 {
+		return words, bigrams, nil
+	}
+	return w, b, nil
 }

@@ -52,7 +52,7 @@ func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query strin
 	var found []store.RankedNode
 	capped := false
 	for _, r := range roots {
-		ns, err := t.Store().RankFiles(ctx, store.FindRanked{Root: r, FTS5: q.FTS5(), TSWords: q.TSWords(), TSBigrams: q.TSBigrams(), Limit: rankedCap + 1})
+		ns, err := t.Store().RankFiles(ctx, store.FindRanked{Root: r, FTS5: q.FTS5(), Words: q.Words, Bigrams: q.Bigrams, Limit: rankedCap + 1})
 		if err != nil {
 			return apierr.Internal("search ranked: word index", err)
 		}
