@@ -20,6 +20,8 @@ var (
 	CodeInvalidCaseSensitive = def("invalid_case_sensitive", "case_sensitive is not true or false", 400)
 	CodeInvalidRegex         = def("invalid_regex", "regex is not true or false", 400)
 	CodeInvalidQuery         = def("invalid_query", "the search query or its pattern cannot be used", 400)
+	CodeInvalidSearchMode    = def("invalid_search_mode", "mode is not a search mode: literal, ranked, hybrid or meaning", 400)
+	CodeNoEmbeddingModel     = def("no_embedding_model", "meaning and hybrid search need an embedding model, and none is configured", 400)
 	CodeInvalidKind          = def("invalid_kind", "kind is not one of the kinds the endpoint lists", 400)
 	CodeInvalidState         = def("invalid_state", "state is not a job state", 400)
 	CodeInvalidFormat        = def("invalid_format", "format is not one the export offers", 400)

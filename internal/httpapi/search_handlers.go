@@ -9,12 +9,14 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
 )
 
-// search serves GET /search?uri=&q=&kind=&case_sensitive=&regex=&path=&cursor=:
+// search serves GET /search?uri=&q=&mode=&kind=&case_sensitive=&regex=&path=&cursor=:
 // the search tool's result for people and scripts, with name matches.
+// Without mode the search is literal, as scripts written before ranked
+// search expect.
 func (h *handlers) search(c echo.Context) error {
 	p := tools.SearchParams{
 		URI: c.QueryParam("uri"), Query: c.QueryParam("q"), Kind: c.QueryParam("kind"),
-		Cursor: c.QueryParam("cursor"), Path: c.QueryParam("path"),
+		Cursor: c.QueryParam("cursor"), Path: c.QueryParam("path"), Mode: c.QueryParam("mode"),
 	}
 	if p.URI == "" {
 		p.URI = "kb://me/"

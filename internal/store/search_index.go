@@ -15,9 +15,9 @@ import (
 // finds another name in search_meta rebuilds the index at start.
 func (s *Store) SearchIndexVersion() string {
 	if s.dialect == DialectPostgres {
-		return "pg_trgm-gin-folded-1"
+		return "pg_trgm-gin-folded-1+rank-tsvector-1"
 	}
-	return "fts5-trigram-folded-chunks-2"
+	return "fts5-trigram-folded-chunks-2+rank-porter-bigram-1"
 }
 
 // MinIndexRunes is the shortest literal the index can look up: both the
@@ -198,25 +198,31 @@ func (s *Store) ClearSearchIndex(ctx context.Context) error {
 		if err := db.Exec(`DELETE FROM search_chunks`).Error; err != nil {
 			return translate(err)
 		}
+		if err := db.Exec(`INSERT INTO rank_fts(rank_fts) VALUES ('delete-all')`).Error; err != nil {
+			return translate(err)
+		}
 	}
 	return translate(db.Exec(`DELETE FROM search_docs`).Error)
 }
 
 // SearchIndexBytes is the space the index takes: on PostgreSQL its table
 // with the text copy, TOAST and indexes; on SQLite the payload of the FTS5
-// shadow tables and search_docs (the text itself stays in the blob store).
+// shadow tables (trigrams and words) and search_docs (the text itself stays in the blob store).
 func (s *Store) SearchIndexBytes(ctx context.Context) (int64, error) {
 	var n sql.NullInt64
 	var err error
 	if s.dialect == DialectPostgres {
-		err = s.db.WithContext(ctx).Raw(`SELECT pg_total_relation_size('search_docs')`).Row().Scan(&n)
+		err = s.db.WithContext(ctx).Raw(`SELECT pg_total_relation_size('search_docs') + pg_total_relation_size('rank_docs')`).Row().Scan(&n)
 	} else {
 		err = s.db.WithContext(ctx).Raw(`SELECT
   (SELECT COALESCE(SUM(LENGTH(block)) + 8 * COUNT(*), 0) FROM search_fts_data) +
   (SELECT COALESCE(SUM(LENGTH(term)) + 16 * COUNT(*), 0) FROM search_fts_idx) +
   (SELECT COALESCE(SUM(LENGTH(sz)) + 8 * COUNT(*), 0) FROM search_fts_docsize) +
   (SELECT 24 * COUNT(*) FROM search_docs) +
-  (SELECT 16 * COUNT(*) FROM search_chunks)`).Row().Scan(&n)
+  (SELECT 16 * COUNT(*) FROM search_chunks) +
+  (SELECT COALESCE(SUM(LENGTH(block)) + 8 * COUNT(*), 0) FROM rank_fts_data) +
+  (SELECT COALESCE(SUM(LENGTH(term)) + 16 * COUNT(*), 0) FROM rank_fts_idx) +
+  (SELECT COALESCE(SUM(LENGTH(sz)) + 8 * COUNT(*), 0) FROM rank_fts_docsize)`).Row().Scan(&n)
 	}
 	return n.Int64, translate(err)
 }

@@ -102,7 +102,7 @@ func searchCorpus(t testing.TB, e *env, u kb.Caller, query string) corpusSearch 
 			out.files = append(out.files, p)
 		}
 	}
-	args := map[string]any{"uri": corpusFolder, "query": query}
+	args := map[string]any{"uri": corpusFolder, "query": query, "mode": "literal"}
 	for {
 		r, err := tools.New(e.tree).RunScopedTool(ctx, u, kb.Scope{URI: "kb://me/"}, "search", toolArgsJSON(t, args))
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/index"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/rank"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -144,11 +145,19 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	nodes, err := w.st.NodesByIDs(ctx, ids)
+	if err != nil {
+		return 0, err
+	}
+	names := make(map[int64]string, len(nodes))
+	for _, n := range nodes {
+		names[n.ID] = n.Name
+	}
 	for _, d := range docs {
 		v, ok := knowledge.TextBody(bodies[d.NodeID])
-		var text string
+		var text, raw string
 		if ok {
-			if text, err = w.foldedBody(v); err != nil {
+			if text, raw, err = w.readBody(v); err != nil {
 				// Searches go on reading it in full and say so if they cannot.
 				slog.Warn("search index: a file's text cannot be read; searches read it in full", "node", d.NodeID, "err", err)
 				if err := w.st.PutUnindexed(ctx, d.NodeID, d.VersionID); err != nil {
@@ -157,6 +166,11 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 				continue
 			}
 		}
+		// The word index first: once the body is marked indexed, ranked
+		// searches take the file's entry as current.
+		if err := w.st.WriteRankDoc(ctx, d, rankDoc(names[d.NodeID], raw)); err != nil {
+			return 0, err
+		}
 		if _, err := w.st.WriteSearchText(ctx, d, v.ID, text); err != nil {
 			return 0, err
 		}
@@ -164,19 +178,30 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 	return len(docs), nil
 }
 
-// foldedBody is the text the index holds for a version: folded as the
-// exact matcher folds, so the index's candidates are a superset of what
-// the matcher finds.
-func (w *Index) foldedBody(v store.FileVersion) (string, error) {
+// readBody returns the text the trigram index holds for a version,
+// folded as the exact matcher folds (so the index's candidates are a
+// superset of what the matcher finds), and the text as it is, for the
+// word index.
+func (w *Index) readBody(v store.FileVersion) (folded, raw string, err error) {
 	f, err := w.blobs.Open(v.BlobHash)
 	if err != nil {
-		return "", fmt.Errorf("open blob %s: %w", v.BlobHash, err)
+		return "", "", fmt.Errorf("open blob %s: %w", v.BlobHash, err)
 	}
 	defer f.Close()
 	text, err := io.ReadAll(io.NewSectionReader(f, 0, v.Size))
 	if err != nil {
-		return "", fmt.Errorf("read blob %s: %w", v.BlobHash, err)
+		return "", "", fmt.Errorf("read blob %s: %w", v.BlobHash, err)
 	}
-	folded, _ := index.Fold(nil, text, nil)
-	return string(folded), nil
+	fb, _ := index.Fold(nil, text, nil)
+	return string(fb), string(text), nil
+}
+
+// rankDoc cuts a file into its word-index entry.
+func rankDoc(name, text string) store.RankDoc {
+	d := rank.Fields(name, text)
+	cut := func(s string) store.RankText {
+		words, cjk := rank.Split(s)
+		return store.RankText{Words: words, CJK: cjk}
+	}
+	return store.RankDoc{Name: cut(d.Name), Title: cut(d.Title), Headings: cut(d.Headings), Body: cut(d.Body)}
 }

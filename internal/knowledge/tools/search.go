@@ -26,8 +26,10 @@ const maxNameHits = 50
 // search tool's arguments plus which kinds of match to return.
 type SearchParams struct {
 	URI, Query, Kind, Cursor string
-	CaseSensitive, Regex     bool
-	Path                     string
+	// Mode is literal (the default: scripts rely on it) or ranked.
+	Mode                 string
+	CaseSensitive, Regex bool
+	Path                 string
 }
 
 // NameHit is a node whose name contains the query.
@@ -62,6 +64,12 @@ func (t *Service) Search(ctx context.Context, c kb.Caller, p SearchParams) (*Sea
 	}
 	if p.Path != "" {
 		args["path"] = p.Path
+	}
+	if p.Mode != "" {
+		if !slices.Contains(searchModes, p.Mode) {
+			return nil, apierr.BadRequest(apierr.CodeInvalidSearchMode, "mode must be one of %s, not %q", strings.Join(searchModes, ", "), kb.Clip(p.Mode, 40))
+		}
+		args["mode"] = p.Mode
 	}
 	if p.CaseSensitive {
 		args["case_sensitive"] = true

@@ -30,7 +30,10 @@ type hitPage struct {
 	// index's candidates pages by hits); a scan reads its files to the
 	// page's end to count the ones that match.
 	stopWhenFull bool
-	notes        []string
+	// incomplete: files in scope were left out whatever the cursor says
+	// (a ranked search's unranked files, or an index being rebuilt).
+	incomplete bool
+	notes      []string
 }
 
 // visitAll scans files in order until the page is full; it tells whether
@@ -163,7 +166,7 @@ func (p *hitPage) finish() (any, string, error) {
 	if p.remaining && p.next != nil {
 		out.NextOffset = p.next.encode()
 	}
-	out.Complete = out.NextOffset == nil && out.PendingFiles == 0
+	out.Complete = out.NextOffset == nil && out.PendingFiles == 0 && !p.incomplete
 	if len(out.MoreHitsIn) > 0 {
 		p.notes = append(p.notes, "files in more_hits_in have more matches than shown; search them one at a time or read around the offsets")
 	}
@@ -173,13 +176,19 @@ func (p *hitPage) finish() (any, string, error) {
 	if out.PendingFiles > 0 {
 		p.notes = append(p.notes, fmt.Sprintf("%d document(s) are still having their text extracted after upload and were not searched: say so, and search again in a few seconds", out.PendingFiles))
 	}
-	if out.NextOffset != nil {
+	switch {
+	case out.NextOffset != nil && out.Mode == ModeRanked:
+		p.notes = append(p.notes, "more matching files follow, less relevant: call search again with offset = next_offset")
+	case out.NextOffset != nil:
 		p.notes = append(p.notes, "not every file was searched yet: call search again with offset = next_offset")
 	}
 	out.Note = strings.Join(p.notes, "; ")
 	summary := fmt.Sprintf("%d hits in %d of %d files scanned", len(out.Hits), out.MatchedFiles, out.Scanned)
-	if out.Mode == "index" {
+	switch out.Mode {
+	case "index":
 		summary = fmt.Sprintf("%d hits in %d files (index: %d candidates read)", len(out.Hits), out.MatchedFiles, out.Scanned)
+	case ModeRanked:
+		summary = fmt.Sprintf("ranked: %d passages from the best %d of %d matching files", len(out.Hits), out.Scanned, out.MatchedFiles)
 	}
 	if out.NextOffset != nil {
 		summary += " (partial: more files remain)"

@@ -64,13 +64,19 @@ type SearchResult struct {
 	SkippedNoText int         `json:"skipped_no_text"`        // files visited that have no text body
 	// PendingFiles are the documents in scope whose text is still being
 	// extracted after their upload: not searched yet, so complete is false.
-	PendingFiles int            `json:"pending_files,omitempty"`
-	BytesRead    int64          `json:"bytes_read"`
-	Partial      *SearchPartial `json:"partial_file,omitempty"`
-	Note         string         `json:"note,omitempty"`
-	// Mode says which path answered: "index" (candidates from the content
-	// index, each confirmed by the exact matcher) or "scan" (every file
-	// read, a page at a time).
+	PendingFiles int `json:"pending_files,omitempty"`
+	// UnrankedFiles are files in scope, on a ranked search's first page,
+	// whose text the word index does not hold as it is now (being
+	// indexed, or too large): not ranked, so complete is false.
+	UnrankedFiles int            `json:"unranked_files,omitempty"`
+	BytesRead     int64          `json:"bytes_read"`
+	Partial       *SearchPartial `json:"partial_file,omitempty"`
+	Note          string         `json:"note,omitempty"`
+	// Mode says which path answered: for a literal search "index"
+	// (candidates from the content index, each confirmed by the exact
+	// matcher) or "scan" (every file read, a page at a time); "ranked" for
+	// ranked retrieval (files scored by the word index, best first, with
+	// their best passages).
 	Mode string `json:"mode"`
 	// Ranked: the index's candidates were all read and the hits come best
 	// first across the pages; scanned and matched_files then count the
@@ -80,17 +86,20 @@ type SearchResult struct {
 
 var searchTool = toolDef{
 	name: "search",
-	description: fmt.Sprintf("Search the text of the files under a folder (or one file) for a phrase, ignoring case unless case_sensitive. "+
-		"With a query of 3 or more characters the content index answers the whole folder in one call (mode \"index\"), files whose name contains the query or with more matches first; "+
-		"a shorter query, or a regex without 3 literal characters in a row, reads the files, at most %d per call in path order (mode \"scan\"). "+
+	description: fmt.Sprintf("Search the text of the files under a folder (or one file). Two modes: "+
+		"mode \"ranked\" matches the words of a question (stemmed, any order, Chinese and Japanese by character pairs) and returns the best files first, each with its best passages; "+
+		"mode \"literal\" finds an exact string (ignoring case unless case_sensitive, or an RE2 regex). "+
+		"Without mode: ranked for a query of several words, literal for one word or a \"quoted phrase\". "+
+		"Literal with 3 or more characters asks the content index and answers the whole folder in one call (result mode \"index\"); a shorter query or a regex without 3 literal characters in a row reads at most %d files per call in path order (mode \"scan\"). "+
 		"complete is false whenever more remains: call again with offset set to next_offset (an opaque string); "+
-		"complete false without next_offset means pending_files documents are still having their text extracted after upload and were not searched: say so in your answer, and search again shortly. "+
-		"Hits give uri, line, offset (a read offset, in characters) and a snippet with the match in «»; a folder search shows at most %d hits per file and lists files with more in more_hits_in (search that file alone to page through them). "+
+		"complete false without next_offset means pending_files documents are still having their text extracted after upload (or unranked_files are still being indexed) and were not searched: say so in your answer, and search again shortly. "+
+		"Hits give uri, line, offset (a read offset, in characters) and a snippet with the matches in «»; a literal folder search shows at most %d hits per file and lists files with more in more_hits_in (search that file alone to page through them). "+
 		"Files without a text body are counted in skipped_no_text, not searched.", SearchFilesPerPage, MaxSearchHitsPerFile),
 	tooBig: "use a longer, more specific query or search a narrower folder",
 	args: []argSpec{
 		uriArg("The folder (searched with everything below it) or the file to search."),
-		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "The text to find: a literal phrase (or an RE2 regular expression when regex is true), matched ignoring case unless case_sensitive is true."},
+		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "What to find: for ranked, a question or keywords; for literal, an exact phrase (or an RE2 regular expression when regex is true), matched ignoring case unless case_sensitive is true."},
+		{Name: "mode", Kind: argString, Enum: searchModes, Description: "ranked: words of a question, best files first (use for questions and topics); literal: an exact string (use for names, identifiers, quotes); hybrid and meaning: search by meaning, only when the server has an embedding model. Default: ranked for several words, literal for one word or a quoted phrase."},
 		{Name: "offset", Kind: argString, MaxChars: 4 * kb.MaxURIBytes, Description: "Cursor to continue a search: the next_offset string of the previous page. Omit it for the first page."},
 		{Name: "case_sensitive", Kind: argBoolean, Description: "Match letter case exactly (default false: ignoring case)."},
 		{Name: "regex", Kind: argBoolean, Description: "Treat query as an RE2 regular expression, matched within one line (default false: a literal phrase)."},
@@ -111,6 +120,9 @@ type searchCursor struct {
 	// file; Rank, in a ranked answer, is the rank of the next file to show.
 	Index bool     `json:"i,omitempty"`
 	Rank  *rankKey `json:"r,omitempty"`
+	// Skip, in a ranked-mode walk, is how many of the best files earlier
+	// pages showed.
+	Skip int `json:"k,omitempty"`
 	// Dense: in a walk of the index's candidates, more matched than a
 	// ranked answer takes (a common word).
 	Dense  bool   `json:"d,omitempty"`
@@ -145,7 +157,7 @@ func decodeCursor(s string, call toolCall) (searchCursor, error) {
 		return searchCursor{}, badCursor()
 	}
 	var c searchCursor
-	if err := json.Unmarshal(b, &c); err != nil || c.Path == "" || c.Byte < 0 || c.Char < 0 || c.Accept < c.Char {
+	if err := json.Unmarshal(b, &c); err != nil || c.Path == "" || c.Byte < 0 || c.Char < 0 || c.Accept < c.Char || c.Skip < 0 {
 		return searchCursor{}, badCursor()
 	}
 	inside := c.Owner == 0 && (c.Path == target.Path ||
@@ -168,6 +180,10 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 	if strings.TrimSpace(query) == "" {
 		return nil, "", invalidArgs("search: \"query\" must contain more than spaces")
 	}
+	mode, query, err := searchMode(call, query)
+	if err != nil {
+		return nil, "", err
+	}
 	glob, err := index.ParseGlob(call.args.str("path"))
 	if err != nil {
 		return nil, "", queryErr(err)
@@ -177,6 +193,12 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 		if cur, err = decodeCursor(off, call); err != nil {
 			return nil, "", err
 		}
+	}
+	if mode == ModeRanked {
+		return t.runRanked(ctx, call, query, glob, cur)
+	}
+	if cur.Skip > 0 {
+		return nil, "", invalidArgs("search: this offset continues a ranked search; pass mode \"ranked\" again, or omit offset to start again")
 	}
 	opts := index.Options{CaseSensitive: call.args.boolean("case_sensitive"), Regex: call.args.boolean("regex")}
 	sc, err := index.NewScanner(query, opts, index.SnippetRadius, index.ChunkBytes)
@@ -202,6 +224,22 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 		err = t.searchScanned(ctx, p)
 	}
 	if err != nil {
+		return nil, "", err
+	}
+	if err := t.countPending(ctx, p); err != nil {
+		return nil, "", err
+	}
+	return p.finish()
+}
+
+// runRanked answers a search in mode ranked.
+func (t *Service) runRanked(ctx context.Context, call toolCall, query string, glob index.Glob, cur searchCursor) (any, string, error) {
+	if cur.Path != "" && (!cur.Index || cur.Mid || cur.Skip == 0) {
+		return nil, "", invalidArgs("search: this offset continues a literal search; pass the same mode as the search that returned it, or omit offset to start again")
+	}
+	p := &hitPage{t: t, call: call, glob: glob, cur: cur, budget: MaxSearchPageBytes,
+		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: ModeRanked}}
+	if err := t.searchRankedWords(ctx, p, query); err != nil {
 		return nil, "", err
 	}
 	if err := t.countPending(ctx, p); err != nil {

@@ -58,7 +58,7 @@ func TestToolSearchCaseAndScripts(t *testing.T) {
 // index.
 func checkScriptCase(t *testing.T, e *toolEnv, mode, query string, want []string) {
 	t.Helper()
-	r := searchPage(t, e, "kb://me/d/", map[string]any{"uri": "kb://me/d/", "query": query})
+	r := searchPage(t, e, "kb://me/d/", map[string]any{"uri": "kb://me/d/", "query": query, "mode": "literal"})
 	var got []string
 	for _, h := range r.Hits {
 		got = append(got, fmt.Sprintf("%s#%d", h.URI[len("kb://users/alice/d/"):], h.Offset))

@@ -53,6 +53,8 @@ type toolCall struct {
 	// search take; roots are what is shared with the caller at this call.
 	shared bool
 	roots  []store.SharedRoot
+	// door: what a search without a mode means (searchMode).
+	door door
 }
 
 // scopeURI spells the call's target.
@@ -156,7 +158,7 @@ func (t *Service) RunScopedTool(ctx context.Context, c kb.Caller, sc kb.Scope, n
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return t.runTool(ctx, c, s, def, a)
+	return t.runTool(ctx, c, s, def, a, doorModel)
 }
 
 // RunCommand runs an explicit command {command, uri, ...arguments} with the
@@ -181,21 +183,24 @@ func (t *Service) RunCommand(ctx context.Context, c kb.Caller, body []byte) (Too
 	if name == "" {
 		return ToolResult{}, invalidArgs("command is required: one of %s", strings.Join(toolNames, ", "))
 	}
-	return t.runCommand(ctx, c, name, rest)
+	return t.runCommand(ctx, c, name, rest, doorScript)
 }
 
 // RunNamedCommand is RunCommand with the command's name apart from its JSON
 // arguments {uri, ...}: the entry point of front doors that name the tool
-// in their own envelope (MCP's tools/call), so both run one code path.
+// in their own envelope (MCP's tools/call), so both run one code path. Its
+// callers are models, so a search without a mode is chosen as the agent's.
 func (t *Service) RunNamedCommand(ctx context.Context, c kb.Caller, name string, args json.RawMessage) (ToolResult, error) {
 	fields, err := decodeObject("arguments for "+kb.Clip(name, 40), args)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return t.runCommand(ctx, c, name, fields)
+	// MCP's clients are models reading the tool's description: a search
+	// without a mode means what it means for the agent.
+	return t.runCommand(ctx, c, name, fields, doorModel)
 }
 
-func (t *Service) runCommand(ctx context.Context, c kb.Caller, name string, fields []field) (ToolResult, error) {
+func (t *Service) runCommand(ctx context.Context, c kb.Caller, name string, fields []field, d door) (ToolResult, error) {
 	def, ok := toolDefs()[name]
 	if !ok {
 		return ToolResult{}, apierr.BadRequest(apierr.CodeUnknownCommand, "there is no command %q; the commands are %s", kb.Clip(name, 40), strings.Join(toolNames, ", "))
@@ -209,7 +214,7 @@ func (t *Service) runCommand(ctx context.Context, c kb.Caller, name string, fiel
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return t.runTool(ctx, c, sc, def, a)
+	return t.runTool(ctx, c, sc, def, a, d)
 }
 
 func (t *Service) commandScope(ctx context.Context, c kb.Caller, raw string) (resolvedScope, error) {
@@ -224,11 +229,12 @@ func (t *Service) commandScope(ctx context.Context, c kb.Caller, raw string) (re
 	return resolvedScope{Target: tg}, err
 }
 
-func (t *Service) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def toolDef, a toolArgs) (ToolResult, error) {
+func (t *Service) runTool(ctx context.Context, c kb.Caller, s resolvedScope, def toolDef, a toolArgs, d door) (ToolResult, error) {
 	call, err := t.callIn(ctx, c, s, a)
 	if err != nil {
 		return ToolResult{}, err
 	}
+	call.door = d
 	return t.runCall(ctx, call, def)
 }
 

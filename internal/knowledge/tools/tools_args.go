@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +44,7 @@ type argSpec struct {
 	Min, Max    int64 // integers, inclusive
 	MinChars    int   // strings, in code points
 	MaxChars    int
+	Enum        []string // strings: the only values accepted, when set
 	Description string
 }
 
@@ -253,6 +255,9 @@ func decodeString(tool string, spec argSpec, raw json.RawMessage) (string, error
 	if spec.MaxChars > 0 && n > spec.MaxChars {
 		return "", invalidArgs("%s: %q is %d characters; at most %d are allowed", tool, spec.Name, n, spec.MaxChars)
 	}
+	if len(spec.Enum) > 0 && !slices.Contains(spec.Enum, s) {
+		return "", invalidArgs("%s: %q must be one of %s, not %q", tool, spec.Name, strings.Join(spec.Enum, ", "), kb.Clip(s, 40))
+	}
 	return s, nil
 }
 
@@ -306,6 +311,9 @@ func schemaOf(specs []argSpec) json.RawMessage {
 			}
 			if s.MaxChars > 0 {
 				p["maxLength"] = s.MaxChars
+			}
+			if len(s.Enum) > 0 {
+				p["enum"] = s.Enum
 			}
 		}
 		props[s.Name] = p

@@ -1,0 +1,242 @@
+package search_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/knowledge/tools"
+	"github.com/knowspace/knowspace/internal/rank"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+	"github.com/knowspace/knowspace/internal/testsupport/godocs"
+)
+
+// BenchmarkRankedKnownAnswers is the known-answer benchmark of issue #39:
+// the questions of internal/testsupport/godocs over Go's standard library
+// documentation, asked in each mode, in the same run: literal (the whole
+// question, and its longest content word by the fixed rule below), ranked,
+// and plain FTS5 BM25 (Porter, one column, no boosts) as the baseline. It
+// prints recall@1/5/10 and MRR@10 per mode, then the ranked query's p50
+// over KB_BENCH_RANK_COPIES copies of the corpus (default 20) in one tree.
+func BenchmarkRankedKnownAnswers(b *testing.B) {
+	pages, err := godocs.Ensure()
+	if err != nil {
+		b.Skipf("the Go documentation corpus cannot be generated here: %v", err)
+	}
+	qs, err := godocs.Questions()
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, err := baselineBM25(pages, qs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, dialect := range storetest.Dialects() {
+		b.Run(dialect, func(b *testing.B) {
+			e := newEnvUploading(b, dialect, 64<<20)
+			putCorpus(b, e, e.alice, "kb://me/godocs/", pages)
+			runs := map[string][][]string{"baseline-bm25": base}
+			for _, m := range []struct{ name, mode string }{{"literal-question", "literal"}, {"literal-word", "literal"}, {"ranked", "ranked"}} {
+				for _, q := range qs {
+					query := q.Question
+					if m.name == "literal-word" {
+						query = longestContentWord(q.Question)
+					}
+					runs[m.name] = append(runs[m.name], e.rankedFiles(e.alice, "kb://me/godocs/", query, m.mode, 10))
+				}
+			}
+			b.Logf("known-answer set: %d questions over %d pages (%s)", len(qs), len(pages), dialect)
+			b.Logf("%-18s %9s %9s %9s %7s   %s", "mode", "recall@1", "recall@5", "recall@10", "MRR@10", "recall@10 question/keywords/zh")
+			for _, name := range []string{"literal-question", "literal-word", "baseline-bm25", "ranked"} {
+				m := measure(qs, runs[name])
+				b.Logf("%-18s %9.3f %9.3f %9.3f %7.3f   %s", name, m.r1, m.r5, m.r10, m.mrr, m.byStyle)
+				if name == "ranked" {
+					b.ReportMetric(m.r10, "recall@10")
+					b.ReportMetric(m.mrr, "MRR@10")
+				}
+			}
+			copies := 20
+			if s := os.Getenv("KB_BENCH_RANK_COPIES"); s != "" {
+				if copies, err = strconv.Atoi(s); err != nil || copies < 1 {
+					b.Fatalf("KB_BENCH_RANK_COPIES=%q: want a positive whole number", s)
+				}
+			}
+			start := time.Now()
+			for i := range copies {
+				putCorpus(b, e, e.bob, fmt.Sprintf("kb://me/big/copy%03d/", i), pages)
+			}
+			if err := e.index.WaitIndexed(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("large tree: %d files in %v (upload and index)", copies*len(pages), time.Since(start).Round(time.Second))
+			var took []time.Duration
+			b.ResetTimer()
+			for b.Loop() {
+				for _, q := range qs {
+					t0 := time.Now()
+					e.rankedFiles(e.bob, "kb://me/big/", q.Question, "ranked", 1)
+					took = append(took, time.Since(t0))
+				}
+			}
+			slices.Sort(took)
+			p50, p95 := took[len(took)/2], took[len(took)*95/100]
+			b.ReportMetric(float64(p50.Microseconds())/1000, "ms-p50")
+			b.ReportMetric(float64(p95.Microseconds())/1000, "ms-p95")
+			b.Logf("ranked query over %d files (first page, passages included): p50 %v, p95 %v, %d queries", copies*len(pages), p50, p95, len(took))
+		})
+	}
+}
+
+func putCorpus(b *testing.B, e *env, c kb.Caller, root string, pages []godocs.Page) {
+	for _, p := range pages {
+		dir, name := path.Split(p.Path)
+		e.put(c, root+dir, name, p.Text)
+	}
+	if err := e.index.WaitIndexed(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// rankedFiles runs a search and returns the distinct files of its hits,
+// best first, paging until it has n of them; paths are below the scope.
+func (e *env) rankedFiles(c kb.Caller, scope, query, mode string, n int) []string {
+	var out []string
+	args := map[string]any{"uri": scope, "query": query, "mode": mode}
+	for range 5 {
+		res, err := tools.New(e.tree).RunScopedTool(context.Background(), c, kb.Scope{URI: scope}, "search", toolArgsJSON(e.t, args))
+		if err != nil {
+			return out // a query of no words, for one
+		}
+		r := res.Value.(*tools.SearchResult)
+		for _, h := range r.Hits {
+			i := strings.Index(h.URI, "/godocs/")
+			p := h.URI[i+len("/godocs/"):]
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+		if len(out) >= n || r.NextOffset == nil {
+			break
+		}
+		args["offset"] = *r.NextOffset
+	}
+	return out[:min(len(out), n)]
+}
+
+// longestContentWord is the fixed rule that reduces a question to one
+// literal: its longest word that is not a stop word (the first of equal
+// length), or the question itself when it has none (a Chinese one).
+func longestContentWord(q string) string {
+	best := ""
+	for _, w := range rank.ParseQuery(q).Words {
+		if len([]rune(w)) > len([]rune(best)) {
+			best = w
+		}
+	}
+	if best == "" {
+		return q
+	}
+	return best
+}
+
+// baselineBM25 ranks the pages for every question with plain FTS5 BM25:
+// the Porter tokenizer over each page as one column, no boosts, the
+// question's content words ORed.
+func baselineBM25(pages []godocs.Page, qs []godocs.Question) ([][]string, error) {
+	db, err := sql.Open("sqlite3", ":memory:")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE VIRTUAL TABLE p USING fts5(path UNINDEXED, body, tokenize='porter unicode61')`); err != nil {
+		return nil, err
+	}
+	for _, p := range pages {
+		if _, err := db.Exec(`INSERT INTO p (path, body) VALUES (?, ?)`, p.Path, string(p.Text)); err != nil {
+			return nil, err
+		}
+	}
+	out := make([][]string, len(qs))
+	for i, q := range qs {
+		match := rank.ParseQuery(q.Question).FTS5()
+		if match == "" {
+			continue
+		}
+		rows, err := db.Query(`SELECT path FROM p WHERE p MATCH ? ORDER BY bm25(p) LIMIT 10`, match)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", q.ID, err)
+		}
+		for rows.Next() {
+			var p string
+			if err := rows.Scan(&p); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[i] = append(out[i], p)
+		}
+		rows.Close()
+	}
+	return out, nil
+}
+
+type measures struct {
+	r1, r5, r10, mrr float64
+	byStyle          string
+}
+
+// measure scores ranked answers against the known answers: recall@k is
+// the share of questions with an answering page in the first k, MRR@10
+// the mean of 1/rank of the first answering page (0 beyond 10).
+func measure(qs []godocs.Question, got [][]string) measures {
+	var m measures
+	type tally struct{ n, hit int }
+	styles := map[string]*tally{}
+	for i, q := range qs {
+		first := 0
+		for r, p := range got[i] {
+			if r < 10 && slices.Contains(q.Answers, p) {
+				first = r + 1
+				break
+			}
+		}
+		st := styles[q.Style]
+		if st == nil {
+			st = &tally{}
+			styles[q.Style] = st
+		}
+		st.n++
+		if first == 0 {
+			continue
+		}
+		st.hit++
+		m.mrr += 1 / float64(first)
+		if first <= 1 {
+			m.r1++
+		}
+		if first <= 5 {
+			m.r5++
+		}
+		m.r10++
+	}
+	n := float64(len(qs))
+	m.r1, m.r5, m.r10, m.mrr = m.r1/n, m.r5/n, m.r10/n, m.mrr/n
+	var parts []string
+	for _, s := range []string{"question", "keywords", "zh"} {
+		if t := styles[s]; t != nil {
+			parts = append(parts, fmt.Sprintf("%d/%d", t.hit, t.n))
+		}
+	}
+	m.byStyle = strings.Join(parts, " ")
+	return m
+}
