@@ -20,7 +20,8 @@ build: web
 check-tools:
 	@command -v $(GO) >/dev/null || { echo "missing: Go 1.26+ (https://go.dev/dl)"; exit 1; }
 	@command -v gcc >/dev/null || { echo "missing: gcc (SQLite uses cgo): apt-get install -y gcc"; exit 1; }
-	@command -v npm >/dev/null || { echo "missing: Node.js 20+ and npm: apt-get install -y nodejs npm"; exit 1; }
+	@command -v npm >/dev/null || { echo "missing: Node.js 20.19+ and npm: apt-get install -y nodejs npm"; exit 1; }
+	@node -e 'const [a, b] = process.versions.node.split(".").map(Number); if (a < 20 || (a === 20 && b < 19)) { console.log("missing: Node.js 20.19+ (this is " + process.version + "; Vite needs 20.19)"); process.exit(1) }'
 	@command -v tesseract >/dev/null || echo "note: Tesseract is missing (apt-get install -y tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra): scanned pages and images will have no text, and the OCR tests will be skipped"
 	@! command -v tesseract >/dev/null || tesseract --list-langs 2>/dev/null | grep -qx chi_tra || echo "note: Tesseract's Traditional Chinese model is missing (apt-get install -y tesseract-ocr-chi-tra): the OCR corpus test leaves it out"
 
