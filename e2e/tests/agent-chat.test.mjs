@@ -218,6 +218,24 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
   );
 
   ws.it(
+    "deleting the chat's folder moves the chat to its parent, where a question is answered",
+    async ({ page }) => {
+      await ws.api("/resources/folders", { method: "POST", json: { uri: `${ROOT}doomed/` } });
+      await page.getByRole("button", { name: "Refresh" }).click();
+      await treeItem(page, `${ROOT}doomed/`).click();
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/doomed\/$/ }).waitFor();
+      await page.getByRole("button", { name: "Delete" }).click();
+      const dialog = page.getByRole("dialog", { name: "Delete" });
+      await dialog.getByRole("button", { name: "Delete" }).click();
+      await treeItem(page, `${ROOT}doomed/`).waitFor({ state: "detached" });
+      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/$/ }).waitFor({ timeout: 5_000 });
+      const { status } = await askAndWait(page, "what is left here?");
+      assert.equal(status, "done");
+      assert.equal(streams.at(-1).uri, ROOT);
+    },
+  );
+
+  ws.it(
     "previewing a file of the same folder keeps the chat; switching folder starts a new one and cancels the stream",
     async ({ page }) => {
       await treeItem(page, `${ROOT}notes/`).click();

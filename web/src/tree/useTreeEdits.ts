@@ -58,7 +58,9 @@ export function useTreeEdits(view: TreeView) {
       setExpanded((s) => new Set([...s].filter((u) => !isWithin(u, uri))));
       forgetBelow(qc, uri);
       await refreshFolders(qc, [parentURI(uri) ?? root]);
-      if (selected && isWithin(selected, uri)) onSelect(null);
+      // The parent takes the selection, and the chat with it: a chat left
+      // on a folder that is gone could only fail.
+      if (selected && isWithin(selected, uri)) onSelect(parentURI(uri) ?? root);
     },
   });
 
