@@ -93,8 +93,13 @@ func generate(dir string) error {
 	if err := os.WriteFile(script, corpusScript, 0o755); err != nil {
 		return err
 	}
+	// go test puts its own Go first on PATH: the docs are that Go's.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("the corpus needs the go command: %w", err)
+	}
 	cmd := exec.Command("sh", script, dir)
-	cmd.Env = append(os.Environ(), "GO="+filepath.Join(runtime.GOROOT(), "bin", "go"))
+	cmd.Env = append(os.Environ(), "GO="+goBin)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("corpus.sh: %w: %s", err, out)
 	}
