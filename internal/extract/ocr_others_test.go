@@ -73,7 +73,6 @@ func TestOCRPagesByOthers(t *testing.T) {
 	t.Logf("CER by page: %v", rates)
 }
 
-
 // latinLines fails a Chinese page's line that came out as Latin letters
 // alone and shares no word with the truth: the Chinese line read as
 // "MRL ERICSON MEH". A Latin word misread ("paSSWd") is not such a line.
