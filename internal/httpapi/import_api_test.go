@@ -154,8 +154,9 @@ func TestImportAPI(t *testing.T) {
 			if done.State != "succeeded" {
 				t.Fatalf("job %+v", done)
 			}
-			if res["files"].(float64) != 3 || res["folder_uri"] != "kb://users/alice/Project X/" {
-				t.Errorf("result %v", res)
+			// a, a/b, a/b/c and 报告 exist only in the files' paths.
+			if res["files"].(float64) != 3 || res["folders"].(float64) != 5 || res["folder_uri"] != "kb://users/alice/Project X/" {
+				t.Errorf("result %v, want 3 files in 5 folders", res)
 			}
 			if _, names := e.list("kb://me/Project X/"); strings.Join(names, ",") != "a,empty,报告,top.txt" {
 				t.Errorf("listing %q", names)

@@ -150,7 +150,7 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c kb.Calle
 		// after the commit leaves a finished job, not one a second worker
 		// would run again when the lease expires (duplicating every file).
 		Done: func(tx *store.Store, items []knowledge.Item) error {
-			res = Result{FolderURI: cfg.Target, Files: nf, Folders: len(dirs), Skipped: nonNil(skipped)}
+			res = Result{FolderURI: cfg.Target, Files: nf, Folders: folderCount(dirs, files), Skipped: nonNil(skipped)}
 			if cfg.Folder != "" && len(items) > 0 {
 				res.FolderURI = items[0].URI
 			}
@@ -188,6 +188,24 @@ next:
 		out = append(out, clean)
 	}
 	return out, bad
+}
+
+// folderCount counts the folders an import makes: its folder entries and
+// the folders its files' paths name (many archives list no folder entries).
+func folderCount(dirs [][]string, files []knowledge.Staged) int {
+	seen := map[string]bool{}
+	add := func(path []string) {
+		for i := 1; i <= len(path); i++ {
+			seen[strings.Join(path[:i], "/")] = true
+		}
+	}
+	for _, d := range dirs {
+		add(d)
+	}
+	for _, f := range files {
+		add(f.Dir)
+	}
+	return len(seen)
 }
 
 func nonNil(s []archive.Skip) []archive.Skip {
