@@ -116,4 +116,12 @@ describe("planRefresh", () => {
     expect(artifactURIs(job(1, "succeeded"))).toEqual([]);
     expect(artifactURIs(succeeded(1))).toEqual([summaryURI, root + "wiki/notes/.overview.md", root + "wiki/notes/"]);
   });
+
+  it("refreshes the folder an import filled, which the tree may have listed empty", () => {
+    const folder = root + "Project X/";
+    const done = job(7, "succeeded", { kind: "import", uri: folder, result: { folder_uri: folder, files: 3, folders: 5 } });
+    const plan = planRefresh([done], new Map([[7, "running:unpack"]]), (f) => (f === folder ? [] : undefined));
+    expect([...plan.folders]).toContain(folder);
+    expect([...plan.folders]).toContain(root);
+  });
 });

@@ -30,12 +30,12 @@ export function anyActive(jobs: readonly Pick<Job, "state">[] | undefined): bool
   return !!jobs?.some((j) => isActiveJob(j.state));
 }
 
-/** artifactURIs lists what a finished job wrote: summary, overview, abstract, output folder. */
+/** artifactURIs lists what a finished job wrote: summary, overview, abstract, output folder, an import's folder. */
 export function artifactURIs(job: Pick<Job, "output_uri" | "result">): string[] {
   const out: string[] = [];
   const r = job.result;
   if (r && typeof r === "object") {
-    for (const k of ["summary_uri", "overview_uri", "abstract_uri"] as const) {
+    for (const k of ["summary_uri", "overview_uri", "abstract_uri", "folder_uri"] as const) {
       const v = (r as Record<string, unknown>)[k];
       if (typeof v === "string" && v) out.push(v);
     }
