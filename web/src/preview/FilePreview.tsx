@@ -23,6 +23,8 @@ import type { FindState } from "./FindInFile";
 import { CURRENT_CLASS, MARK_CLASS, markText } from "./marks";
 import { codePointLength, isPaged, loadPosition, pageCount, pageOf, pageSpan, pageStart, prevOffset, savePosition } from "./paging";
 import { codeLanguage, previewKind } from "./previewKind";
+import { splitFrontMatter } from "./frontMatter";
+import { GeneratedProperties } from "./GeneratedProperties";
 
 const MarkdownView = lazy(() => import("./MarkdownView"));
 const CodeView = lazy(() => import("./MarkdownView").then((m) => ({ default: m.CodeView })));
@@ -261,7 +263,7 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
             {messageOf(q.error)}
           </p>
         ) : (
-          <PageBody page={q.data} name={name} mark={find?.query} />
+          <PageBody page={q.data} name={name} mark={find?.query} root={root} onOpen={onOpen} />
         )}
       </div>
     </PreviewFrame>
@@ -271,7 +273,19 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
 /** How often a preview waiting for a document's text asks again. */
 const EXTRACTING_POLL_MS = 2000;
 
-export function PageBody({ page, name, mark }: { page: ContentPage; name: string; mark?: string }) {
+export function PageBody({
+  page,
+  name,
+  mark,
+  root = "",
+  onOpen,
+}: {
+  page: ContentPage;
+  name: string;
+  mark?: string;
+  root?: string;
+  onOpen?: (uri: string) => void;
+}) {
   const { t } = useTranslation("preview");
   if (page.body === "none" && page.text_state === "text_pending") {
     return (
@@ -332,7 +346,7 @@ export function PageBody({ page, name, mark }: { page: ContentPage; name: string
   return (
     <Suspense fallback={<pre className="plain">{page.text}</pre>}>
       {kind === "markdown" ? (
-        <MarkdownView text={page.text} base={page.uri} mark={mark} />
+        <GeneratedMarkdown page={page} root={root} mark={mark} onOpen={onOpen} />
       ) : kind === "csv" ? (
         <CsvTable
           text={page.text}
@@ -370,5 +384,16 @@ function PreviewFrame(props: {
       </div>
       {props.children}
     </div>
+  );
+}
+
+/** GeneratedMarkdown shows a page of Markdown, a compiled file's provenance block as properties above it. */
+function GeneratedMarkdown({ page, root, mark, onOpen }: { page: ContentPage; root: string; mark?: string; onOpen?: (uri: string) => void }) {
+  const { meta, body } = page.offset === 0 ? splitFrontMatter(page.text) : { meta: null, body: page.text };
+  return (
+    <>
+      {meta && <GeneratedProperties meta={meta} root={root} onOpen={onOpen} />}
+      <MarkdownView text={body} base={page.uri} mark={mark} />
+    </>
   );
 }
