@@ -67,3 +67,17 @@ func (t *Tree) MarkForIndex(ctx context.Context, tx *store.Store, ids ...int64) 
 	}
 	return pending, nil
 }
+
+// remarkRenamed has the index writer take a renamed file's text again:
+// ranked search weighs the file's name, which its word-index entry holds.
+// A folder's rename leaves the names of the files below it as they were.
+func remarkRenamed(ctx context.Context, tx *store.Store, id int64) error {
+	docs, err := tx.SearchDocs(ctx, []int64{id})
+	if err != nil {
+		return err
+	}
+	if d, ok := docs[id]; ok && d.Indexed {
+		return tx.MarkSearchPending(ctx, id, d.VersionID)
+	}
+	return nil
+}

@@ -152,6 +152,11 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		if moved, err = tx.MoveNode(ctx, n, parent, to.Name()); err != nil {
 			return err
 		}
+		if !n.IsDir() && moved.Name != n.Name {
+			if err := remarkRenamed(ctx, tx, n.ID); err != nil {
+				return err
+			}
+		}
 		// Both folders changed: one lost the node, the other gained it.
 		return MarkChanged(ctx, tx, own, n, moved)
 	})

@@ -53,6 +53,11 @@ func newEnv(t testing.TB, dialect string) *env {
 	}
 	e.aliceNotes = scoped.Secret
 	e.bob = stack.NewUser(t, "bob", store.RoleUser).Token
+	// Ranked search ranks what the index writer has taken: the sample
+	// trees first.
+	if err := stack.Index.WaitIndexed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	door := mcp.New(mcp.Deps{Tree: stack.Tree, Auth: stack.Auth, ResourcesPage: 3})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Store: stack.Store, Auth: stack.Auth, Tree: stack.Tree,
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: door}}}))
@@ -210,6 +215,13 @@ func TestMCPTools(t *testing.T) {
 				valid("search", s)
 				if hits, _ := s["hits"].([]any); len(hits) == 0 {
 					t.Fatalf("search found nothing: %v", s)
+				}
+				// MCP's clients are models: a question is searched by its
+				// words, best files first, as the agent's is.
+				_, q := call(t, cs, "search", map[string]any{"uri": "kb://me/", "query": "what does the tree on the left hold?"})
+				valid("search", q)
+				if hits, _ := q["hits"].([]any); q["mode"] != "ranked" || len(hits) == 0 {
+					t.Fatalf("a question over MCP: %v", q)
 				}
 				_, st := call(t, cs, "status", map[string]any{"uri": "kb://me/"})
 				valid("status", st)

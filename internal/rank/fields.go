@@ -4,8 +4,12 @@ import "strings"
 
 // MaxBodyBytes bounds the text of one file the word index holds: a
 // longer body is ranked by its beginning (its name, title and headings
-// still count), so that indexing a huge file keeps the write lock briefly.
-const MaxBodyBytes = 4 << 20
+// still count). A file's entry is written in one transaction, and SQLite's
+// write lock is held while FTS5 cuts it into words: this is the size of
+// one chunk of the trigram index, so that indexing a large upload never
+// keeps other users' writes waiting longer than a chunk does (4 MB kept
+// them waiting seconds, TestBigUploadDoesNotStallOthers).
+const MaxBodyBytes = 256 << 10
 
 // Doc is what a file contributes to the word index, one weighted column
 // each.

@@ -35,7 +35,16 @@ type SearchDoc struct {
 
 // PutUnindexed records that the index does not hold the node's body
 // (version versionID, too large to index): every search reads it instead.
+// The word index's entry of an earlier version goes with it: a ranked
+// search counts the file as unranked rather than ranking old text.
 func (s *Store) PutUnindexed(ctx context.Context, nodeID, versionID int64) error {
+	drop := `DELETE FROM rank_fts WHERE rowid = ?`
+	if s.dialect == DialectPostgres {
+		drop = `DELETE FROM rank_docs WHERE node_id = ?`
+	}
+	if err := s.db.WithContext(ctx).Exec(drop, nodeID).Error; err != nil {
+		return translate(err)
+	}
 	return translate(s.db.WithContext(ctx).Exec(`INSERT INTO search_docs (node_id, version_id, indexed, pending) VALUES (?, ?, false, false)
 ON CONFLICT (node_id) DO UPDATE SET version_id = excluded.version_id, indexed = false, pending = false`, nodeID, versionID).Error)
 }

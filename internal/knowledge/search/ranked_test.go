@@ -250,3 +250,48 @@ func TestRankedAfterRebuild(t *testing.T) {
 		}
 	})
 }
+
+// TestRankedUnindexed: a file whose new text is too large for the index is
+// not ranked by its old text; the answer counts it and is not complete.
+func TestRankedUnindexed(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		ctx := context.Background()
+		e.put(e.alice, "kb://me/d/", "gzip.md", []byte(rankedCorpus["gzip.md"]))
+		if err := e.index.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		e.tree.SetMaxIndexedBytes(64)
+		e.put(e.alice, "kb://me/d/", "gzip.md", []byte(rankedCorpus["gzip.md"]+strings.Repeat("more text\n", 20)))
+		if err := e.index.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		r := e.searchWith(e.alice, "kb://me/d/", map[string]any{"query": "read compressed files", "mode": "ranked"})
+		if len(r.Hits) != 0 || r.UnrankedFiles != 1 || r.Complete || !strings.Contains(r.Note, "not ranked") {
+			t.Fatalf("%+v", r)
+		}
+	})
+}
+
+// TestRankedFollowsRename: a renamed file is ranked by its new name.
+func TestRankedFollowsRename(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		ctx := context.Background()
+		e.put(e.alice, "kb://me/d/", "a.md", []byte("the weekly report\n"))
+		e.put(e.alice, "kb://me/d/", "b.md", []byte("the weekly report\n"))
+		if err := e.index.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.tree.Move(ctx, e.alice, "kb://me/d/b.md", "kb://me/d/zebra.md"); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.index.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		r := e.searchWith(e.alice, "kb://me/d/", map[string]any{"query": "zebra report", "mode": "ranked"})
+		if len(r.Hits) != 2 || r.Hits[0].URI != "kb://users/alice/d/zebra.md" {
+			t.Fatalf("%+v", r.Hits)
+		}
+	})
+}
