@@ -89,10 +89,11 @@ describe("compile skills", { timeout: 150_000 }, () => {
       await plan.click();
       await page.locator(".preview .panel-actions").getByRole("link", { name: "Summary" }).click();
       await treeItem(page, `${ROOT}wiki/notes/research-plan.md`).waitFor();
-      const summary = previewContent(page);
-      await summary.filter({ hasText: /skill/ }).waitFor();
-      const text = await summary.innerText();
-      // The provenance names the skill and a hash of its prompt.
+      // The preview shows the provenance as properties, naming the skill.
+      const props = previewContent(page).getByTestId("front-matter");
+      await props.filter({ hasText: SKILL_NAME }).waitFor();
+      // The file itself names the skill and a hash of its prompt.
+      const { text } = await ws.api(`/resources/content?uri=${encodeURIComponent(`${ROOT}wiki/notes/research-plan.md`)}&limit=6000`, { status: 200 });
       assert.ok(text.includes(`skill: "${SKILL_NAME}"`), text.slice(0, 800));
       assert.ok(text.includes(`skill_id: "${skill.id}"`), text.slice(0, 800));
       assert.match(text, /skill_hash: [0-9a-f]{12}\b/);

@@ -102,7 +102,7 @@ func searchAnswer(content string) (string, bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "I found %d hits for %q", len(res.Hits), *res.Query)
 	if !res.Complete {
-		b.WriteString(" so far")
+		b.WriteString(" so far (the search did not cover every file)")
 	}
 	b.WriteString(":\n")
 	for _, h := range res.Hits {
