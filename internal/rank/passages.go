@@ -136,12 +136,14 @@ func Stem(w string) string {
 		if s.suffix == "s" && strings.HasSuffix(w, "ss") {
 			break
 		}
-		if strings.HasSuffix(w, s.suffix) && len(w)-len(s.suffix) >= 3 {
+		// A stem keeps four letters: shorter ones collide with other
+		// words ("notes" → "not").
+		if strings.HasSuffix(w, s.suffix) && len(w)-len(s.suffix)+len(s.repl) >= 4 {
 			w = strings.TrimSuffix(w, s.suffix) + s.repl
 			break
 		}
 	}
-	if len(w) > 3 {
+	if len(w) > 4 {
 		w = strings.TrimSuffix(w, "e")
 	}
 	return w

@@ -36,6 +36,16 @@ func TestStemAgrees(t *testing.T) {
 	}
 }
 
+// A stem never shrinks a word to another short word: "notes" marked every
+// "not" of a file, and "used" every "us".
+func TestStemKeepsShortWordsApart(t *testing.T) {
+	for _, pair := range [][2]string{{"notes", "not"}, {"noted", "not"}, {"used", "us"}, {"nodes", "nod"}} {
+		if Stem(pair[0]) == Stem(pair[1]) {
+			t.Errorf("%s and %s both stem to %s", pair[0], pair[1], Stem(pair[0]))
+		}
+	}
+}
+
 func TestFields(t *testing.T) {
 	d := Fields("net_http.md", "# net/http\n\npackage http\n\n## func Get(url string)\ntext\n")
 	if d.Name != "net http md" || d.Title != "net/http" || d.Headings != "func Get(url string)" {
