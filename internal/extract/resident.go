@@ -119,16 +119,14 @@ func (c *resident) answer(report func(Progress)) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		var p struct {
-			Progress *Progress `json:"progress"`
-			Result   any       `json:"result"`
-			Error    any       `json:"error"`
-		}
-		if json.Unmarshal(line, &p) != nil || p.Progress == nil || p.Result != nil || p.Error != nil {
+		// A line with progress alone is a report; anything else is the
+		// answer, judged by the caller.
+		var rep reply
+		if json.Unmarshal(line, &rep) != nil || rep.Progress == nil || rep.Result != nil || rep.Image != nil || rep.Error != nil {
 			return line, nil
 		}
 		if report != nil {
-			report(*p.Progress)
+			report(*rep.Progress)
 		}
 	}
 }
