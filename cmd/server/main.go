@@ -123,7 +123,7 @@ func serve(configPath string) error {
 	if err := compile.ProtectServer(); err != nil {
 		slog.Warn("could not make the server undumpable; CLI programs running as its user can read its secrets", "err", err)
 	}
-	a, err := app.New(ctx, cfg, app.Options{FakeLLM: os.Getenv("KB_FAKE_LLM") == "1"})
+	a, err := app.New(ctx, cfg, app.Options{FakeLLM: os.Getenv("KB_FAKE_LLM") == "1", FakeEmbeddings: os.Getenv("KB_FAKE_EMBEDDINGS") == "1"})
 	if err != nil {
 		return err
 	}

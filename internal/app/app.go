@@ -16,10 +16,12 @@ import (
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
 	"github.com/knowspace/knowspace/internal/dav"
+	"github.com/knowspace/knowspace/internal/embed"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/importer"
 	"github.com/knowspace/knowspace/internal/ingest"
+	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/mcp"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/openaiapi"
@@ -33,6 +35,9 @@ type Options struct {
 	// FakeLLM serves the project's fake LLM in this process and offers its
 	// models first (KB_FAKE_LLM=1), so a newcomer can chat without a key.
 	FakeLLM bool
+	// FakeEmbeddings (with FakeLLM) makes the fake the embedding model,
+	// unless the config names one: meaning search for browser tests.
+	FakeEmbeddings bool
 }
 
 // App is the whole server: the core, the compile and extraction services,
@@ -89,11 +94,17 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	configured := cfg.Models
 	if opts.FakeLLM {
-		fakes, err := startFakeLLM()
+		fakes, base, err := startFakeLLM()
 		if err != nil {
 			return err
 		}
 		configured = append(fakes, configured...)
+		if opts.FakeEmbeddings && a.Embedder == nil {
+			client := embed.New(embed.Config{ID: "fake-embed", BaseURL: base}, nil)
+			a.Tree.SetMeaning(client)
+			a.Embedder = search.NewEmbedder(a.Store, a.Blobs, client, a.Index)
+			a.Embedder.Kick()
+		}
 	}
 	if a.models, err = llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}}); err != nil {
 		return fmt.Errorf("models: %w", err)

@@ -13,11 +13,11 @@ import (
 
 // startFakeLLM serves the project's fake LLM on a loopback port (KB_FAKE_LLM=1)
 // so a newcomer can try the chat without a key, and returns two models that
-// point at it: one with native tools, one text-only.
-func startFakeLLM() ([]llm.ModelConfig, error) {
+// point at it, one with native tools, one text-only, and its base URL.
+func startFakeLLM() ([]llm.ModelConfig, string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("fake llm: %w", err)
+		return nil, "", fmt.Errorf("fake llm: %w", err)
 	}
 	fake := fakellm.New(fakellm.Options{PieceDelay: 15 * time.Millisecond})
 	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
@@ -36,5 +36,5 @@ func startFakeLLM() ([]llm.ModelConfig, error) {
 	return []llm.ModelConfig{
 		model("fake", "Fake LLM (tools; say \"use ls\")", true),
 		model("fake-text", "Fake LLM (text only)", false),
-	}, nil
+	}, base, nil
 }

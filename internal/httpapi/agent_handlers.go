@@ -44,7 +44,12 @@ func (h *handlers) options(c echo.Context) error {
 		return err
 	}
 	defaults["skills"] = skill.Options(skills)
+	search := map[string]any{"modes": []string{"literal", "ranked"}, "question_mode": "ranked"}
+	if m := h.Tree.Meaning(); m != nil {
+		search = map[string]any{"modes": []string{"literal", "ranked", "hybrid", "meaning"}, "question_mode": "hybrid", "embedding_model": m.ID()}
+	}
 	return c.JSON(http.StatusOK, map[string]any{
+		"search":           search,
 		"models":           models,
 		"cli_profiles":     profiles,
 		"compile_defaults": defaults,

@@ -178,7 +178,8 @@ func (a Analysis) Lead() string {
 
 // Within is the passage of the text's bytes [start, end), a chunk that a
 // meaning search found (line is the 1-based line it starts on): its line
-// holding the most terms, marked, or else its first non-empty line.
+// holding the most terms, marked, or else its first line of text (a
+// heading only when the chunk has nothing else).
 func (a Analysis) Within(start, end int, line int64) Passage {
 	end = min(end, len(a.text))
 	start = min(start, end)
@@ -193,6 +194,7 @@ func (a Analysis) Within(start, end int, line int64) Passage {
 		spans, _ := matchLine(l, a.stems, a.q.Bigrams)
 		return Passage{Line: best.no, Offset: int64(utf8.RuneCountInString(a.text[:best.start])) + firstNonSpace(l), Snippet: mark(l, spans)}
 	}
+	var first *Passage
 	for at := start; at < end; line++ {
 		stop := strings.IndexByte(a.text[at:end], '\n')
 		if stop < 0 {
@@ -203,9 +205,18 @@ func (a Analysis) Within(start, end int, line int64) Passage {
 			if utf8.RuneCountInString(snippet) > snippetRunes {
 				snippet = clipRunes(snippet, snippetRunes) + "…"
 			}
-			return Passage{Line: line, Offset: int64(utf8.RuneCountInString(a.text[:at])) + firstNonSpace(l), Snippet: snippet}
+			p := Passage{Line: line, Offset: int64(utf8.RuneCountInString(a.text[:at])) + firstNonSpace(l), Snippet: snippet}
+			if _, isHeading := heading(snippet); !isHeading {
+				return p
+			}
+			if first == nil {
+				first = &p
+			}
 		}
 		at += stop + 1
+	}
+	if first != nil {
+		return *first
 	}
 	return Passage{Line: line, Offset: int64(utf8.RuneCountInString(a.text[:start]))}
 }

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +80,24 @@ func TestProximity(t *testing.T) {
 	}
 	if p := Proximity("nothing", q); p != 0 {
 		t.Errorf("none: %v", p)
+	}
+}
+
+// TestWithin: a chunk's passage is its line with the most of the query's
+// words, marked; without any, its first line of text, a heading only when
+// the chunk holds nothing else.
+func TestWithin(t *testing.T) {
+	text := "# Island notes\n\nBy daytime a quokka will sleep in shady burrows.\n\n# Festival\n"
+	chunk := strings.Index(text, "\n\n# Festival")
+	a := Analyze(text, ParseQuery("shady burrows"))
+	if p := a.Within(0, chunk, 1); p.Line != 3 || p.Snippet != "By daytime a quokka will sleep in «shady» «burrows»." {
+		t.Fatalf("with words: %+v", p)
+	}
+	a = Analyze(text, ParseQuery("quokas slep"))
+	if p := a.Within(0, chunk, 1); p.Line != 3 || p.Offset != 16 || p.Snippet != "By daytime a quokka will sleep in shady burrows." {
+		t.Fatalf("without words: %+v", p)
+	}
+	if p := a.Within(chunk+2, len(text), 5); p.Line != 5 || p.Snippet != "# Festival" {
+		t.Fatalf("a heading alone: %+v", p)
 	}
 }

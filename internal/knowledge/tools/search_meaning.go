@@ -16,9 +16,13 @@ import (
 // to the question in each root, and fusion adds 1/(fusionK + rank) of
 // each list a file is in (reciprocal rank fusion; 60 is the constant of
 // its paper, and what peers use).
+// A chunk less than meaningFloor times as near as the nearest one is not
+// an answer: a vector search always has a nearest chunk, and without a
+// floor every file would "match" a question about anything.
 const (
 	meaningChunks = 300
 	fusionK       = 60
+	meaningFloor  = 0.5
 )
 
 // rankMeaning returns the files of the roots whose chunks lie nearest to
@@ -59,6 +63,13 @@ func (t *Service) rankMeaning(ctx context.Context, p *hitPage, query string, roo
 		}
 	}
 	slices.SortStableFunc(found, byScore)
+	if len(found) > 0 {
+		floor := meaningFloor * found[0].Score
+		found = slices.DeleteFunc(found, func(n store.RankedNode) bool { return n.Score < floor })
+		for id, cs := range near {
+			near[id] = slices.DeleteFunc(cs, func(c store.NearChunk) bool { return c.Similarity < floor })
+		}
+	}
 	if p.out.UnembeddedFiles > 0 {
 		p.incomplete = true
 		p.notes = append(p.notes, fmt.Sprintf("%d file(s) are still being embedded and were not searched by meaning; search again shortly", p.out.UnembeddedFiles))

@@ -1362,6 +1362,7 @@ export interface components {
                  *     | `model_refused` | 502 | the model refused (content filter) |
                  *     | `output_truncated` | 502 | the model's answer was cut at its output limit |
                  *     | `llm_error` | 502 | the model could not be reached |
+                 *     | `embedding_failed` | 502 | the embedding model did not embed the query |
                  *     | `llm_auth` | 502 | the provider rejected the server's API key |
                  *     | `llm_model_not_found` | 502 | the provider does not know the model |
                  *     | `llm_rate_limited` | 429 | the provider is rate-limiting requests |
@@ -1417,7 +1418,7 @@ export interface components {
                  * @example not_found
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
@@ -1705,6 +1706,14 @@ export interface components {
             };
             limits: components["schemas"]["Limits"];
             models: components["schemas"]["ModelOption"][];
+            /** @description The search modes this server answers, and the one a question (several words) runs in when a client picks (the search box, the agent's tool); REST without mode stays literal. */
+            search: {
+                /** @description The id of the embedding model in use; absent without one. */
+                embedding_model?: string;
+                modes: ("literal" | "ranked" | "hybrid" | "meaning")[];
+                /** @enum {string} */
+                question_mode: "ranked" | "hybrid";
+            };
             /** @description What one upload may carry; max_request_bytes 0 means no cap beyond max_file_bytes × max_files. */
             upload: {
                 max_file_bytes: number;
@@ -1902,10 +1911,10 @@ export interface components {
             hits: components["schemas"]["SearchHit"][];
             matched_files: number;
             /**
-             * @description Which path answered: index or scan for a literal search, ranked for ranked retrieval; empty when no content was searched (kind=name).
+             * @description Which path answered: index or scan for a literal search, ranked for ranked retrieval (words), meaning (the chunks nearest the question's vector), hybrid (both fused); empty when no content was searched (kind=name).
              * @enum {string}
              */
-            mode: "" | "index" | "scan" | "ranked";
+            mode: "" | "index" | "scan" | "ranked" | "meaning" | "hybrid";
             /** @description Files with more matches than the hits show. */
             more_hits_in?: string[];
             /** @description An opaque cursor: pass it back to continue; null (and complete true) at the end. */
@@ -1924,6 +1933,8 @@ export interface components {
             /** @description Files whose text this page searched. */
             scanned: number;
             skipped_no_text: number;
+            /** @description A meaning or hybrid search's files in scope whose vectors the embedding model has yet to compute: not searched by meaning; complete is false while there are any. */
+            unembedded_files?: number;
             /** @description A ranked search's files in scope whose text the word index does not hold yet (being indexed, or too large): not ranked; complete is false while there are any. */
             unranked_files?: number;
             uri: string;

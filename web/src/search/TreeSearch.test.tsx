@@ -209,6 +209,17 @@ describe("TreeSearch", () => {
     expect(openedHit).toEqual([[hit("a.md", 2, "the «budget» is «Budget»"), "budget"]]);
   });
 
+  it("with an embedding model on the server, several words ask for hybrid and say words and meaning", async () => {
+    show({ multiWordMode: "hybrid" });
+    type("where do quokkas rest");
+    wait(DEBOUNCE_MS);
+    expect(params(0)).toMatchObject({ q: "where do quokkas rest", mode: "hybrid" });
+    calls[0]!.answer({ mode: "hybrid", ranked: true, matched_files: 1, scanned: 1, items: [hit("zoo/burrows.md", 4, "the quokkas nap in burrows by day")] });
+    await settle();
+    expect(modeLabel()).toBe("Words and meaning");
+    expect(options().map((o) => o.textContent)).toEqual(["L4the quokkas nap in burrows by day"]);
+  });
+
   it("several words ask for a ranked search and show files best first, each with its marked passages", async () => {
     type("  where do quokkas sleep ");
     wait(DEBOUNCE_MS);

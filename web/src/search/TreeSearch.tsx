@@ -222,7 +222,7 @@ function ModeLabel({ results }: { results: Results }) {
       <span
         className="tree-search-mode"
         data-testid="tree-search-mode"
-        title={results.mode === "ranked" ? t("mode.rankedHint") : t("mode.literalHint")}
+        title={modeHint(results.mode, t)}
       >
         {label}
       </span>
@@ -304,4 +304,17 @@ function ResultList(props: {
       ))}
     </div>
   );
+}
+
+/** modeHint explains a mode label on hover. */
+function modeHint(mode: Results["mode"], t: (key: string) => string): string {
+  switch (mode) {
+    case "ranked":
+      return t("mode.rankedHint");
+    case "hybrid":
+    case "meaning":
+      return t("mode.hybridHint");
+    default:
+      return t("mode.literalHint");
+  }
 }

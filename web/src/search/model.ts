@@ -103,6 +103,10 @@ export function modeLabel(r: Results): string | null {
   switch (r.mode) {
     case "ranked":
       return i18n.t("search:mode.ranked");
+    case "hybrid":
+      return i18n.t("search:mode.hybrid");
+    case "meaning":
+      return i18n.t("search:mode.meaning");
     case "index":
     case "scan":
       return i18n.t("search:mode.literal");

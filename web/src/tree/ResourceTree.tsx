@@ -6,6 +6,7 @@ import type { ChangeEvent, Dispatch, SetStateAction } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useIsFetching, useQueryClient } from "@tanstack/react-query";
 import { FolderTree } from "lucide-react";
+import { useAgentOptions } from "../api/agentOptions";
 import { refreshFolders } from "../api/listingQueries";
 import { queryKeys } from "../api/queryKeys";
 import { isFolderMatch } from "../api/search";
@@ -58,6 +59,8 @@ export function ResourceTree(props: {
   const folderInput = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
+  // The server says which mode a question runs in: hybrid with an embedding model.
+  const agentOptions = useAgentOptions();
 
   const shared = useFolderListings(SHARED_LIST);
   const entries = useMemo(() => (shared.folders.get(SHARED_ROOT)?.items ?? []).map((n) => n.uri), [shared.folders]);
@@ -194,6 +197,7 @@ export function ResourceTree(props: {
           if (isFolderMatch(m)) toggle(m.uri, true);
         }}
         onOpenHit={(hit, find) => props.onOpenHit(hit.uri, hit.offset, find)}
+        multiWordMode={agentOptions.data?.search.question_mode}
         onSummon={props.onSummon}
         onExit={() => scrollRef.current?.focus()}
       />

@@ -48,6 +48,12 @@ interface Hit {
   snippet: string;
 }
 
+/** searchMode is the mode a search answered in: ranked, hybrid, meaning, index or scan. */
+function searchMode(result: unknown): string | null {
+  const mode = result && typeof result === "object" ? (result as { mode?: unknown }).mode : null;
+  return typeof mode === "string" && mode ? mode : null;
+}
+
 function searchHits(result: unknown): Hit[] {
   if (!result || typeof result !== "object") return [];
   const hits = (result as { hits?: unknown }).hits;
@@ -70,6 +76,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
   const landing = result?.uri && (call.name === "read" || call.name === "search") && result.ok ? result : null;
   const landingOffset = landing && typeof landing.offset === "number" ? landing.offset : 0;
   const hits = call.name === "search" && result?.ok ? searchHits(result.result) : [];
+  const mode = call.name === "search" && result?.ok ? searchMode(result.result) : null;
   const status = pending ? (running ? "running" : "unfinished") : result.ok ? "ok" : "error";
   return (
     <details className={`tool-card ${failed ? "failed" : ""}`} data-tool={call.name} data-status={status}>
@@ -86,6 +93,11 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
         <Wrench size={12} aria-hidden className="muted" />
         <span className="tool-name">{call.name}</span>
         {target && <code className="tool-target ellipsis">{target}</code>}
+        {mode && (
+          <span className="tool-mode" data-testid="tool-mode" title={t("tool.modeHint")}>
+            {mode}
+          </span>
+        )}
         <span className="tool-summary ellipsis">
           {pending ? (running ? t("tool.running") : t("tool.unfinished")) : result.ok ? result.summary : err || result.summary}
         </span>
