@@ -108,30 +108,17 @@ func putCorpus(b *testing.B, e *env, c kb.Caller, root string, pages []godocs.Pa
 	}
 }
 
-// rankedFiles runs a search and returns the distinct files of its hits,
-// best first, paging until it has n of them; paths are below the scope.
+// rankedFiles runs a search as the evaluation does and returns the
+// distinct files of its hits, best first, paging until it has n of them;
+// paths are below the corpus root. A refused search (a query of no
+// words) finds nothing.
 func (e *env) rankedFiles(c kb.Caller, scope, query, mode string, n int) []string {
-	var out []string
-	args := map[string]any{"uri": scope, "query": query, "mode": mode}
-	for range 5 {
-		res, err := tools.New(e.tree).RunScopedTool(context.Background(), c, kb.Scope{URI: scope}, "search", toolArgsJSON(e.t, args))
-		if err != nil {
-			return out // a query of no words, for one
-		}
-		r := res.Value.(*tools.SearchResult)
-		for _, h := range r.Hits {
-			i := strings.Index(h.URI, "/godocs/")
-			p := h.URI[i+len("/godocs/"):]
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-		if len(out) >= n || r.NextOffset == nil {
-			break
-		}
-		args["offset"] = *r.NextOffset
+	files, _ := evalsearch.Files(context.Background(), tools.New(e.tree), c, scope, query, mode, n)
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f[strings.Index(f, "/godocs/")+len("/godocs/"):]
 	}
-	return out[:min(len(out), n)]
+	return out
 }
 
 // longestContentWord is the fixed rule that reduces a question to one
