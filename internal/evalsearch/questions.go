@@ -34,8 +34,13 @@ type Question struct {
 	Line int `json:"-"`
 }
 
+// invalid refuses the questions; line, when above 0, is where the fault is.
 func invalid(line int, format string, args ...any) error {
-	return apierr.BadRequest(apierr.CodeInvalidQuestions, format, args...).WithDetail("line", line)
+	e := apierr.BadRequest(apierr.CodeInvalidQuestions, format, args...)
+	if line > 0 {
+		e = e.WithDetail("line", line)
+	}
+	return e
 }
 
 // ParseQuestions reads a questions file (QuestionsUsage). A refusal is

@@ -6,6 +6,26 @@
 // Generated from internal/httpapi/openapi by web/scripts/gen-api.mjs (npm run gen:api).
 
 export interface paths {
+    "/api/v1/admin/eval-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Score the search against your own known-answer questions, in each search mode.
+         * @description Asks every question below uri, as the calling administrator (so only what that administrator may read is searched and can be an answer), through the same search as GET /search with kind=content, in each of modes (default: every mode), and answers per mode recall@1, recall@5, recall@10 and MRR@10 with the median time of one question's search. A file counts as found at rank r when it is the r-th distinct file of the search's hits (pages are followed until ten files). recall@k is the share of scored questions with an answering file among the first k; MRR@10 the mean of 1/rank of the first answering file (0 beyond ten). A mode the server cannot search in (hybrid and meaning without an embedding model) is reported with unavailable and its reason instead of failing. An answer naming no file the caller may read below uri is listed in unknown_answers; a question left with no known answer is not scored. The operator command `knowspace eval-search --questions FILE --uri URI` does the same from a JSON Lines file, one question a line: {"question": "…", "answers": ["kb://me/docs/a.md", "docs/b.md"]}.
+         */
+        post: operations["evalSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/groups": {
         parameters: {
             query?: never;
@@ -1425,6 +1445,8 @@ export interface components {
                 field?: string;
                 /** @description The upload part (its filename as sent) the error is about; the request stored nothing, so a client can set that file aside and send the rest again. */
                 file?: string;
+                /** @description The line of a questions file, or the place in questions from 1, that an invalid_questions error is about. */
+                line?: number;
                 message: string;
                 /** @description The document's page count (page_out_of_range of /resources/page-image). */
                 pages?: number;
@@ -1444,6 +1466,55 @@ export interface components {
              * @enum {string}
              */
             event: "error";
+        };
+        EvalSearchMode: {
+            /** @description Questions the search refused (e.g. a ranked search of a question without words), counted as not found. */
+            failed: number;
+            /** @description The first refusal: "line N: message". */
+            failure?: string;
+            /** @description The median time of one question's search, its pages included. */
+            median_latency_ms: number;
+            /** @enum {string} */
+            mode: "literal" | "ranked" | "hybrid" | "meaning";
+            mrr_at_10: number;
+            /** @description The questions scored in this mode. */
+            questions: number;
+            recall_at_1: number;
+            recall_at_10: number;
+            recall_at_5: number;
+            /** @description Why the server cannot search in this mode (no_embedding_model's message); the figures are then 0. */
+            unavailable?: string;
+        };
+        /** @description One known-answer question, as one line of the command's JSON Lines file. */
+        EvalSearchQuestion: {
+            /** @description The files that answer it: kb:// URIs, or paths below uri (docs/a.md). */
+            answers: string[];
+            /** @description What a user would ask, searched as it is written. */
+            question: string;
+        };
+        EvalSearchReport: {
+            modes: components["schemas"]["EvalSearchMode"][];
+            /** @description The questions scored (those with at least one known answer). */
+            questions: number;
+            /** @description Answers that name no file the caller may read below uri. */
+            unknown_answers: {
+                /** @description The answer as given. */
+                answer: string;
+                /** @description The question's place in questions (the line of the command's file), from 1. */
+                line: number;
+                reason: string;
+            }[];
+            /** @description The searched uri in its canonical spelling. */
+            uri: string;
+            /** @description Some files were still having their text extracted or indexed, so no search could find them yet: run again shortly. */
+            waiting: boolean;
+        };
+        EvalSearchRequest: {
+            /** @description The search modes to score; default every mode. */
+            modes?: ("literal" | "ranked" | "hybrid" | "meaning")[];
+            questions: components["schemas"]["EvalSearchQuestion"][];
+            /** @description The folder (or file) searched, e.g. kb://me/docs/; kb://shared/ searches what is shared with you. */
+            uri: string;
         };
         GenerateSkill: {
             description: string;
@@ -2402,6 +2473,35 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    evalSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvalSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The figures of each mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalSearchReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
     listGroups: {
         parameters: {
             query?: {
