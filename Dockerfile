@@ -7,6 +7,8 @@ COPY web/ ./
 RUN npm run build
 
 FROM golang:1.26-bookworm AS build
+# sqlite-vec (meaning search's vectors on SQLite) compiles against SQLite's headers.
+RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

@@ -20,6 +20,7 @@ build: web
 check-tools:
 	@command -v $(GO) >/dev/null || { echo "missing: Go 1.26+ (https://go.dev/dl)"; exit 1; }
 	@command -v gcc >/dev/null || { echo "missing: gcc (SQLite uses cgo): apt-get install -y gcc"; exit 1; }
+	@echo '#include <sqlite3ext.h>' | gcc -E - >/dev/null 2>&1 || { echo "missing: SQLite's headers (sqlite-vec, meaning search's vectors, compiles against them): apt-get install -y libsqlite3-dev"; exit 1; }
 	@command -v npm >/dev/null || { echo "missing: Node.js 20.19+ and npm: apt-get install -y nodejs npm"; exit 1; }
 	@node -e 'const [a, b] = process.versions.node.split(".").map(Number); if (a < 20 || (a === 20 && b < 19)) { console.log("missing: Node.js 20.19+ (this is " + process.version + "; Vite needs 20.19)"); process.exit(1) }'
 	@command -v tesseract >/dev/null || echo "note: Tesseract is missing (apt-get install -y tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra): scanned pages and images will have no text, and the OCR tests will be skipped"

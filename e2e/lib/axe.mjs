@@ -1,5 +1,6 @@
 // Runs axe-core inside the page: the accessibility checks of issue 18 step 5.
 
+import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 
@@ -41,4 +42,18 @@ export function formatViolations(violations) {
 /** blocking keeps the serious and critical violations. */
 export function blocking(violations) {
   return violations.filter((v) => BLOCKING.has(v.impact));
+}
+
+/**
+ * assertAccessible fails on serious or critical violations in the part of the
+ * page include selects (the whole page without it), in the light and the dark
+ * colour scheme; it leaves the page light.
+ */
+export async function assertAccessible(page, include) {
+  for (const colorScheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme });
+    const bad = blocking(await axeViolations(page, include));
+    assert.equal(bad.length, 0, `${include ?? "page"} (${colorScheme}):\n${formatViolations(bad)}`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 }

@@ -170,7 +170,7 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       const search = page.getByRole("combobox", { name: /^搜索 / });
       await search.fill("research");
       await page.getByTestId("tree-search-count").filter({ hasText: /名称|结果|匹配/ }).waitFor();
-      await assertChinese(page, "search", ["search:names"]);
+      await assertChinese(page, "search", ["search:names", "search:mode.literal"]);
       await search.press("Escape");
       await search.fill("");
 

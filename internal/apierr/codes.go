@@ -162,6 +162,7 @@ var (
 	CodeModelRefused          = def("model_refused", "the model refused (content filter)", 502)
 	CodeOutputTruncated       = def("output_truncated", "the model's answer was cut at its output limit", 502)
 	CodeLLMError              = def("llm_error", "the model could not be reached", 502)
+	CodeEmbeddingFailed       = def("embedding_failed", "the embedding model did not embed the query", 502)
 )
 
 // A model provider's failure before any byte was answered (llm.ErrorKind).

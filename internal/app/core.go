@@ -16,6 +16,7 @@ import (
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/blob/s3"
 	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/embed"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/sample"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
@@ -30,7 +31,10 @@ type Core struct {
 	Blobs  *blob.Store
 	Tree   *knowledge.Tree
 	Index  *search.Index
-	Auth   *auth.Service
+	// Embedder writes meaning search's vectors; nil without an embedding
+	// model.
+	Embedder *search.Embedder
+	Auth     *auth.Service
 }
 
 // Open makes the data directory the server's alone and opens the core on
@@ -57,6 +61,12 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
 	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
 	index := search.NewIndex(st, blobs, tree)
+	var embedder *search.Embedder
+	if m, ok := cfg.EmbeddingModel(); ok {
+		client := embed.New(m, nil)
+		tree.SetMeaning(client)
+		embedder = search.NewEmbedder(st, blobs, client, index)
+	}
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
 	if err != nil {
 		st.Close()
@@ -68,7 +78,7 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 		st.Close()
 		return nil, err
 	}
-	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Auth: svc}, nil
+	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Embedder: embedder, Auth: svc}, nil
 }
 
 // Close releases the blobs' staging and closes the database.

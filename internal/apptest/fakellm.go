@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/embed"
 	"github.com/knowspace/knowspace/internal/fakellm"
 )
 
@@ -40,4 +41,10 @@ func Models(t testing.TB, models ...llm.ModelConfig) *llm.Registry {
 		t.Fatalf("models: %v", err)
 	}
 	return reg
+}
+
+// Embedder is an embedding model served by the fake (fakellm's vectors:
+// texts sharing words or parts of words lie close).
+func (f *Fake) Embedder(id string) *embed.Client {
+	return embed.New(embed.Config{ID: id, BaseURL: f.URL + "/v1", BatchSize: 8}, nil)
 }

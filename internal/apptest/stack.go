@@ -44,13 +44,20 @@ type Stack struct {
 	Blobs *blob.Store
 	Tree  *knowledge.Tree
 	Index *search.Index
-	Auth  *auth.Service
+	// Embedder is set when the stack has an embedding model (Meaning).
+	Embedder *search.Embedder
+	Auth     *auth.Service
 }
 
 type options struct {
 	maxUpload       int64
 	loginsPerSecond int
+	meaning         knowledge.Meaning
 }
+
+// Meaning gives the stack an embedding model: meaning and hybrid search,
+// and an embedder that writes the vectors after the index.
+func Meaning(m knowledge.Meaning) Option { return func(o *options) { o.meaning = m } }
 
 // Option changes one setting of a stack.
 type Option func(*options)
@@ -99,5 +106,10 @@ func NewStackOn(t testing.TB, st *store.Store, dir string, opts ...Option) *Stac
 	if err != nil {
 		t.Fatalf("auth service: %v", err)
 	}
-	return &Stack{Store: st, Dir: dir, Blobs: blobs, Tree: tree, Index: search.NewIndex(st, blobs, tree), Auth: svc}
+	s := &Stack{Store: st, Dir: dir, Blobs: blobs, Tree: tree, Index: search.NewIndex(st, blobs, tree), Auth: svc}
+	if o.meaning != nil {
+		tree.SetMeaning(o.meaning)
+		s.Embedder = search.NewEmbedder(st, blobs, o.meaning, s.Index)
+	}
+	return s
 }

@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/embed"
 	"github.com/knowspace/knowspace/internal/observe"
 )
 
@@ -56,6 +57,10 @@ type Config struct {
 	// Models are the configured LLMs (SPEC §9); well-known keys in the
 	// environment and a local Ollama add more at start.
 	Models []llm.ModelConfig `yaml:"models"`
+	// EmbeddingModels are OpenAI-compatible embedding models for meaning
+	// search; the first is the one in use. Changing it embeds every file
+	// again in the background.
+	EmbeddingModels []embed.Config `yaml:"embedding_models"`
 	// CLIProfiles are the command-line compile executors (SPEC §9).
 	CLIProfiles []CLIProfile `yaml:"cli_profiles"`
 	// CLIUser is the account CLI profiles run as; empty is the server's
@@ -367,7 +372,25 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	ids := map[string]bool{}
+	for i, m := range c.EmbeddingModels {
+		if err := m.Validate(); err != nil {
+			return fmt.Errorf("embedding_models[%d].%w", i, err)
+		}
+		if ids[m.ID] {
+			return fmt.Errorf("embedding_models[%d].id: %q is used twice", i, m.ID)
+		}
+		ids[m.ID] = true
+	}
 	return llm.ValidateModels(c.Models)
+}
+
+// EmbeddingModel is the embedding model in use, if any.
+func (c Config) EmbeddingModel() (embed.Config, bool) {
+	if len(c.EmbeddingModels) == 0 {
+		return embed.Config{}, false
+	}
+	return c.EmbeddingModels[0], true
 }
 
 // validateObservability checks the log and metrics settings.

@@ -39,6 +39,7 @@ type Server struct {
 	requests []*Request
 	aborts   int
 	done     int
+	embedded int
 
 	aborted chan Abort
 }
@@ -119,6 +120,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case isChat && r.Method == http.MethodPost:
 		s.serve(w, r, s.next(rec))
+	case strings.HasSuffix(path, "/embeddings") && r.Method == http.MethodPost:
+		s.serveEmbeddings(w, body)
 	case strings.HasSuffix(path, "/models") && r.Method == http.MethodGet:
 		s.serveModels(w)
 	case path == "/api/tags" && r.Method == http.MethodGet:

@@ -34,6 +34,7 @@ type Tree struct {
 
 	indexWriter IndexWriter
 	maxIndexed  int64
+	meaning     Meaning
 	// extracted, when set, is told after each committed write that
 	// documents may wait for extraction (see AutoExtract).
 	extracted func()

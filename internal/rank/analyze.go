@@ -175,3 +175,37 @@ func (a Analysis) Lead() string {
 	}
 	return first
 }
+
+// Within is the passage of the text's bytes [start, end), a chunk that a
+// meaning search found (line is the 1-based line it starts on): its line
+// holding the most terms, marked, or else its first non-empty line.
+func (a Analysis) Within(start, end int, line int64) Passage {
+	end = min(end, len(a.text))
+	start = min(start, end)
+	var best *lineHit
+	for i, l := range a.lines {
+		if l.start >= start && l.start < end && (best == nil || bits.OnesCount64(l.mask) > bits.OnesCount64(best.mask)) {
+			best = &a.lines[i]
+		}
+	}
+	if best != nil {
+		l := a.text[best.start:best.end]
+		spans, _ := matchLine(l, a.stems, a.q.Bigrams)
+		return Passage{Line: best.no, Offset: int64(utf8.RuneCountInString(a.text[:best.start])) + firstNonSpace(l), Snippet: mark(l, spans)}
+	}
+	for at := start; at < end; line++ {
+		stop := strings.IndexByte(a.text[at:end], '\n')
+		if stop < 0 {
+			stop = end - at
+		}
+		if l := a.text[at : at+stop]; strings.TrimSpace(l) != "" {
+			snippet := strings.TrimSpace(l)
+			if utf8.RuneCountInString(snippet) > snippetRunes {
+				snippet = clipRunes(snippet, snippetRunes) + "…"
+			}
+			return Passage{Line: line, Offset: int64(utf8.RuneCountInString(a.text[:at])) + firstNonSpace(l), Snippet: snippet}
+		}
+		at += stop + 1
+	}
+	return Passage{Line: line, Offset: int64(utf8.RuneCountInString(a.text[:start]))}
+}

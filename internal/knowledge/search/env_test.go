@@ -20,6 +20,7 @@ type env struct {
 	st         *store.Store
 	tree       *knowledge.Tree
 	index      *search.Index
+	embedder   *search.Embedder // set when the env has an embedding model
 	alice, bob kb.Caller
 }
 
@@ -29,11 +30,26 @@ func newEnv(t testing.TB, dialect string) *env {
 }
 
 // newEnvUploading is newEnv with uploads of up to maxUpload bytes.
-func newEnvUploading(t testing.TB, dialect string, maxUpload int64) *env {
+func newEnvUploading(t testing.TB, dialect string, maxUpload int64, opts ...apptest.Option) *env {
 	t.Helper()
-	stack := apptest.NewStack(t, dialect, apptest.MaxUpload(maxUpload))
-	return &env{t: t, st: stack.Store, tree: stack.Tree, index: stack.Index,
+	stack := apptest.NewStack(t, dialect, append(opts, apptest.MaxUpload(maxUpload))...)
+	return &env{t: t, st: stack.Store, tree: stack.Tree, index: stack.Index, embedder: stack.Embedder,
 		alice: stack.Caller(t, "alice"), bob: stack.Caller(t, "bob")}
+}
+
+// settle waits for the index writer, then for the embedder if any.
+func (e *env) settle() {
+	e.t.Helper()
+	ctx := context.Background()
+	if err := e.index.WaitIndexed(ctx); err != nil {
+		e.t.Fatal(err)
+	}
+	if e.embedder == nil {
+		return
+	}
+	if err := e.embedder.WaitEmbedded(ctx); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 func (e *env) mkdir(c kb.Caller, uri string) { apptest.Mkdir(e.t, e.tree, c, uri) }

@@ -35,6 +35,9 @@ type Index struct {
 	again   bool          // a write committed during the current pass
 	held    int           // Hold calls not yet released
 	idle    chan struct{} // closed when a run ends
+	// after, when set, is called once a run has written what waited (the
+	// embedder takes the indexed files from there).
+	after func()
 }
 
 // NewIndex builds the index writer of tree and has the tree kick it after
@@ -80,7 +83,11 @@ func (w *Index) run() {
 		}
 		w.running = false
 		close(w.idle)
+		after := w.after
 		w.mu.Unlock()
+		if after != nil {
+			after()
+		}
 		return
 	}
 }

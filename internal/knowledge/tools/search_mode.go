@@ -8,8 +8,8 @@ import (
 	"github.com/knowspace/knowspace/internal/kb"
 )
 
-// Search modes (SPEC §6). literal and ranked answer now; meaning and
-// hybrid need an embedding model, and are refused until one exists.
+// Search modes (SPEC §6). literal and ranked answer always; meaning and
+// hybrid need an embedding model, and are refused without one.
 const (
 	ModeLiteral = "literal"
 	ModeRanked  = "ranked"
@@ -35,17 +35,18 @@ const (
 
 // searchMode returns the mode a search runs in and the query it runs
 // with: an explicit mode wins; without one a script's search is literal,
-// and a model's is ranked for a query of several words and literal for a
+// and a model's is, for a query of several words, hybrid when the server
+// has an embedding model (meaning) and ranked otherwise, and literal for a
 // single token or a "quoted string" (searched without its quotes).
-func searchMode(call toolCall, query string) (string, string, error) {
+func searchMode(call toolCall, query string, meaning bool) (string, string, error) {
 	mode := call.args.str("mode")
 	switch mode {
 	case ModeLiteral, ModeRanked:
 	case ModeMeaning, ModeHybrid:
-		// The seam of meaning search: once an embedding model can be
-		// configured, these run when one is.
-		return "", "", apierr.BadRequest(apierr.CodeNoEmbeddingModel,
-			"search mode %q needs an embedding model and none is configured on this server; use mode \"ranked\" (words, best files first) or \"literal\" (an exact string)", mode)
+		if !meaning {
+			return "", "", apierr.BadRequest(apierr.CodeNoEmbeddingModel,
+				"search mode %q needs an embedding model and none is configured on this server; use mode \"ranked\" (words, best files first) or \"literal\" (an exact string)", mode)
+		}
 	case "":
 		mode = ModeLiteral
 		if call.door == doorModel && !call.args.boolean("regex") && !call.args.boolean("case_sensitive") {
@@ -55,13 +56,16 @@ func searchMode(call toolCall, query string) (string, string, error) {
 			}
 			if len(strings.Fields(q)) > 1 {
 				mode = ModeRanked
+				if meaning {
+					mode = ModeHybrid
+				}
 			}
 		}
 	default:
 		return "", "", apierr.BadRequest(apierr.CodeInvalidSearchMode, "mode must be one of %s, not %q", strings.Join(searchModes, ", "), kb.Clip(mode, 40))
 	}
-	if mode == ModeRanked && (call.args.boolean("regex") || call.args.boolean("case_sensitive")) {
-		return "", "", invalidArgs("search: regex and case_sensitive apply to mode \"literal\" only; ranked search matches words ignoring case")
+	if mode != ModeLiteral && (call.args.boolean("regex") || call.args.boolean("case_sensitive")) {
+		return "", "", invalidArgs("search: regex and case_sensitive apply to mode \"literal\" only; mode %q matches words ignoring case", mode)
 	}
 	return mode, query, nil
 }

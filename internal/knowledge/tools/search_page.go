@@ -177,7 +177,7 @@ func (p *hitPage) finish() (any, string, error) {
 		p.notes = append(p.notes, fmt.Sprintf("%d document(s) are still having their text extracted after upload and were not searched: say so, and search again in a few seconds", out.PendingFiles))
 	}
 	switch {
-	case out.NextOffset != nil && out.Mode == ModeRanked:
+	case out.NextOffset != nil && out.Ranked:
 		p.notes = append(p.notes, "more matching files follow, less relevant: call search again with offset = next_offset")
 	case out.NextOffset != nil:
 		p.notes = append(p.notes, "not every file was searched yet: call search again with offset = next_offset")
@@ -187,8 +187,8 @@ func (p *hitPage) finish() (any, string, error) {
 	switch out.Mode {
 	case "index":
 		summary = fmt.Sprintf("%d hits in %d files (index: %d candidates read)", len(out.Hits), out.MatchedFiles, out.Scanned)
-	case ModeRanked:
-		summary = fmt.Sprintf("ranked: %d passages from the best %d of %d matching files", len(out.Hits), out.Scanned, out.MatchedFiles)
+	case ModeRanked, ModeMeaning, ModeHybrid:
+		summary = fmt.Sprintf("%s: %d passages from the best %d of %d matching files", out.Mode, len(out.Hits), out.Scanned, out.MatchedFiles)
 	}
 	if out.NextOffset != nil {
 		summary += " (partial: more files remain)"

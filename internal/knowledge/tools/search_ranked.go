@@ -3,6 +3,7 @@ package tools
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -30,58 +31,52 @@ const (
 	proximityWeight    = 1.0
 )
 
-// searchRankedWords answers a search in mode ranked: the word index
-// scores the files of the call's roots (the roots are part of its query,
-// so nothing outside the scope is scored), and each file of the page shows
-// its best passages, read from its text body.
-func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query string) error {
+// searchRetrieval answers a search in mode ranked, meaning or hybrid:
+// the word index, the chunks' vectors, or both fused, score the files of
+// the call's roots (the roots are part of every query, so nothing outside
+// the scope is scored), and each file of the page shows its best passages,
+// read from its text body.
+func (t *Service) searchRetrieval(ctx context.Context, p *hitPage, query, mode string) error {
 	q := rank.ParseQuery(query)
-	if q.Empty() {
+	if q.Empty() && mode == ModeRanked {
 		return invalidArgs("search: mode \"ranked\" needs a query with at least one word (letters or digits); use mode \"literal\" for other text")
 	}
-	p.out.Mode, p.out.Ranked = ModeRanked, true
-	ready, err := t.Store().SearchIndexReady(ctx)
-	if err != nil {
-		return apierr.Internal("search ranked: index readiness", err)
-	}
-	if !ready {
-		p.notes = append(p.notes, "the word index is being rebuilt, so files may be missing from this ranking; search again shortly, or use mode \"literal\", which reads every file")
-		p.incomplete = true
-	}
+	p.out.Mode, p.out.Ranked = mode, true
 	roots := t.searchRoots(p.call)
-	var found []store.RankedNode
-	capped := false
-	for _, r := range roots {
-		ns, err := t.Store().RankFiles(ctx, store.FindRanked{Root: r, FTS5: q.FTS5(), Words: q.Words, Bigrams: q.Bigrams, Limit: rankedCap + 1})
-		if err != nil {
-			return apierr.Internal("search ranked: word index", err)
-		}
-		if len(ns) > rankedCap {
-			ns, capped = ns[:rankedCap], true
-		}
-		found = append(found, ns...)
-	}
-	found = slices.DeleteFunc(found, func(n store.RankedNode) bool {
-		return !p.glob.Match(relPath(p.call.baseOf(n.Node), n.Path))
-	})
-	slices.SortStableFunc(found, func(a, b store.RankedNode) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.UserID, b.UserID), strings.Compare(a.Path, b.Path))
-	})
-	if len(found) > rankedCap {
-		found, capped = found[:rankedCap], true
-	}
 	texts := map[int64]rank.Analysis{}
-	if err := t.rerankByProximity(ctx, found, q, p, texts); err != nil {
-		return err
+	var found []store.RankedNode
+	if mode != ModeMeaning && !q.Empty() {
+		var err error
+		if found, err = t.rankWords(ctx, p, q, roots, texts); err != nil {
+			return err
+		}
+	}
+	near := map[int64][]store.NearChunk{}
+	if mode != ModeRanked {
+		byMeaning, err := t.rankMeaning(ctx, p, query, roots, near)
+		var ae *apierr.Error
+		if mode == ModeHybrid && errors.As(err, &ae) && ae.Code == apierr.CodeEmbeddingFailed {
+			// The words still answer; the answer says what it lacks.
+			p.incomplete = true
+			p.notes = append(p.notes, ae.Message)
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+		if mode == ModeMeaning {
+			found = byMeaning
+		} else {
+			found = fuse(found, byMeaning)
+		}
 	}
 	p.out.MatchedFiles = len(found)
-	if capped {
-		p.notes = append(p.notes, fmt.Sprintf("more than %d files match some word of the query; only the best %d are ranked: add words or search a narrower folder", rankedCap, rankedCap))
-	}
-	if p.cur.Path == "" {
+	if p.cur.Path == "" && mode != ModeMeaning {
 		if err := t.countUnranked(ctx, p, roots); err != nil {
 			return err
 		}
+	}
+	if p.cur.Path == "" {
 		if err := t.countNoText(ctx, p, roots); err != nil {
 			return err
 		}
@@ -104,7 +99,7 @@ func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query strin
 			continue // its text went away since the index ranked it
 		}
 		p.out.Scanned++
-		hits := rankedPassages(a)
+		hits := rankedPassages(a, near[f.ID])
 		if len(p.out.Hits) > 0 && p.hitBytes+hitsSize(p.call.fileURI(f.Node), hits) > searchHitsBudgetBytes {
 			break
 		}
@@ -121,6 +116,49 @@ func (t *Service) searchRankedWords(ctx context.Context, p *hitPage, query strin
 		p.next, p.remaining = c, true
 	}
 	return nil
+}
+
+// rankWords returns the files of the roots that hold the query's words,
+// best first by BM25 and the proximity of the words.
+func (t *Service) rankWords(ctx context.Context, p *hitPage, q rank.Query, roots []store.SearchRoot, texts map[int64]rank.Analysis) ([]store.RankedNode, error) {
+	ready, err := t.Store().SearchIndexReady(ctx)
+	if err != nil {
+		return nil, apierr.Internal("search ranked: index readiness", err)
+	}
+	if !ready {
+		p.notes = append(p.notes, "the word index is being rebuilt, so files may be missing from this ranking; search again shortly, or use mode \"literal\", which reads every file")
+		p.incomplete = true
+	}
+	var found []store.RankedNode
+	capped := false
+	for _, r := range roots {
+		ns, err := t.Store().RankFiles(ctx, store.FindRanked{Root: r, FTS5: q.FTS5(), Words: q.Words, Bigrams: q.Bigrams, Limit: rankedCap + 1})
+		if err != nil {
+			return nil, apierr.Internal("search ranked: word index", err)
+		}
+		if len(ns) > rankedCap {
+			ns, capped = ns[:rankedCap], true
+		}
+		found = append(found, ns...)
+	}
+	found = slices.DeleteFunc(found, func(n store.RankedNode) bool {
+		return !p.glob.Match(relPath(p.call.baseOf(n.Node), n.Path))
+	})
+	slices.SortStableFunc(found, byScore)
+	if len(found) > rankedCap {
+		found, capped = found[:rankedCap], true
+	}
+	if err := t.rerankByProximity(ctx, found, q, p, texts); err != nil {
+		return nil, err
+	}
+	if capped {
+		p.notes = append(p.notes, fmt.Sprintf("more than %d files match some word of the query; only the best %d are ranked: add words or search a narrower folder", rankedCap, rankedCap))
+	}
+	return found, nil
+}
+
+func byScore(a, b store.RankedNode) int {
+	return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.UserID, b.UserID), strings.Compare(a.Path, b.Path))
 }
 
 // rankText reads the part of a ranked file's text body the word index
@@ -147,12 +185,22 @@ func (t *Service) rankText(ctx context.Context, f store.Node, bodies map[string]
 	return strings.ToValidUTF8(string(buf), "\uFFFD"), true, nil
 }
 
-// rankedPassages returns a ranked file's best passages as hits; a file
-// that matched by its name alone shows its first line.
-func rankedPassages(a rank.Analysis) []index.Hit {
+// rankedPassages returns a ranked file's best passages as hits: the lines
+// holding the most of the query's words, else the chunks a meaning search
+// found nearest; a file that matched by its name alone shows its first
+// line.
+func rankedPassages(a rank.Analysis, near []store.NearChunk) []index.Hit {
 	var hits []index.Hit
 	for _, ps := range a.Passages(passagesPerFile) {
 		hits = append(hits, index.Hit{Line: ps.Line, Offset: ps.Offset, Snippet: ps.Snippet})
+	}
+	if len(hits) == 0 {
+		for _, c := range near[:min(len(near), passagesPerFile)] {
+			ps := a.Within(c.Start, c.End, int64(c.Line))
+			if !slices.ContainsFunc(hits, func(h index.Hit) bool { return h.Line == ps.Line }) {
+				hits = append(hits, index.Hit{Line: ps.Line, Offset: ps.Offset, Snippet: ps.Snippet})
+			}
+		}
 	}
 	if len(hits) == 0 {
 		hits = append(hits, index.Hit{Line: 1, Snippet: a.Lead()})
@@ -204,9 +252,7 @@ func (t *Service) rerankByProximity(ctx context.Context, found []store.RankedNod
 	for i := range top {
 		top[i].Score *= 1 + proximityWeight*texts[top[i].ID].Proximity()
 	}
-	slices.SortStableFunc(top, func(a, b store.RankedNode) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.UserID, b.UserID), strings.Compare(a.Path, b.Path))
-	})
+	slices.SortStableFunc(top, byScore)
 	return nil
 }
 

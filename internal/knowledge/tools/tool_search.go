@@ -68,15 +68,20 @@ type SearchResult struct {
 	// UnrankedFiles are files in scope, on a ranked search's first page,
 	// whose text the word index does not hold as it is now (being
 	// indexed, or too large): not ranked, so complete is false.
-	UnrankedFiles int            `json:"unranked_files,omitempty"`
-	BytesRead     int64          `json:"bytes_read"`
-	Partial       *SearchPartial `json:"partial_file,omitempty"`
-	Note          string         `json:"note,omitempty"`
+	UnrankedFiles int `json:"unranked_files,omitempty"`
+	// UnembeddedFiles are files in scope, on a meaning or hybrid search's
+	// first page, whose vectors are still being computed: not searched by
+	// meaning, so complete is false.
+	UnembeddedFiles int            `json:"unembedded_files,omitempty"`
+	BytesRead       int64          `json:"bytes_read"`
+	Partial         *SearchPartial `json:"partial_file,omitempty"`
+	Note            string         `json:"note,omitempty"`
 	// Mode says which path answered: for a literal search "index"
 	// (candidates from the content index, each confirmed by the exact
 	// matcher) or "scan" (every file read, a page at a time); "ranked" for
 	// ranked retrieval (files scored by the word index, best first, with
-	// their best passages).
+	// their best passages), "meaning" (scored by their chunks' nearness to
+	// the query's vector) or "hybrid" (both fused).
 	Mode string `json:"mode"`
 	// Ranked: the index's candidates were all read and the hits come best
 	// first across the pages; scanned and matched_files then count the
@@ -86,20 +91,21 @@ type SearchResult struct {
 
 var searchTool = toolDef{
 	name: "search",
-	description: fmt.Sprintf("Search the text of the files under a folder (or one file). Two modes: "+
-		"mode \"ranked\" matches the words of a question (stemmed, any order, Chinese and Japanese by character pairs) and returns the best files first, each with its best passages; "+
-		"mode \"literal\" finds an exact string (ignoring case unless case_sensitive, or an RE2 regex). "+
-		"Without mode: ranked for a query of several words, literal for one word or a \"quoted phrase\". "+
+	description: fmt.Sprintf("Search the text of the files under a folder (or one file). Modes: "+
+		"\"ranked\" matches the words of a question (stemmed, any order, Chinese and Japanese by character pairs) and returns the best files first, each with its best passages; "+
+		"\"hybrid\" fuses ranked with a search by meaning (the server's embedding model), finding passages phrased in other words; \"meaning\" is the meaning half alone; both need an embedding model on the server; "+
+		"\"literal\" finds an exact string (ignoring case unless case_sensitive, or an RE2 regex). "+
+		"Without mode: hybrid (or ranked, without an embedding model) for a query of several words, literal for one word or a \"quoted phrase\". "+
 		"Literal with 3 or more characters asks the content index and answers the whole folder in one call (result mode \"index\"); a shorter query or a regex without 3 literal characters in a row reads at most %d files per call in path order (mode \"scan\"). "+
 		"complete is false whenever more remains: call again with offset set to next_offset (an opaque string); "+
-		"complete false without next_offset means pending_files documents are still having their text extracted after upload (or unranked_files are still being indexed) and were not searched: say so in your answer, and search again shortly. "+
+		"complete false without next_offset means pending_files documents are still having their text extracted after upload (or unranked_files are still being indexed, or unembedded_files embedded) and were not searched: say so in your answer, and search again shortly. "+
 		"Hits give uri, line, offset (a read offset, in characters) and a snippet with the matches in «»; a literal folder search shows at most %d hits per file and lists files with more in more_hits_in (search that file alone to page through them). "+
 		"Files without a text body are counted in skipped_no_text, not searched.", SearchFilesPerPage, MaxSearchHitsPerFile),
 	tooBig: "use a longer, more specific query or search a narrower folder",
 	args: []argSpec{
 		uriArg("The folder (searched with everything below it) or the file to search."),
 		{Name: "query", Kind: argString, Required: true, MinChars: 1, MaxChars: MaxSearchQueryChars, Description: "What to find: for ranked, a question or keywords; for literal, an exact phrase (or an RE2 regular expression when regex is true), matched ignoring case unless case_sensitive is true."},
-		{Name: "mode", Kind: argString, Enum: searchModes, Description: "ranked: words of a question, best files first (use for questions and topics); literal: an exact string (use for names, identifiers, quotes); hybrid and meaning: search by meaning, only when the server has an embedding model. Default: ranked for several words, literal for one word or a quoted phrase."},
+		{Name: "mode", Kind: argString, Enum: searchModes, Description: "hybrid: words and meaning fused, best files first (use for questions and topics when the server has an embedding model); ranked: words of a question, best files first; literal: an exact string (use for names, identifiers, quotes); meaning: by meaning alone. Default: hybrid (ranked without an embedding model) for several words, literal for one word or a quoted phrase."},
 		{Name: "offset", Kind: argString, MaxChars: 4 * kb.MaxURIBytes, Description: "Cursor to continue a search: the next_offset string of the previous page. Omit it for the first page."},
 		{Name: "case_sensitive", Kind: argBoolean, Description: "Match letter case exactly (default false: ignoring case)."},
 		{Name: "regex", Kind: argBoolean, Description: "Treat query as an RE2 regular expression, matched within one line (default false: a literal phrase)."},
@@ -180,7 +186,7 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 	if strings.TrimSpace(query) == "" {
 		return nil, "", invalidArgs("search: \"query\" must contain more than spaces")
 	}
-	mode, query, err := searchMode(call, query)
+	mode, query, err := searchMode(call, query, t.Meaning() != nil)
 	if err != nil {
 		return nil, "", err
 	}
@@ -194,8 +200,8 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 			return nil, "", err
 		}
 	}
-	if mode == ModeRanked {
-		return t.runRanked(ctx, call, query, glob, cur)
+	if mode != ModeLiteral {
+		return t.runRanked(ctx, call, query, mode, glob, cur)
 	}
 	if cur.Skip > 0 {
 		return nil, "", invalidArgs("search: this offset continues a ranked search; pass mode \"ranked\" again, or omit offset to start again")
@@ -232,14 +238,14 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 	return p.finish()
 }
 
-// runRanked answers a search in mode ranked.
-func (t *Service) runRanked(ctx context.Context, call toolCall, query string, glob index.Glob, cur searchCursor) (any, string, error) {
+// runRanked answers a search in mode ranked, meaning or hybrid.
+func (t *Service) runRanked(ctx context.Context, call toolCall, query, mode string, glob index.Glob, cur searchCursor) (any, string, error) {
 	if cur.Path != "" && (!cur.Index || cur.Mid || cur.Skip == 0) {
 		return nil, "", invalidArgs("search: this offset continues a literal search; pass the same mode as the search that returned it, or omit offset to start again")
 	}
 	p := &hitPage{t: t, call: call, glob: glob, cur: cur, budget: MaxSearchPageBytes,
-		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: ModeRanked}}
-	if err := t.searchRankedWords(ctx, p, query); err != nil {
+		out: &SearchResult{URI: call.scopeURI(), Query: query, Hits: []SearchHit{}, Mode: mode}}
+	if err := t.searchRetrieval(ctx, p, query, mode); err != nil {
 		return nil, "", err
 	}
 	if err := t.countPending(ctx, p); err != nil {

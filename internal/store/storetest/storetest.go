@@ -57,8 +57,9 @@ func Empty(t testing.TB, dialect string) (dsn, dir string) {
 }
 
 var (
-	trgmOnce sync.Once
-	trgmErr  error
+	trgmOnce   sync.Once
+	vectorOnce sync.Once
+	trgmErr    error
 )
 
 // freshSchema creates an empty schema and returns a DSN whose search_path
@@ -79,6 +80,9 @@ func freshSchema(t testing.TB) string {
 		db.Close()
 		t.Fatalf("install pg_trgm: %v", trgmErr)
 	}
+	// pgvector too where the server has it (meaning search's tests say so
+	// when it lacks it): installed once, as tests would race to.
+	vectorOnce.Do(func() { db.Exec("CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public") })
 	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
 		db.Close()
 		t.Fatalf("create schema: %v", err)
@@ -92,4 +96,25 @@ func freshSchema(t testing.TB) string {
 		sep = "&"
 	}
 	return base + sep + "search_path=" + schema
+}
+
+// NeedVector skips a PostgreSQL test when the server lacks pgvector
+// (meaning search's vectors); SQLite always has sqlite-vec.
+func NeedVector(t testing.TB, dialect string) {
+	t.Helper()
+	if dialect != store.DialectPostgres {
+		return
+	}
+	db, err := sql.Open("pgx", os.Getenv("KB_TEST_POSTGRES_DSN"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Skip("this PostgreSQL server lacks pgvector (../shared/tools/install-pgvector builds it)")
+	}
 }

@@ -18,7 +18,7 @@ describe("plurals and labels built outside React", () => {
 
   it("search counts and tree badges switch with the language", async () => {
     const hit = (uri: string) => ({ uri, offset: 0, snippet: "x" });
-    const results = firstPage({ uri: "kb://users/a/", q: "x" }, {
+    const results = firstPage({ uri: "kb://users/a/", q: "x", mode: "literal" }, {
       names: [],
       names_complete: true,
       items: [hit("kb://users/a/a.md"), hit("kb://users/a/b.md")],

@@ -1,12 +1,15 @@
 // The tree's search box through the real network layer (fetch stubbed):
 // debounce, abort of a stale request, names before content hits grouped by
-// file, the combobox keys and aria-activedescendant, the count line and More.
+// file, the combobox keys and aria-activedescendant, the count line and More;
+// the mode each query asks for, and ranked answers shown best file first
+// with their marked passages and the mode the server answered with.
 
 import { act } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mountEach } from "../testing/mount";
 import type { ContentHit, NameMatch, SearchResponse } from "../api/search";
 import { TreeSearch } from "./TreeSearch";
+import type { TreeSearchProps } from "./TreeSearch";
 import { DEBOUNCE_MS } from "./useTreeSearch";
 
 const SCOPE = "kb://users/a/";
@@ -31,7 +34,7 @@ const name = (file: string): NameMatch => ({ uri: SCOPE + file, name: file.repla
 describe("TreeSearch", () => {
   const page = mountEach();
   let openedName: NameMatch[];
-  let openedHit: [ContentHit, string][];
+  let openedHit: [ContentHit, string | undefined][];
 
   beforeEach(() => {
     calls.length = 0;
@@ -49,17 +52,21 @@ describe("TreeSearch", () => {
         });
       });
     });
+    show();
+  });
+  function show(over: Partial<TreeSearchProps> = {}) {
     act(() =>
       page.root.render(
         <TreeSearch
           scope={SCOPE}
           scopeLabel="Home"
           onOpenName={(m) => openedName.push(m)}
-          onOpenHit={(h, q) => openedHit.push([h, q])}
+          onOpenHit={(h, find) => openedHit.push([h, find])}
+          {...over}
         />,
       ),
     );
-  });
+  }
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
@@ -67,6 +74,8 @@ describe("TreeSearch", () => {
 
   const box = () => page.host.querySelector<HTMLInputElement>('input[role="combobox"]')!;
   const count = () => page.host.querySelector('[data-testid="tree-search-count"]')!.textContent;
+  const modeLabel = () => page.host.querySelector('[data-testid="tree-search-mode"]')?.textContent ?? null;
+  const params = (i: number) => Object.fromEntries(calls[i]!.url.searchParams);
   const options = () => [...page.host.querySelectorAll<HTMLElement>('[role="option"]')];
   const key = (k: string, init: KeyboardEventInit = {}) =>
     act(() => box().dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true, ...init })));
@@ -89,7 +98,7 @@ describe("TreeSearch", () => {
     expect(count()).toMatch(/Searching/);
     wait(1);
     expect(calls).toHaveLength(1);
-    expect(Object.fromEntries(calls[0]!.url.searchParams)).toEqual({ uri: SCOPE, q: "bud", kind: "all" });
+    expect(params(0)).toEqual({ uri: SCOPE, q: "bud", kind: "all", mode: "literal" });
     expect(calls[0]!.url.pathname).toBe("/api/v1/search");
   });
 
@@ -183,5 +192,116 @@ describe("TreeSearch", () => {
     act(() => other.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true, bubbles: true, cancelable: true })));
     expect(document.activeElement).toBe(box());
     other.remove();
+  });
+
+  it("a single word is searched literally: its hits stay marked and the label says exact text", async () => {
+    type("budget");
+    wait(DEBOUNCE_MS);
+    expect(params(0)).toMatchObject({ q: "budget", mode: "literal" });
+    expect(modeLabel()).toBeNull();
+    calls[0]!.answer({ mode: "index", items: [hit("a.md", 2, "the «budget» is «Budget»")] });
+    await settle();
+    expect(modeLabel()).toBe("Exact text");
+    expect([...page.host.querySelectorAll(".tree-search-snippet mark")].map((m) => m.textContent)).toEqual(["budget", "Budget"]);
+    // The status line, which a screen reader announces, says the mode too.
+    expect(page.host.querySelector('[role="status"]')!.textContent).toBe("1 hit in 1 file · Exact text");
+    key("Enter");
+    expect(openedHit).toEqual([[hit("a.md", 2, "the «budget» is «Budget»"), "budget"]]);
+  });
+
+  it("several words ask for a ranked search and show files best first, each with its marked passages", async () => {
+    type("  where do quokkas sleep ");
+    wait(DEBOUNCE_MS);
+    expect(params(0)).toEqual({ uri: SCOPE, q: "where do quokkas sleep", kind: "all", mode: "ranked" });
+    calls[0]!.answer({
+      mode: "ranked",
+      ranked: true,
+      matched_files: 2,
+      scanned: 2,
+      items: [
+        hit("zoo/burrows.md", 4, "…the «quokkas» «sleep» in burrows"),
+        hit("zoo/burrows.md", 9, "«Quokka» nests"),
+        hit("a.md", 1, "«sleep» well"),
+      ],
+    });
+    await settle();
+    expect(modeLabel()).toBe("Ranked by relevance");
+    expect(count()).toBe("2 matching files");
+    const groups = [...page.host.querySelectorAll('[role="group"]')].map((g) => g.getAttribute("aria-label"));
+    expect(groups).toEqual(["burrows.md in zoo/", "a.md"]);
+    expect(options().map((o) => o.textContent)).toEqual(["L4…the quokkas sleep in burrows", "L9Quokka nests", "L1sleep well"]);
+    expect([...options()[0]!.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["quokkas", "sleep"]);
+    // The query is not in the file as typed: the file opens at the passage
+    // with its first marked word to find.
+    key("ArrowDown");
+    key("Enter");
+    expect(openedHit).toEqual([[hit("zoo/burrows.md", 4, "…the «quokkas» «sleep» in burrows"), "quokkas"]]);
+  });
+
+  it("a ranked file that matched by its name alone opens at its passage with nothing to find", async () => {
+    type("quokka habits");
+    wait(DEBOUNCE_MS);
+    const lead = { uri: SCOPE + "quokka-habits.md", line: 1, offset: 0, snippet: "# Notes" };
+    calls[0]!.answer({ mode: "ranked", ranked: true, matched_files: 1, items: [lead] });
+    await settle();
+    expect(options().map((o) => o.textContent)).toEqual(["L1# Notes"]);
+    key("Enter");
+    expect(openedHit).toEqual([[lead, undefined]]);
+  });
+
+  it("a quoted phrase is searched literally without its quotes", async () => {
+    type("“quokka lanterns”");
+    wait(DEBOUNCE_MS);
+    expect(params(0)).toMatchObject({ q: "quokka lanterns", mode: "literal" });
+    calls[0]!.answer({ mode: "scan", items: [hit("a.md", 3, "the «quokka lanterns» glow")] });
+    await settle();
+    expect(modeLabel()).toBe("Exact text");
+    expect(count()).toBe("1 hit in 1 file");
+    expect(page.host.querySelector('[role="listbox"]')!.getAttribute("aria-label")).toBe("Results for quokka lanterns");
+    key("Enter");
+    expect(openedHit).toEqual([[hit("a.md", 3, "the «quokka lanterns» glow"), "quokka lanterns"]]);
+  });
+
+  it("More continues a ranked search in ranked mode, and the count still counts every matching file", async () => {
+    type("quokka sleep");
+    wait(DEBOUNCE_MS);
+    calls[0]!.answer({ mode: "ranked", ranked: true, matched_files: 12, items: [hit("a.md", 1, "«quokka»")], complete: false, next_cursor: "s1.r" });
+    await settle();
+    expect(count()).toBe("12 matching files · best 1 shown · more available");
+    act(() => [...page.host.querySelectorAll("button")].find((b) => b.textContent === "More")!.click());
+    expect(params(1)).toMatchObject({ q: "quokka sleep", mode: "ranked", cursor: "s1.r" });
+    calls[1]!.answer({ mode: "ranked", ranked: true, matched_files: 12, items: [hit("b.md", 1, "«sleep»")], complete: true, next_cursor: null });
+    await settle();
+    expect(count()).toBe("12 matching files");
+  });
+
+  it("shows the server's note on what it could not rank yet", async () => {
+    type("quokka sleep");
+    wait(DEBOUNCE_MS);
+    const note = "1 file(s) are still being indexed and were not ranked";
+    calls[0]!.answer({ mode: "ranked", ranked: true, matched_files: 1, unranked_files: 1, items: [hit("a.md", 1, "«quokka»")], complete: false, next_cursor: null, note });
+    await settle();
+    expect(page.host.querySelector(".tree-search-note")!.textContent).toBe(note);
+  });
+
+  it("draws a snippet's text as text, never as markup", async () => {
+    type("img src");
+    wait(DEBOUNCE_MS);
+    calls[0]!.answer({ mode: "ranked", ranked: true, matched_files: 1, items: [hit("a.md", 1, '<«img» «src»=x onerror="alert(1)">')] });
+    await settle();
+    const snippet = page.host.querySelector(".tree-search-snippet")!;
+    expect(snippet.querySelector("img")).toBeNull();
+    expect(snippet.textContent).toBe('<img src=x onerror="alert(1)">');
+    expect([...snippet.querySelectorAll("mark")].map((m) => m.textContent)).toEqual(["img", "src"]);
+  });
+
+  it("several words can run in the mode the caller prefers (hybrid once the server has an embedding model)", async () => {
+    show({ multiWordMode: "hybrid" });
+    type("where do quokkas sleep");
+    wait(DEBOUNCE_MS);
+    expect(params(0)).toMatchObject({ mode: "hybrid" });
+    type("quokkas");
+    wait(DEBOUNCE_MS);
+    expect(params(1)).toMatchObject({ mode: "literal" });
   });
 });

@@ -1,5 +1,7 @@
 // The search box at the top of the tree: an ARIA combobox whose listbox
-// shows name matches, then content hits grouped by file with their snippets.
+// shows name matches, then content hits grouped by file with their snippets
+// (a ranked search's files best first, each with its best passages), and
+// the status line says how many and how the server matched them.
 // Focus stays in the box; arrows move aria-activedescendant over the
 // options, Enter picks, Escape closes (and a second Escape leaves the box).
 
@@ -10,8 +12,9 @@ import { FileText, Folder, LoaderCircle, Search, X } from "lucide-react";
 import { isFolderMatch } from "../api/search";
 import type { ContentHit, NameMatch } from "../api/search";
 import { nameOf, parentURI, relativePath } from "../api/uri";
-import { countLabel, groupByFile, moveActive, optionsOf, snippetParts } from "./model";
+import { countLabel, findTextOf, groupByFile, modeLabel, moveActive, optionsOf, snippetParts } from "./model";
 import type { Option, Results } from "./model";
+import type { MultiWordMode } from "./mode";
 import { useTreeSearch } from "./useTreeSearch";
 
 export interface TreeSearchProps {
@@ -21,8 +24,13 @@ export interface TreeSearchProps {
   scopeLabel: string;
   inputRef?: RefObject<HTMLInputElement | null>;
   onOpenName: (match: NameMatch) => void;
-  /** q is the query the hit was found for */
-  onOpenHit: (hit: ContentHit, q: string) => void;
+  /**
+   * find is the text to find in the file at the hit: a literal search's
+   * query, or a ranked passage's first marked word (none when it marks none)
+   */
+  onOpenHit: (hit: ContentHit, find: string | undefined) => void;
+  /** the mode a query of several words runs in (default ranked) */
+  multiWordMode?: MultiWordMode;
   /** Ctrl+K was pressed: make the box visible (the narrow layout shows another panel) */
   onSummon?: () => void;
   /** Escape in an empty, closed box: hand focus back (to the tree) */
@@ -40,7 +48,7 @@ export function TreeSearch(props: TreeSearchProps) {
   const [draft, setDraft] = useState("");
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
-  const { view, more } = useTreeSearch(scope, draft);
+  const { view, more } = useTreeSearch(scope, draft, { multiWord: props.multiWordMode });
   const ownRef = useRef<HTMLInputElement>(null);
   const input = props.inputRef ?? ownRef;
   const id = useId();
@@ -84,7 +92,7 @@ export function TreeSearch(props: TreeSearchProps) {
     if (!o || !results) return;
     setOpen(false);
     if (o.kind === "name") props.onOpenName(o.match);
-    else props.onOpenHit(o.hit, results.key.q);
+    else props.onOpenHit(o.hit, findTextOf(results.key, o.hit));
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
@@ -158,19 +166,22 @@ export function TreeSearch(props: TreeSearchProps) {
         )}
       </div>
       <div className="tree-search-popup" hidden={!showList}>
-        <p className="tree-search-count small" role="status" data-testid="tree-search-count">
-          {!showList ? "" : view.status === "loading" ? (
-            <>
-              <LoaderCircle size={12} className="spin" aria-hidden /> {t("searching")}
-            </>
-          ) : view.status === "error" ? (
-            <span className="error">{view.message}</span>
-          ) : view.status === "ready" ? (
-            countLabel(view.results)
-          ) : (
-            ""
-          )}
-        </p>
+        <div className="tree-search-status small" role="status">
+          <span className="tree-search-count" data-testid="tree-search-count">
+            {!showList ? "" : view.status === "loading" ? (
+              <>
+                <LoaderCircle size={12} className="spin" aria-hidden /> {t("searching")}
+              </>
+            ) : view.status === "error" ? (
+              <span className="error">{view.message}</span>
+            ) : view.status === "ready" ? (
+              countLabel(view.results)
+            ) : (
+              ""
+            )}
+          </span>
+          {showList && results && <ModeLabel results={results} />}
+        </div>
         {showList && results && options.length > 0 && (
           <ResultList
             id={listID}
@@ -197,6 +208,25 @@ export function TreeSearch(props: TreeSearchProps) {
         )}
       </div>
     </div>
+  );
+}
+
+/** ModeLabel says how the server matched: by relevance, or the exact text. */
+function ModeLabel({ results }: { results: Results }) {
+  const { t } = useTranslation("search");
+  const label = modeLabel(results);
+  if (!label) return null;
+  return (
+    <>
+      <span className="sr-only"> · </span>
+      <span
+        className="tree-search-mode"
+        data-testid="tree-search-mode"
+        title={results.mode === "ranked" ? t("mode.rankedHint") : t("mode.literalHint")}
+      >
+        {label}
+      </span>
+    </>
   );
 }
 

@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { isFolderMatch } from "../api/search";
 import type { SearchResponse } from "../api/search";
-import { countLabel, firstPage, moveActive, optionsOf, snippetParts, withMore } from "./model";
+import { countLabel, findTextOf, firstPage, modeLabel, moveActive, optionsOf, snippetParts, withMore } from "./model";
 
-const KEY = { uri: "kb://users/a/", q: "log" };
+const KEY = { uri: "kb://users/a/", q: "log", mode: "literal" as const };
 
 function page(over: Partial<SearchResponse>): SearchResponse {
   return {
@@ -39,6 +39,25 @@ describe("results", () => {
     expect(countLabel(firstPage(KEY, page({})))).toBe("No matches");
     const names = [{ uri: "kb://users/a/log.md", name: "log.md", type: "file" as const }];
     expect(countLabel(firstPage(KEY, page({ names, names_complete: false })))).toBe("1+ names · no content hits");
+  });
+
+  it("a ranked answer counts the matching files of the whole scope, and says how it matched", () => {
+    const RANKED = { ...KEY, q: "log rotation", mode: "ranked" as const };
+    const r = firstPage(RANKED, page({ mode: "ranked", ranked: true, matched_files: 30, items: [hit("a.md", 1), hit("a.md", 9), hit("b.md", 1)], complete: false, next_cursor: "s1.r" }));
+    expect(countLabel(r)).toBe("30 matching files · best 2 shown · more available");
+    expect(modeLabel(r)).toBe("Ranked by relevance");
+    const all = withMore(r, RANKED, "s1.r", page({ mode: "ranked", ranked: true, matched_files: 29, items: [hit("c.md", 1)] }));
+    expect(countLabel(all)).toBe("29 matching files");
+    expect(countLabel(firstPage(RANKED, page({ mode: "ranked", ranked: true })))).toBe("No matches");
+    expect(modeLabel(firstPage(KEY, page({ mode: "index" })))).toBe("Exact text");
+    expect(modeLabel(firstPage(KEY, page({ mode: "" })))).toBeNull();
+  });
+
+  it("a hit opens with the literal query to find, or a ranked passage's first marked word", () => {
+    const h = { uri: "kb://users/a/a.md", offset: 3, snippet: "…the «Logs» «rotate» daily" };
+    expect(findTextOf(KEY, h)).toBe("log");
+    expect(findTextOf({ ...KEY, mode: "ranked" }, h)).toBe("Logs");
+    expect(findTextOf({ ...KEY, mode: "ranked" }, { ...h, snippet: "# Title" })).toBeUndefined();
   });
 
   it("options are names, then hits file by file", () => {

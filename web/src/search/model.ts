@@ -1,18 +1,24 @@
 // The tree search's results as pure data: a page merged into what is shown
-// only when it answers the same search, the count line, the options in the
-// order they are drawn, and the snippet's «» markers cut into marked runs.
+// only when it answers the same search, the count line and the mode label,
+// the options in the order they are drawn, the snippet's «» markers cut into
+// marked runs, and what to find in a file a hit opens.
 
 import i18n from "../i18n";
 import { formatNumber } from "../ui/format";
-import type { ContentHit, NameMatch, SearchResponse } from "../api/search";
+import type { AnsweredMode, ContentHit, NameMatch, SearchMode, SearchResponse } from "../api/search";
 
-/** SearchKey is what a result was computed for: a label or a page for another key never joins it. */
+/**
+ * SearchKey is what a result was computed for: the scope, the text sent
+ * (a quoted phrase without its quotes) and the mode asked for. A label or
+ * a page for another key never joins it.
+ */
 export interface SearchKey {
   uri: string;
   q: string;
+  mode: SearchMode;
 }
 
-export const sameKey = (a: SearchKey, b: SearchKey) => a.uri === b.uri && a.q === b.q;
+export const sameKey = (a: SearchKey, b: SearchKey) => a.uri === b.uri && a.q === b.q && a.mode === b.mode;
 
 /** Results are the pages of one search shown so far. */
 export interface Results {
@@ -25,6 +31,10 @@ export interface Results {
   /** files with more matches than their hits show */
   moreHitsIn: string[];
   note?: string;
+  /** which path answered: index or scan (literal), ranked */
+  mode: AnsweredMode;
+  /** a ranked answer's count of every file in scope that matches, whatever the page */
+  matchedFiles: number;
 }
 
 /** firstPage starts the results of key with its first page. */
@@ -37,6 +47,8 @@ export function firstPage(key: SearchKey, res: SearchResponse): Results {
     cursor: res.complete ? null : res.next_cursor,
     moreHitsIn: res.more_hits_in ?? [],
     note: res.note || undefined,
+    mode: res.mode,
+    matchedFiles: res.matched_files,
   };
 }
 
@@ -53,6 +65,7 @@ export function withMore(r: Results, key: SearchKey, cursor: string, res: Search
     cursor: res.complete ? null : res.next_cursor,
     moreHitsIn: [...new Set([...r.moreHitsIn, ...(res.more_hits_in ?? [])])],
     note: res.note || r.note,
+    matchedFiles: r.mode === "ranked" ? res.matched_files : r.matchedFiles,
   };
 }
 
@@ -61,19 +74,52 @@ const t = (key: string, count: number) => i18n.t(key, { count, n: formatNumber(c
 /**
  * countLabel says what the results hold and whether that is all of it:
  * "12 hits in 4 files" once complete, "40 hits so far · more available"
- * while pages remain.
+ * while pages remain; a ranked answer counts files, "42 matching files ·
+ * best 10 shown · more available", as the server counts every matching
+ * file on every page.
  */
 export function countLabel(r: Results): string {
   const parts: string[] = [];
   if (r.names.length > 0) parts.push(t(r.namesComplete ? "search:count.names" : "search:count.namesAtLeast", r.names.length));
   const files = new Set(r.hits.map((h) => h.uri)).size;
-  if (r.cursor !== null) parts.push(t("search:count.hitsSoFar", r.hits.length));
+  if (r.mode === "ranked" && r.hits.length > 0) {
+    parts.push(t("search:count.rankedFiles", Math.max(r.matchedFiles, files)));
+    if (r.cursor !== null) parts.push(i18n.t("search:count.rankedShown", { n: formatNumber(files) }));
+  } else if (r.cursor !== null) parts.push(t("search:count.hitsSoFar", r.hits.length));
   else if (r.hits.length === 0) parts.push(r.names.length === 0 ? i18n.t("search:count.noMatches") : i18n.t("search:count.noContentHits"));
   else {
     parts.push(i18n.t("search:count.hitsInFiles", { hits: t("search:count.hits", r.hits.length), files: t("search:count.files", files) }));
     if (r.moreHitsIn.length > 0) parts.push(t("search:count.moreThanShown", r.moreHitsIn.length));
   }
   return parts.join(" · ");
+}
+
+/**
+ * modeLabel names the way the server matched: by relevance (ranked) or the
+ * exact text (a literal search, from the index or a scan); null when no
+ * content was searched.
+ */
+export function modeLabel(r: Results): string | null {
+  switch (r.mode) {
+    case "ranked":
+      return i18n.t("search:mode.ranked");
+    case "index":
+    case "scan":
+      return i18n.t("search:mode.literal");
+    default:
+      return null;
+  }
+}
+
+/**
+ * findTextOf is what the preview finds in the file a hit opens: the text of
+ * a literal search; for a ranked passage, whose words need not stand
+ * together in the file, its first marked word; nothing when the passage
+ * marks none (a file that matched by its name).
+ */
+export function findTextOf(key: SearchKey, hit: ContentHit): string | undefined {
+  if (key.mode === "literal") return key.q;
+  return snippetParts(hit.snippet).find((p) => p.mark)?.text;
 }
 
 /** FileGroup is one file's content hits, in the order they came. */

@@ -8,6 +8,8 @@ import { searchResources } from "../api/search";
 import { messageOf } from "../ui/errors";
 import { firstPage, sameKey, withMore } from "./model";
 import type { Results, SearchKey } from "./model";
+import { searchRequestOf } from "./mode";
+import type { MultiWordMode } from "./mode";
 
 /** DEBOUNCE_MS is how long typing must pause before a search is sent. */
 export const DEBOUNCE_MS = 200;
@@ -21,12 +23,17 @@ export type SearchView =
 const IDLE: SearchView = { status: "idle" };
 
 /**
- * useTreeSearch searches scope for text (trimmed). The view it returns is
- * for exactly that key, or "loading" while the debounce or the request for
- * it is pending; more() fetches the next page of the shown results.
+ * useTreeSearch searches scope for text, in the mode searchRequestOf reads
+ * from it (several words in multiWord). The view it returns is for exactly
+ * that key, or "loading" while the debounce or the request for it is
+ * pending; more() fetches the next page of the shown results.
  */
-export function useTreeSearch(scope: string, text: string, delay = DEBOUNCE_MS): { view: SearchView; more: () => void } {
-  const q = text.trim();
+export function useTreeSearch(
+  scope: string,
+  text: string,
+  { delay = DEBOUNCE_MS, multiWord }: { delay?: number; multiWord?: MultiWordMode } = {},
+): { view: SearchView; more: () => void } {
+  const { q, mode } = searchRequestOf(text, multiWord);
   const [state, setState] = useState<SearchView>(IDLE);
   const inFlight = useRef<AbortController | null>(null);
 
@@ -43,11 +50,11 @@ export function useTreeSearch(scope: string, text: string, delay = DEBOUNCE_MS):
       setState(IDLE);
       return;
     }
-    const key = { uri: scope, q };
+    const key: SearchKey = { uri: scope, q, mode };
     const timer = setTimeout(() => {
       const c = begin();
       setState({ status: "loading", key });
-      searchResources({ uri: key.uri, q: key.q }, c.signal).then(
+      searchResources({ uri: key.uri, q: key.q, mode: key.mode }, c.signal).then(
         (res) => !c.signal.aborted && setState({ status: "ready", key, results: firstPage(key, res), more: "idle" }),
         (err: unknown) => !c.signal.aborted && setState({ status: "error", key, message: messageOf(err) }),
       );
@@ -56,7 +63,7 @@ export function useTreeSearch(scope: string, text: string, delay = DEBOUNCE_MS):
       clearTimeout(timer);
       inFlight.current?.abort();
     };
-  }, [scope, q, delay]);
+  }, [scope, q, mode, delay]);
 
   const more = useCallback(() => {
     if (state.status !== "ready" || state.results.cursor === null || state.more === "loading") return;
@@ -67,13 +74,13 @@ export function useTreeSearch(scope: string, text: string, delay = DEBOUNCE_MS):
     const update = (f: (v: Extract<SearchView, { status: "ready" }>) => SearchView) =>
       setState((v) => (v.status === "ready" && sameKey(v.key, key) && v.results.cursor === cursor ? f(v) : v));
     update((v) => ({ ...v, more: "loading" }));
-    searchResources({ uri: key.uri, q: key.q, cursor }, c.signal).then(
+    searchResources({ uri: key.uri, q: key.q, mode: key.mode, cursor }, c.signal).then(
       (res) => !c.signal.aborted && update((v) => ({ ...v, results: withMore(v.results, key, cursor, res), more: "idle" })),
       (err: unknown) => !c.signal.aborted && update((v) => ({ ...v, more: { error: messageOf(err) } })),
     );
   }, [state]);
 
-  const live = { uri: scope, q };
+  const live: SearchKey = { uri: scope, q, mode };
   const view: SearchView = !q ? IDLE : state.status !== "idle" && sameKey(state.key, live) ? state : { status: "loading", key: live };
   return { view, more };
 }

@@ -44,8 +44,8 @@ export function ResourceTree(props: {
   selected: string | null;
   onSelect: (uri: string | null, opts?: { open?: boolean; reveal?: boolean }) => void;
   expanded: ExpandedState;
-  /** open the preview at a search hit, the hit's query highlighted */
-  onOpenHit: (uri: string, offset: number, query: string) => void;
+  /** open the preview at a search hit, with query (when there is one) found and highlighted there */
+  onOpenHit: (uri: string, offset: number, query: string | undefined) => void;
   /** Ctrl+K: show the tree (the narrow layout may show another panel) */
   onSummon?: () => void;
 }) {
@@ -193,7 +193,7 @@ export function ResourceTree(props: {
           onSelect(m.uri, { open: true, reveal: true });
           if (isFolderMatch(m)) toggle(m.uri, true);
         }}
-        onOpenHit={(hit, q) => props.onOpenHit(hit.uri, hit.offset, q)}
+        onOpenHit={(hit, find) => props.onOpenHit(hit.uri, hit.offset, find)}
         onSummon={props.onSummon}
         onExit={() => scrollRef.current?.focus()}
       />

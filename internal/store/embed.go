@@ -1,0 +1,196 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gorm.io/gorm"
+)
+
+// EmbedChunk is one embedded chunk of a file's text body: its bytes
+// [Start, End), the line it starts on, and its unit-length vector.
+type EmbedChunk struct {
+	Start, End, Line int
+	Vec              []float32
+}
+
+// PendingEmbeds returns up to limit files, after node id after, whose
+// indexed text body has no embedding under model: new files, changed
+// files, and every file once the model changes.
+func (s *Store) PendingEmbeds(ctx context.Context, model string, after int64, limit int) ([]SearchDoc, error) {
+	var ds []SearchDoc
+	err := s.db.WithContext(ctx).Table("search_docs d").Select("d.*").
+		Joins("LEFT JOIN embed_docs e ON e.node_id = d.node_id AND e.model = ? AND e.version_id = d.version_id", model).
+		Where("d.indexed AND NOT d.pending AND e.node_id IS NULL AND d.node_id > ?", after).
+		Order("d.node_id").Limit(limit).Find(&ds).Error
+	return ds, translate(err)
+}
+
+// WriteEmbedding makes chunks the embedding under model of d's node, whose
+// indexed body was version d.VersionID when read; failed, when not empty,
+// records that the model refused the text for good instead. It reports
+// false, writing nothing, when the body changed or went away since.
+func (s *Store) WriteEmbedding(ctx context.Context, d SearchDoc, model string, chunks []EmbedChunk, failed string) (bool, error) {
+	wrote := false
+	err := s.InTx(ctx, func(tx *Store) error {
+		var n int64
+		if err := tx.db.Table("search_docs").Where("node_id = ? AND version_id = ? AND indexed AND NOT pending", d.NodeID, d.VersionID).Count(&n).Error; err != nil || n == 0 {
+			return err
+		}
+		if err := tx.db.Exec(`DELETE FROM embed_docs WHERE node_id = ? AND model = ?`, d.NodeID, model).Error; err != nil {
+			return err
+		}
+		if err := tx.db.Exec(`INSERT INTO embed_docs (node_id, model, version_id, failed) VALUES (?, ?, ?, ?)`, d.NodeID, model, d.VersionID, failed).Error; err != nil {
+			return err
+		}
+		for _, c := range chunks {
+			if err := tx.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec) VALUES (?, ?, ?, ?, ?, ?, `+tx.vecParam()+`)`,
+				d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), tx.vecArg(c.Vec)).Error; err != nil {
+				return err
+			}
+		}
+		wrote = true
+		return nil
+	})
+	return wrote, translate(err)
+}
+
+// DropOtherEmbeddings deletes up to limit files' embeddings under models
+// other than model, and tells how many it deleted: once the model
+// changed, the old vectors are never read again.
+func (s *Store) DropOtherEmbeddings(ctx context.Context, model string, limit int) (int64, error) {
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM embed_docs WHERE (node_id, model) IN
+(SELECT node_id, model FROM embed_docs WHERE model <> ? LIMIT ?)`, model, limit)
+	return res.RowsAffected, translate(res.Error)
+}
+
+// CountUnembedded counts the files below root whose indexed text has no
+// embedding under model yet; a meaning answer is not complete while there
+// are any.
+func (s *Store) CountUnembedded(ctx context.Context, root SearchRoot, model string) (int64, error) {
+	var n int64
+	err := root.under(s.db.WithContext(ctx).Table("nodes n").
+		Joins("JOIN search_docs d ON d.node_id = n.id").
+		Joins("LEFT JOIN embed_docs e ON e.node_id = d.node_id AND e.model = ? AND e.version_id = d.version_id", model)).
+		Where("n.kind = ? AND d.indexed AND NOT d.pending AND e.node_id IS NULL", KindFile).Count(&n).Error
+	return n, translate(err)
+}
+
+// FindNearest asks for the chunks below Root nearest to Vec under Model.
+type FindNearest struct {
+	Root  SearchRoot
+	Model string
+	Vec   []float32
+	Limit int
+}
+
+// NearChunk is a chunk of a meaning answer: its file, where it lies in the
+// file's body, and its cosine similarity to the query (1 is the same
+// direction).
+type NearChunk struct {
+	Node
+	Start, End, Line int
+	Similarity       float64
+}
+
+// NearestChunks returns up to f.Limit chunks of f, nearest first. The root
+// is part of the query, and so is the file's current version: a chunk of
+// another user's file, of a file outside the scope, or of a body that has
+// changed since it was embedded is never scored.
+func (s *Store) NearestChunks(ctx context.Context, f FindNearest) ([]NearChunk, error) {
+	if len(f.Vec) == 0 {
+		return nil, nil
+	}
+	dims := len(f.Vec)
+	var out []NearChunk
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		dist := "vec_distance_cosine(c.vec, ?)"
+		if s.dialect == DialectPostgres {
+			// The dimension count is ours, not the caller's: an integer
+			// the HNSW index of that count is declared with.
+			dist = fmt.Sprintf("(c.vec::public.vector(%d) OPERATOR(public.<=>) ?::public.vector(%d))", dims, dims)
+			if err := tx.Exec("SET LOCAL hnsw.iterative_scan = relaxed_order").Error; err != nil {
+				return err
+			}
+			if err := tx.Exec("SET LOCAL hnsw.ef_search = 200").Error; err != nil {
+				return err
+			}
+		}
+		q := tx.Table("embed_chunks c").
+			Select("n.*, c.start_byte AS start, c.end_byte AS \"end\", c.line AS line, 1 - "+dist+" AS similarity", s.queryVec(f.Vec)).
+			Joins("JOIN embed_docs e ON e.node_id = c.node_id AND e.model = c.model").
+			Joins("JOIN search_docs d ON d.node_id = c.node_id AND d.version_id = e.version_id AND d.indexed AND NOT d.pending").
+			Joins("JOIN nodes n ON n.id = c.node_id").
+			Where("c.model = ? AND c.dims = "+strconv.Itoa(dims), f.Model)
+		return f.Root.under(q).Where("n.kind = ?", KindFile).Order("similarity DESC").Limit(f.Limit).Find(&out).Error
+	})
+	return out, translate(err)
+}
+
+// EnsureVectorIndex readies PostgreSQL for vectors of dims dimensions:
+// the pgvector extension and an HNSW index over them. SQLite needs
+// nothing (sqlite-vec is linked in).
+func (s *Store) EnsureVectorIndex(ctx context.Context, dims int) error {
+	if s.dialect != DialectPostgres {
+		return nil
+	}
+	// In public whatever the search_path, as pg_trgm: the queries name it so.
+	if err := s.db.WithContext(ctx).Exec("CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public").Error; err != nil {
+		return fmt.Errorf("meaning search on PostgreSQL needs the pgvector extension (https://github.com/pgvector/pgvector; the pgvector/pgvector images have it): %w", translate(err))
+	}
+	return translate(s.db.WithContext(ctx).Exec(fmt.Sprintf(
+		"CREATE INDEX IF NOT EXISTS embed_chunks_hnsw_%d ON embed_chunks USING hnsw ((vec::public.vector(%d)) public.vector_cosine_ops) WHERE dims = %d",
+		dims, dims, dims)).Error)
+}
+
+func (s *Store) vecParam() string {
+	if s.dialect == DialectPostgres {
+		return "?::real[]"
+	}
+	return "?"
+}
+
+// vecArg is a vector as the dialect stores it: an array literal for
+// PostgreSQL, sqlite-vec's float32 BLOB for SQLite.
+func (s *Store) vecArg(v []float32) any {
+	if s.dialect == DialectPostgres {
+		return "{" + floats(v) + "}"
+	}
+	return encodeVec(v)
+}
+
+// queryVec is a query vector as the distance expression takes it.
+func (s *Store) queryVec(v []float32) any {
+	if s.dialect == DialectPostgres {
+		return "[" + floats(v) + "]"
+	}
+	return encodeVec(v)
+}
+
+func floats(v []float32) string {
+	var b strings.Builder
+	b.Grow(12 * len(v))
+	for i, x := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
+	}
+	return b.String()
+}
+
+// CountEmbeddings counts the files embedded under model.
+func (s *Store) CountEmbeddings(ctx context.Context, model string) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Table("embed_docs").Where("model = ?", model).Count(&n).Error
+	return n, translate(err)
+}
+
+// CountEmbedChunks counts every stored vector, of every model.
+func (s *Store) CountEmbedChunks(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Table("embed_chunks").Count(&n).Error
+	return n, translate(err)
+}
