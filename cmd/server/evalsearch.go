@@ -67,9 +67,14 @@ func evalSearchCommand(configPath string, args []string) error {
 		return cliError("eval-search --user", err)
 	}
 	// Figures of the whole index: take what waits for it first, as
-	// reindex does.
+	// reindex does, and what waits for the embedding model.
 	if err := a.Index.WaitIndexed(ctx); err != nil {
 		return err
+	}
+	if a.Embedder != nil {
+		if err := a.Embedder.WaitEmbedded(ctx); err != nil {
+			return err
+		}
 	}
 	rep, err := evalsearch.Run(ctx, tools.New(a.Tree), kb.Caller{ID: u.ID, Username: u.Username},
 		evalsearch.Request{URI: *uri, Questions: qs, Modes: chosen})
@@ -159,7 +164,7 @@ func printEvalReport(out io.Writer, username string, rep evalsearch.Report) erro
 		}
 	}
 	if rep.Waiting {
-		fmt.Fprintln(out, "\nnote: some files were still having their text extracted, so no search could find them yet; run again once they are")
+		fmt.Fprintln(out, "\nnote: some files were still waiting for their text, index or vectors, so no search could find them yet; run again once they are")
 	}
 	return nil
 }

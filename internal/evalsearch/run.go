@@ -45,15 +45,16 @@ type Report struct {
 	// read below uri; a question left with none is not scored.
 	UnknownAnswers []UnknownAnswer `json:"unknown_answers"`
 	// Waiting: some searches said files were still having their text
-	// extracted or indexed, so they could not be found yet.
+	// extracted, indexed or embedded, so they could not be found yet.
 	Waiting bool `json:"waiting"`
 }
 
 // ModeReport is one search mode's figures.
 type ModeReport struct {
 	Mode string `json:"mode"`
-	// Unavailable says why the server cannot search in this mode (no
-	// embedding model, for one); the figures are then zero.
+	// Unavailable says why the server cannot search in this mode: no
+	// embedding model, or one that failed to embed a question (then the
+	// questions before it are not scored either); the figures are zero.
 	Unavailable string `json:"unavailable,omitempty"`
 	Figures
 	// MedianLatencyMS is the median time of one question's search, in
@@ -90,8 +91,9 @@ func CheckModes(modes []string) ([]string, error) {
 
 // Run asks every question below r.URI in each mode as caller c, through
 // the search every door runs, and scores each mode. A mode the search
-// refuses for want of an embedding model is reported unavailable; a uri
-// the caller cannot read is the search's own error.
+// refuses for want of an embedding model, or whose model fails, is
+// reported unavailable; a uri the caller cannot read is the search's own
+// error.
 func Run(ctx context.Context, s Searcher, c kb.Caller, r Request) (Report, error) {
 	modes, err := CheckModes(r.Modes)
 	if err != nil {
@@ -137,7 +139,7 @@ func Run(ctx context.Context, s Searcher, c kb.Caller, r Request) (Report, error
 			start := time.Now()
 			rk, err := rank(ctx, s, c, sc.uri, a.q.Question, mode, Depth)
 			took = append(took, time.Since(start))
-			if e, ok := apierr.As(err); ok && e.Code == apierr.CodeNoEmbeddingModel {
+			if e, ok := apierr.As(err); ok && (e.Code == apierr.CodeNoEmbeddingModel || e.Code == apierr.CodeEmbeddingFailed) {
 				m.Unavailable = e.Message
 				break
 			}
@@ -173,7 +175,7 @@ func Files(ctx context.Context, s Searcher, c kb.Caller, uri, query, mode string
 
 type ranking struct {
 	files   []string
-	waiting bool // files in scope were still being extracted or indexed
+	waiting bool // files in scope were still being extracted, indexed or embedded
 }
 
 func rank(ctx context.Context, s Searcher, c kb.Caller, uri, query, mode string, n int) (ranking, error) {
@@ -184,7 +186,7 @@ func rank(ctx context.Context, s Searcher, c kb.Caller, uri, query, mode string,
 		if err != nil {
 			return out, err
 		}
-		out.waiting = out.waiting || page.PendingFiles > 0 || page.UnrankedFiles > 0
+		out.waiting = out.waiting || page.PendingFiles > 0 || page.UnrankedFiles > 0 || page.UnembeddedFiles > 0
 		for _, h := range page.Hits {
 			if !slices.Contains(out.files, h.URI) {
 				out.files = append(out.files, h.URI)

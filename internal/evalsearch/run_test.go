@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -24,12 +25,24 @@ type fakeSearch struct {
 	files     []string            // paths below alice's root
 	pageFiles int
 	asked     []tools.SearchParams
+	// embedding: meaning and hybrid run, on the rankings of ranked, but
+	// the model fails once failAfter questions were embedded; unembedded
+	// files are reported.
+	embedding bool
+	failAfter int
 }
 
 func (f *fakeSearch) Search(_ context.Context, c kb.Caller, p tools.SearchParams) (*tools.SearchPage, error) {
 	f.asked = append(f.asked, p)
-	if p.Mode == tools.ModeMeaning || p.Mode == tools.ModeHybrid {
+	meaning := p.Mode == tools.ModeMeaning || p.Mode == tools.ModeHybrid
+	if meaning && !f.embedding {
 		return nil, apierr.BadRequest(apierr.CodeNoEmbeddingModel, "search mode %q needs an embedding model", p.Mode)
+	}
+	if meaning && p.Cursor == "" {
+		if f.failAfter == 0 {
+			return nil, apierr.New(http.StatusBadGateway, apierr.CodeEmbeddingFailed, "the embedding model e did not embed the query (timeout)")
+		}
+		f.failAfter--
 	}
 	if p.Query == "broken" {
 		return nil, errors.New("disk on fire")
@@ -37,7 +50,11 @@ func (f *fakeSearch) Search(_ context.Context, c kb.Caller, p tools.SearchParams
 	if p.Mode == tools.ModeRanked && p.Query == "???" {
 		return nil, apierr.BadRequest(apierr.CodeInvalidArguments, "search: mode \"ranked\" needs a query with at least one word")
 	}
-	all := f.ranks[p.Mode+"|"+p.Query]
+	mode := p.Mode
+	if meaning {
+		mode = tools.ModeRanked
+	}
+	all := f.ranks[mode+"|"+p.Query]
 	start := 0
 	if p.Cursor != "" {
 		fmt.Sscan(p.Cursor, &start)
@@ -51,6 +68,9 @@ func (f *fakeSearch) Search(_ context.Context, c kb.Caller, p tools.SearchParams
 	if end < len(all) {
 		next := fmt.Sprint(end)
 		res.NextOffset = &next
+	}
+	if meaning {
+		res.UnembeddedFiles = 1
 	}
 	return &tools.SearchPage{SearchResult: res}, nil
 }
@@ -207,5 +227,42 @@ func TestRunModesAndRefusals(t *testing.T) {
 	_, err = evalsearch.Run(ctx, newFake(), alice, evalsearch.Request{URI: "kb://me/docs/", Questions: []evalsearch.Question{{Question: "broken", Answers: []string{"tar.md"}, Line: 1}}})
 	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("a failing search: %v", err)
+	}
+}
+
+// TestRunWithAnEmbeddingModel: with an embedding model meaning and hybrid
+// are scored, and files still waiting for their vectors are told; a model
+// that fails mid-way makes its mode unavailable, with the model's error,
+// rather than failing the evaluation.
+func TestRunWithAnEmbeddingModel(t *testing.T) {
+	t.Parallel()
+	qs := []evalsearch.Question{
+		{Question: "tar", Answers: []string{"tar.md"}, Line: 1},
+		{Question: "read compressed files", Answers: []string{"gzip.md"}, Line: 2},
+	}
+	f := newFake()
+	f.embedding, f.failAfter = true, 1000
+	rep, err := evalsearch.Run(context.Background(), f, alice, evalsearch.Request{URI: "kb://me/docs/", Questions: qs, Modes: []string{"meaning", "hybrid"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Modes) != 2 || rep.Modes[0].Mode != "hybrid" || rep.Modes[1].Mode != "meaning" || !rep.Waiting {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, m := range rep.Modes {
+		if m.Unavailable != "" || m.Questions != 2 || m.RecallAt1 != 1 {
+			t.Errorf("%s: %+v", m.Mode, m)
+		}
+	}
+
+	f = newFake()
+	f.embedding, f.failAfter = true, 1
+	rep, err = evalsearch.Run(context.Background(), f, alice, evalsearch.Request{URI: "kb://me/docs/", Questions: qs, Modes: []string{"ranked", "hybrid"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, h := rep.Modes[0], rep.Modes[1]; r.Unavailable != "" || r.RecallAt1 != 1 ||
+		!strings.Contains(h.Unavailable, "did not embed the query") || h.Questions != 0 || h.RecallAt1 != 0 {
+		t.Errorf("ranked %+v, hybrid %+v", r, h)
 	}
 }

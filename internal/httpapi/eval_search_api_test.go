@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knowspace/knowspace/internal/apptest"
+	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -26,6 +29,7 @@ type evalModeJSON struct {
 type evalReportJSON struct {
 	URI            string         `json:"uri"`
 	Questions      int            `json:"questions"`
+	Waiting        bool           `json:"waiting"`
 	Modes          []evalModeJSON `json:"modes"`
 	UnknownAnswers []struct {
 		Line   int    `json:"line"`
@@ -156,6 +160,42 @@ func TestEvalSearchAPI(t *testing.T) {
 		}
 		if err := json.Unmarshal(r.Body, &body); err != nil || body.Error.Line != 2 {
 			t.Errorf("error.line: %v %s", err, r.Body)
+		}
+	})
+}
+
+// TestEvalSearchAPIWithMeaning: with an embedding model (the fake's)
+// meaning and hybrid are scored like the other modes.
+func TestEvalSearchAPIWithMeaning(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		storetest.NeedVector(t, dialect)
+		fake := apptest.StartFake(t, fakellm.Options{})
+		stack := apptest.NewStack(t, dialect, apptest.Meaning(fake.Embedder("fake-embed")))
+		e := newEnvOn(t, stack, httpapi.Deps{})
+		e.mkdir(e.Admin, "kb://me/evaldocs/")
+		e.mustUpload(e.Admin, "kb://me/evaldocs/", evalDocs...)
+		ctx := context.Background()
+		if err := e.Index.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := stack.Embedder.WaitEmbedded(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var rep evalReportJSON
+		e.mustOK(e.do(http.MethodPost, "/api/v1/admin/eval-search", e.Admin, map[string]any{"uri": "kb://me/evaldocs/",
+			"questions": []map[string]any{
+				{"question": "how do I read compressed files?", "answers": []string{"gzip.md"}},
+				{"question": "tar archives", "answers": []string{"tar.md"}},
+			}}), http.StatusOK, &rep)
+		if len(rep.Modes) != 4 || rep.Waiting {
+			t.Fatalf("report %+v", rep)
+		}
+		for _, m := range rep.Modes {
+			if m.Unavailable != "" || m.Questions != 2 || m.RecallAt10 == 0 || m.MedianLatencyMS <= 0 {
+				t.Errorf("%s: %+v", m.Mode, m)
+			}
 		}
 	})
 }

@@ -17,7 +17,7 @@ export interface paths {
         put?: never;
         /**
          * Score the search against your own known-answer questions, in each search mode.
-         * @description Asks every question below uri, as the calling administrator (so only what that administrator may read is searched and can be an answer), through the same search as GET /search with kind=content, in each of modes (default: every mode), and answers per mode recall@1, recall@5, recall@10 and MRR@10 with the median time of one question's search. A file counts as found at rank r when it is the r-th distinct file of the search's hits (pages are followed until ten files). recall@k is the share of scored questions with an answering file among the first k; MRR@10 the mean of 1/rank of the first answering file (0 beyond ten). A mode the server cannot search in (hybrid and meaning without an embedding model) is reported with unavailable and its reason instead of failing. An answer naming no file the caller may read below uri is listed in unknown_answers; a question left with no known answer is not scored. The operator command `knowspace eval-search --questions FILE --uri URI` does the same from a JSON Lines file, one question a line: {"question": "…", "answers": ["kb://me/docs/a.md", "docs/b.md"]}.
+         * @description Asks every question below uri, as the calling administrator (so only what that administrator may read is searched and can be an answer), through the same search as GET /search with kind=content, in each of modes (default: every mode), and answers per mode recall@1, recall@5, recall@10 and MRR@10 with the median time of one question's search. A file counts as found at rank r when it is the r-th distinct file of the search's hits (pages are followed until ten files). recall@k is the share of scored questions with an answering file among the first k; MRR@10 the mean of 1/rank of the first answering file (0 beyond ten). A mode the server cannot search in (hybrid and meaning without an embedding model, or with one that fails) is reported with unavailable and its reason instead of failing. An answer naming no file the caller may read below uri is listed in unknown_answers; a question left with no known answer is not scored. The operator command `knowspace eval-search --questions FILE --uri URI` does the same from a JSON Lines file, one question a line: {"question": "…", "answers": ["kb://me/docs/a.md", "docs/b.md"]}.
          */
         post: operations["evalSearch"];
         delete?: never;
@@ -1483,7 +1483,7 @@ export interface components {
             recall_at_1: number;
             recall_at_10: number;
             recall_at_5: number;
-            /** @description Why the server cannot search in this mode (no_embedding_model's message); the figures are then 0. */
+            /** @description Why the server cannot search in this mode: the message of no_embedding_model, or of embedding_failed when the model failed on a question; the figures are then 0. */
             unavailable?: string;
         };
         /** @description One known-answer question, as one line of the command's JSON Lines file. */
@@ -1507,7 +1507,7 @@ export interface components {
             }[];
             /** @description The searched uri in its canonical spelling. */
             uri: string;
-            /** @description Some files were still having their text extracted or indexed, so no search could find them yet: run again shortly. */
+            /** @description Some files were still having their text extracted, indexed or embedded, so no search could find them yet: run again shortly. */
             waiting: boolean;
         };
         EvalSearchRequest: {
