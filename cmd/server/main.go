@@ -1,5 +1,6 @@
 // Command knowspace serves the Knowspace API and web app, runs migrations at
-// start, and offers operator subcommands (knowspace user add|passwd|list).
+// start, and offers operator subcommands (knowspace user add|passwd|list,
+// backup, restore, fsck, reindex, probe, eval-search).
 package main
 
 import (
@@ -49,6 +50,8 @@ func main() {
 		err = reindexCommand(*configPath)
 	case args[0] == "probe":
 		err = probeCommand(*configPath, args[1:])
+	case args[0] == "eval-search":
+		err = evalSearchCommand(*configPath, args[1:])
 	default:
 		usage()
 		os.Exit(2)
@@ -69,6 +72,7 @@ func usage() {
        knowspace [--config file] fsck
        knowspace [--config file] reindex
        knowspace [--config file] probe [/readyz|/healthz]
+       knowspace [--config file] eval-search --questions FILE.jsonl --uri kb://… [--user NAME] [--modes literal,ranked] [--json]
 `)
 }
 

@@ -27,6 +27,7 @@ var (
 	CodeInvalidFormat        = def("invalid_format", "format is not one the export offers", 400)
 	CodeInvalidVersions      = def("invalid_versions", "versions is neither all nor current", 400)
 	CodeInvalidPage          = def("invalid_page", "page is not a page number counting from 1", 400)
+	CodeInvalidQuestions     = def("invalid_questions", "the known-answer questions of a search evaluation are missing, too many, or one is malformed; error.line names it", 400)
 )
 
 // Signing in and credentials.

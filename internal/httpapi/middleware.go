@@ -34,7 +34,7 @@ func (h *handlers) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if currentUser(c).Role != store.RoleAdmin {
-			return apierr.Forbidden(apierr.CodeAdminOnly, "only administrators may manage accounts")
+			return apierr.Forbidden(apierr.CodeAdminOnly, "only administrators may use the admin API")
 		}
 		return next(c)
 	}

@@ -146,6 +146,7 @@ func New(d Deps) *echo.Echo {
 	admin.GET("/jobs", h.listAllJobs)
 	admin.POST("/jobs/:id/cancel", h.cancelAnyJob)
 	admin.GET("/overview", h.overview)
+	admin.POST("/eval-search", h.evalSearch)
 
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)

@@ -39,6 +39,7 @@ var routeCapabilities = map[string]access.Capability{
 	"GET /api/v1/admin/jobs":                           access.Account,
 	"POST /api/v1/admin/jobs/:id/cancel":               access.Account,
 	"GET /api/v1/admin/overview":                       access.Account,
+	"POST /api/v1/admin/eval-search":                   access.Account,
 
 	"GET /api/v1/resources":                   access.FolderRead,
 	"POST /api/v1/resources/folders":          access.FolderWrite,

@@ -15,6 +15,7 @@ import (
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/knowspace/knowspace/internal/apptest"
+	"github.com/knowspace/knowspace/internal/evalsearch"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
@@ -66,10 +67,10 @@ func BenchmarkRankedKnownAnswers(b *testing.B) {
 			b.Logf("%-18s %9s %9s %9s %7s   %s", "mode", "recall@1", "recall@5", "recall@10", "MRR@10", "recall@10 question/keywords/zh")
 			for _, name := range []string{"literal-question", "literal-word", "baseline-bm25", "ranked", "meaning-fake", "hybrid-fake"} {
 				m := measure(qs, runs[name])
-				b.Logf("%-18s %9.3f %9.3f %9.3f %7.3f   %s", name, m.r1, m.r5, m.r10, m.mrr, m.byStyle)
+				b.Logf("%-18s %9.3f %9.3f %9.3f %7.3f   %s", name, m.RecallAt1, m.RecallAt5, m.RecallAt10, m.MRRAt10, m.byStyle)
 				if name == "ranked" {
-					b.ReportMetric(m.r10, "recall@10")
-					b.ReportMetric(m.mrr, "MRR@10")
+					b.ReportMetric(m.RecallAt10, "recall@10")
+					b.ReportMetric(m.MRRAt10, "MRR@10")
 				}
 			}
 			copies := 20
@@ -136,30 +137,17 @@ func putCorpus(b *testing.B, e *env, c kb.Caller, root string, pages []godocs.Pa
 	e.settle()
 }
 
-// rankedFiles runs a search and returns the distinct files of its hits,
-// best first, paging until it has n of them; paths are below the scope.
+// rankedFiles runs a search as the evaluation does and returns the
+// distinct files of its hits, best first, paging until it has n of them;
+// paths are below the corpus root. A refused search (a query of no
+// words) finds nothing.
 func (e *env) rankedFiles(c kb.Caller, scope, query, mode string, n int) []string {
-	var out []string
-	args := map[string]any{"uri": scope, "query": query, "mode": mode}
-	for range 5 {
-		res, err := tools.New(e.tree).RunScopedTool(context.Background(), c, kb.Scope{URI: scope}, "search", toolArgsJSON(e.t, args))
-		if err != nil {
-			return out // a query of no words, for one
-		}
-		r := res.Value.(*tools.SearchResult)
-		for _, h := range r.Hits {
-			i := strings.Index(h.URI, "/godocs/")
-			p := h.URI[i+len("/godocs/"):]
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-		if len(out) >= n || r.NextOffset == nil {
-			break
-		}
-		args["offset"] = *r.NextOffset
+	files, _ := evalsearch.Files(context.Background(), tools.New(e.tree), c, scope, query, mode, n)
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f[strings.Index(f, "/godocs/")+len("/godocs/"):]
 	}
-	return out[:min(len(out), n)]
+	return out
 }
 
 // longestContentWord is the fixed rule that reduces a question to one
@@ -220,52 +208,34 @@ func baselineBM25(pages []godocs.Page, qs []godocs.Question) ([][]string, error)
 }
 
 type measures struct {
-	r1, r5, r10, mrr float64
-	byStyle          string
+	evalsearch.Figures
+	byStyle string
 }
 
-// measure scores ranked answers against the known answers: recall@k is
-// the share of questions with an answering page in the first k, MRR@10
-// the mean of 1/rank of the first answering page (0 beyond 10).
+// measure scores ranked answers against the known answers (evalsearch's
+// figures) and counts, per style of question, those answered in the first
+// ten files.
 func measure(qs []godocs.Question, got [][]string) measures {
-	var m measures
+	firsts := make([]int, len(qs))
 	type tally struct{ n, hit int }
 	styles := map[string]*tally{}
 	for i, q := range qs {
-		first := 0
-		for r, p := range got[i] {
-			if r < 10 && slices.Contains(q.Answers, p) {
-				first = r + 1
-				break
-			}
-		}
+		firsts[i] = evalsearch.FirstRank(got[i], q.Answers)
 		st := styles[q.Style]
 		if st == nil {
 			st = &tally{}
 			styles[q.Style] = st
 		}
 		st.n++
-		if first == 0 {
-			continue
+		if firsts[i] > 0 {
+			st.hit++
 		}
-		st.hit++
-		m.mrr += 1 / float64(first)
-		if first <= 1 {
-			m.r1++
-		}
-		if first <= 5 {
-			m.r5++
-		}
-		m.r10++
 	}
-	n := float64(len(qs))
-	m.r1, m.r5, m.r10, m.mrr = m.r1/n, m.r5/n, m.r10/n, m.mrr/n
 	var parts []string
 	for _, s := range []string{"question", "keywords", "zh"} {
 		if t := styles[s]; t != nil {
 			parts = append(parts, fmt.Sprintf("%d/%d", t.hit, t.n))
 		}
 	}
-	m.byStyle = strings.Join(parts, " ")
-	return m
+	return measures{Figures: evalsearch.Measure(firsts), byStyle: strings.Join(parts, " ")}
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/knowspace/knowspace/internal/apierr"
@@ -17,6 +18,9 @@ const (
 )
 
 var searchModes = []string{ModeLiteral, ModeRanked, ModeHybrid, ModeMeaning}
+
+// SearchModes lists every search mode, as the search tool's schema does.
+func SearchModes() []string { return slices.Clone(searchModes) }
 
 // door is the kind of front door a call came through: it decides what a
 // search without a mode means. Scripts (REST, /command) keep the literal

@@ -6,6 +6,26 @@
 // Generated from internal/httpapi/openapi by web/scripts/gen-api.mjs (npm run gen:api).
 
 export interface paths {
+    "/api/v1/admin/eval-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Score the search against your own known-answer questions, in each search mode.
+         * @description Asks every question below uri, as the calling administrator (so only what that administrator may read is searched and can be an answer), through the same search as GET /search with kind=content, in each of modes (default: every mode), and answers per mode recall@1, recall@5, recall@10 and MRR@10 with the median time of one question's search. A file counts as found at rank r when it is the r-th distinct file of the search's hits (pages are followed until ten files). recall@k is the share of scored questions with an answering file among the first k; MRR@10 the mean of 1/rank of the first answering file (0 beyond ten). A mode the server cannot search in (hybrid and meaning without an embedding model, or with one that fails) is reported with unavailable and its reason instead of failing. An answer naming no file the caller may read below uri is listed in unknown_answers; a question left with no known answer is not scored. The operator command `knowspace eval-search --questions FILE --uri URI` does the same from a JSON Lines file, one question a line: {"question": "…", "answers": ["kb://me/docs/a.md", "docs/b.md"]}.
+         */
+        post: operations["evalSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/groups": {
         parameters: {
             query?: never;
@@ -1260,6 +1280,7 @@ export interface components {
                  *     | `invalid_format` | 400 | format is not one the export offers |
                  *     | `invalid_versions` | 400 | versions is neither all nor current |
                  *     | `invalid_page` | 400 | page is not a page number counting from 1 |
+                 *     | `invalid_questions` | 400 | the known-answer questions of a search evaluation are missing, too many, or one is malformed; error.line names it |
                  *     | `missing_token` | 401 | no credentials were sent |
                  *     | `invalid_token` | 401 | the token is forged, revoked or belongs to a disabled account |
                  *     | `token_expired` | 401 | the session has expired; sign in again |
@@ -1418,13 +1439,15 @@ export interface components {
                  * @example not_found
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
                 field?: string;
                 /** @description The upload part (its filename as sent) the error is about; the request stored nothing, so a client can set that file aside and send the rest again. */
                 file?: string;
+                /** @description The line of a questions file, or the place in questions from 1, that an invalid_questions error is about. */
+                line?: number;
                 message: string;
                 /** @description The document's page count (page_out_of_range of /resources/page-image). */
                 pages?: number;
@@ -1444,6 +1467,55 @@ export interface components {
              * @enum {string}
              */
             event: "error";
+        };
+        EvalSearchMode: {
+            /** @description Questions the search refused (e.g. a ranked search of a question without words), counted as not found. */
+            failed: number;
+            /** @description The first refusal: "line N: message". */
+            failure?: string;
+            /** @description The median time of one question's search, its pages included. */
+            median_latency_ms: number;
+            /** @enum {string} */
+            mode: "literal" | "ranked" | "hybrid" | "meaning";
+            mrr_at_10: number;
+            /** @description The questions scored in this mode. */
+            questions: number;
+            recall_at_1: number;
+            recall_at_10: number;
+            recall_at_5: number;
+            /** @description Why the server cannot search in this mode: the message of no_embedding_model, or of embedding_failed when the model failed on a question; the figures are then 0. */
+            unavailable?: string;
+        };
+        /** @description One known-answer question, as one line of the command's JSON Lines file. */
+        EvalSearchQuestion: {
+            /** @description The files that answer it: kb:// URIs, or paths below uri (docs/a.md). */
+            answers: string[];
+            /** @description What a user would ask, searched as it is written. */
+            question: string;
+        };
+        EvalSearchReport: {
+            modes: components["schemas"]["EvalSearchMode"][];
+            /** @description The questions scored (those with at least one known answer). */
+            questions: number;
+            /** @description Answers that name no file the caller may read below uri. */
+            unknown_answers: {
+                /** @description The answer as given. */
+                answer: string;
+                /** @description The question's place in questions (the line of the command's file), from 1. */
+                line: number;
+                reason: string;
+            }[];
+            /** @description The searched uri in its canonical spelling. */
+            uri: string;
+            /** @description Some files were still having their text extracted, indexed or embedded, so no search could find them yet: run again shortly. */
+            waiting: boolean;
+        };
+        EvalSearchRequest: {
+            /** @description The search modes to score; default every mode. */
+            modes?: ("literal" | "ranked" | "hybrid" | "meaning")[];
+            questions: components["schemas"]["EvalSearchQuestion"][];
+            /** @description The folder (or file) searched, e.g. kb://me/docs/; kb://shared/ searches what is shared with you. */
+            uri: string;
         };
         GenerateSkill: {
             description: string;
@@ -2412,6 +2484,35 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    evalSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvalSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The figures of each mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalSearchReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
     listGroups: {
         parameters: {
             query?: {
