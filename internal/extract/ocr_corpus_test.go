@@ -195,6 +195,9 @@ func TestOCRCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if res.Source != SourceOCR || res.OCR == nil || !strings.HasPrefix(res.OCR.Engine, "tesseract 5") {
+					t.Fatalf("not marked as OCR (page errors %+v): %+v", res.PageErrors, res)
+				}
 				c := cer(res.Text, f.want)
 				mu.Lock()
 				rates[f.name] = c
@@ -202,9 +205,6 @@ func TestOCRCorpus(t *testing.T) {
 				t.Logf("%-22s CER %5.2f%%  confidence %.1f  pages %v", f.name, 100*c, res.OCR.Confidence, res.OCR.Pages)
 				if c > f.maxCER {
 					t.Errorf("CER %.2f%% > %.0f%%; read:\n%s", 100*c, 100*f.maxCER, res.Text)
-				}
-				if res.Source != SourceOCR || res.OCR == nil || !strings.HasPrefix(res.OCR.Engine, "tesseract 5") {
-					t.Fatalf("not marked as OCR: %+v", res)
 				}
 				if f.langs != nil && fmt.Sprint(res.OCR.Languages) != fmt.Sprint(f.langs) {
 					t.Errorf("read with %v, want %v", res.OCR.Languages, f.langs)

@@ -75,15 +75,28 @@ func (s *Server) Embedded() int {
 	return s.embedded
 }
 
-// FakeVector is the fake's unit-length embedding of text under model.
+// FakeVector is the fake's unit-length embedding of text under model: its
+// features hashed into a vector, then turned by a fixed rotation of the
+// model (random signs and Walsh-Hadamard transforms), so that it is dense
+// as a real model's vectors are (their sign bits carry the meaning, which
+// the SQLite shortlist relies on) while dot products stay as they were.
 func FakeVector(model, text string, dims int) []float32 {
-	v := make([]float64, dims)
-	add := func(feature string, weight float64) {
+	size := 1
+	for size < dims {
+		size *= 2
+	}
+	v := make([]float64, size)
+	hash := func(parts ...string) uint64 {
 		h := fnv.New64a()
 		h.Write([]byte(model))
-		h.Write([]byte{0})
-		h.Write([]byte(feature))
-		x := h.Sum64()
+		for _, p := range parts {
+			h.Write([]byte{0})
+			h.Write([]byte(p))
+		}
+		return h.Sum64()
+	}
+	add := func(feature string, weight float64) {
+		x := hash(feature)
 		sign := 1.0
 		if x>>63 == 1 {
 			sign = -1
@@ -104,6 +117,19 @@ func FakeVector(model, text string, dims int) []float32 {
 	for _, b := range strings.Fields(cjk) {
 		add("c:"+b, 1)
 	}
+	for round := range 2 {
+		x := hash("rotation", string(rune('0'+round))) | 1
+		for i := range v {
+			x ^= x << 13 // xorshift: the rotation's signs
+			x ^= x >> 7
+			x ^= x << 17
+			if x&1 == 1 {
+				v[i] = -v[i]
+			}
+		}
+		hadamard(v)
+	}
+	v = v[:dims]
 	var sum float64
 	for _, x := range v {
 		sum += x * x
@@ -118,6 +144,19 @@ func FakeVector(model, text string, dims int) []float32 {
 		out[i] = float32(x * inv)
 	}
 	return out
+}
+
+// hadamard applies the (unnormalized) Walsh-Hadamard transform to v, whose
+// length is a power of two.
+func hadamard(v []float64) {
+	for h := 1; h < len(v); h *= 2 {
+		for i := 0; i < len(v); i += 2 * h {
+			for j := i; j < i+h; j++ {
+				a, b := v[j], v[j+h]
+				v[j], v[j+h] = a+b, a-b
+			}
+		}
+	}
 }
 
 // stopWords are left out of the fake's vectors, as a real model gives

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -46,8 +47,15 @@ func (s *Store) WriteEmbedding(ctx context.Context, d SearchDoc, model string, c
 			return err
 		}
 		for _, c := range chunks {
-			if err := tx.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec) VALUES (?, ?, ?, ?, ?, ?, `+tx.vecParam()+`)`,
-				d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), tx.vecArg(c.Vec)).Error; err != nil {
+			var err error
+			if tx.dialect == DialectPostgres {
+				err = tx.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec) VALUES (?, ?, ?, ?, ?, ?, ?::real[])`,
+					d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), "{"+floats(c.Vec)+"}").Error
+			} else {
+				err = tx.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec, bits) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+					d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), encodeVec(c.Vec), signBits(c.Vec)).Error
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -103,28 +111,72 @@ func (s *Store) NearestChunks(ctx context.Context, f FindNearest) ([]NearChunk, 
 	if len(f.Vec) == 0 {
 		return nil, nil
 	}
+	if s.dialect == DialectPostgres {
+		return s.nearestPG(ctx, f)
+	}
+	return s.nearestSQLite(ctx, f)
+}
+
+// shortlistFactor: the SQLite query scores exactly this many times Limit
+// chunks, those whose sign bits differ least from the question's. Reading
+// the shortlist's vectors is most of a query's time; four times the
+// chunks asked for kept the known-answer figures of ten times
+// (docs/BENCHMARKS.md).
+const shortlistFactor = 4
+
+// nearestSQLite ranks the root's chunks by the Hamming distance of their
+// sign bits (read from the covering index embed_chunks_doc, without the
+// vectors), then scores the shortlist by the cosine of their vectors.
+func (s *Store) nearestSQLite(ctx context.Context, f FindNearest) ([]NearChunk, error) {
+	dims := len(f.Vec)
+	var short []struct{ ID int64 }
+	q := s.db.WithContext(ctx).Table("nodes n").
+		// The bits go in as a hex literal: they are ours, and a bound BLOB
+		// in a select list is taken for a list of values.
+		Select("c.id AS id, vec_distance_hamming(vec_bit(c.bits), vec_bit(X'"+hex.EncodeToString(signBits(f.Vec))+"')) AS apart").
+		Joins("JOIN search_docs d ON d.node_id = n.id AND d.indexed AND NOT d.pending").
+		Joins("JOIN embed_docs e ON e.node_id = n.id AND e.model = ? AND e.version_id = d.version_id", f.Model).
+		Joins("JOIN embed_chunks c INDEXED BY embed_chunks_doc ON c.node_id = n.id AND c.model = e.model").
+		Where("n.kind = ? AND length(c.bits) = ?", KindFile, (dims+7)/8)
+	err := f.Root.under(q).Order("apart").Limit(shortlistFactor * f.Limit).Find(&short).Error
+	if err != nil || len(short) == 0 {
+		return nil, translate(err)
+	}
+	ids := make([]int64, len(short))
+	for i, c := range short {
+		ids[i] = c.ID
+	}
+	var out []NearChunk
+	err = s.db.WithContext(ctx).Table("embed_chunks c").
+		Select(`n.*, c.start_byte AS start, c.end_byte AS "end", c.line AS line, 1 - vec_distance_cosine(c.vec, ?) AS similarity`, encodeVec(f.Vec)).
+		Joins("JOIN nodes n ON n.id = c.node_id").
+		Where("c.id IN ? AND c.dims = ?", ids, dims).Order("similarity DESC").Limit(f.Limit).Find(&out).Error
+	return out, translate(err)
+}
+
+// nearestPG orders the root's chunks by pgvector's cosine distance, which
+// the HNSW index of their dimension count answers.
+func (s *Store) nearestPG(ctx context.Context, f FindNearest) ([]NearChunk, error) {
 	dims := len(f.Vec)
 	var out []NearChunk
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		dist := "vec_distance_cosine(c.vec, ?)"
-		if s.dialect == DialectPostgres {
-			// The dimension count is ours, not the caller's: an integer
-			// the HNSW index of that count is declared with.
-			dist = fmt.Sprintf("(c.vec::public.vector(%d) OPERATOR(public.<=>) ?::public.vector(%d))", dims, dims)
-			if err := tx.Exec("SET LOCAL hnsw.iterative_scan = relaxed_order").Error; err != nil {
-				return err
-			}
-			if err := tx.Exec("SET LOCAL hnsw.ef_search = 200").Error; err != nil {
-				return err
-			}
+		if err := tx.Exec("SET LOCAL hnsw.iterative_scan = relaxed_order").Error; err != nil {
+			return err
 		}
+		if err := tx.Exec("SET LOCAL hnsw.ef_search = 200").Error; err != nil {
+			return err
+		}
+		// The dimension count and the vector's numbers are ours, not the
+		// caller's, and are written into the query: the HNSW index of that
+		// count answers an ORDER BY of the distance to a constant.
+		dist := fmt.Sprintf("(c.vec::public.vector(%d) OPERATOR(public.<=>) '[%s]'::public.vector(%d))", dims, floats(f.Vec), dims)
 		q := tx.Table("embed_chunks c").
-			Select("n.*, c.start_byte AS start, c.end_byte AS \"end\", c.line AS line, 1 - "+dist+" AS similarity", s.queryVec(f.Vec)).
+			Select(`n.*, c.start_byte AS start, c.end_byte AS "end", c.line AS line, 1 - `+dist+` AS similarity`).
 			Joins("JOIN embed_docs e ON e.node_id = c.node_id AND e.model = c.model").
 			Joins("JOIN search_docs d ON d.node_id = c.node_id AND d.version_id = e.version_id AND d.indexed AND NOT d.pending").
 			Joins("JOIN nodes n ON n.id = c.node_id").
 			Where("c.model = ? AND c.dims = "+strconv.Itoa(dims), f.Model)
-		return f.Root.under(q).Where("n.kind = ?", KindFile).Order("similarity DESC").Limit(f.Limit).Find(&out).Error
+		return f.Root.under(q).Where("n.kind = ?", KindFile).Order(dist).Limit(f.Limit).Find(&out).Error
 	})
 	return out, translate(err)
 }
@@ -143,30 +195,6 @@ func (s *Store) EnsureVectorIndex(ctx context.Context, dims int) error {
 	return translate(s.db.WithContext(ctx).Exec(fmt.Sprintf(
 		"CREATE INDEX IF NOT EXISTS embed_chunks_hnsw_%d ON embed_chunks USING hnsw ((vec::public.vector(%d)) public.vector_cosine_ops) WHERE dims = %d",
 		dims, dims, dims)).Error)
-}
-
-func (s *Store) vecParam() string {
-	if s.dialect == DialectPostgres {
-		return "?::real[]"
-	}
-	return "?"
-}
-
-// vecArg is a vector as the dialect stores it: an array literal for
-// PostgreSQL, sqlite-vec's float32 BLOB for SQLite.
-func (s *Store) vecArg(v []float32) any {
-	if s.dialect == DialectPostgres {
-		return "{" + floats(v) + "}"
-	}
-	return encodeVec(v)
-}
-
-// queryVec is a query vector as the distance expression takes it.
-func (s *Store) queryVec(v []float32) any {
-	if s.dialect == DialectPostgres {
-		return "[" + floats(v) + "]"
-	}
-	return encodeVec(v)
 }
 
 func floats(v []float32) string {

@@ -19,3 +19,15 @@ func encodeVec(v []float32) []byte {
 	}
 	return b
 }
+
+// signBits is v's signs, one bit a dimension (set for a positive value),
+// the shortlist's coarse form of the vector.
+func signBits(v []float32) []byte {
+	b := make([]byte, (len(v)+7)/8)
+	for i, x := range v {
+		if x > 0 {
+			b[i/8] |= 1 << (i % 8)
+		}
+	}
+	return b
+}

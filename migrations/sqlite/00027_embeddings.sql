@@ -6,7 +6,10 @@
 -- refused a file for good, so it is not asked again for that version.
 -- embed_chunks holds the vectors of a file's chunks (little-endian
 -- float32, unit length; scored by sqlite-vec) and where each chunk lies
--- in the body, for its passage.
+-- in the body, for its passage. bits is the vector's signs, one bit a
+-- dimension: a query first ranks a folder's chunks by the Hamming
+-- distance of their bits, read from a covering index (a tenth of the
+-- vectors' bytes), then scores the best of them exactly.
 CREATE TABLE embed_docs (
     node_id    INTEGER NOT NULL REFERENCES search_docs(node_id) ON DELETE CASCADE,
     model      TEXT    NOT NULL,
@@ -24,9 +27,10 @@ CREATE TABLE embed_chunks (
     line       INTEGER NOT NULL,
     dims       INTEGER NOT NULL,
     vec        BLOB    NOT NULL,
+    bits       BLOB    NOT NULL,
     FOREIGN KEY (node_id, model) REFERENCES embed_docs(node_id, model) ON DELETE CASCADE
 );
-CREATE INDEX embed_chunks_doc ON embed_chunks(node_id, model);
+CREATE INDEX embed_chunks_doc ON embed_chunks(node_id, model, bits);
 
 -- +goose Down
 DROP TABLE embed_chunks;

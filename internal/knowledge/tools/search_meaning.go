@@ -20,7 +20,7 @@ import (
 // an answer: a vector search always has a nearest chunk, and without a
 // floor every file would "match" a question about anything.
 const (
-	meaningChunks = 300
+	meaningChunks = 100
 	fusionK       = 60
 	meaningFloor  = 0.5
 )
