@@ -49,8 +49,9 @@ func (s *Store) WriteEmbedding(ctx context.Context, d SearchDoc, model string, c
 		for _, c := range chunks {
 			var err error
 			if tx.dialect == DialectPostgres {
-				err = tx.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec) VALUES (?, ?, ?, ?, ?, ?, ?::real[])`,
-					d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), "{"+floats(c.Vec)+"}").Error
+				err = tx.db.Exec(`INSERT INTO embed_chunks (node_id, user_id, model, start_byte, end_byte, line, dims, vec)
+SELECT ?, n.user_id, ?, ?, ?, ?, ?, ?::real[] FROM nodes n WHERE n.id = ?`,
+					d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), "{"+floats(c.Vec)+"}", d.NodeID).Error
 			} else {
 				err = tx.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec, bits) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 					d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), encodeVec(c.Vec), signBits(c.Vec)).Error
@@ -154,10 +155,24 @@ func (s *Store) nearestSQLite(ctx context.Context, f FindNearest) ([]NearChunk, 
 	return out, translate(err)
 }
 
-// nearestPG orders the root's chunks by pgvector's cosine distance, which
-// the HNSW index of their dimension count answers.
+// nearestPG asks the HNSW index of the vectors' dimension count for the
+// owner's chunks nearest the question (shortlistFactor times Limit), then
+// keeps those of the root's current files. When fewer than Limit remain
+// and the root is narrower than the owner's tree, the shortlist may have
+// missed some of the root's chunks: the root's chunks are then scored
+// exactly, which costs what the root holds.
 func (s *Store) nearestPG(ctx context.Context, f FindNearest) ([]NearChunk, error) {
 	dims := len(f.Vec)
+	// The dimension count and the vector's numbers are ours, not the
+	// caller's, and are written into the query: the HNSW index of that
+	// count answers an ORDER BY of the distance to a constant.
+	dist := fmt.Sprintf("(c.vec::public.vector(%d) OPERATOR(public.<=>) '[%s]'::public.vector(%d))", dims, floats(f.Vec), dims)
+	current := func(q *gorm.DB, chunks string) *gorm.DB {
+		q = q.Joins("JOIN embed_docs e ON e.node_id = "+chunks+".node_id AND e.model = ?", f.Model).
+			Joins("JOIN search_docs d ON d.node_id = " + chunks + ".node_id AND d.version_id = e.version_id AND d.indexed AND NOT d.pending").
+			Joins("JOIN nodes n ON n.id = " + chunks + ".node_id")
+		return f.Root.under(q).Where("n.kind = ?", KindFile)
+	}
 	var out []NearChunk
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec("SET LOCAL hnsw.iterative_scan = relaxed_order").Error; err != nil {
@@ -166,17 +181,22 @@ func (s *Store) nearestPG(ctx context.Context, f FindNearest) ([]NearChunk, erro
 		if err := tx.Exec("SET LOCAL hnsw.ef_search = 200").Error; err != nil {
 			return err
 		}
-		// The dimension count and the vector's numbers are ours, not the
-		// caller's, and are written into the query: the HNSW index of that
-		// count answers an ORDER BY of the distance to a constant.
-		dist := fmt.Sprintf("(c.vec::public.vector(%d) OPERATOR(public.<=>) '[%s]'::public.vector(%d))", dims, floats(f.Vec), dims)
-		q := tx.Table("embed_chunks c").
+		short := tx.Table("embed_chunks c").Select("c.node_id, c.start_byte, c.end_byte, c.line, "+dist+" AS dist").
+			Where("c.user_id = ? AND c.model = ? AND c.dims = "+strconv.Itoa(dims), f.Root.UserID, f.Model).
+			Order(dist).Limit(shortlistFactor * f.Limit)
+		q := current(tx.Table("(?) s", short), "s").
+			Select(`n.*, s.start_byte AS start, s.end_byte AS "end", s.line AS line, 1 - s.dist AS similarity`)
+		if err := q.Order("s.dist").Limit(f.Limit).Find(&out).Error; err != nil {
+			return err
+		}
+		if len(out) == f.Limit || (f.Root.Dir && f.Root.Path == "") {
+			return nil
+		}
+		out = out[:0]
+		return current(tx.Table("embed_chunks c"), "c").
 			Select(`n.*, c.start_byte AS start, c.end_byte AS "end", c.line AS line, 1 - `+dist+` AS similarity`).
-			Joins("JOIN embed_docs e ON e.node_id = c.node_id AND e.model = c.model").
-			Joins("JOIN search_docs d ON d.node_id = c.node_id AND d.version_id = e.version_id AND d.indexed AND NOT d.pending").
-			Joins("JOIN nodes n ON n.id = c.node_id").
-			Where("c.model = ? AND c.dims = "+strconv.Itoa(dims), f.Model)
-		return f.Root.under(q).Where("n.kind = ?", KindFile).Order(dist).Limit(f.Limit).Find(&out).Error
+			Where("c.model = ? AND c.dims = "+strconv.Itoa(dims), f.Model).
+			Order(dist).Limit(f.Limit).Find(&out).Error
 	})
 	return out, translate(err)
 }

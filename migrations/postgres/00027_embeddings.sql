@@ -8,7 +8,9 @@
 -- where each chunk lies in the body, for its passage. The vectors are
 -- plain arrays, so a server without pgvector still migrates; with an
 -- embedding model configured the server creates the extension and an
--- HNSW index per dimension count over vec::vector(dims).
+-- HNSW index per dimension count over vec::vector(dims). user_id is the
+-- file's owner (a file never changes owner): the HNSW scan filters by it,
+-- so other users' chunks never crowd a user's shortlist.
 CREATE TABLE embed_docs (
     node_id    BIGINT NOT NULL REFERENCES search_docs(node_id) ON DELETE CASCADE,
     model      TEXT   NOT NULL,
@@ -20,6 +22,7 @@ CREATE INDEX embed_docs_model ON embed_docs(model);
 CREATE TABLE embed_chunks (
     id         BIGSERIAL PRIMARY KEY,
     node_id    BIGINT  NOT NULL,
+    user_id    BIGINT  NOT NULL,
     model      TEXT    NOT NULL,
     start_byte INTEGER NOT NULL,
     end_byte   INTEGER NOT NULL,
