@@ -147,11 +147,16 @@ func (s *Store) nearestSQLite(ctx context.Context, f FindNearest) ([]NearChunk, 
 	for i, c := range short {
 		ids[i] = c.ID
 	}
+	// The second statement checks again what the first did: a file
+	// deleted, moved out or changed between the two is not answered.
 	var out []NearChunk
-	err = s.db.WithContext(ctx).Table("embed_chunks c").
+	q = s.db.WithContext(ctx).Table("embed_chunks c").
 		Select(`n.*, c.start_byte AS start, c.end_byte AS "end", c.line AS line, 1 - vec_distance_cosine(c.vec, ?) AS similarity`, encodeVec(f.Vec)).
+		Joins("JOIN embed_docs e ON e.node_id = c.node_id AND e.model = c.model").
+		Joins("JOIN search_docs d ON d.node_id = c.node_id AND d.version_id = e.version_id AND d.indexed AND NOT d.pending").
 		Joins("JOIN nodes n ON n.id = c.node_id").
-		Where("c.id IN ? AND c.dims = ?", ids, dims).Order("similarity DESC").Limit(f.Limit).Find(&out).Error
+		Where("c.id IN ? AND c.dims = ?", ids, dims)
+	err = f.Root.under(q).Order("similarity DESC").Limit(f.Limit).Find(&out).Error
 	return out, translate(err)
 }
 
