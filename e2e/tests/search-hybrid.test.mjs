@@ -40,6 +40,10 @@ describe("with an embedding model, a question is searched by its words and its m
   ws.it("the search box finds the file of a misspelt question first, by words and meaning", async ({ page, api }) => {
     const options = await api("/knowledge-agent/options");
     assert.deepEqual(options.search, { modes: ["literal", "ranked", "hybrid", "meaning"], question_mode: "hybrid", embedding_model: "fake-embed" });
+    const { meaning } = await api("/admin/overview");
+    assert.equal(meaning.model, "fake-embed");
+    assert.equal(meaning.waiting_files, 0, JSON.stringify(meaning));
+    assert.ok(meaning.embedded_files >= 3 && meaning.chunks >= meaning.embedded_files, JSON.stringify(meaning));
     const ranked = await api(`/search?uri=${encodeURIComponent(ZOO)}&q=${encodeURIComponent(TYPO)}&mode=ranked`);
     assert.equal(ranked.items.length, 0, "no word of the question is in a file");
 

@@ -151,7 +151,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	turns := turn.New(a.Tree, conversations, lim.StreamsPerUser)
 	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.Auth, Models: a.models, Turns: turns, Shutdown: a.shutdown})
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
-		Models: a.models, Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
+		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
 		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
 		TrustedProxies: cfg.TrustedProxyRanges(),
 		Space:          httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
@@ -159,6 +159,15 @@ func (a *App) build(ctx context.Context, opts Options) error {
 			{Path: "/v1", Handler: openai},
 			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.Tree, Auth: a.Auth, Store: a.Store, MaxUpload: cfg.MaxUploadBytes})}}})
 	return nil
+}
+
+// embedding is the embedder as the overview reads it: nil without one (an
+// interface holding a nil pointer would not be).
+func (a *App) embedding() interface{ LastError() string } {
+	if a.Embedder == nil {
+		return nil
+	}
+	return a.Embedder
 }
 
 // Handler is the whole HTTP surface: the REST API, the doors mounted on it

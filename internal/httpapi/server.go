@@ -36,6 +36,9 @@ type Deps struct {
 	SPA   http.Handler // the web app, served for every non-API path
 	// Models is the LLM registry; nil or empty means chat is unavailable.
 	Models *llm.Registry
+	// Embedding is the embedder of meaning search (nil without an
+	// embedding model): the admin overview says why it last paused.
+	Embedding interface{ LastError() string }
 	// Chat keeps conversations; nil means the server stores none
 	// (conversations: {store: false}) and history lives in the page.
 	Chat *chat.Service

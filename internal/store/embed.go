@@ -247,3 +247,24 @@ func (s *Store) CountEmbedChunks(ctx context.Context) (int64, error) {
 	err := s.db.WithContext(ctx).Table("embed_chunks").Count(&n).Error
 	return n, translate(err)
 }
+
+// EmbedStats is meaning search's progress under one model, over every
+// user: files embedded, files waiting for their vectors, files the model
+// refused, and the vectors stored.
+type EmbedStats struct {
+	Files, Waiting, Failed, Chunks int64
+}
+
+// EmbedProgress counts EmbedStats under model.
+func (s *Store) EmbedProgress(ctx context.Context, model string) (EmbedStats, error) {
+	var st EmbedStats
+	db := s.db.WithContext(ctx)
+	err := db.Raw(`SELECT
+ (SELECT COUNT(*) FROM embed_docs WHERE model = ? AND failed = ''),
+ (SELECT COUNT(*) FROM embed_docs WHERE model = ? AND failed <> ''),
+ (SELECT COUNT(*) FROM embed_chunks WHERE model = ?),
+ (SELECT COUNT(*) FROM search_docs d LEFT JOIN embed_docs e ON e.node_id = d.node_id AND e.model = ? AND e.version_id = d.version_id
+  WHERE d.indexed AND NOT d.pending AND e.node_id IS NULL)`, model, model, model, model).
+		Row().Scan(&st.Files, &st.Failed, &st.Chunks, &st.Waiting)
+	return st, translate(err)
+}

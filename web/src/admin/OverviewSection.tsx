@@ -42,6 +42,31 @@ export function OverviewSection() {
               </div>
             ))}
           </dl>
+          {o.data.meaning && (
+            <>
+              <h3>{t("overview.meaning", { model: o.data.meaning.model })}</h3>
+              <dl className="stat-grid">
+                {(
+                  [
+                    ["embedded", o.data.meaning.embedded_files],
+                    ["waiting", o.data.meaning.waiting_files],
+                    ["failed", o.data.meaning.failed_files],
+                    ["chunks", o.data.meaning.chunks],
+                  ] as const
+                ).map(([id, n]) => (
+                  <div key={id} className="stat" data-stat={`meaning-${id}`}>
+                    <dt>{t(`overview.meaningStats.${id}`)}</dt>
+                    <dd>{formatNumber(n)}</dd>
+                  </div>
+                ))}
+              </dl>
+              {o.data.meaning.last_error && (
+                <p className="error small" data-testid="meaning-error">
+                  {t("overview.meaningPaused", { error: o.data.meaning.last_error })}
+                </p>
+              )}
+            </>
+          )}
           <p className="muted small">{t("overview.streamsNote")}</p>
         </>
       )}

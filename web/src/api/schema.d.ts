@@ -1820,6 +1820,30 @@ export interface components {
                 /** Format: int64 */
                 succeeded: number;
             };
+            /** @description Meaning search's progress under the embedding model in use, over every user; absent without an embedding model. */
+            meaning?: {
+                /**
+                 * Format: int64
+                 * @description Vectors stored under the model.
+                 */
+                chunks: number;
+                /** Format: int64 */
+                embedded_files: number;
+                /**
+                 * Format: int64
+                 * @description Files the model refused (their current version is not asked again).
+                 */
+                failed_files: number;
+                /** @description Why the embedder last paused (the model unreachable or failing); absent while it works. */
+                last_error?: string;
+                /** @description The embedding model's id. */
+                model: string;
+                /**
+                 * Format: int64
+                 * @description Files whose text is indexed and waits for its vectors.
+                 */
+                waiting_files: number;
+            };
             users: {
                 /** Format: int64 */
                 admins: number;
