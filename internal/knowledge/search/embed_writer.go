@@ -7,12 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/embed"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/rank"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -29,10 +29,7 @@ type Embedder struct {
 	blobs *blob.Store
 	model knowledge.Meaning
 
-	mu      sync.Mutex
-	running bool
-	again   bool
-	idle    chan struct{}
+	runState
 	retry   *time.Timer
 	backoff time.Duration
 	lastErr string
@@ -44,7 +41,7 @@ type Embedder struct {
 // beginning, as the word index finds it).
 const (
 	embedFiles     = 16
-	embedMaxBytes  = 2 << 20
+	embedMaxBytes  = rank.MaxBodyBytes
 	embedRetryMin  = 5 * time.Second
 	embedRetryMax  = 5 * time.Minute
 	dropOldPerPass = 500
@@ -62,16 +59,12 @@ func NewEmbedder(st *store.Store, blobs *blob.Store, model knowledge.Meaning, ix
 func (e *Embedder) Kick() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.running {
-		e.again = true
-		return
-	}
-	if e.retry != nil {
+	if e.retry != nil && !e.running {
 		return // a pause after a failure: the timer kicks
 	}
-	e.running, e.again = true, false
-	e.idle = make(chan struct{})
-	go e.run()
+	if e.begin() {
+		go e.run()
+	}
 }
 
 // LastError is why the model was last not reached ("" once it answers).
@@ -109,8 +102,7 @@ func (e *Embedder) run() {
 			e.mu.Unlock()
 			continue
 		}
-		e.running = false
-		close(e.idle)
+		e.end()
 		e.mu.Unlock()
 		return
 	}
@@ -120,18 +112,7 @@ func (e *Embedder) run() {
 // is paused after a failure): for tests and tools that measure.
 func (e *Embedder) WaitEmbedded(ctx context.Context) error {
 	e.Kick()
-	e.mu.Lock()
-	idle, running := e.idle, e.running
-	e.mu.Unlock()
-	if !running {
-		return nil
-	}
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return e.wait(ctx)
 }
 
 // pass embeds one batch of waiting files, or, with none waiting, drops

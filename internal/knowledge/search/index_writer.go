@@ -30,11 +30,8 @@ type Index struct {
 	blobs *blob.Store
 	tree  *knowledge.Tree
 
-	mu      sync.Mutex
-	running bool
-	again   bool          // a write committed during the current pass
-	held    int           // Hold calls not yet released
-	idle    chan struct{} // closed when a run ends
+	runState
+	held int // Hold calls not yet released
 	// after, when set, is called once a run has written what waited (the
 	// embedder takes the indexed files from there).
 	after func()
@@ -55,13 +52,13 @@ const indexBatch = 50
 func (w *Index) Kick() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.running || w.held > 0 {
+	if w.held > 0 {
 		w.again = true
 		return
 	}
-	w.running, w.again = true, false
-	w.idle = make(chan struct{})
-	go w.run()
+	if w.begin() {
+		go w.run()
+	}
 }
 
 func (w *Index) run() {
@@ -81,8 +78,7 @@ func (w *Index) run() {
 			w.mu.Unlock()
 			continue
 		}
-		w.running = false
-		close(w.idle)
+		w.end()
 		after := w.after
 		w.mu.Unlock()
 		if after != nil {
@@ -123,18 +119,7 @@ func (w *Index) Hold(ctx context.Context) (release func(), err error) {
 // (or failed, or is held): for tests and tools that measure the index.
 func (w *Index) WaitIndexed(ctx context.Context) error {
 	w.Kick()
-	w.mu.Lock()
-	idle, running := w.idle, w.running
-	w.mu.Unlock()
-	if !running {
-		return nil
-	}
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return w.wait(ctx)
 }
 
 // writePending indexes one batch of pending files and tells how many it
@@ -211,4 +196,48 @@ func rankDoc(name, text string) store.RankDoc {
 		return store.RankText{Words: words, CJK: cjk}
 	}
 	return store.RankDoc{Name: cut(d.Name), Title: cut(d.Title), Headings: cut(d.Headings), Body: cut(d.Body)}
+}
+
+// runState is a background writer's run, shared by the index writer and
+// the embedder: whether one runs, whether more came during it, and the
+// channel closed when it ends.
+type runState struct {
+	mu      sync.Mutex
+	running bool
+	again   bool // more to write came during the current run
+	idle    chan struct{}
+}
+
+// begin marks a run started, unless one runs (it then looks again once
+// done); the caller holds mu and starts the run when it returns true.
+func (r *runState) begin() bool {
+	if r.running {
+		r.again = true
+		return false
+	}
+	r.running, r.again = true, false
+	r.idle = make(chan struct{})
+	return true
+}
+
+// end marks the run over; the caller holds mu.
+func (r *runState) end() {
+	r.running = false
+	close(r.idle)
+}
+
+// wait returns once the current run ends, at once when none runs.
+func (r *runState) wait(ctx context.Context) error {
+	r.mu.Lock()
+	idle, running := r.idle, r.running
+	r.mu.Unlock()
+	if !running {
+		return nil
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
