@@ -63,7 +63,7 @@ func (t *Service) rankMeaning(ctx context.Context, p *hitPage, query string, roo
 		}
 	}
 	slices.SortStableFunc(found, byScore)
-	if len(found) > 0 {
+	if len(found) > 0 && found[0].Score > 0 {
 		floor := meaningFloor * found[0].Score
 		found = slices.DeleteFunc(found, func(n store.RankedNode) bool { return n.Score < floor })
 		for id, cs := range near {
