@@ -214,7 +214,7 @@ func TestOCRCorpus(t *testing.T) {
 					got = append(got, p.Page)
 				}
 				if fmt.Sprint(got) != fmt.Sprint(f.ocrPages) {
-					t.Errorf("OCRed pages %v, want %v", got, f.ocrPages)
+					t.Errorf("OCRed pages %v, want %v; page errors %+v", got, f.ocrPages, res.PageErrors)
 				}
 			})
 		}
