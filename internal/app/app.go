@@ -101,8 +101,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		configured = append(fakes, configured...)
 		if opts.FakeEmbeddings && a.Embedder == nil {
 			client := embed.New(embed.Config{ID: "fake-embed", BaseURL: base}, nil)
-			a.Tree.SetMeaning(client)
-			a.Embedder = search.NewEmbedder(a.Store, a.Blobs, client, a.Index)
+			a.Embedder = search.NewEmbedder(a.Index, client)
 			a.Embedder.Kick()
 		}
 	}

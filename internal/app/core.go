@@ -63,9 +63,7 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 	index := search.NewIndex(st, blobs, tree)
 	var embedder *search.Embedder
 	if m, ok := cfg.EmbeddingModel(); ok {
-		client := embed.New(m, nil)
-		tree.SetMeaning(client)
-		embedder = search.NewEmbedder(st, blobs, client, index)
+		embedder = search.NewEmbedder(index, embed.New(m, nil))
 	}
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
 	if err != nil {

@@ -108,8 +108,7 @@ func NewStackOn(t testing.TB, st *store.Store, dir string, opts ...Option) *Stac
 	}
 	s := &Stack{Store: st, Dir: dir, Blobs: blobs, Tree: tree, Index: search.NewIndex(st, blobs, tree), Auth: svc}
 	if o.meaning != nil {
-		tree.SetMeaning(o.meaning)
-		s.Embedder = search.NewEmbedder(st, blobs, o.meaning, s.Index)
+		s.Embedder = search.NewEmbedder(s.Index, o.meaning)
 	}
 	return s
 }

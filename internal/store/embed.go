@@ -234,13 +234,6 @@ func floats(v []float32) string {
 	return b.String()
 }
 
-// CountEmbeddings counts the files embedded under model.
-func (s *Store) CountEmbeddings(ctx context.Context, model string) (int64, error) {
-	var n int64
-	err := s.db.WithContext(ctx).Table("embed_docs").Where("model = ?", model).Count(&n).Error
-	return n, translate(err)
-}
-
 // CountEmbedChunks counts every stored vector, of every model.
 func (s *Store) CountEmbedChunks(ctx context.Context) (int64, error) {
 	var n int64

@@ -47,10 +47,12 @@ const (
 	dropOldPerPass = 500
 )
 
-// NewEmbedder builds the embedder of tree's files with model, kicked by
-// the index writer ix whenever it has written.
-func NewEmbedder(st *store.Store, blobs *blob.Store, model knowledge.Meaning, ix *Index) *Embedder {
-	e := &Embedder{st: st, blobs: blobs, model: model}
+// NewEmbedder makes model the embedding model of ix's tree (meaning and
+// hybrid search) and builds the embedder of its files, kicked by the index
+// writer ix whenever it has written.
+func NewEmbedder(ix *Index, model knowledge.Meaning) *Embedder {
+	e := &Embedder{st: ix.st, blobs: ix.blobs, model: model}
+	ix.tree.SetMeaning(model)
 	ix.after = e.Kick
 	return e
 }

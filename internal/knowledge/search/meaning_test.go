@@ -216,9 +216,9 @@ func TestMeaningPendingAndModelChange(t *testing.T) {
 		if fake.Embedded() <= before+2 {
 			t.Fatalf("the files were not embedded again: %d texts before, %d after", before, fake.Embedded())
 		}
-		left, err := e.st.CountEmbeddings(context.Background(), "fake-embed|fake-embed|512")
-		if err != nil || left != 0 {
-			t.Fatalf("%d files keep the old model's vectors, %v", left, err)
+		left, err := e.st.EmbedProgress(context.Background(), "fake-embed|fake-embed|512")
+		if err != nil || left.Files != 0 || left.Chunks != 0 {
+			t.Fatalf("the old model's vectors stayed: %+v, %v", left, err)
 		}
 	})
 }
