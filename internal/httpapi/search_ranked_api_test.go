@@ -36,13 +36,9 @@ func TestSearchRankedAPI(t *testing.T) {
 		if r.Mode != "ranked" || !r.Complete || r.NextCursor != nil || r.Scanned == 0 {
 			t.Fatalf("ranked: %+v", r)
 		}
-		// tar.md holds only "files", a word of most files here: SQLite
-		// ranks it second, PostgreSQL looks files up by the question's
-		// selective words only and leaves it out.
+		// tar.md holds only "files", a word of most files here: both
+		// databases rank it second.
 		want := "kb://users/bob/docs/gzip.md kb://users/bob/docs/tar.md"
-		if dialect == "postgres" {
-			want = "kb://users/bob/docs/gzip.md"
-		}
 		if got := strings.Join(r.hitURIs(), " "); got != want {
 			t.Fatalf("ranked files: %s, want %s", got, want)
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -46,24 +47,61 @@ func (s *Store) WriteEmbedding(ctx context.Context, d SearchDoc, model string, c
 		if err := tx.db.Exec(`INSERT INTO embed_docs (node_id, model, version_id, failed) VALUES (?, ?, ?, ?)`, d.NodeID, model, d.VersionID, failed).Error; err != nil {
 			return err
 		}
-		for _, c := range chunks {
-			var err error
-			if tx.dialect == DialectPostgres {
-				err = tx.db.Exec(`INSERT INTO embed_chunks (node_id, user_id, model, start_byte, end_byte, line, dims, vec)
-SELECT ?, n.user_id, ?, ?, ?, ?, ?, ?::real[] FROM nodes n WHERE n.id = ?`,
-					d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), "{"+floats(c.Vec)+"}", d.NodeID).Error
-			} else {
-				err = tx.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec, bits) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-					d.NodeID, model, c.Start, c.End, c.Line, len(c.Vec), encodeVec(c.Vec), signBits(c.Vec)).Error
-			}
-			if err != nil {
-				return err
-			}
+		if err := tx.insertChunks(d.NodeID, model, chunks); err != nil {
+			return err
 		}
 		wrote = true
 		return nil
 	})
 	return wrote, translate(err)
+}
+
+// chunkBatch bounds the rows of one SQLite INSERT (8 values a row, under
+// SQLite's 32,766 host parameters with room to spare).
+const chunkBatch = 500
+
+// insertChunks writes a file's chunks in as few statements as it can: one
+// per file on PostgreSQL, whose round trips and per-statement overhead
+// dominated writing row by row; batches of chunkBatch rows on SQLite.
+func (s *Store) insertChunks(nodeID int64, model string, chunks []EmbedChunk) error {
+	if len(chunks) == 0 {
+		return nil
+	}
+	if s.dialect == DialectPostgres {
+		dims := len(chunks[0].Vec)
+		starts, ends, lines := make([]string, len(chunks)), make([]string, len(chunks)), make([]string, len(chunks))
+		vecs := make([]string, len(chunks))
+		for i, c := range chunks {
+			if len(c.Vec) != dims {
+				return fmt.Errorf("embedding of node %d: chunk %d has %d dimensions, chunk 0 has %d", nodeID, i, len(c.Vec), dims)
+			}
+			starts[i], ends[i], lines[i] = strconv.Itoa(c.Start), strconv.Itoa(c.End), strconv.Itoa(c.Line)
+			vecs[i] = floats(c.Vec)
+		}
+		// The vectors travel as one flat array, cut back into rows by
+		// position: a slice of a real[] is a real[].
+		return s.db.Exec(`INSERT INTO embed_chunks (node_id, user_id, model, start_byte, end_byte, line, dims, vec)
+SELECT n.id, n.user_id, ?, a.s[i], a.e[i], a.l[i], ?, a.v[(i - 1) * ? + 1 : i * ?]
+FROM nodes n, (SELECT ?::int[] AS s, ?::int[] AS e, ?::int[] AS l, ?::real[] AS v) a, generate_series(1, cardinality(a.s)) i
+WHERE n.id = ?`,
+			model, dims, dims, dims, "{"+strings.Join(starts, ",")+"}", "{"+strings.Join(ends, ",")+"}",
+			"{"+strings.Join(lines, ",")+"}", "{"+strings.Join(vecs, ",")+"}", nodeID).Error
+	}
+	for len(chunks) > 0 {
+		batch := chunks[:min(len(chunks), chunkBatch)]
+		chunks = chunks[len(batch):]
+		rows := make([]string, len(batch))
+		args := make([]any, 0, 8*len(batch))
+		for i, c := range batch {
+			rows[i] = "(?, ?, ?, ?, ?, ?, ?, ?)"
+			args = append(args, nodeID, model, c.Start, c.End, c.Line, len(c.Vec), encodeVec(c.Vec), signBits(c.Vec))
+		}
+		if err := s.db.Exec(`INSERT INTO embed_chunks (node_id, model, start_byte, end_byte, line, dims, vec, bits) VALUES `+
+			strings.Join(rows, ", "), args...).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DropOtherEmbeddings deletes up to limit files' embeddings under models
@@ -260,4 +298,19 @@ func (s *Store) EmbedProgress(ctx context.Context, model string) (EmbedStats, er
   WHERE d.indexed AND NOT d.pending AND e.node_id IS NULL)`, model, model, model, model).
 		Row().Scan(&st.Files, &st.Failed, &st.Chunks, &st.Waiting)
 	return st, translate(err)
+}
+
+// EmbedBytes is the space meaning search's vectors take: on PostgreSQL
+// both tables with TOAST and indexes (the HNSW graphs included); on SQLite
+// the rows' payload and the covering index of sign bits, without page
+// slack (Backup's compact copy, with and without them, measures that).
+func (s *Store) EmbedBytes(ctx context.Context) (int64, error) {
+	var n sql.NullInt64
+	q := `SELECT pg_total_relation_size('embed_chunks') + pg_total_relation_size('embed_docs')`
+	if s.dialect != DialectPostgres {
+		q = `SELECT (SELECT COALESCE(SUM(LENGTH(vec) + 2 * LENGTH(bits) + LENGTH(model) * 2 + 48), 0) FROM embed_chunks) +
+  (SELECT COALESCE(SUM(LENGTH(model) + LENGTH(failed) + 24), 0) FROM embed_docs)`
+	}
+	err := s.db.WithContext(ctx).Raw(q).Row().Scan(&n)
+	return n.Int64, translate(err)
 }

@@ -18,14 +18,19 @@ type SearchRoot struct {
 
 // under restricts q, whose nodes table is aliased n, to the root.
 func (r SearchRoot) under(q *gorm.DB) *gorm.DB {
-	q = q.Where("n.user_id = ?", r.UserID)
+	c, args := r.cond()
+	return q.Where(c, args...)
+}
+
+// cond is the root as a condition on the nodes table aliased n.
+func (r SearchRoot) cond() (string, []any) {
 	switch {
 	case !r.Dir:
-		return q.Where("n.path = ?", r.Path)
+		return "n.user_id = ? AND n.path = ?", []any{r.UserID, r.Path}
 	case r.Path != "":
-		return q.Where("n.path > ? AND n.path < ?", r.Path+"/", r.Path+"0")
+		return "n.user_id = ? AND n.path > ? AND n.path < ?", []any{r.UserID, r.Path + "/", r.Path + "0"}
 	}
-	return q
+	return "n.user_id = ?", []any{r.UserID}
 }
 
 // SearchNames returns up to limit nodes below root whose name contains

@@ -15,7 +15,7 @@ import (
 // finds another name in search_meta rebuilds the index at start.
 func (s *Store) SearchIndexVersion() string {
 	if s.dialect == DialectPostgres {
-		return "pg_trgm-gin-folded-1+rank-tsvector-1"
+		return "pg_trgm-gin-folded-1+rank-bm25-postings-1"
 	}
 	return "fts5-trigram-folded-chunks-2+rank-porter-bigram-1"
 }
@@ -221,7 +221,7 @@ func (s *Store) SearchIndexBytes(ctx context.Context) (int64, error) {
 	var n sql.NullInt64
 	var err error
 	if s.dialect == DialectPostgres {
-		err = s.db.WithContext(ctx).Raw(`SELECT pg_total_relation_size('search_docs') + pg_total_relation_size('rank_docs')`).Row().Scan(&n)
+		err = s.db.WithContext(ctx).Raw(`SELECT pg_total_relation_size('search_docs') + pg_total_relation_size('rank_docs') + pg_total_relation_size('rank_terms')`).Row().Scan(&n)
 	} else {
 		err = s.db.WithContext(ctx).Raw(`SELECT
   (SELECT COALESCE(SUM(LENGTH(block)) + 8 * COUNT(*), 0) FROM search_fts_data) +

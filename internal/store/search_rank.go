@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"strings"
-
-	"gorm.io/gorm"
 )
 
 // RankText is one column of a file's entry in the word index, cut by the
@@ -25,19 +23,7 @@ const maxRankTSBytes = 512 << 10
 // indexed.
 func (s *Store) WriteRankDoc(ctx context.Context, d SearchDoc, doc RankDoc) error {
 	if s.dialect == DialectPostgres {
-		body := doc.Body
-		body.Words = clipBytes(body.Words, maxRankTSBytes)
-		body.CJK = clipBytes(body.CJK, maxRankTSBytes/2)
-		return translate(s.db.WithContext(ctx).Exec(`INSERT INTO rank_docs (node_id, doc, len)
-SELECT ?, setweight(to_tsvector('english', ?), 'A') || setweight(to_tsvector('simple', ?), 'A') ||
-	setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('simple', ?), 'B') ||
-	setweight(to_tsvector('english', ?), 'C') || setweight(to_tsvector('simple', ?), 'C') ||
-	setweight(to_tsvector('english', ?), 'D') || setweight(to_tsvector('simple', ?), 'D'), ?
-WHERE EXISTS (SELECT 1 FROM search_docs WHERE node_id = ? AND version_id = ? AND pending)
-ON CONFLICT (node_id) DO UPDATE SET doc = excluded.doc, len = excluded.len`,
-			d.NodeID, clean(doc.Name.Words), clean(doc.Name.CJK), clean(doc.Title.Words), clean(doc.Title.CJK),
-			clean(doc.Headings.Words), clean(doc.Headings.CJK), clean(body.Words), clean(body.CJK),
-			len(strings.Fields(body.Words))+len(strings.Fields(body.CJK)), d.NodeID, d.VersionID).Error)
+		return s.writeRankPostings(ctx, d, doc)
 	}
 	join := func(t RankText) string {
 		if t.CJK == "" {
@@ -103,44 +89,18 @@ type RankedNode struct {
 // of the query, so another user's files and files outside a scope are
 // never scored, let alone returned.
 func (s *Store) RankFiles(ctx context.Context, f FindRanked) ([]RankedNode, error) {
-	if s.dialect != DialectPostgres {
-		if f.FTS5 == "" {
-			return nil, nil
-		}
-		q := s.db.WithContext(ctx).Table("rank_fts f").
-			Select("n.*, -bm25(rank_fts, ?, ?, ?, ?) AS score", rankWeightName, rankWeightTitle, rankWeightHeadings, rankWeightBody).
-			Joins("JOIN nodes n ON n.id = f.rowid").
-			Where("rank_fts MATCH ?", f.FTS5).Order("score DESC, n.path")
-		var out []RankedNode
-		err := f.Root.under(q).Where("n.kind = ?", KindFile).Limit(f.Limit).Find(&out).Error
-		return out, translate(err)
+	if s.dialect == DialectPostgres {
+		return s.rankPostings(ctx, f)
 	}
-	if len(f.Words) == 0 && len(f.Bigrams) == 0 {
+	if f.FTS5 == "" {
 		return nil, nil
 	}
+	q := s.db.WithContext(ctx).Table("rank_fts f").
+		Select("n.*, -bm25(rank_fts, ?, ?, ?, ?) AS score", rankWeightName, rankWeightTitle, rankWeightHeadings, rankWeightBody).
+		Joins("JOIN nodes n ON n.id = f.rowid").
+		Where("rank_fts MATCH ?", f.FTS5).Order("score DESC, n.path")
 	var out []RankedNode
-	// As for the trigram index (SearchCandidates): the planner prices a
-	// scan of rank_docs by its small heap, the vectors living in TOAST,
-	// and would rather detoast and test every vector than ask the GIN
-	// index. Within this transaction only, it may not.
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec("SET LOCAL enable_seqscan = off").Error; err != nil {
-			return err
-		}
-		words, bigrams, err := selectiveTerms(tx, f.Words, f.Bigrams)
-		if err != nil {
-			return err
-		}
-		// ts_rank's weights are {D, C, B, A}; normalization 1 divides by
-		// 1 + log(length), so a long page does not win by its length alone.
-		q := tx.Table("rank_docs r").
-			Select(`n.*, ts_rank('{0.1, 0.3, 0.6, 1.0}'::float4[], r.doc, rq.q, 1) AS score`).
-			Joins("JOIN nodes n ON n.id = r.node_id").
-			Joins(`CROSS JOIN (SELECT to_tsquery('english', ?) || to_tsquery('simple', ?) AS q, to_tsquery('english', ?) || to_tsquery('simple', ?) AS m) rq`,
-				strings.Join(f.Words, " | "), strings.Join(f.Bigrams, " | "), strings.Join(words, " | "), strings.Join(bigrams, " | ")).
-			Where("r.doc @@ rq.m").Order("score DESC, n.path")
-		return f.Root.under(q).Where("n.kind = ?", KindFile).Limit(f.Limit).Find(&out).Error
-	})
+	err := f.Root.under(q).Where("n.kind = ?", KindFile).Limit(f.Limit).Find(&out).Error
 	return out, translate(err)
 }
 
@@ -152,44 +112,4 @@ func (s *Store) CountUnranked(ctx context.Context, root SearchRoot) (int64, erro
 	err := root.under(s.db.WithContext(ctx).Table("nodes n").Joins("JOIN search_docs d ON d.node_id = n.id")).
 		Where("n.kind = ? AND (d.pending OR NOT d.indexed)", KindFile).Count(&n).Error
 	return n, translate(err)
-}
-
-// selectiveTerms returns the terms a PostgreSQL ranked query looks files up
-// by: those in at most a third of the index's files, unless none is. A
-// common word still counts in the score, but matching by it would have
-// ts_rank read (and detoast) the vector of nearly every file, for files
-// that rank low anyway: BM25's idf gives such a word almost no weight.
-func selectiveTerms(tx *gorm.DB, words, bigrams []string) ([]string, []string, error) {
-	sel := []string{"(SELECT COUNT(*) FROM rank_docs)"}
-	var args []any
-	for _, w := range words {
-		sel, args = append(sel, "(SELECT COUNT(*) FROM rank_docs WHERE doc @@ to_tsquery('english', ?))"), append(args, w)
-	}
-	for _, b := range bigrams {
-		sel, args = append(sel, "(SELECT COUNT(*) FROM rank_docs WHERE doc @@ to_tsquery('simple', ?))"), append(args, b)
-	}
-	counts := make([]int64, len(sel))
-	dest := make([]any, len(sel))
-	for i := range counts {
-		dest[i] = &counts[i]
-	}
-	if err := tx.Raw("SELECT "+strings.Join(sel, ", "), args...).Row().Scan(dest...); err != nil {
-		return nil, nil, err
-	}
-	common := func(i int) bool { return counts[i+1]*3 > counts[0] }
-	var w, b []string
-	for i, t := range words {
-		if !common(i) {
-			w = append(w, t)
-		}
-	}
-	for i, t := range bigrams {
-		if !common(len(words) + i) {
-			b = append(b, t)
-		}
-	}
-	if len(w) == 0 && len(b) == 0 {
-		return words, bigrams, nil
-	}
-	return w, b, nil
 }

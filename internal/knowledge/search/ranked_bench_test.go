@@ -125,8 +125,49 @@ func BenchmarkRankedKnownAnswers(b *testing.B) {
 						mode, copies*len(pages), chunks, p50, p95, len(took), qvec[mode])
 				}
 			}
+			b.StopTimer()
+			logVectorBytes(b, e, chunks)
 		})
 	}
+}
+
+// logVectorBytes reports the space the vectors take: the store's own
+// figure and, on SQLite, the measured difference between compact copies
+// of the database with and without them (the vectors are dropped).
+func logVectorBytes(b *testing.B, e *env, chunks int64) {
+	ctx := context.Background()
+	n, err := e.st.EmbedBytes(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("vectors and their indexes: %.1f MB by the store's count, %.0f bytes a chunk", float64(n)/1e6, float64(n)/float64(max(chunks, 1)))
+	if e.st.Dialect() != "sqlite" {
+		return
+	}
+	copySize := func(name string) int64 {
+		file := path.Join(b.TempDir(), name)
+		if err := e.st.SnapshotSQLite(ctx, file); err != nil {
+			b.Fatal(err)
+		}
+		fi, err := os.Stat(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return fi.Size()
+	}
+	with := copySize("with.db")
+	for {
+		n, err := e.st.DropOtherEmbeddings(ctx, "none", 500)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	without := copySize("without.db")
+	b.Logf("on disk (SQLite, compact copies): %.1f MB with the vectors, %.1f MB without: %.0f bytes a chunk",
+		float64(with)/1e6, float64(without)/1e6, float64(with-without)/float64(max(chunks, 1)))
 }
 
 func putCorpus(b *testing.B, e *env, c kb.Caller, root string, pages []godocs.Page) {

@@ -71,6 +71,29 @@ func TestRankedOrder(t *testing.T) {
 	})
 }
 
+// TestRankedRareWordsWeighMore: a word few files hold outweighs one most
+// files hold, however often they repeat it, and a file holding only the
+// common word is still returned, below.
+func TestRankedRareWordsWeighMore(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		for i := range 9 {
+			e.put(e.alice, "kb://me/notes/", fmt.Sprintf("release-%d.md", i), []byte(fmt.Sprintf("# Week %d\n\nThe release went out. Release notes: release %d, release candidate, release branch.\n", i, i)))
+		}
+		e.put(e.alice, "kb://me/notes/", "zoo.md", []byte("# Zoo\n\nA quokka came to the release party.\n"))
+		if err := e.index.WaitIndexed(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		r := e.searchWith(e.alice, "kb://me/notes/", map[string]any{"query": "release quokka", "mode": "ranked"})
+		if len(r.Hits) == 0 || !strings.HasSuffix(r.Hits[0].URI, "/zoo.md") {
+			t.Fatalf("first hit is not zoo.md: %+v", r.Hits)
+		}
+		if r.MatchedFiles != 10 {
+			t.Errorf("matched %d files, want all 10 (the nine with the common word only, below): %+v", r.MatchedFiles, r.Hits)
+		}
+	})
+}
+
 // TestRankedScope: another user's file, a trashed file and a file outside
 // a scoped token's folder never come back from a ranked search, though
 // they hold every word of the query.
