@@ -34,6 +34,9 @@ type Store struct {
 	db      *gorm.DB
 	dialect string
 	counter *StatementCounter
+	// gate orders SQLite's writers (write_gate.go); nil inside a
+	// transaction, which already holds the lock.
+	gate *writeGate
 }
 
 // Open connects to PostgreSQL when dsn starts with postgres:// (or
@@ -67,7 +70,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dialect, err)
 	}
-	s := &Store{db: db, dialect: dialect}
+	s := &Store{db: db, dialect: dialect, gate: &writeGate{}}
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, err
@@ -190,6 +193,13 @@ func (s *Store) Ping(ctx context.Context) error {
 // and may run more than once: a transaction the database aborted as a
 // deadlock or for a busy lock is tried again.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
+	if s.gate != nil && s.dialect == DialectSQLite {
+		if isBackground(ctx) {
+			s.gate.yield(ctx)
+		} else {
+			defer s.gate.enter()()
+		}
+	}
 	var err error
 	for attempt := range 3 {
 		err = translate(s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {

@@ -77,7 +77,7 @@ func (e *Embedder) LastError() string {
 }
 
 func (e *Embedder) run() {
-	ctx := context.Background()
+	ctx := store.Background(context.Background()) // requests' writes go first
 	for {
 		n, err := e.pass(ctx)
 		e.mu.Lock()

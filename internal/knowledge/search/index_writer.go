@@ -63,8 +63,8 @@ func (w *Index) Kick() {
 
 func (w *Index) run() {
 	// Not a request's context: a client that leaves does not stop the
-	// index of what it wrote.
-	ctx := context.Background()
+	// index of what it wrote. Requests' writes go first.
+	ctx := store.Background(context.Background())
 	for {
 		n, err := w.writePending(ctx)
 		if errors.Is(err, store.ErrClosed) {
@@ -146,6 +146,9 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 		names[n.ID] = n.Name
 	}
 	for _, d := range docs {
+		// Reading and cutting a body is most of a file's CPU: it waits
+		// for the requests' writes too, not only its transactions.
+		w.st.Yield(ctx)
 		v, ok := knowledge.TextBody(bodies[d.NodeID])
 		var text, raw string
 		if ok {

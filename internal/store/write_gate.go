@@ -1,0 +1,68 @@
+package store
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+)
+
+// SQLite has one write lock and no queue: a background writer (the index
+// writer, the embedder) that takes it between two uploads makes the next
+// upload wait its whole transaction. On SQLite a background transaction
+// therefore waits, before it begins, until no foreground transaction has
+// run for yieldQuiet, or at most yieldBudget, so that a steady stream of
+// writes slows background work down without stopping it.
+const (
+	yieldQuiet  = 5 * time.Millisecond
+	yieldBudget = 250 * time.Millisecond
+)
+
+type backgroundKey struct{}
+
+// Background marks ctx as background work: on SQLite its transactions let
+// the foreground's go first.
+func Background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
+}
+
+func isBackground(ctx context.Context) bool {
+	b, _ := ctx.Value(backgroundKey{}).(bool)
+	return b
+}
+
+// writeGate counts the foreground transactions running and when the last
+// one ended.
+type writeGate struct {
+	active atomic.Int64
+	last   atomic.Int64 // unix nanoseconds
+}
+
+func (g *writeGate) enter() func() {
+	g.active.Add(1)
+	return func() {
+		g.last.Store(time.Now().UnixNano())
+		g.active.Add(-1)
+	}
+}
+
+func (g *writeGate) yield(ctx context.Context) {
+	give := time.Now().Add(yieldBudget)
+	for time.Now().Before(give) {
+		if g.active.Load() == 0 && time.Since(time.Unix(0, g.last.Load())) >= yieldQuiet {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// Yield waits as a background transaction of ctx would before it begins,
+// for background work that is heavy outside its transactions too.
+func (s *Store) Yield(ctx context.Context) {
+	if s.gate != nil && s.dialect == DialectSQLite && isBackground(ctx) {
+		s.gate.yield(ctx)
+	}
+}

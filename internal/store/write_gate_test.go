@@ -1,0 +1,68 @@
+package store_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// TestBackgroundWritesYield: on SQLite a background transaction begins
+// only once the foreground's have stopped for a moment, and a steady
+// stream of foreground writes delays it by a bounded time, never stops it.
+func TestBackgroundWritesYield(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := storetest.Open(t, store.DialectSQLite)
+	bg := store.Background(ctx)
+	noop := func(*store.Store) error { return nil }
+
+	var fgEnded atomic.Int64
+	release := make(chan struct{})
+	go func() {
+		_ = st.InTx(ctx, func(*store.Store) error { <-release; return nil })
+		fgEnded.Store(time.Now().UnixNano())
+	}()
+	time.Sleep(20 * time.Millisecond)
+	go func() { time.Sleep(50 * time.Millisecond); close(release) }()
+	if err := st.InTx(bg, noop); err != nil {
+		t.Fatal(err)
+	}
+	if fgEnded.Load() == 0 {
+		t.Fatal("the background transaction ran while a foreground one was open")
+	}
+
+	// Foreground writes one after another, without a pause.
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	var writes atomic.Int64
+	go func() {
+		defer close(done)
+		for {
+			writes.Add(1)
+			select {
+			case <-stop:
+				return
+			default:
+				_ = st.InTx(ctx, noop)
+			}
+		}
+	}()
+	for writes.Load() < 10 {
+		time.Sleep(time.Millisecond)
+	}
+	t0 := time.Now()
+	err := st.InTx(bg, noop)
+	waited := time.Since(t0)
+	close(stop)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waited < 100*time.Millisecond || waited > 5*time.Second {
+		t.Fatalf("under steady foreground writes the background transaction waited %v: want it to give way, for a bounded time", waited)
+	}
+}
