@@ -30,7 +30,7 @@ func (e *env) textPage(token, uri string) textPage {
 	return p
 }
 
-func corpusFile(t *testing.T, rel string) []byte {
+func corpusFile(t testing.TB, rel string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "extract", "testdata", rel))
 	if err != nil {

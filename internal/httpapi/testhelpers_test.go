@@ -42,7 +42,7 @@ const (
 // env is the real stack (store, blobs, tree, auth, Echo) served over HTTP:
 // the one env of this package's external tests, built on apptest.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	URL     string
 	DataDir string
 	Store   *store.Store
@@ -73,7 +73,7 @@ func newEnvWith(t *testing.T, dialect string, d httpapi.Deps) *env {
 }
 
 // newEnvOn is newEnvWith on a stack the test built.
-func newEnvOn(t *testing.T, stack *apptest.Stack, d httpapi.Deps) *env {
+func newEnvOn(t testing.TB, stack *apptest.Stack, d httpapi.Deps) *env {
 	t.Helper()
 	st, dir, tree, svc := stack.Store, stack.Dir, stack.Tree, stack.Auth
 	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
