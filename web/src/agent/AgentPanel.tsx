@@ -28,6 +28,7 @@ import { TurnView } from "./chat/TurnView";
 import type { OpenPreview } from "./types";
 import type { AgentChat } from "./chat/useAgentChat";
 import { Welcome } from "./chat/Welcome";
+import { NoModels } from "./NoModels";
 
 const MODEL_KEY = "knowspace.agent.model";
 
@@ -309,32 +310,5 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
         {dialog?.kind === "tasks" && <TaskCenter display={display} onClose={() => setDialog(null)} />}
       </div>
     </CitationContext.Provider>
-  );
-}
-
-function NoModels({ onFolder }: { onFolder: () => void }) {
-  const { t } = useTranslation("agent");
-  return (
-    <div className="empty-state no-models" data-testid="no-models">
-      <Bot size={26} aria-hidden />
-      <p>{t("noModels.title")}</p>
-      <div className="muted small no-models-help">
-        <p>{t("noModels.intro")}</p>
-        <ul>
-          <li>
-            {t("noModels.keys")} (<code>OPENAI_API_KEY</code>, <code>DEEPSEEK_API_KEY</code>,{" "}
-            <code>DASHSCOPE_API_KEY</code>, <code>GEMINI_API_KEY</code>){t("noModels.ollama")}
-          </li>
-          <li>
-            {t("noModels.config")} <code>models:</code> (<code>--config</code> / <code>KB_CONFIG</code>):
-            id, name, profile, base_url, api_key_env, model, context_window, native_tools
-          </li>
-        </ul>
-        <p>{t("noModels.restart")}</p>
-      </div>
-      <button type="button" className="btn small" onClick={onFolder}>
-        {t("noModels.openFolder")}
-      </button>
-    </div>
   );
 }

@@ -1,0 +1,31 @@
+// What the chat shows while the server has no model: how an administrator
+// adds one, and that the folder's commands work without.
+
+import { useTranslation } from "react-i18next";
+import { Bot } from "lucide-react";
+
+export function NoModels({ onFolder }: { onFolder: () => void }) {
+  const { t } = useTranslation("agent");
+  return (
+    <div className="empty-state no-models" data-testid="no-models">
+      <Bot size={26} aria-hidden />
+      <p>{t("noModels.title")}</p>
+      <div className="muted small no-models-help">
+        <p>{t("noModels.intro")}</p>
+        <ul>
+          <li>
+            {t("noModels.keys")} (<code>OPENAI_API_KEY</code>, <code>DEEPSEEK_API_KEY</code>,{" "}
+            <code>DASHSCOPE_API_KEY</code>, <code>GEMINI_API_KEY</code>){t("noModels.ollama")}
+          </li>
+          <li>
+            {t("noModels.config")} <code>models:</code> (<code>--config</code> / <code>KB_CONFIG</code>)
+          </li>
+        </ul>
+        <p>{t("noModels.restart")}</p>
+      </div>
+      <button type="button" className="btn small" onClick={onFolder}>
+        {t("noModels.openFolder")}
+      </button>
+    </div>
+  );
+}
