@@ -15,6 +15,7 @@ import { PanelTabs } from "./PanelTabs";
 import type { PanelName } from "./PanelTabs";
 import { ResourceTree } from "../tree/ResourceTree";
 import { FilePreview } from "../preview/FilePreview";
+import { pageTitle, PRODUCT_TITLE } from "./pageTitle";
 import { AgentPanel } from "../agent/AgentPanel";
 import { useAgentChat } from "../agent/chat/useAgentChat";
 import { conversationFromSearch, withConversation } from "../conversations/urlState";
@@ -114,6 +115,14 @@ export function Workspace({ user }: { user: User }) {
     },
     [root, setExpanded],
   );
+  const { t: tTree } = useTranslation("tree");
+  const home = tTree("home");
+  useEffect(() => {
+    document.title = pageTitle(selected, root, home);
+    return () => {
+      document.title = PRODUCT_TITLE;
+    };
+  }, [selected, root, home]);
   // The address names the open file, so a reload or a shared link opens it again.
   useEffect(() => {
     const url = new URL(location.href);
