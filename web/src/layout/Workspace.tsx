@@ -15,7 +15,7 @@ import { PanelTabs } from "./PanelTabs";
 import type { PanelName } from "./PanelTabs";
 import { ResourceTree } from "../tree/ResourceTree";
 import { FilePreview } from "../preview/FilePreview";
-import { pageTitle, PRODUCT_TITLE } from "./pageTitle";
+import { usePageTitle } from "./pageTitle";
 import { AgentPanel } from "../agent/AgentPanel";
 import { useAgentChat } from "../agent/chat/useAgentChat";
 import { conversationFromSearch, withConversation } from "../conversations/urlState";
@@ -115,14 +115,7 @@ export function Workspace({ user }: { user: User }) {
     },
     [root, setExpanded],
   );
-  const { t: tTree } = useTranslation("tree");
-  const home = tTree("home");
-  useEffect(() => {
-    document.title = pageTitle(selected, root, home);
-    return () => {
-      document.title = PRODUCT_TITLE;
-    };
-  }, [selected, root, home]);
+  usePageTitle(selected, root);
   // The address names the open file, so a reload or a shared link opens it again.
   useEffect(() => {
     const url = new URL(location.href);

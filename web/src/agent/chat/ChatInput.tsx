@@ -29,7 +29,8 @@ const MAX_ROWS_PX = 180;
 
 /**
  * ChatInput is the multi-line question box: Enter sends, Shift+Enter adds a
- * line, "/" opens the command menu, the scope prefix opens the folder dialog.
+ * line, Escape stops a streaming answer, "/" opens the command menu, the
+ * scope prefix opens the folder dialog.
  */
 export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(props, ref) {
   const { t } = useTranslation("agent");
@@ -100,10 +101,22 @@ export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(p
         }
       }
     }
+    if (e.key === "Escape" && props.streaming) {
+      e.preventDefault();
+      stop();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       if (!props.streaming) submit();
     }
+  }
+
+  // The Stop button goes away with the stream: the keyboard stays in the
+  // box, where the next question is typed, rather than falling to the page.
+  function stop() {
+    props.onStop();
+    area.current?.focus();
   }
 
   return (
@@ -148,7 +161,7 @@ export const ChatInput = forwardRef<ChatInputHandle, Props>(function ChatInput(p
         />
         <div className="input-actions">
           {props.streaming ? (
-            <button type="button" className="btn danger small" onClick={props.onStop}>
+            <button type="button" className="btn danger small" onClick={stop} title={t("input.stopKey")}>
               <Square size={12} aria-hidden /> {t("input.stop")}
             </button>
           ) : (
