@@ -4,6 +4,7 @@ import rehypeHighlight from "rehype-highlight";
 import { useMemo } from "react";
 import { imageComponent, urlTransform } from "./MarkdownImage";
 import { CitationLink } from "../citations/CitationLink";
+import { CodeBlock } from "./CodeBlock";
 import { rehypeKbLinks } from "../citations/linkify";
 import { rehypeMarks } from "./marks";
 
@@ -23,13 +24,13 @@ function answerUrlTransform(url: string, key: string): string {
 
 /**
  * MarkdownView renders a markdown page (GFM tables, task lists, highlighted
- * code). base is the document's URI: its relative images resolve against it.
+ * code with a copy button). base is the document's URI: its relative images resolve against it.
  * Images from outside the workspace are never fetched (see imageSource).
  */
 export default function MarkdownView({ text, base, answer, mark }: { text: string; base?: string; answer?: boolean; mark?: string }) {
   const rehype = useMemo(() => (answer ? answerRehype : mark ? markedPlugins(mark) : rehypePlugins), [answer, mark]);
   const components = useMemo(
-    () => (answer ? { img: imageComponent(base), a: CitationLink } : { img: imageComponent(base) }),
+    () => (answer ? { img: imageComponent(base), a: CitationLink, pre: CodeBlock } : { img: imageComponent(base), pre: CodeBlock }),
     [base, answer],
   );
   return (
