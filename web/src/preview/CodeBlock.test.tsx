@@ -14,8 +14,8 @@ describe("CodeBlock", () => {
   const clickCopy = async () => {
     const buttons = page.host.querySelectorAll<HTMLButtonElement>(".code-copy");
     expect(buttons).toHaveLength(1); // the inline `open` gets none
-    await act(async () => buttons[0].click());
-    return buttons[0];
+    await act(async () => buttons[0]!.click());
+    return buttons[0]!;
   };
 
   it("copies the block's code in an answer", async () => {

@@ -9,6 +9,9 @@ import { anyActive } from "../../tree/jobRefresh";
 import { Dialog } from "../../ui/Dialog";
 import { messageOf } from "../../ui/errors";
 import { ApiError } from "../../api/client";
+import type { Job } from "../../api/agent";
+import { formatDate } from "../../ui/format";
+import { jobTime } from "./jobTime";
 
 /** how often the open task center polls while no job is active */
 const IDLE_POLL_MS = 5000;
@@ -49,6 +52,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
                   {j.max_attempts ? t("tasks.attemptOf", { n: j.attempts, max: j.max_attempts }) : t("tasks.attempt", { n: j.attempts })}
                 </span>
                 {j.output_uri && <span>{t("tasks.output", { uri: props.display(j.output_uri) })}</span>}
+                <JobWhen job={j} />
               </div>
               {isActiveJob(j.state) && (
                 <progress max={1} value={j.progress || 0} aria-label={t("tasks.progress", { uri: j.uri })} />
@@ -80,5 +84,13 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
         </button>
       </div>
     </Dialog>
+  );
+}
+
+function JobWhen({ job }: { job: Job }) {
+  const { t } = useTranslation("agent");
+  const when = jobTime(job);
+  return (
+    <time dateTime={when.iso}>{t(when.key, { time: formatDate(when.iso) })}</time>
   );
 }
