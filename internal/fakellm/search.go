@@ -100,7 +100,11 @@ func searchAnswer(content string) (string, bool) {
 	var cited []string
 	seen := map[string]bool{}
 	var b strings.Builder
-	fmt.Fprintf(&b, "I found %d hits for %q", len(res.Hits), *res.Query)
+	hits := "hits"
+	if len(res.Hits) == 1 {
+		hits = "hit"
+	}
+	fmt.Fprintf(&b, "I found %d %s for %q", len(res.Hits), hits, *res.Query)
 	if !res.Complete {
 		b.WriteString(" so far (the search did not cover every file)")
 	}

@@ -183,12 +183,12 @@ func (p *hitPage) finish() (any, string, error) {
 		p.notes = append(p.notes, "not every file was searched yet: call search again with offset = next_offset")
 	}
 	out.Note = strings.Join(p.notes, "; ")
-	summary := fmt.Sprintf("%d hits in %d of %d files scanned", len(out.Hits), out.MatchedFiles, out.Scanned)
+	summary := fmt.Sprintf("%s in %d of %s scanned", counted(len(out.Hits), "hit"), out.MatchedFiles, counted(out.Scanned, "file"))
 	switch out.Mode {
 	case "index":
-		summary = fmt.Sprintf("%d hits in %d files (index: %d candidates read)", len(out.Hits), out.MatchedFiles, out.Scanned)
+		summary = fmt.Sprintf("%s in %s (index: %s read)", counted(len(out.Hits), "hit"), counted(out.MatchedFiles, "file"), counted(out.Scanned, "candidate"))
 	case ModeRanked, ModeMeaning, ModeHybrid:
-		summary = fmt.Sprintf("%s: %d passages from the best %d of %d matching files", out.Mode, len(out.Hits), out.Scanned, out.MatchedFiles)
+		summary = fmt.Sprintf("%s: %s from the best %d of %s", out.Mode, counted(len(out.Hits), "passage"), out.Scanned, counted(out.MatchedFiles, "matching file"))
 	}
 	if out.NextOffset != nil {
 		summary += " (partial: more files remain)"

@@ -93,7 +93,7 @@ func lsResult(l knowledge.Listing, pr knowledge.PageRequest) (any, string, error
 	if err := fitAbstracts(out); err != nil {
 		return nil, "", err
 	}
-	summary := fmt.Sprintf("%d items (%d folders, %d files)", len(out.Items), dirs, len(out.Items)-dirs)
+	summary := fmt.Sprintf("%s (%s, %s)", counted(len(out.Items), "item"), counted(dirs, "folder"), counted(len(out.Items)-dirs, "file"))
 	switch {
 	case out.NextOffset != nil:
 		summary += fmt.Sprintf("; more from offset %d or next_cursor", *out.NextOffset)

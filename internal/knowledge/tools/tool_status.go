@@ -66,7 +66,7 @@ func (t *Service) runStatus(ctx context.Context, call toolCall) (any, string, er
 		}
 		out.Jobs = append(out.Jobs, info)
 	}
-	counts := fmt.Sprintf("%d of %d files summarized, %d stale, %d failed", cv.Fresh, cv.Files, cv.Stale, cv.Failed)
+	counts := fmt.Sprintf("%d of %s summarized, %d stale, %d failed", cv.Fresh, counted(int(cv.Files), "file"), cv.Stale, cv.Failed)
 	switch {
 	case len(js) == 0:
 		out.Note = "no parse or compile jobs exist for this scope: nothing here has been parsed or compiled yet"
@@ -74,5 +74,5 @@ func (t *Service) runStatus(ctx context.Context, call toolCall) (any, string, er
 	case len(js) == statusJobLimit:
 		out.Note = fmt.Sprintf("only the newest %d jobs are shown", statusJobLimit)
 	}
-	return out, fmt.Sprintf("%d jobs; %s", len(js), counts), nil
+	return out, counted(len(js), "job") + "; " + counts, nil
 }

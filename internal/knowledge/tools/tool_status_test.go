@@ -12,7 +12,7 @@ func TestToolStatusReportsNoJobsTruthfully(t *testing.T) {
 		uri := e.put(e.alice, "kb://me/d/", "a.md", []byte("x"))
 		r := e.mustRun(e.alice, "kb://me/d/", "status", map[string]any{"uri": uri})
 		s := r.Value.(*StatusResult)
-		if s.URI != uri || s.Jobs == nil || len(s.Jobs) != 0 || s.Note == "" || r.Summary != "no jobs; 0 of 1 files summarized, 0 stale, 0 failed" {
+		if s.URI != uri || s.Jobs == nil || len(s.Jobs) != 0 || s.Note == "" || r.Summary != "no jobs; 0 of 1 file summarized, 0 stale, 0 failed" {
 			t.Fatalf("status %s", r.JSON)
 		}
 		_, err := e.run(e.alice, "kb://me/d/", "status", `{"uri":"kb://me/"}`)
