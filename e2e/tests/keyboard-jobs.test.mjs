@@ -76,8 +76,8 @@ describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
       await page.keyboard.press("Enter");
       assert.equal(await waitStatus(msg, ["stopped", "done"]), "stopped");
 
-      // Back to the box, type compile: the form opens with focus inside it.
-      await page.keyboard.press("Shift+Tab");
+      // Stop leaves the keyboard in the box: type compile, the form opens
+      // with focus inside it.
       assert.equal(await focusedName(page), "textarea:Message KnowAgent");
       await page.keyboard.type("compile");
       await page.keyboard.press("Enter");
