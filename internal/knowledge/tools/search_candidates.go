@@ -32,17 +32,19 @@ const (
 	tierName
 )
 
-// rankKey orders the files of a ranked answer: by tier, then files with
-// more matches, then owner and path.
+// rankKey orders the files of a ranked answer: originals before the
+// summaries compile made of them, then by tier, then files with more
+// matches, then owner and path.
 type rankKey struct {
-	Tier  int    `json:"t,omitempty"`
-	Count int    `json:"n"`
-	Owner int64  `json:"u,omitempty"`
-	Path  string `json:"p"`
+	Generated bool   `json:"g,omitempty"`
+	Tier      int    `json:"t,omitempty"`
+	Count     int    `json:"n"`
+	Owner     int64  `json:"u,omitempty"`
+	Path      string `json:"p"`
 }
 
 func (a rankKey) compare(b rankKey) int {
-	return cmp.Or(cmp.Compare(b.Tier, a.Tier), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Owner, b.Owner), strings.Compare(a.Path, b.Path))
+	return cmp.Or(compareBool(a.Generated, b.Generated), cmp.Compare(b.Tier, a.Tier), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Owner, b.Owner), strings.Compare(a.Path, b.Path))
 }
 
 // searchIndexed answers from the index: its candidates, each confirmed by
@@ -146,7 +148,7 @@ func (t *Service) searchRanked(ctx context.Context, p *hitPage, cands []store.No
 		if len(res.Hits) == 0 && !res.More {
 			continue // the index proposes a superset
 		}
-		key := rankKey{Tier: tierBody, Count: res.Count, Path: f.Path}
+		key := rankKey{Generated: knowledge.IsGenerated(f), Tier: tierBody, Count: res.Count, Path: f.Path}
 		if slices.ContainsFunc(res.Hits, func(h index.Hit) bool { return h.Heading }) {
 			key.Tier = tierHeading
 		}
@@ -170,7 +172,7 @@ func (t *Service) searchRanked(ctx context.Context, p *hitPage, cands []store.No
 			return nil
 		}
 		uri := p.call.fileURI(r.f)
-		if !p.show(uri, r.hits) || r.more {
+		if !p.show(r.f, r.hits) || r.more {
 			p.out.MoreHitsIn = append(p.out.MoreHitsIn, uri)
 		}
 	}
@@ -213,4 +215,15 @@ func within(r store.SearchRoot, p string) bool {
 		return p == r.Path
 	}
 	return access.Within(p, r.Path)
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

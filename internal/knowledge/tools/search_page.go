@@ -108,7 +108,7 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 	out.BytesRead += res.Read
 	out.Scanned++
 	uri := call.fileURI(f)
-	shownAll := p.show(uri, res.Hits)
+	shownAll := p.show(f, res.Hits)
 	if len(res.Hits) > 0 || res.More {
 		out.MatchedFiles++
 	}
@@ -136,7 +136,8 @@ func (p *hitPage) visit(ctx context.Context, f store.Node, bodies map[string]sto
 
 // show adds a file's hits to the page while they fit; it tells whether all
 // of them did.
-func (p *hitPage) show(uri string, hits []index.Hit) bool {
+func (p *hitPage) show(f store.Node, hits []index.Hit) bool {
+	uri, generated := p.call.fileURI(f), knowledge.IsGenerated(f)
 	shownAll := true
 	for _, h := range hits {
 		size := len(uri) + len(h.Snippet) + 48
@@ -145,7 +146,7 @@ func (p *hitPage) show(uri string, hits []index.Hit) bool {
 			continue
 		}
 		p.hitBytes += size
-		p.out.Hits = append(p.out.Hits, SearchHit{URI: uri, Line: h.Line, Offset: h.Offset, Snippet: h.Snippet})
+		p.out.Hits = append(p.out.Hits, SearchHit{URI: uri, Line: h.Line, Offset: h.Offset, Snippet: h.Snippet, Generated: generated})
 	}
 	if len(p.out.Hits) >= MaxSearchHitsPerPage {
 		p.hitsFull = true

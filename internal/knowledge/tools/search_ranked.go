@@ -29,6 +29,7 @@ const (
 	passagesPerFile    = 3
 	rerankDepth        = 30
 	proximityWeight    = 1.0
+	generatedWeight    = 0.5
 )
 
 // searchRetrieval answers a search in mode ranked, meaning or hybrid:
@@ -70,6 +71,9 @@ func (t *Service) searchRetrieval(ctx context.Context, p *hitPage, query, mode s
 			found = fuse(found, byMeaning)
 		}
 	}
+	if err := t.demoteGenerated(ctx, found); err != nil {
+		return err
+	}
 	p.out.MatchedFiles = len(found)
 	if p.cur.Path == "" && mode != ModeMeaning {
 		if err := t.countUnranked(ctx, p, roots); err != nil {
@@ -103,7 +107,7 @@ func (t *Service) searchRetrieval(ctx context.Context, p *hitPage, query, mode s
 		if len(p.out.Hits) > 0 && p.hitBytes+hitsSize(p.call.fileURI(f.Node), hits) > searchHitsBudgetBytes {
 			break
 		}
-		p.show(p.call.fileURI(f.Node), hits)
+		p.show(f.Node, hits)
 		shown++
 	}
 	if skip+shown < len(found) {
@@ -155,6 +159,42 @@ func (t *Service) rankWords(ctx context.Context, p *hitPage, q rank.Query, roots
 		p.notes = append(p.notes, fmt.Sprintf("more than %d files match some word of the query; only the best %d are ranked: add words or search a narrower folder", rankedCap, rankedCap))
 	}
 	return found, nil
+}
+
+// demoteGenerated weighs the files compile made by generatedWeight, and
+// puts a summary below its source when both are found: a summary holds its
+// source's words in fewer of them, so the word index and the vectors alike
+// score it above the file it retells, which is what an answer should cite.
+func (t *Service) demoteGenerated(ctx context.Context, found []store.RankedNode) error {
+	score := make(map[int64]float64, len(found))
+	var generated []int64
+	for _, f := range found {
+		score[f.ID] = f.Score
+		if knowledge.IsGenerated(f.Node) {
+			generated = append(generated, f.ID)
+		}
+	}
+	if len(generated) == 0 {
+		return nil
+	}
+	provs, err := t.Store().ProvenancesOf(ctx, generated)
+	if err != nil {
+		return apierr.Internal("search ranked: provenance", err)
+	}
+	for i, f := range found {
+		if !knowledge.IsGenerated(f.Node) {
+			continue
+		}
+		s := f.Score * generatedWeight
+		if src := provs[f.ID].SourceNodeID; src != nil {
+			if srcScore, ok := score[*src]; ok {
+				s = min(s, srcScore*generatedWeight)
+			}
+		}
+		found[i].Score = s
+	}
+	slices.SortStableFunc(found, byScore)
+	return nil
 }
 
 func byScore(a, b store.RankedNode) int {

@@ -39,6 +39,10 @@ type SearchHit struct {
 	Line    int64  `json:"line"` // 1-based
 	Offset  int64  `json:"offset"`
 	Snippet string `json:"snippet"`
+	// Generated marks a file compile made from others (a summary or an
+	// overview): its words are a retelling, so an answer cites the
+	// original where both are found.
+	Generated bool `json:"generated,omitempty"`
 }
 
 // SearchPartial names a file whose text this page searched only up to
@@ -99,7 +103,7 @@ var searchTool = toolDef{
 		"Literal with 3 or more characters asks the content index and answers the whole folder in one call (result mode \"index\"); a shorter query or a regex without 3 literal characters in a row reads at most %d files per call in path order (mode \"scan\"). "+
 		"complete is false whenever more remains: call again with offset set to next_offset (an opaque string); "+
 		"complete false without next_offset means pending_files documents are still having their text extracted after upload (or unranked_files are still being indexed, or unembedded_files embedded) and were not searched: say so in your answer, and search again shortly. "+
-		"Hits give uri, line, offset (a read offset, in characters) and a snippet with the matches in «»; a literal folder search shows at most %d hits per file and lists files with more in more_hits_in (search that file alone to page through them). "+
+		"Hits give uri, line, offset (a read offset, in characters) and a snippet with the matches in «»; generated: true marks a summary compile made from other files (originals rank first: cite the original when both are found); a literal folder search shows at most %d hits per file and lists files with more in more_hits_in (search that file alone to page through them). "+
 		"Files without a text body are counted in skipped_no_text, not searched.", SearchFilesPerPage, MaxSearchHitsPerFile),
 	tooBig: "use a longer, more specific query or search a narrower folder",
 	args: []argSpec{

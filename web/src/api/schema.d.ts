@@ -1965,6 +1965,8 @@ export interface components {
             uri: string;
         };
         SearchHit: {
+            /** @description The file is a summary or overview compile made from other files; originals rank above it. */
+            generated?: boolean;
             /**
              * Format: int64
              * @description 1-based.

@@ -45,6 +45,8 @@ export interface ContentHit {
   offset: number;
   /** text around the match, the match between « and » (a ranked passage marks each word of the query it holds) */
   snippet: string;
+  /** the file is a summary compile made from others; originals rank above it */
+  generated?: boolean;
 }
 
 export interface SearchResponse {

@@ -295,6 +295,16 @@ describe("TreeSearch", () => {
     expect(page.host.querySelector(".tree-search-note")!.textContent).toBe(note);
   });
 
+  it("marks a file compile made, in its heading and its group's name", async () => {
+    type("plan");
+    wait(DEBOUNCE_MS);
+    calls[0]!.answer({ items: [hit("notes/plan.md", 3, "the «plan» is"), { ...hit("wiki/notes/plan.md", 1, "«plan» summary"), generated: true }] });
+    await settle();
+    const groups = [...page.host.querySelectorAll('[role="group"]')];
+    expect(groups.map((g) => g.getAttribute("aria-label"))).toEqual(["plan.md in notes/", "plan.md in wiki/notes/ (generated)"]);
+    expect(groups.map((g) => g.querySelector(".badge.generated")?.textContent ?? "")).toEqual(["", "generated"]);
+  });
+
   it("draws a snippet's text as text, never as markup", async () => {
     type("img src");
     wait(DEBOUNCE_MS);

@@ -13,7 +13,7 @@ import { isFolderMatch } from "../api/search";
 import type { ContentHit, NameMatch } from "../api/search";
 import { nameOf, parentURI, relativePath } from "../api/uri";
 import { countLabel, findTextOf, groupByFile, modeLabel, moveActive, optionsOf, snippetParts } from "./model";
-import type { Option, Results } from "./model";
+import type { FileGroup, Option, Results } from "./model";
 import type { MultiWordMode } from "./mode";
 import { useTreeSearch } from "./useTreeSearch";
 
@@ -261,6 +261,10 @@ function ResultList(props: {
       </div>
     );
   };
+  const groupLabel = (g: FileGroup) => {
+    const label = where(g.uri) ? t("fileIn", { name: nameOf(g.uri), folder: where(g.uri) }) : nameOf(g.uri);
+    return g.generated ? `${label} (${t("common:generated")})` : label;
+  };
   return (
     <div className="tree-search-list" role="listbox" id={props.id} aria-label={t("resultsFor", { q: results.key.q })}>
       {results.names.length > 0 && (
@@ -282,11 +286,12 @@ function ResultList(props: {
         </div>
       )}
       {groupByFile(results.hits).map((g) => (
-        <div key={g.uri} role="group" aria-label={where(g.uri) ? t("fileIn", { name: nameOf(g.uri), folder: where(g.uri) }) : nameOf(g.uri)}>
+        <div key={g.uri} role="group" aria-label={groupLabel(g)}>
           <div className="tree-search-heading" aria-hidden="true">
             <FileText size={13} aria-hidden />
             <span className="ellipsis">{nameOf(g.uri)}</span>
             <span className="muted small ellipsis">{where(g.uri)}</span>
+            {g.generated && <span className="badge generated">{t("common:generated")}</span>}
           </div>
           {g.hits.map((h) =>
             option(

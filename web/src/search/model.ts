@@ -130,6 +130,8 @@ export function findTextOf(key: SearchKey, hit: ContentHit): string | undefined 
 export interface FileGroup {
   uri: string;
   hits: ContentHit[];
+  /** compile made the file from others (a summary): originals rank above it */
+  generated: boolean;
 }
 
 /** groupByFile gathers hits per file, files in the order of their first hit. */
@@ -137,8 +139,9 @@ export function groupByFile(hits: readonly ContentHit[]): FileGroup[] {
   const groups = new Map<string, FileGroup>();
   for (const h of hits) {
     let g = groups.get(h.uri);
-    if (!g) groups.set(h.uri, (g = { uri: h.uri, hits: [] }));
+    if (!g) groups.set(h.uri, (g = { uri: h.uri, hits: [], generated: false }));
     g.hits.push(h);
+    g.generated ||= h.generated === true;
   }
   return [...groups.values()];
 }
