@@ -5,25 +5,40 @@
 import assert from "node:assert/strict";
 import { before, describe } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { withWorkspace } from "../lib/fixture.mjs";
+import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 import { apiClient } from "../lib/api.mjs";
 
 describe("connect an agent", { timeout: 120_000 }, () => {
-  const ws = withWorkspace();
+  const ws = withWorkspace({ env: FAKE_LLM });
   let server;
   before(() => ({ server } = ws));
 
   ws.it(
     "creates a read-only token for one folder and shows the setup with it",
     async ({ page }) => {
-      await page.goto(`${server.baseURL}/settings/connect`);
+      // Opened from the workspace with notes/ selected, the picker starts
+      // there, and offers the folders by their paths.
+      await page.goto(`${server.baseURL}/?open=${encodeURIComponent("kb://users/admin/notes/")}`);
+      await page.getByTestId("user-menu-button").click();
+      await page.getByRole("menuitem", { name: "Settings" }).click();
+      await page.getByRole("link", { name: "Connect an agent" }).click();
       const section = page.getByRole("region", { name: "Connect an agent" });
-      await section.getByRole("combobox", { name: "Folder" }).fill("kb://me/notes/");
+      const folder = section.getByRole("combobox", { name: "Folder" });
+      assert.equal(await folder.inputValue(), "kb://users/admin/notes/");
+      const choices = await folder.locator("option").allInnerTexts();
+      assert.equal(choices[0], "Home");
+      assert.ok(choices.includes("notes/"), choices.join(", "));
+      assert.ok(!choices.some((c) => c.includes("kb://")), choices.join(", "));
       assert.equal(await section.getByRole("checkbox", { name: /Read-only/ }).isChecked(), true);
       await section.getByRole("button", { name: "Create token and show setup" }).click();
       const snippets = page.getByTestId("connect-snippets");
       await snippets.waitFor();
-      assert.match(await snippets.getByRole("status").innerText(), /sees kb:\/\/users\/admin\/notes\//);
+      assert.match(await snippets.getByRole("status").innerText(), /sees notes\/ for 90 days/);
+      // The OpenAI snippet names a model this server serves.
+      const python = await snippets.locator('[data-snippet="openai"] code').innerText();
+      const model = python.match(/model="([^"]+)"/)?.[1];
+      const served = (await ws.api("/knowledge-agent/options")).models.map((m) => m.id);
+      assert.ok(served.includes(model), `${model} not in ${served}`);
 
       const claude = await snippets.locator('[data-snippet="claude"] code').innerText();
       const m = claude.match(/^claude mcp add --transport http knowspace (\S+)\/mcp --header "Authorization: Bearer (\S+)"$/);

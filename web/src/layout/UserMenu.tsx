@@ -3,7 +3,7 @@ import { ChevronDown, LogOut, Settings, ShieldCheck, UserRound } from "lucide-re
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
 import { useSession } from "../auth/session";
-import { navigate } from "./route";
+import { navigate, withOpen } from "./route";
 
 /** UserMenu shows who is signed in, with a menu holding Settings, sign-out and, for admins, the Admin page. */
 export function UserMenu({ user }: { user: User }) {
@@ -15,7 +15,7 @@ export function UserMenu({ user }: { user: User }) {
 
   const go = (path: string) => {
     setOpen(false);
-    navigate(path);
+    navigate(withOpen(path));
   };
 
   useEffect(() => {

@@ -9,10 +9,20 @@ window.addEventListener("popstate", emit);
 
 /** navigate goes to path as a new history entry (replace: in place). */
 export function navigate(path: string, opts: { replace?: boolean } = {}) {
-  if (path === window.location.pathname) return;
+  if (path === window.location.pathname + window.location.search) return;
   if (opts.replace) window.history.replaceState(null, "", path);
   else window.history.pushState(null, "", path);
   emit();
+}
+
+/**
+ * withOpen is path carrying the address's open file or folder (?open=), so
+ * a page opened from the workspace knows where the user was, and going
+ * back to the workspace opens it again.
+ */
+export function withOpen(path: string): string {
+  const open = new URLSearchParams(window.location.search).get("open");
+  return open ? `${path}?open=${encodeURIComponent(open)}` : path;
 }
 
 function subscribe(l: () => void) {

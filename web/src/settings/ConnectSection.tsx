@@ -6,26 +6,34 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { useAgentOptions } from "../api/agentOptions";
 import { queryKeys } from "../api/queryKeys";
 import { listResources } from "../api/resources";
+import type { User } from "../api/types";
+import { displayPath, rootURI } from "../api/uri";
 import { CopyButton } from "../ui/CopyButton";
+import { folderChoices, startFolder } from "./connectFolders";
 import { agentSnippets } from "./snippets";
 import { useCreateToken } from "./useCreateToken";
 
-export function ConnectSection() {
+export function ConnectSection({ user }: { user: User }) {
   const { t } = useTranslation("settings");
-  const root = useQuery({ queryKey: queryKeys.connectFolders(), queryFn: () => listResources("kb://me/") });
-  const folders = (root.data?.items ?? []).filter((n) => n.kind === "dir" && !n.generated).map((n) => n.uri);
+  const home = rootURI(user.username);
+  const listing = useQuery({ queryKey: queryKeys.connectFolders(), queryFn: () => listResources("kb://me/") });
+  const [folder, setFolder] = useState(() => startFolder(window.location.search, home));
+  const folders = (listing.data?.items ?? []).filter((n) => n.kind === "dir" && !n.generated).map((n) => n.uri);
+  const choices = folderChoices(folders, home, folder, t("tree:home"));
+  const model = useAgentOptions().data?.models[0]?.id ?? null;
   const [name, setName] = useState("agent");
-  const [folder, setFolder] = useState("");
   const [readOnly, setReadOnly] = useState(true);
   const { busy, error, setError, created, create: createScoped } = useCreateToken();
+
+  const scopeLabel = (uri: string) => (uri === home ? t("tree:home") : displayPath(uri, home));
 
   async function create(e: FormEvent) {
     e.preventDefault();
     if (!name.trim()) return setError(t("tokens.nameMissing"));
-    if (!folder.trim()) return setError(t("connect.folderMissing"));
-    await createScoped(name.trim(), 90, { uri: folder.trim(), readOnly });
+    await createScoped(name.trim(), 90, { uri: folder, readOnly });
   }
 
   return (
@@ -35,12 +43,13 @@ export function ConnectSection() {
       <form className="page-form" onSubmit={create} noValidate>
         <label className="field">
           <span>{t("connect.folder")}</span>
-          <input value={folder} list="connect-folder-list" placeholder="kb://me/notes/" autoComplete="off" onChange={(e) => setFolder(e.target.value)} />
-          <datalist id="connect-folder-list">
-            {folders.map((f) => (
-              <option key={f} value={f} />
+          <select value={folder} onChange={(e) => setFolder(e.target.value)}>
+            {choices.map((c) => (
+              <option key={c.uri} value={c.uri}>
+                {c.label}
+              </option>
             ))}
-          </datalist>
+          </select>
         </label>
         <label className="field">
           <span>{t("tokens.name")}</span>
@@ -62,9 +71,9 @@ export function ConnectSection() {
       {created?.token && (
         <div data-testid="connect-snippets">
           <p className="secret-box" role="status">
-            {t("connect.created", { name: created.name, folder: created.scope_uri ?? folder, days: 90 })}
+            {t("connect.created", { name: created.name, folder: scopeLabel(created.scope_uri ?? folder), days: 90 })}
           </p>
-          {agentSnippets(window.location.origin, created.token).map((s) => (
+          {agentSnippets(window.location.origin, created.token, model).map((s) => (
             <figure key={s.id} className="snippet" data-snippet={s.id}>
               <figcaption>
                 {t(`connect.for.${s.id}`)} <span className="muted">({s.where})</span>

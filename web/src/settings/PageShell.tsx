@@ -6,7 +6,7 @@ import { ArrowLeft, BookOpen } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
 import { UserMenu } from "../layout/UserMenu";
-import { navigate } from "../layout/route";
+import { navigate, withOpen } from "../layout/route";
 import "./pages.css";
 
 export interface NavItem {
@@ -20,7 +20,7 @@ export function PageShell(props: { user: User; title: string; navLabel: string; 
   const go = (href: string) => (e: React.MouseEvent) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    navigate(href);
+    navigate(withOpen(href));
   };
   return (
     <div className="app page">

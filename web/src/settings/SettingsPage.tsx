@@ -34,7 +34,7 @@ export default function SettingsPage({ user }: { user: User }) {
     >
       {section === "account" && <AccountSection />}
       {section === "tokens" && <TokensSection />}
-      {section === "connect" && <ConnectSection />}
+      {section === "connect" && <ConnectSection user={user} />}
       {section === "models" && <ModelsSection />}
       {section === "appearance" && <AppearanceSection />}
     </PageShell>

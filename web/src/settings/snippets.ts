@@ -8,8 +8,8 @@ export interface Snippet {
   text: string;
 }
 
-/** agentSnippets builds every snippet for a server origin and a token secret. */
-export function agentSnippets(origin: string, token: string): Snippet[] {
+/** agentSnippets builds every snippet for a server origin, a token secret and a model id the server serves (null: none yet). */
+export function agentSnippets(origin: string, token: string, model: string | null): Snippet[] {
   const mcp = `${origin.replace(/\/$/, "")}/mcp`;
   const v1 = `${origin.replace(/\/$/, "")}/v1`;
   const auth = `Bearer ${token}`;
@@ -22,7 +22,7 @@ export function agentSnippets(origin: string, token: string): Snippet[] {
     {
       id: "openai",
       where: "Python",
-      text: `from openai import OpenAI\n\nclient = OpenAI(base_url="${v1}", api_key="${token}")\nanswer = client.chat.completions.create(\n    model="<a model of GET ${v1}/models>",\n    messages=[{"role": "user", "content": "What do my notes say about the plan?"}],\n)\nprint(answer.choices[0].message.content)`,
+      text: `from openai import OpenAI\n\nclient = OpenAI(base_url="${v1}", api_key="${token}")\nanswer = client.chat.completions.create(\n    ${model ? `model="${model}",` : `model="",  # no model is configured on this server yet: GET ${v1}/models lists them`}\n    messages=[{"role": "user", "content": "What do my notes say about the plan?"}],\n)\nprint(answer.choices[0].message.content)`,
     },
   ];
 }
