@@ -51,8 +51,10 @@ describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
       const tree = page.getByRole("tree", { name: "Files" });
       await tree.waitFor();
 
-      // Into the tree, open notes/ and preview the research plan.
-      await tabTo(page, /^tree:Files$/);
+      // Signed in, the keyboard is in the tree: open notes/ and preview the
+      // research plan.
+      await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "tree", null, { timeout: 5_000 }).catch(() => {});
+      assert.equal(await focusedName(page), "tree:Files", "focus lands on the tree after login");
       await page.keyboard.press("n");
       const notes = treeItem(page, `${ROOT}notes/`);
       assert.equal(await notes.getAttribute("aria-selected"), "true");

@@ -83,8 +83,19 @@ cli_profiles:
   ws.it(
     "the user menu opens Settings; sections have their own URL and back/forward move between them",
     async ({ page }) => {
-      await page.getByTestId("user-menu-button").click();
-      await page.getByRole("menuitem", { name: "Settings" }).click();
+      // The menu by keyboard: arrows move and wrap, End jumps, Enter picks.
+      await page.getByTestId("user-menu-button").focus();
+      await page.keyboard.press("Enter");
+      const focusedItem = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+      const items = await page.getByRole("menuitem").allInnerTexts();
+      assert.equal(await focusedItem(), "Settings");
+      await page.keyboard.press("ArrowDown");
+      assert.equal(await focusedItem(), items[1].trim());
+      await page.keyboard.press("End");
+      assert.equal(await focusedItem(), "Sign out");
+      await page.keyboard.press("ArrowDown");
+      assert.equal(await focusedItem(), "Settings");
+      await page.keyboard.press("Enter");
       await page.getByRole("heading", { level: 2, name: "Account" }).waitFor();
       assert.equal(new URL(page.url()).pathname, "/settings");
       assert.equal(await nav().getByRole("link", { name: "Account" }).getAttribute("aria-current"), "page");

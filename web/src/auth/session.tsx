@@ -15,6 +15,8 @@ interface SessionValue {
   notice: string | null;
   signIn: (username: string, password: string) => Promise<void>;
   signOut: () => void;
+  /** signedInHere: this page signed in (rather than loading a kept session), so focus has nowhere to be yet. */
+  signedInHere: boolean;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -23,6 +25,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [user, setUser] = useState<User | null>(() => loadSession()?.user ?? null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [signedInHere, setSignedInHere] = useState(false);
 
   const endSession = useCallback(
     (message: string | null) => {
@@ -43,6 +46,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const res = await apiLogin(username, password);
     saveSession({ token: res.token, user: res.user, expiresAt: res.expires_at });
     setNotice(null);
+    setSignedInHere(true);
     setUser(res.user);
   }, []);
 
@@ -53,7 +57,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     endSession(null);
   }, [logout, endSession]);
 
-  const value = useMemo(() => ({ user, notice, signIn, signOut }), [user, notice, signIn, signOut]);
+  const value = useMemo(() => ({ user, notice, signIn, signOut, signedInHere }), [user, notice, signIn, signOut, signedInHere]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -3,6 +3,7 @@ import { ChevronDown, LogOut, Settings, ShieldCheck, UserRound } from "lucide-re
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
 import { useSession } from "../auth/session";
+import { menuMove } from "./menuMove";
 import { navigate, withOpen } from "./route";
 
 /** UserMenu shows who is signed in, with a menu holding Settings, sign-out and, for admins, the Admin page. */
@@ -27,7 +28,13 @@ export function UserMenu({ user }: { user: User }) {
       if (e.key === "Escape") {
         setOpen(false);
         ref.current?.querySelector<HTMLButtonElement>("button")?.focus();
+        return;
       }
+      const items = [...(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+      const next = menuMove(items.indexOf(document.activeElement as HTMLElement), items.length, e.key);
+      if (next === null) return;
+      e.preventDefault();
+      items[next]?.focus();
     };
     document.addEventListener("mousedown", onDown);
     document.addEventListener("keydown", onKey);

@@ -29,6 +29,8 @@ import { useFolderListings } from "./useFolderListings";
 import { useTreeEdits } from "./useTreeEdits";
 import { useTreeKeyboard } from "./useTreeKeyboard";
 import { useTreeUpload } from "./useTreeUpload";
+import { useFocusOnArrival } from "./useFocusOnArrival";
+import { useSession } from "../auth/session";
 
 const ROW_HEIGHT = 26;
 
@@ -58,6 +60,7 @@ export function ResourceTree(props: {
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  useFocusOnArrival(scrollRef, useSession().signedInHere);
   const searchInput = useRef<HTMLInputElement>(null);
   // The server says which mode a question runs in: hybrid with an embedding model.
   const agentOptions = useAgentOptions();
