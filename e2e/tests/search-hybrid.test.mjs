@@ -67,7 +67,7 @@ describe("with an embedding model, a question is searched by its words and its m
     assert.match(await card.locator(".tool-summary").innerText(), /^hybrid: /);
     await card.locator("summary").click();
     const first = card.locator(".tool-hits li").first();
-    assert.match(await first.innerText(), /^burrows\.md @ /);
+    assert.match(await first.innerText(), /^burrows\.md, line \d+ /);
     await screenshot(page, "agent-tool-card-hybrid");
   });
 });

@@ -130,7 +130,7 @@ describe("search over the tree, find in the previewed file, and the search tool"
       assert.match(answer, /sightings\.md/);
       // The card's second hit opens the preview there, the match marked.
       await card.locator("summary").click();
-      await card.getByRole("button", { name: /^sightings\.md @ / }).nth(1).click();
+      await card.getByRole("button", { name: /^sightings\.md, line \d+/ }).nth(1).click();
       await findCount().filter({ hasText: /^Hit 2 of 2/ }).waitFor();
       await pager().getByText(/Characters 6,001–/).waitFor();
       await previewContent(page).locator("mark.find-current").waitFor();

@@ -6,6 +6,7 @@ import { Bot, History, ListChecks, LoaderCircle, MessageSquarePlus } from "lucid
 import { useAgentOptions } from "../api/agentOptions";
 import type { ModelInfo } from "../api/agent";
 import { relativePath } from "../api/uri";
+import { placeName } from "../ui/placeName";
 import { messageOf } from "../ui/errors";
 import type { Citation } from "../citations/citation";
 import { CitationContext } from "../citations/CitationContext";
@@ -283,7 +284,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
           <ChatInput
             ref={input}
             prefix={display(scope)}
-            prefixTitle={scope}
+            prefixTitle={placeName(scope, root, t("tree:home"))}
             draftKey={draftKey(chat.storedId, chat.conversation.scope)}
             streaming={chat.streaming}
             disabled={!modelId}

@@ -31,6 +31,9 @@ describe("citations in answers", () => {
       "kb://users/alice/notes/b.md",
     ]);
     expect(links[0]!.textContent).toBe("the plan");
+    // A link written as its address reads as the path, its tooltip too.
+    expect(links[1]!.textContent).toBe("notes/a.md");
+    expect(links[0]!.title).toBe("Open notes/plan.md at line 4 in the preview");
     act(() => links[0]!.click());
     act(() => links[2]!.click());
     expect(opened).toEqual([

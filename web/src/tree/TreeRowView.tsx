@@ -25,6 +25,7 @@ import { SHARED_ROOT, extensionOf } from "../api/uri";
 import { formatBytes } from "../ui/format";
 import { fileBadge } from "./badges";
 import { rowTitle } from "./layers";
+import { usePlaceName } from "../ui/placeName";
 import type { FileBadge } from "./badges";
 import type { TreeRow } from "./flatten";
 
@@ -112,6 +113,7 @@ export const TreeRowView = memo(function TreeRowView(props: {
   onOpen: (uri: string) => void;
 }) {
   const { t } = useTranslation("tree");
+  const place = usePlaceName();
   const { row } = props;
   const pad = { paddingLeft: 6 + row.depth * INDENT };
   if (row.type === "node") {
@@ -132,7 +134,7 @@ export const TreeRowView = memo(function TreeRowView(props: {
         className={`tree-row${props.selected ? " selected" : ""}${props.dropTarget ? " drop-target" : ""}${node.uri === SHARED_ROOT ? " tree-section" : ""}`}
         style={pad}
         onClick={() => props.onActivate(row)}
-        title={rowTitle(node)}
+        title={rowTitle(node, place(node.uri))}
       >
         <span className="twisty" aria-hidden>
           {node.kind === "dir" ? row.expanded ? <ChevronDown size={13} /> : <ChevronRight size={13} /> : null}

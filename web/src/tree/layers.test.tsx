@@ -28,8 +28,8 @@ const listing = (items: ResourceNode[]): Map<string, FolderState> =>
 
 describe("layers", () => {
   it("titles a compiled row with its abstract and address", () => {
-    expect(rowTitle(compiled)).toBe("Supplier contracts of 2026 and their renewal terms.\n\nkb://users/ann/contracts/");
-    expect(rowTitle(plain)).toBe("kb://users/ann/plain/");
+    expect(rowTitle(compiled, "contracts/")).toBe("Supplier contracts of 2026 and their renewal terms.\n\ncontracts/");
+    expect(rowTitle(plain, "plain/")).toBe("plain/");
   });
 
   it("finds the selected folder's overview in its parent's listing", () => {

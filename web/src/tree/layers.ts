@@ -5,9 +5,9 @@ import type { ResourceNode } from "../api/types";
 import { SHARED_ROOT, isFolderURI, parentURI } from "../api/uri";
 import type { FolderState } from "./flatten";
 
-/** rowTitle is a row's tooltip: the abstract, whole, above the address. */
-export function rowTitle(node: ResourceNode): string {
-  return node.abstract ? `${node.abstract}\n\n${node.uri}` : node.uri;
+/** rowTitle is a row's tooltip: the abstract, whole, above where the row is. */
+export function rowTitle(node: ResourceNode, place: string): string {
+  return node.abstract ? `${node.abstract}\n\n${place}` : place;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { memo } from "react";
 import { CircleAlert, CircleCheck, ExternalLink, LoaderCircle, Wrench } from "lucide-react";
-import { formatBytes, formatNumber } from "../../ui/format";
+import { formatBytes } from "../../ui/format";
+import { nameOf } from "../../api/uri";
+import { addressesAsMe, useOwnRoot, usePlaceName } from "../../ui/placeName";
 import type { ToolCard as ToolCardData } from "./conversation";
 import type { OpenPreview } from "../types";
 
@@ -45,6 +47,7 @@ function errorText(e: unknown): string | null {
 interface Hit {
   uri: string;
   offset: number;
+  line?: number;
   snippet: string;
 }
 
@@ -66,6 +69,8 @@ function searchHits(result: unknown): Hit[] {
 /** ToolCard shows one tool call: name, arguments, result summary or error, and where it landed. */
 export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }: Props) {
   const { t } = useTranslation("agent");
+  const place = usePlaceName();
+  const root = useOwnRoot();
   const { call, result } = card;
   const pending = !result;
   const failed = result ? !result.ok : !running;
@@ -92,7 +97,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
         </span>
         <Wrench size={12} aria-hidden className="muted" />
         <span className="tool-name">{call.name}</span>
-        {target && <code className="tool-target ellipsis">{target}</code>}
+        {target && <code className="tool-target ellipsis">{place(target)}</code>}
         {mode && (
           <span className="tool-mode" data-testid="tool-mode" title={t("tool.modeHint")}>
             {mode}
@@ -105,7 +110,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
       <div className="tool-body">
         <div className="tool-section">
           <div className="tool-label">{t("tool.arguments")}</div>
-          <pre className="tool-pre">{prettyJSON(call.arguments) || t("tool.none")}</pre>
+          <pre className="tool-pre">{addressesAsMe(prettyJSON(call.arguments), root) || t("tool.none")}</pre>
         </div>
         {result && (
           <div className="tool-section">
@@ -120,7 +125,6 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
           <button type="button" className="link-btn tool-open" onClick={() => onOpenPreview(landing.uri as string, landingOffset)}>
             <ExternalLink size={12} aria-hidden />{" "}
             {t(call.name === "search" ? "tool.openSearch" : "tool.openPage")}
-            {landingOffset ? t("tool.atOffset", { offset: formatNumber(landingOffset) }) : ""}
           </button>
         )}
         {hits.length > 0 && (
@@ -128,7 +132,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
             {hits.slice(0, 20).map((h, i) => (
               <li key={`${h.uri}:${h.offset}:${i}`}>
                 <button type="button" className="link-btn" onClick={() => onOpenPreview(h.uri, h.offset, query)}>
-                  {h.uri.split("/").pop()} @ {h.offset}
+                  {typeof h.line === "number" ? t("tool.hitLine", { name: nameOf(h.uri), line: h.line }) : nameOf(h.uri)}
                 </button>{" "}
                 <span className="muted small">{h.snippet}</span>
               </li>
