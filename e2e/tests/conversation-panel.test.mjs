@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe } from "node:test";
 import { chatBox } from "../lib/agent.mjs";
+import { assertAccessible } from "../lib/axe.mjs";
 import { NARROW, screenshot, treeItem } from "../lib/browser.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
@@ -109,8 +110,34 @@ describe("the conversations panel", { timeout: 180_000 }, () => {
         `${ROOT}projects/alpha/`,
       );
       assert.equal(await list.isVisible(), false, "the panel gives way to the chat");
-      assert.match(await page.locator(".scope-prefix").innerText(), /projects\/alpha\/$/);
+      assert.match(await page.locator(".scope-prefix").innerText(), /projects\/alpha\/?$/);
       assert.equal(await chatBox(page).isVisible(), true);
+    },
+  );
+
+  ws.it(
+    "from the keyboard: it opens on its search box, Escape closes it, Enter on a row opens that conversation",
+    async ({ page }) => {
+      const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent);
+      const button = page.getByRole("button", { name: "Conversations" });
+      await button.focus();
+      await page.keyboard.press("Enter");
+      const list = panel(page);
+      await list.getByRole("heading", { name: "Today" }).waitFor();
+      assert.equal(await focusedLabel(), "Search conversations");
+      await assertAccessible(page, ".conversation-list");
+      await page.keyboard.press("Escape");
+      await list.waitFor({ state: "hidden" });
+      assert.equal(await focusedLabel(), "Conversations");
+
+      await page.keyboard.press("Enter");
+      await list.getByRole("heading", { name: "Today" }).waitFor();
+      await page.keyboard.press("Tab"); // This folder only
+      await page.keyboard.press("Tab");
+      assert.match(await focusedLabel(), /^Hello there/);
+      await page.keyboard.press("Enter");
+      await list.waitFor({ state: "hidden" });
+      await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Message KnowAgent");
     },
   );
 

@@ -70,6 +70,11 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
     setShowList(false);
     if (toButton) requestAnimationFrame(() => listButton.current?.focus());
   }, []);
+  // A new conversation is asked in the chat: the list gives way to it.
+  const startNew = () => {
+    setShowList(false);
+    chat.reset();
+  };
   const options = useAgentOptions();
   const models = useMemo(() => options.data?.models ?? [], [options.data]);
   const [chosen, setChosen] = useState<string | null>(savedModel);
@@ -191,7 +196,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
               <History size={15} aria-hidden />
             </button>
           )}
-          <button type="button" className="icon-btn" title={t("newConversation")} aria-label={t("newConversation")} onClick={chat.reset}>
+          <button type="button" className="icon-btn" title={t("newConversation")} aria-label={t("newConversation")} onClick={startNew}>
               <MessageSquarePlus size={15} aria-hidden />
             </button>
           </div>
