@@ -45,10 +45,16 @@ type Conversation struct {
 	ModelID   string    `json:"model_id"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// ActiveAt is the last activity (a question asked, an answer stored):
+	// the list's order. A rename changes UpdatedAt, not this.
+	ActiveAt time.Time `json:"active_at"`
 }
 
 func view(c store.Conversation) Conversation {
-	return Conversation{ID: c.ID, URI: c.URI, Title: c.Title, ModelID: c.ModelID, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+	return Conversation{
+		ID: c.ID, URI: c.URI, Title: c.Title, ModelID: c.ModelID,
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, ActiveAt: time.UnixMicro(c.Touched).UTC(),
+	}
 }
 
 // NotFound is the one answer for a missing conversation and for another

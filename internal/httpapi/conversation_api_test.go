@@ -552,3 +552,40 @@ func chatTurn(convID int64, message string) chat.TurnRequest {
 func shareNotesWithBob() share.Request {
 	return share.Request{URI: "kb://me/notes/", User: "bob", Role: "read"}
 }
+
+// The list is ordered by last activity; active_at carries that time so a
+// client can group the list by day. A rename changes updated_at but neither
+// the order nor active_at.
+func TestConversationListCarriesActivityTime(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := stSetup(t, dialect)
+		type item struct {
+			ID        int64     `json:"id"`
+			ActiveAt  time.Time `json:"active_at"`
+			UpdatedAt time.Time `json:"updated_at"`
+		}
+		list := func() []item {
+			var page struct {
+				Items []item `json:"items"`
+			}
+			env.mustCall(t, "alice", http.MethodGet, convPath, "", 200, &page)
+			return page.Items
+		}
+		var older, newer convJSON
+		env.mustCall(t, "alice", http.MethodPost, convPath, `{"uri":"kb://me/notes/","title":"Older"}`, 201, &older)
+		env.mustCall(t, "alice", http.MethodPost, convPath, `{"uri":"kb://me/","title":"Newer"}`, 201, &newer)
+		before := list()
+		if len(before) != 2 || before[0].ID != newer.ID || before[0].ActiveAt.IsZero() || before[0].ActiveAt.Before(before[1].ActiveAt) {
+			t.Fatalf("list before rename %+v", before)
+		}
+		time.Sleep(5 * time.Millisecond)
+		env.mustCall(t, "alice", http.MethodPatch, fmt.Sprintf("%s/%d", convPath, older.ID), `{"title":"Older, renamed"}`, 200, nil)
+		after := list()
+		if len(after) != 2 || after[1].ID != older.ID || !after[1].ActiveAt.Equal(before[1].ActiveAt) || !after[1].UpdatedAt.After(after[1].ActiveAt) {
+			t.Fatalf("a rename moved the activity time: before %+v, after %+v", before, after)
+		}
+		if got := env.conversation(t, "alice", older.ID, ""); got.ID != older.ID {
+			t.Fatalf("detail %+v", got)
+		}
+	})
+}

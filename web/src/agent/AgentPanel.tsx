@@ -13,6 +13,7 @@ import { CitationContext } from "../citations/CitationContext";
 import type { Citations } from "../citations/CitationContext";
 import { ConversationList } from "../conversations/ConversationList";
 import { draftKey } from "../conversations/drafts";
+import { plainTitle } from "../conversations/plainTitle";
 import { lineOffset } from "../citations/lineOffset";
 import { ChatInput } from "./chat/ChatInput";
 import type { ChatInputHandle } from "./chat/ChatInput";
@@ -63,6 +64,18 @@ interface Props {
 export function AgentPanel({ scope, root, chat, stored = false, onOpenConversation, onOpenPreview }: Props) {
   const { t } = useTranslation("agent");
   const [showList, setShowList] = useState(false);
+  const listButton = useRef<HTMLButtonElement>(null);
+  // The list takes the whole panel while open; closing it puts focus back
+  // where the user was: on its button, or in the question box after opening one.
+  const closeList = useCallback((toButton: boolean) => {
+    setShowList(false);
+    if (toButton) requestAnimationFrame(() => listButton.current?.focus());
+  }, []);
+  // A new conversation is asked in the chat: the list gives way to it.
+  const startNew = () => {
+    setShowList(false);
+    chat.reset();
+  };
   const options = useAgentOptions();
   const models = useMemo(() => options.data?.models ?? [], [options.data]);
   const [chosen, setChosen] = useState<string | null>(savedModel);
@@ -172,6 +185,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
             </button>
             {stored && (
             <button
+              ref={listButton}
               type="button"
               className="icon-btn"
               title={t("conversations")}
@@ -183,117 +197,123 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
               <History size={15} aria-hidden />
             </button>
           )}
-          <button type="button" className="icon-btn" title={t("newConversation")} aria-label={t("newConversation")} onClick={chat.reset}>
+          <button type="button" className="icon-btn" title={t("newConversation")} aria-label={t("newConversation")} onClick={startNew}>
               <MessageSquarePlus size={15} aria-hidden />
             </button>
           </div>
         </div>
-        {models.length > 0 && (
-          <div className="agent-toolbar">
-            <ModelPicker models={models} value={modelId} onChange={chooseModel} disabled={chat.streaming} />
-            {stored && (
-              <label className="small temporary-toggle" title={t("temporaryHint")}>
-                <input
-                  type="checkbox"
-                  checked={chat.temporary}
-                  disabled={chat.streaming || chat.conversation.turns.length > 0}
-                  onChange={(e) => chat.setTemporary(e.target.checked)}
-                />{" "}
-                {t("temporary")}
-              </label>
-            )}
-          </div>
-        )}
         {stored && showList && (
-          <div id="conversation-list">
+          <div id="conversation-list" className="conversation-pane">
             <ConversationList
               scope={scope}
+              root={root}
               openId={chat.storedId}
-              display={display}
               onOpen={(c) => {
                 setNotice(null);
-                void onOpenConversation?.(c.id).catch((err: unknown) => setNotice(t("cannotOpenConversation", { title: c.title, error: messageOf(err) })));
+                closeList(false);
+                void onOpenConversation?.(c.id)
+                  .then(() => input.current?.focus())
+                  .catch((err: unknown) => setNotice(t("cannotOpenConversation", { title: plainTitle(c.title), error: messageOf(err) })));
               }}
               onDeleted={() => chat.reset()}
+              onClose={() => closeList(true)}
             />
           </div>
         )}
-        <div
-          className="chat-scroll"
-          ref={scroller}
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-          }}
-          data-conversation={chat.conversation.id}
-        >
-          {options.isPending ? (
-            <p className="muted small pad">
-              <LoaderCircle size={12} className="spin" aria-hidden /> {t("loadingModels")}
-            </p>
-          ) : options.isError ? (
-            <p className="error pad" role="alert">
-              {t("cannotLoadModels", { error: messageOf(options.error) })}
-            </p>
-          ) : noModels ? (
-            <NoModels onFolder={() => setDialog({ kind: "folder" })} />
-          ) : chat.conversation.turns.length === 0 ? (
-            <Welcome
-              scopeURI={display(scope)}
-              label={label}
-              textOnly={model ? !model.native_tools : false}
-              onPick={(q) => input.current?.setText(q)}
-            />
-          ) : (
-            <div className="messages" role="log" aria-label={t("conversation")} aria-live="polite">
-              {turns.map((t) => (
-                <TurnView
-                  key={t.id}
-                  turn={t}
-                  display={display}
-                  onOpenPreview={onOpenPreview}
-                  onRetry={t.id === lastId && !chat.streaming && modelId ? retry : undefined}
-                  onEdit={t.id === lastId && !chat.streaming && modelId ? edit : undefined}
-                />
-              ))}
+        <div className="agent-body" hidden={stored && showList}>
+          {models.length > 0 && (
+            <div className="agent-toolbar">
+              <ModelPicker models={models} value={modelId} onChange={chooseModel} disabled={chat.streaming} />
+              {stored && (
+                <label className="small temporary-toggle" title={t("temporaryHint")}>
+                  <input
+                    type="checkbox"
+                    checked={chat.temporary}
+                    disabled={chat.streaming || chat.conversation.turns.length > 0}
+                    onChange={(e) => chat.setTemporary(e.target.checked)}
+                  />{" "}
+                  {t("temporary")}
+                </label>
+              )}
             </div>
           )}
+          <div
+            className="chat-scroll"
+            ref={scroller}
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+            }}
+            data-conversation={chat.conversation.id}
+          >
+            {options.isPending ? (
+              <p className="muted small pad">
+                <LoaderCircle size={12} className="spin" aria-hidden /> {t("loadingModels")}
+              </p>
+            ) : options.isError ? (
+              <p className="error pad" role="alert">
+                {t("cannotLoadModels", { error: messageOf(options.error) })}
+              </p>
+            ) : noModels ? (
+              <NoModels onFolder={() => setDialog({ kind: "folder" })} />
+            ) : chat.conversation.turns.length === 0 ? (
+              <Welcome
+                scopeURI={display(scope)}
+                label={label}
+                textOnly={model ? !model.native_tools : false}
+                onPick={(q) => input.current?.setText(q)}
+              />
+            ) : (
+              <div className="messages" role="log" aria-label={t("conversation")} aria-live="polite">
+                {turns.map((t) => (
+                  <TurnView
+                    key={t.id}
+                    turn={t}
+                    display={display}
+                    onOpenPreview={onOpenPreview}
+                    onRetry={t.id === lastId && !chat.streaming && modelId ? retry : undefined}
+                    onEdit={t.id === lastId && !chat.streaming && modelId ? edit : undefined}
+                  />
+                ))}
+              </div>
+            )}
+          </div>
+          {ctx && <ContextMeter context={ctx.context} turn={ctx.turn} />}
+          {editing && (
+            <p className="notice small agent-notice" role="status">
+              {t("editing")}{" "}
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => {
+                  setEditing(null);
+                  input.current?.setText("");
+                }}
+              >
+                {t("cancelEdit")}
+              </button>
+            </p>
+          )}
+          {notice && (
+            <p className="notice small agent-notice" role="status">
+              {notice}
+            </p>
+          )}
+          {!noModels && (
+            <ChatInput
+              ref={input}
+              prefix={display(scope)}
+              prefixTitle={placeName(scope, root, t("tree:home"))}
+              draftKey={draftKey(chat.storedId, chat.conversation.scope)}
+              streaming={chat.streaming}
+              disabled={!modelId}
+              onSubmit={onSubmit}
+              onStop={chat.stop}
+              onPrefix={() => setDialog({ kind: "folder" })}
+              onCommand={(c: CommandInfo) => runCommand(c.name)}
+            />
+          )}
         </div>
-        {ctx && <ContextMeter context={ctx.context} turn={ctx.turn} />}
-        {editing && (
-          <p className="notice small agent-notice" role="status">
-            {t("editing")}{" "}
-            <button
-              type="button"
-              className="link-btn"
-              onClick={() => {
-                setEditing(null);
-                input.current?.setText("");
-              }}
-            >
-              {t("cancelEdit")}
-            </button>
-          </p>
-        )}
-        {notice && (
-          <p className="notice small agent-notice" role="status">
-            {notice}
-          </p>
-        )}
-        {!noModels && (
-          <ChatInput
-            ref={input}
-            prefix={display(scope)}
-            prefixTitle={placeName(scope, root, t("tree:home"))}
-            draftKey={draftKey(chat.storedId, chat.conversation.scope)}
-            streaming={chat.streaming}
-            disabled={!modelId}
-            onSubmit={onSubmit}
-            onStop={chat.stop}
-            onPrefix={() => setDialog({ kind: "folder" })}
-            onCommand={(c: CommandInfo) => runCommand(c.name)}
-          />
-        )}
         {dialog?.kind === "folder" && (
           <FolderCommandDialog
             scope={scope}

@@ -1186,6 +1186,11 @@ export interface components {
         };
         /** @description The fields of Conversation, open for composition (allOf). */
         ConversationFields: {
+            /**
+             * Format: date-time
+             * @description The last activity (a question asked, an answer stored): the list is ordered by it, newest first. A rename changes updated_at, not this.
+             */
+            active_at: string;
             /** Format: date-time */
             created_at: string;
             /** Format: int64 */

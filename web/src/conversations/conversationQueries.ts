@@ -1,14 +1,23 @@
 // Stored conversations: the lists and the writes that rename and delete one.
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { deleteConversation, listConversations, renameConversation } from "../api/conversations";
 import { queryKeys } from "../api/queryKeys";
 
-/** useConversations lists the folder's (scope null: every folder's) conversations matching q, newest first. */
+/** PAGE_SIZE is how many conversations one page of the list loads. */
+const PAGE_SIZE = 50;
+
+/**
+ * useConversations pages through the folder's (scope null: every folder's)
+ * conversations matching q, most recently active first.
+ */
 export function useConversations(scope: string | null, q: string) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: queryKeys.conversationList(scope ?? "", q),
-    queryFn: ({ signal }) => listConversations({ uri: scope ?? undefined, q: q || undefined, limit: 50 }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      listConversations({ uri: scope ?? undefined, q: q || undefined, cursor: pageParam, limit: PAGE_SIZE }, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 }
 

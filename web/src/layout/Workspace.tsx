@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import type { User } from "../api/types";
-import { SHARED_ROOT, isWithin, ownerOf, revealFolders, rootURI, scopeFor } from "../api/uri";
+import { SHARED_ROOT, folderOf, isWithin, ownerOf, revealFolders, rootURI, scopeFor } from "../api/uri";
 import { useCachedListing } from "../api/listingQueries";
 import { queryKeys } from "../api/queryKeys";
 import { useMediaQuery } from "../ui/useMediaQuery";
@@ -52,14 +52,39 @@ export function Workspace({ user }: { user: User }) {
   const stored = useConversationsSupport();
   const queryClient = useQueryClient();
   const chat = useAgentChat(scope, stored, () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversations() }));
-  // A stored conversation opens in its own folder; the chat follows it there.
+  // "Shared with me" starts open: it is where a new share shows up.
+  const expanded = useState<Set<string>>(() => {
+    const at = addressOpen(root);
+    return new Set([SHARED_ROOT, ...(at ? revealFolders(at, root) : [])]);
+  });
+  const setExpanded = expanded[1];
+  // The tree loads "Shared with me"; the scope rule reads its entries from that cache.
+  const sharedListing = useCachedListing(SHARED_ROOT);
+  const sharedItems = sharedListing.data?.items;
+  const sharedEntries = useMemo(() => (sharedItems ?? []).map((n) => n.uri), [sharedItems]);
+  // Opening a file from anywhere (tool card, search hit, summary badge, the
+  // address) opens its folders so the tree shows it selected.
+  const reveal = useCallback(
+    (uri: string) => {
+      const missing = revealFolders(uri, root);
+      setExpanded((s) => (missing.every((f) => s.has(f)) ? s : new Set([...s, ...missing])));
+    },
+    [root, setExpanded],
+  );
+  // A stored conversation opens in its own folder; the chat and the tree
+  // follow it there (a selection in that folder stays). Restoring from the
+  // address keeps the selection the address holds.
   const chatOpen = chat.open;
   const openConversation = useCallback(
-    async (id: number) => {
+    async (id: number, keepSelection = false) => {
       const conv = await chatOpen(id);
-      if (conv) setScope(conv.scope);
+      if (!conv) return;
+      setScope(conv.scope);
+      if (keepSelection) return;
+      setSelected((cur) => (cur !== null && folderOf(cur) === conv.scope ? cur : conv.scope));
+      reveal(conv.scope);
     },
-    [chatOpen],
+    [chatOpen, reveal],
   );
   // The address names the open stored conversation (?c=): a reload opens it
   // again, back/forward move between conversations.
@@ -70,7 +95,7 @@ export function Workspace({ user }: { user: User }) {
     const id = startConversation.current;
     startConversation.current = null;
     restoring.current = true;
-    void openConversation(id)
+    void openConversation(id, true)
       .catch(() => history.replaceState(history.state, "", withConversation(location.href, null)))
       .finally(() => (restoring.current = false));
   }, [stored, openConversation]);
@@ -96,25 +121,7 @@ export function Workspace({ user }: { user: User }) {
     addEventListener("popstate", onPop);
     return () => removeEventListener("popstate", onPop);
   }, [stored, chatReset, openConversation]);
-  // "Shared with me" starts open: it is where a new share shows up.
-  const expanded = useState<Set<string>>(() => {
-    const at = addressOpen(root);
-    return new Set([SHARED_ROOT, ...(at ? revealFolders(at, root) : [])]);
-  });
-  const setExpanded = expanded[1];
-  // The tree loads "Shared with me"; the scope rule reads its entries from that cache.
-  const sharedListing = useCachedListing(SHARED_ROOT);
-  const sharedItems = sharedListing.data?.items;
-  const sharedEntries = useMemo(() => (sharedItems ?? []).map((n) => n.uri), [sharedItems]);
-  // Opening a file from anywhere (tool card, search hit, summary badge, the
-  // address) opens its folders so the tree shows it selected.
-  const reveal = useCallback(
-    (uri: string) => {
-      const missing = revealFolders(uri, root);
-      setExpanded((s) => (missing.every((f) => s.has(f)) ? s : new Set([...s, ...missing])));
-    },
-    [root, setExpanded],
-  );
+  const openFromList = useCallback((id: number) => openConversation(id), [openConversation]);
   usePageTitle(selected, root);
   // The address names the open file, so a reload or a shared link opens it again.
   useEffect(() => {
@@ -167,7 +174,7 @@ export function Workspace({ user }: { user: User }) {
     />
   );
   const agent = (
-    <AgentPanel scope={scope} root={root} chat={chat} stored={stored} onOpenConversation={openConversation} onOpenPreview={openPreview} />
+    <AgentPanel scope={scope} root={root} chat={chat} stored={stored} onOpenConversation={openFromList} onOpenPreview={openPreview} />
   );
 
   return (
