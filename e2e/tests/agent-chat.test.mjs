@@ -32,7 +32,7 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await picker.selectOption("fake");
       assert.match(await page.getByTestId("model-caps").innerText(), /tools · 32k window/);
       assert.ok((await page.getByRole("list", { name: "Example questions" }).getByRole("button").count()) >= 3);
-      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/");
+      assert.equal(await page.locator(".scope-prefix").innerText(), "Home");
     },
   );
 
@@ -224,12 +224,12 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       await ws.api("/resources/folders", { method: "POST", json: { uri: `${ROOT}doomed/` } });
       await page.getByRole("button", { name: "Refresh" }).click();
       await treeItem(page, `${ROOT}doomed/`).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/doomed\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^doomed\/$/ }).waitFor();
       await page.getByRole("button", { name: "Delete" }).click();
       const dialog = page.getByRole("dialog", { name: "Delete" });
       await dialog.getByRole("button", { name: "Delete" }).click();
       await treeItem(page, `${ROOT}doomed/`).waitFor({ state: "detached" });
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/$/ }).waitFor({ timeout: 5_000 });
+      await page.locator(".scope-prefix", { hasText: /^Home$/ }).waitFor({ timeout: 5_000 });
       const { status } = await askAndWait(page, "what is left here?");
       assert.equal(status, "done");
       assert.equal(streams.at(-1).uri, ROOT);
@@ -240,7 +240,7 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
     "previewing a file of the same folder keeps the chat; switching folder starts a new one and cancels the stream",
     async ({ page }) => {
       await treeItem(page, `${ROOT}notes/`).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
       assert.equal(await assistants(page).count(), 0, "selecting another folder started a new conversation");
       await askAndWait(page, "about the notes folder");
       await treeItem(page, `${ROOT}notes/research-plan.md`).click();
@@ -254,7 +254,7 @@ describe("KnowAgent chat", { timeout: 180_000 }, () => {
       const abortedBefore = await abortedLines(server);
       const convBefore = await page.locator(".chat-scroll").getAttribute("data-conversation");
       await treeItem(page, `${ROOT}data/`).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/data\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^data\/$/ }).waitFor();
       assert.equal(await assistants(page).count(), 0);
       assert.notEqual(await page.locator(".chat-scroll").getAttribute("data-conversation"), convBefore);
       await server.waitForLog(FAKE_LLM_ABORTED, { after: abortedBefore, timeout: 5_000 });

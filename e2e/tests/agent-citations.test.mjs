@@ -62,7 +62,7 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
     async ({ page }) => {
       // Pick the subfolder: the chat's folder becomes kb://me/deep/inner/.
       await treeItem(page, `${ROOT}deep/inner/`).click();
-      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
+      assert.equal(await page.locator(".scope-prefix").innerText(), "deep/inner/");
       const { msg } = await askAndWait(page, "compare kb://me/notes/research-plan.md with kb://me/deep/inner/lines.txt#L2");
       assert.equal(await msg.locator("a.kb-link").count(), 1);
       assert.equal(await msg.locator("a.kb-link").getAttribute("data-kb-uri"), FILE);
@@ -120,7 +120,7 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
   ws.it(
     "the draft survives a reload; switching folder and coming back through the list restores the old conversation and its draft",
     async ({ page }) => {
-      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
+      assert.equal(await page.locator(".scope-prefix").innerText(), "deep/inner/");
       const id = new URL(page.url()).searchParams.get("c");
       assert.ok(id, "the stored conversation is in the address");
       const draft = "a half-written question about the gamma line";
@@ -144,7 +144,7 @@ describe("KnowAgent citations and answer actions", { timeout: 180_000 }, () => {
       assert.deepEqual(violations, [], formatViolations(violations));
       await item.click();
       await users(page).last().getByText("the edited question").waitFor();
-      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/deep/inner/");
+      assert.equal(await page.locator(".scope-prefix").innerText(), "deep/inner/");
       assert.equal(await chatBox(page).inputValue(), draft);
       assert.equal(new URL(page.url()).searchParams.get("c"), id);
 

@@ -27,7 +27,7 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
     "/ls opens the folder dialog: browse with paging, read a page, search with a cursor",
     async ({ page }) => {
       await treeItem(page, BULK).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/bulk\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^bulk\/$/ }).waitFor();
       const streams = recordStreams(page);
       await ask(page, "/ls");
       const dialog = page.getByRole("dialog");
@@ -69,7 +69,7 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       await previewContent(page).getByText(/needle word/).waitFor();
       assert.equal(streams.length, 0, "commands never reach the model");
       // The chat's folder did not change by opening the preview.
-      assert.equal(await page.locator(".scope-prefix").innerText(), "kb://me/bulk/");
+      assert.equal(await page.locator(".scope-prefix").innerText(), "bulk/");
     },
   );
 
@@ -79,7 +79,7 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
       await page.locator(".scope-prefix").click();
       const dialog = page.getByRole("dialog");
       await dialog.waitFor();
-      assert.match(await dialog.getAttribute("aria-label"), /Folder commands — kb:\/\/me\/bulk\//);
+      assert.match(await dialog.getAttribute("aria-label"), /Folder commands — bulk\//);
       await dialog.getByRole("button", { name: "Close" }).click();
       await dialog.waitFor({ state: "detached" });
     },
@@ -90,7 +90,7 @@ describe("KnowAgent commands, no-randomUUID page and narrow screen", { timeout: 
     async ({ page }) => {
       await treeItem(page, BULK).click(); // collapse the 60 files so notes/ is in view
       await treeItem(page, `${ROOT}notes/`).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
       const { msg } = await askAndWait(page, "use read on kb://me/notes/research-plan.md");
       const card = msg.locator('.tool-card[data-tool="read"]');
       assert.equal(await card.getAttribute("data-status"), "ok");

@@ -19,7 +19,7 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
     async ({ page }) => {
       const streams = recordStreams(page);
       await treeItem(page, `${ROOT}notes/`).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
       const dialog = await openCompileForm(page, /research-plan\.md/);
       await screenshot(page, "agent-compile-form-wide");
       await submitCompile(dialog);
@@ -45,7 +45,7 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
         window.__e2eNoReload = true;
       });
       await treeItem(page, BLOBS).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/blobs\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^blobs\/$/ }).waitFor();
       // Random bytes with NULs: neither text nor a known format.
       const bytes = Buffer.concat([Buffer.from([0x7f, 0x45, 0x00, 0x00, 0xff, 0xfe, 0x00]), randomBytes(4096)]);
       await page.getByTestId("upload-input").setInputFiles({ name: "blob.bin", mimeType: "application/octet-stream", buffer: bytes });

@@ -122,7 +122,7 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
     "a streamed answer with a tool card",
     async ({ page }) => {
       await treeItem(page, `${ROOT}notes/`).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
       const box = page.locator("textarea.chat-textarea");
       await box.fill("use ls on kb://me/notes/ please");
       await box.press("Enter");

@@ -128,7 +128,7 @@ describe("keyboard and focus", { timeout: 120_000 }, () => {
         /^button:Task center$/,
         /^button:New conversation$/,
         /^select:agent-model$/,
-        /^button:kb:\/\/me\/$/,
+        /^button:Home$/,
         /^textarea:Message KnowAgent$/,
         /^button:Send$/,
       ]) {

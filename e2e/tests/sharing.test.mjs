@@ -226,7 +226,7 @@ describe("sharing a folder with a group", { timeout: 240_000 }, () => {
       // Selecting the shared folder makes it KnowAgent's scope, as for an own folder.
       await treeItem(member, PAPERS).click();
       await chatBox(member).waitFor();
-      assert.equal(await member.locator(".scope-prefix").innerText(), PAPERS);
+      assert.equal(await member.locator(".scope-prefix").innerText(), PAPERS.slice("kb://users/".length), "the owner's folder by owner and path");
       await member.getByLabel("Model").selectOption("fake");
       const { msg, status } = await askAndWait(member, `use ls on ${PAPERS} please`);
       assert.equal(status, "done");

@@ -32,7 +32,7 @@ async function assertAxeClean(page, dialog, screen) {
 /** openPlanCompile opens the compile form for notes/ with research-plan.md picked and the fake model. */
 async function openPlanCompile(page) {
   await treeItem(page, NOTES).click();
-  await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+  await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
   return openCompileForm(page, /research-plan\.md/);
 }
 

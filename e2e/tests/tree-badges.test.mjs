@@ -36,7 +36,7 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
     async ({ page }) => {
       const streams = recordStreams(page);
       await treeItem(page, NOTES).click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
       const plan = treeItem(page, PLAN);
       await plan.waitFor();
       assert.equal(await plan.locator("[data-badge]").count(), 0, "a file never compiled has no badge");
@@ -73,7 +73,7 @@ describe("tree job and freshness badges", { timeout: 120_000 }, () => {
 
       // A second compile while wiki/notes/ is open: its summary joins the open folder.
       await plan.click(); // back to notes/ as the chat's scope
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
       await compileOne(page, /会议纪要\.md/);
       await treeItem(page, MINUTES).locator('[data-badge="fresh"]').waitFor({ timeout: 30_000 });
       await treeItem(page, `${WIKI_NOTES}会议纪要.md`).waitFor({ timeout: 10_000 });

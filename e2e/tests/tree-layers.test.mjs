@@ -23,7 +23,7 @@ describe("tree layers", { timeout: 120_000 }, () => {
     async ({ page }) => {
       const notes = treeItem(page, NOTES);
       await notes.click();
-      await page.locator(".scope-prefix", { hasText: /^kb:\/\/me\/notes\/$/ }).waitFor();
+      await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
       const rowHeight = (await notes.boundingBox()).height;
       assert.equal(await notes.locator(".tree-abstract").count(), 0, "no abstract before the first compile");
       const overview = page.getByRole("button", { name: "Open overview" });

@@ -87,7 +87,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
   const [editing, setEditing] = useState<string | null>(null);
   const input = useRef<ChatInputHandle>(null);
 
-  const display = useCallback((uri: string) => (uri.startsWith(root) ? `kb://me/${relativePath(uri, root)}` : uri), [root]);
+  const display = useCallback((uri: string) => placeName(uri, root, t("tree:home")), [root, t]);
   const label = relativePath(scope, root);
   // A cited line is found in the file's pages first; the preview opens at an offset.
   const citations = useMemo<Citations>(
@@ -303,7 +303,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
             <ChatInput
               ref={input}
               prefix={display(scope)}
-              prefixTitle={placeName(scope, root, t("tree:home"))}
+              prefixTitle={display(scope)}
               draftKey={draftKey(chat.storedId, chat.conversation.scope)}
               streaming={chat.streaming}
               disabled={!modelId}

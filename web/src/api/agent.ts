@@ -59,6 +59,8 @@ export interface ReadResult {
 
 export interface SearchHit {
   uri: string;
+  /** 1-based line of the hit */
+  line?: number;
   offset: number;
   snippet: string;
 }
@@ -74,6 +76,9 @@ export interface SearchResult {
   complete: boolean;
   more_hits_in?: string[];
   skipped_no_text: number;
+  pending_files?: number;
+  unranked_files?: number;
+  unembedded_files?: number;
   note?: string;
 }
 

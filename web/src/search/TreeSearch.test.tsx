@@ -286,13 +286,13 @@ describe("TreeSearch", () => {
     expect(count()).toBe("12 matching files");
   });
 
-  it("shows the server's note on what it could not rank yet", async () => {
+  it("says what it could not rank yet, in its own words rather than the server's", async () => {
     type("quokka sleep");
     wait(DEBOUNCE_MS);
-    const note = "1 file(s) are still being indexed and were not ranked";
+    const note = "1 file(s) are still being indexed (or too large for the word index) and were not ranked; mode \"literal\" reads them";
     calls[0]!.answer({ mode: "ranked", ranked: true, matched_files: 1, unranked_files: 1, items: [hit("a.md", 1, "«quokka»")], complete: false, next_cursor: null, note });
     await settle();
-    expect(page.host.querySelector(".tree-search-note")!.textContent).toBe(note);
+    expect(page.host.querySelector(".tree-search-note")!.textContent).toBe("1 file is still being indexed and was not ranked.");
   });
 
   it("marks a file compile made, in its heading and its group's name", async () => {

@@ -6,6 +6,7 @@
 import i18n from "../i18n";
 import { formatNumber } from "../ui/format";
 import type { AnsweredMode, ContentHit, NameMatch, SearchMode, SearchResponse } from "../api/search";
+import { searchNote } from "./searchNote";
 
 /**
  * SearchKey is what a result was computed for: the scope, the text sent
@@ -46,7 +47,7 @@ export function firstPage(key: SearchKey, res: SearchResponse): Results {
     hits: res.items ?? [],
     cursor: res.complete ? null : res.next_cursor,
     moreHitsIn: res.more_hits_in ?? [],
-    note: res.note || undefined,
+    note: searchNote(res),
     mode: res.mode,
     matchedFiles: res.matched_files,
   };
@@ -64,7 +65,7 @@ export function withMore(r: Results, key: SearchKey, cursor: string, res: Search
     hits: [...r.hits, ...(res.items ?? [])],
     cursor: res.complete ? null : res.next_cursor,
     moreHitsIn: [...new Set([...r.moreHitsIn, ...(res.more_hits_in ?? [])])],
-    note: res.note || r.note,
+    note: searchNote(res) ?? r.note,
     matchedFiles: r.mode === "ranked" ? res.matched_files : r.matchedFiles,
   };
 }

@@ -12,6 +12,7 @@ import { Dialog } from "../../ui/Dialog";
 import { formatBytes, formatNumber } from "../../ui/format";
 import type { OpenPreview } from "../types";
 import { useCommand } from "./useCommand";
+import { searchNote } from "../../search/searchNote";
 
 export const LS_PAGE = 50;
 
@@ -235,14 +236,14 @@ function SearchPane(props: { scope: string; display: (u: string) => string; onRe
             {t("folder.scanned", { count: res.scanned })}
             {res.complete ? t("folder.complete") : t("folder.moreAvailable")} · {t("folder.hitsOnPage", { count: res.hits.length, page: asked.cursors.length })}
           </p>
-          {res.note && <p className="muted small">{res.note}</p>}
+          {searchNote(res) && <p className="muted small">{searchNote(res)}</p>}
           <ul className="hit-list" aria-label={t("folder.hits")}>
             {res.hits.length === 0 && <li className="muted small">{t("folder.noHits")}</li>}
             {res.hits.map((h, i) => (
               <li key={`${h.uri}:${h.offset}:${i}`}>
                 <button type="button" className="hit" onClick={() => props.onRead(h.uri, h.offset)}>
                   <span className="hit-where">
-                    {props.display(h.uri)} @ {h.offset}
+                    {h.line ? t("tool.hitLine", { name: props.display(h.uri), line: h.line }) : props.display(h.uri)}
                   </span>
                   <span className="hit-snippet">{h.snippet}</span>
                 </button>
