@@ -5,18 +5,23 @@
 // Chromium itself, so its text is real, selectable PDF text.
 
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe } from "node:test";
 import { askAndWait } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { launchBrowser, screenshot, treeItem } from "../lib/browser.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
-import { ADMIN_USER } from "../lib/server.mjs";
+import { ADMIN_USER, E2E_DIR } from "../lib/server.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const FILE = `${ROOT}harbour-log.pdf`;
 const PAGES = 17;
 const CITED_PAGE = 12;
 const PHRASE = "amber lantern signal";
+// Chinese set in a font the file names but does not embed (STSong-Light):
+// drawing and reading it needs pdf.js's character maps.
+const CJK = path.join(E2E_DIR, "..", "internal", "extract", "testdata", "pdf", "reportlab-cjk-cid.pdf");
 
 /** printPDF has Chromium print one A4 page per section; page 12 holds PHRASE. */
 async function printPDF() {
@@ -55,6 +60,7 @@ describe("PDF viewer", { timeout: 180_000 }, () => {
     env: FAKE_LLM,
     seed: async ({ api }) => {
       await api.upload(ROOT, { "harbour-log.pdf": new Uint8Array(await printPDF()) });
+      await api.upload(ROOT, { "guide-zh.pdf": new Uint8Array(await readFile(CJK)) });
       await extracted(api, FILE);
     },
   });
@@ -126,5 +132,27 @@ describe("PDF viewer", { timeout: 180_000 }, () => {
     assert.ok(inView, "the highlighted passage is scrolled into view");
     await screenshot(page, "pdf-viewer-wide");
     assert.deepEqual(page.consoleErrors, [], "no console errors (a policy violation would be one)");
+  });
+
+  ws.it("draws Chinese in a font the PDF does not embed, with the character maps our server serves", async ({ page }) => {
+    const maps = [];
+    page.on("response", (res) => {
+      if (res.url().includes("/cmaps/")) maps.push([new URL(res.url()).origin, res.status()]);
+    });
+    await treeItem(page, `${ROOT}guide-zh.pdf`).click();
+    await page.locator('.pdf-page[data-page="1"] .textLayer').getByText("知识工作区使用指南").waitFor({ timeout: 20_000 });
+    assert.ok(maps.length > 0, "a character map was fetched");
+    // pdf.js decodes JPEG 2000 and JBIG2 images with WebAssembly: the page's policy must let it compile.
+    const wasm = await page.evaluate(() =>
+      WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(
+        () => "compiled",
+        (err) => String(err),
+      ),
+    );
+    assert.equal(wasm, "compiled");
+    for (const [origin, status] of maps) {
+      assert.equal(origin, ws.server.baseURL.replace(/\/$/, ""));
+      assert.equal(status, 200);
+    }
   });
 });

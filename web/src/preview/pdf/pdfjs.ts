@@ -3,7 +3,7 @@
 // is a file of our own build, served by our own server (the policy allows
 // scripts from 'self' only).
 
-import { GlobalWorkerOptions, getDocument } from "pdfjs-dist";
+import { GlobalWorkerOptions, getDocument, version } from "pdfjs-dist";
 import type { PDFDocumentLoadingTask } from "pdfjs-dist";
 import workerURL from "pdfjs-dist/build/pdf.worker.min.mjs?url";
 
@@ -12,11 +12,21 @@ GlobalWorkerOptions.workerSrc = workerURL;
 export { TextLayer } from "pdfjs-dist";
 export type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
 
+// The build copies pdf.js's character maps, standard fonts and decoders
+// here (scripts/pdfjs-assets.ts).
+const assets = (dir: string) => new URL(`/assets/pdfjs-${version}/${dir}/`, location.href).href;
+
 /**
  * openPDF starts parsing a document's bytes. Fonts are drawn without eval
- * (the policy forbids it), and nothing is fetched from elsewhere: a font
- * the file does not embed falls back to the browser's.
+ * (the policy forbids it); what pdf.js fetches by name comes from our server.
  */
 export function openPDF(data: Uint8Array): PDFDocumentLoadingTask {
-  return getDocument({ data, isEvalSupported: false, useSystemFonts: true, enableXfa: false });
+  return getDocument({
+    data,
+    isEvalSupported: false,
+    enableXfa: false,
+    cMapUrl: assets("cmaps"),
+    standardFontDataUrl: assets("standard_fonts"),
+    wasmUrl: assets("wasm"),
+  });
 }
