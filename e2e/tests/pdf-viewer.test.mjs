@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe } from "node:test";
 import { askAndWait } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
-import { launchBrowser, screenshot, treeItem } from "../lib/browser.mjs";
+import { NARROW, launchBrowser, screenshot, treeItem } from "../lib/browser.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 import { ADMIN_USER, E2E_DIR } from "../lib/server.mjs";
 
@@ -154,5 +154,19 @@ describe("PDF viewer", { timeout: 180_000 }, () => {
       assert.equal(origin, ws.server.baseURL.replace(/\/$/, ""));
       assert.equal(status, 200);
     }
+  });
+
+  ws.it("fits a phone: a page fills the width and the bar wraps instead of overflowing", async () => {
+    const page = await ws.open({ viewport: NARROW });
+    await treeItem(page, FILE).click();
+    await page.locator('.pdf-page[data-page="1"][data-rendered="true"]').waitFor({ timeout: 20_000 });
+    const fit = await page.evaluate(() => {
+      const box = document.querySelector('.pdf-page[data-page="1"]').getBoundingClientRect();
+      const bar = document.querySelector(".pdf-toolbar");
+      return { right: box.right, overflow: bar.scrollWidth - bar.clientWidth };
+    });
+    assert.ok(fit.right <= NARROW.width, `page 1 ends at ${fit.right}px`);
+    assert.ok(fit.overflow <= 0, `the bar overflows by ${fit.overflow}px`);
+    await screenshot(page, "pdf-viewer-narrow");
   });
 });
