@@ -16,7 +16,7 @@ import { DownloadButton } from "./DownloadButton";
 import { EncodingLabel } from "./EncodingLabel";
 import { OcrLabel, scanPages, showsScan } from "./OcrLabel";
 import { PdfPageImage } from "./PdfPageImage";
-import { WorkspaceImage } from "./WorkspaceImage";
+import { ZoomableImage } from "./ZoomableImage";
 import { PreviewPager } from "./PreviewPager";
 import { FindInFile } from "./FindInFile";
 import type { FindState } from "./FindInFile";
@@ -373,7 +373,7 @@ export function PageBody({
           {scans.length > 0 ? (
             scans.map((n) => <PdfPageImage key={n} uri={page.uri} page={n} name={name} />)
           ) : (
-            <WorkspaceImage uri={page.uri} alt={name} />
+            <ZoomableImage uri={page.uri} alt={name} />
           )}
         </figure>
         <pre className="plain" aria-label={t("ocr.text")}>
