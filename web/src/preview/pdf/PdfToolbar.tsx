@@ -1,11 +1,10 @@
 // The PDF viewer's bar: previous and next page, a page number to type
 // (Enter goes there), zoom out, the zoom, zoom in and fit width.
 
-import { useEffect, useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ChevronLeft, ChevronRight, MoveHorizontal, ZoomIn, ZoomOut } from "lucide-react";
 import { formatNumber } from "../../ui/format";
+import { PageJump } from "../PageJump";
 
 export function PdfToolbar(props: {
   page: number;
@@ -19,33 +18,12 @@ export function PdfToolbar(props: {
 }) {
   const { t } = useTranslation("preview");
   const { page, pages } = props;
-  const [draft, setDraft] = useState(String(page));
-  useEffect(() => setDraft(String(page)), [page]);
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const n = Number.parseInt(draft, 10);
-    if (Number.isFinite(n)) props.onPage(Math.min(Math.max(1, n), pages));
-    else setDraft(String(page));
-  }
   return (
     <nav className="pager pdf-toolbar" aria-label={t("pdf.nav")}>
       <button type="button" className="btn small" onClick={() => props.onPage(page - 1)} disabled={page <= 1}>
         <ChevronLeft size={14} aria-hidden /> {t("pager.previous")}
       </button>
-      <form className="pager-jump" onSubmit={onSubmit}>
-        <label>
-          {t("pager.page")}{" "}
-          <input
-            className="text-input page-input"
-            inputMode="numeric"
-            aria-label={t("pager.number", { pages })}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value.replace(/[^0-9]/g, ""))}
-            onBlur={() => setDraft(String(page))}
-          />
-        </label>{" "}
-        <span>{t("pager.of", { pages: formatNumber(pages) })}</span>
-      </form>
+      <PageJump page={page} pages={pages} onPage={props.onPage} />
       <button type="button" className="btn small" onClick={() => props.onPage(page + 1)} disabled={page >= pages}>
         {t("pager.next")} <ChevronRight size={14} aria-hidden />
       </button>
