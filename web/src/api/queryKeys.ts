@@ -14,6 +14,8 @@ export const queryKeys = {
   /** every loaded page of a file's text */
   content: (uri: string) => ["content", uri] as const,
   contentPage: (uri: string, offset: number) => ["content", uri, offset] as const,
+  /** the few characters of a file's text at an offset a jump names (a PDF's page and passage) */
+  contentAt: (uri: string, offset: number) => ["content", uri, "at", offset] as const,
   versions: (uri: string) => ["versions", uri] as const,
   trash: () => ["trash"] as const,
   shares: (uri: string) => ["shares", uri] as const,

@@ -16,7 +16,7 @@ import { DownloadButton } from "./DownloadButton";
 import { EncodingLabel } from "./EncodingLabel";
 import { OcrLabel, scanPages, showsScan } from "./OcrLabel";
 import { PdfPageImage } from "./PdfPageImage";
-import { WorkspaceImage } from "./WorkspaceImage";
+import { ZoomableImage } from "./ZoomableImage";
 import { PreviewPager } from "./PreviewPager";
 import { FindInFile } from "./FindInFile";
 import type { FindState } from "./FindInFile";
@@ -25,10 +25,15 @@ import { codePointLength, isPaged, loadPosition, pageCount, pageOf, pageSpan, pa
 import { codeLanguage, previewKind } from "./previewKind";
 import { splitFrontMatter } from "./frontMatter";
 import { GeneratedProperties } from "./GeneratedProperties";
+import { usePdfTarget } from "./pdf/usePdfTarget";
+import { ViewSwitch } from "./ViewSwitch";
+import type { PreviewView } from "./ViewSwitch";
 
 const MarkdownView = lazy(() => import("./MarkdownView"));
 const CodeView = lazy(() => import("./MarkdownView").then((m) => ({ default: m.CodeView })));
 const CsvTable = lazy(() => import("./CsvTable"));
+// pdf.js is large: it loads with the first PDF shown, never with the app.
+const PdfViewer = lazy(() => import("./pdf/PdfViewer"));
 
 /**
  * at opens the file at a code point offset (a KnowAgent read or search card);
@@ -141,6 +146,13 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
   const page = q.data;
   const shown = page && page.offset === offset ? page : undefined;
 
+  // A PDF opens on its pages, a scanned one on its recognized text beside
+  // the scans (its pages carry no text to select).
+  const pdf = extensionOf(nameOf(uri)) === "pdf";
+  const [chosen, setChosen] = useState<PreviewView | null>(null);
+  const view: PreviewView | null = !pdf ? "text" : (chosen ?? (q.isPending ? null : page?.source === "ocr" ? "text" : "pages"));
+  const target = usePdfTarget(uri, start, query, pdf && view === "pages");
+
   useEffect(() => {
     if (restoreScroll.current === null) scrollRef.current?.scrollTo({ top: 0 });
   }, [offset]);
@@ -213,6 +225,49 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
   }, [shown]);
 
   const name = nameOf(uri);
+  const frame = (children: ReactNode) => (
+    <PreviewFrame
+      title={name}
+      path={displayPath(uri, root)}
+      label={
+        <>
+          <EncodingLabel encoding={page?.encoding} />
+          <OcrLabel page={page} />
+        </>
+      }
+      actions={
+        <>
+          {pdf && view && <ViewSwitch view={view} onChange={setChosen} />}
+          <SummaryLink uri={uri} onOpen={onOpen} />
+          <DownloadButton uri={uri} name={name} />
+        </>
+      }
+    >
+      {children}
+    </PreviewFrame>
+  );
+  if (view !== "text") {
+    const loading = (
+      <p className="muted preview-scroll">
+        <LoaderCircle size={14} className="spin" aria-hidden /> {t("common:loading")}
+      </p>
+    );
+    return frame(
+      <>
+        {page?.body === "none" && page.text_state && (
+          <div className="text-state-note">
+            <PageBody page={page} name={name} />
+          </div>
+        )}
+        {view === null ? loading : (
+          <Suspense fallback={loading}>
+            <PdfViewer uri={uri} name={name} target={target} />
+          </Suspense>
+        )}
+      </>,
+    );
+  }
+
   const pages = page ? pageCount(page.total, CONTENT_PAGE_SIZE) : 1;
   const header = page && isPaged(page) && page.body !== "none" && page.total > 0 && (
     <PreviewPager
@@ -227,23 +282,8 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
     />
   );
 
-  return (
-    <PreviewFrame
-      title={name}
-      path={displayPath(uri, root)}
-      label={
-        <>
-          <EncodingLabel encoding={page?.encoding} />
-          <OcrLabel page={page} />
-        </>
-      }
-      actions={
-        <>
-          <SummaryLink uri={uri} onOpen={onOpen} />
-          <DownloadButton uri={uri} name={name} />
-        </>
-      }
-    >
+  return frame(
+    <>
       {header}
       {page && page.body !== "none" && page.total > 0 && <FindInFile uri={uri} start={findStart} onFind={setFind} />}
       <div
@@ -266,7 +306,7 @@ function FilePages(props: { uri: string; root: string; start?: number; query?: s
           <PageBody page={q.data} name={name} mark={find?.query} root={root} onOpen={onOpen} />
         )}
       </div>
-    </PreviewFrame>
+    </>,
   );
 }
 
@@ -333,7 +373,7 @@ export function PageBody({
           {scans.length > 0 ? (
             scans.map((n) => <PdfPageImage key={n} uri={page.uri} page={n} name={name} />)
           ) : (
-            <WorkspaceImage uri={page.uri} alt={name} />
+            <ZoomableImage uri={page.uri} alt={name} />
           )}
         </figure>
         <pre className="plain" aria-label={t("ocr.text")}>

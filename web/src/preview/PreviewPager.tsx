@@ -1,6 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { useEffect, useState } from "react";
-import type { FormEvent } from "react";
+import { PageJump } from "./PageJump";
 import { ChevronFirst, ChevronLast, ChevronLeft, ChevronRight } from "lucide-react";
 import type { PageSpan } from "./paging";
 import { formatNumber } from "../ui/format";
@@ -21,14 +20,6 @@ export function PreviewPager(props: {
 }) {
   const { t } = useTranslation("preview");
   const { span, page, pages } = props;
-  const [draft, setDraft] = useState(String(page));
-  useEffect(() => setDraft(String(page)), [page]);
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const n = Number.parseInt(draft, 10);
-    if (Number.isFinite(n)) props.onPage(Math.min(Math.max(1, n), pages));
-    else setDraft(String(page));
-  }
   return (
     <nav className="pager" aria-label={t("pager.pages")}>
       <button type="button" className="icon-btn" onClick={() => props.onPage(1)} disabled={!props.hasPrev} aria-label={t("pager.first")} title={t("pager.first")}>
@@ -37,20 +28,7 @@ export function PreviewPager(props: {
       <button type="button" className="btn small" onClick={props.onPrev} disabled={!props.hasPrev}>
         <ChevronLeft size={14} aria-hidden /> {t("pager.previous")}
       </button>
-      <form className="pager-jump" onSubmit={onSubmit}>
-        <label>
-          {t("pager.page")}{" "}
-          <input
-            className="text-input page-input"
-            inputMode="numeric"
-            aria-label={t("pager.number", { pages })}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value.replace(/[^0-9]/g, ""))}
-            onBlur={() => setDraft(String(page))}
-          />
-        </label>{" "}
-        <span>{t("pager.of", { pages: formatNumber(pages) })}</span>
-      </form>
+      <PageJump page={page} pages={pages} onPage={props.onPage} />
       <button type="button" className="btn small" onClick={props.onNext} disabled={!props.hasNext}>
         {t("pager.next")} <ChevronRight size={14} aria-hidden />
       </button>
