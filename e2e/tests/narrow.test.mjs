@@ -70,4 +70,22 @@ describe(`narrow screen (${NARROW.width}×${NARROW.height})`, { timeout: 120_000
       await dialog.waitFor({ state: "detached" });
     },
   );
+
+  ws.it(
+    "the admin tables keep their buttons within reach: the table scrolls, the page does not cut it",
+    async ({ page, api }) => {
+      await api("/admin/users", { method: "POST", json: { username: "someone-with-a-long-name", password: "pass-word-123456", role: "user" }, status: 201 });
+      await page.goto("/admin");
+      const table = page.locator("table.page-table").first();
+      await table.locator("tbody tr").nth(1).waitFor();
+      const box = await table.boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= NARROW.width, `the table inside the ${NARROW.width} px screen: ${JSON.stringify(box)}`);
+      for (const button of await table.locator("tbody button").all()) {
+        await button.scrollIntoViewIfNeeded();
+        const b = await button.boundingBox();
+        const t = await table.boundingBox();
+        assert.ok(b.x >= t.x - 1 && b.x + b.width <= t.x + t.width + 1, `${await button.innerText()} shown whole: ${JSON.stringify(b)} in ${JSON.stringify(t)}`);
+      }
+    },
+  );
 });
