@@ -41,7 +41,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
           {list.map((j) => (
             <li key={j.id} className={`job state-${j.state}`} data-job-state={j.state}>
               <div className="job-head">
-                <code className="ellipsis" title={j.uri}>
+                <code className="ellipsis" title={props.display(j.uri)}>
                   {props.display(j.uri)}
                 </code>
                 <span className={`badge state-${j.state}`}>{t(`common:jobState.${j.state}`, { defaultValue: j.state })}</span>
@@ -55,7 +55,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
                 <JobWhen job={j} />
               </div>
               {isActiveJob(j.state) && (
-                <progress max={1} value={j.progress || 0} aria-label={t("tasks.progress", { uri: j.uri })} />
+                <progress max={1} value={j.progress || 0} aria-label={t("tasks.progress", { uri: props.display(j.uri) })} />
               )}
               {j.error && j.state !== "succeeded" && (
                 <p className="error small">
