@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Download, LoaderCircle } from "lucide-react";
 import { fetchRaw } from "../api/resources";
 import { messageOf } from "../ui/errors";
+import { saveBlob } from "../ui/saveBlob";
 
 /** DownloadButton fetches the raw bytes with the bearer token and saves them. */
 export function DownloadButton({ uri, name }: { uri: string; name: string }) {
@@ -13,15 +14,7 @@ export function DownloadButton({ uri, name }: { uri: string; name: string }) {
     setBusy(true);
     setError(null);
     try {
-      const blob = await fetchRaw(uri);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = name;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveBlob(await fetchRaw(uri), name);
     } catch (err) {
       setError(messageOf(err));
     } finally {

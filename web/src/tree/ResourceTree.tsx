@@ -1,4 +1,5 @@
-// The file tree panel: toolbar, virtualized rows, dialogs, upload by drop.
+// The file tree panel: toolbar, virtualized rows (one current row, any
+// number selected), the rows' context menu, dialogs, upload by drop.
 
 import { useTranslation } from "react-i18next";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -10,7 +11,10 @@ import { useAgentOptions } from "../api/agentOptions";
 import { refreshFolders } from "../api/listingQueries";
 import { queryKeys } from "../api/queryKeys";
 import { isFolderMatch } from "../api/search";
+import { fetchRaw } from "../api/resources";
 import { SHARED_ROOT, isFolderURI, isWithin, nameOf, sharedEntryOf } from "../api/uri";
+import { messageOf } from "../ui/errors";
+import { saveBlob } from "../ui/saveBlob";
 import { TreeSearch } from "../search/TreeSearch";
 import { canWriteIn } from "./access";
 import { ArchiveChoiceDialog } from "./ArchiveChoiceDialog";
@@ -18,10 +22,15 @@ import { isActiveJob } from "./badges";
 import { flattenWorkspace, treeStatus } from "./flatten";
 import type { FolderState, TreeRow } from "./flatten";
 import { JobWatch } from "./JobWatch";
+import { NOTHING_PICKED, clickPick, inViewOrder, selectionOf, single } from "./multiSelect";
+import type { Picked } from "./multiSelect";
 import { treeSelection } from "./treeActions";
-import type { TreeActionHost, TreeDialog } from "./treeActions";
+import type { TreeAction, TreeActionHost, TreeDialog } from "./treeActions";
+import { TreeContextMenu } from "./TreeContextMenu";
 import { TreeDialogs } from "./TreeDialogs";
+import type { NodeRow } from "./treeKeys";
 import { TreeRowView, cssID } from "./TreeRowView";
+import type { RowClick } from "./TreeRowView";
 import { TreeToolbar } from "./TreeToolbar";
 import { UploadConflictDialog } from "./UploadConflictDialog";
 import { UploadList } from "./UploadList";
@@ -93,7 +102,16 @@ export function ResourceTree(props: {
     overscan: 12,
   });
 
-  const selection = treeSelection(selected, root, folders);
+  // The rows Ctrl/Shift-clicks picked with the current row; a current row set
+  // from outside (a search hit, a citation) is selected alone.
+  const [pickedState, setPicked] = useState<Picked>(NOTHING_PICKED);
+  const picked = selectionOf(pickedState, selected);
+  const nodeRows = useMemo(() => rows.filter((r): r is NodeRow => r.type === "node"), [rows]);
+  const pickedURIs = useMemo(() => inViewOrder(nodeRows, picked.uris), [nodeRows, picked.uris]);
+  const pickedSet = useMemo(() => new Set(picked.uris), [picked.uris]);
+  const selection = treeSelection(selected, root, folders, pickedURIs);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
   // Search looks in the selected folder, else in the whole tree.
   const searchScope = selected && isFolderURI(selected) ? selected : root;
   const searchLabel = searchScope === root ? t("home") : searchScope === SHARED_ROOT ? t("sharedWithMe") : nameOf(searchScope);
@@ -111,10 +129,43 @@ export function ResourceTree(props: {
     (row: TreeRow) => {
       if (row.type !== "node") return;
       const { node } = row;
+      setPicked(single(node.uri));
       onSelect(node.uri, { open: true });
       if (node.kind === "dir") toggle(node.uri);
     },
     [onSelect, toggle],
+  );
+
+  // A click with Ctrl/Cmd or Shift changes the selection; the current row
+  // moves to the row (the preview follows) unless Ctrl took it out.
+  const pickedRef = useRef(picked);
+  pickedRef.current = picked;
+  const nodeRowsRef = useRef(nodeRows);
+  nodeRowsRef.current = nodeRows;
+  const onRowClick = useCallback(
+    (row: TreeRow, click: RowClick) => {
+      if (row.type !== "node") return;
+      if (!click.toggle && !click.range) return activate(row);
+      const next = clickPick(nodeRowsRef.current, pickedRef.current, row.node.uri, click);
+      setPicked(next.picked);
+      if (next.move) onSelect(row.node.uri);
+    },
+    [activate, onSelect],
+  );
+
+  // A right-click on a row outside the selection selects that row alone.
+  const onRowMenu = useCallback(
+    (row: TreeRow, at: { x: number; y: number }) => {
+      if (row.type !== "node") return;
+      const uri = row.node.uri;
+      if (!pickedRef.current.uris.includes(uri)) {
+        setPicked(single(uri));
+        onSelect(uri);
+      }
+      scrollRef.current?.focus({ preventScroll: true });
+      setMenu(at);
+    },
+    [onSelect],
   );
 
   const onLoadMore = useCallback((folder: string) => void loadMore(folder), [loadMore]);
@@ -139,7 +190,35 @@ export function ResourceTree(props: {
     pick: (what) => (what === "files" ? fileInput : folderInput).current?.click(),
     copyToEdit: (uri) => edits.copy.mutate(uri),
     openFile: onOpen,
+    download: (uris) => {
+      setDownloadError(null);
+      // One after another, so the browser does not take a burst for pop-ups.
+      void (async () => {
+        for (const uri of uris) saveBlob(await fetchRaw(uri), nameOf(uri));
+      })().catch((err: unknown) => setDownloadError(messageOf(err)));
+    },
   };
+
+  const closeMenu = useCallback((refocus: boolean) => {
+    setMenu(null);
+    if (refocus) scrollRef.current?.focus({ preventScroll: true });
+  }, []);
+  const runFromMenu = (a: TreeAction) => {
+    // Focus is back on the tree before a dialog opens, so closing the dialog returns it there.
+    closeMenu(true);
+    a.run(selection, host);
+  };
+  /** openMenuAtCurrent opens the context menu on the current row (the keyboard's way). */
+  const openMenuAtCurrent = () => {
+    const el = selected ? document.getElementById(`node-${cssID(selected)}`) : null;
+    const box = (el ?? scrollRef.current)?.getBoundingClientRect();
+    if (!box) return;
+    setMenu({ x: box.left + Math.min(24, box.width / 2), y: el ? box.bottom : box.top });
+  };
+  const menuLabel =
+    selection.uris.length > 1
+      ? t("menu.labelMany", { count: selection.uris.length })
+      : t("menu.label", { name: selection.uris[0] ? nameOf(selection.uris[0]) || t("home") : t("home") });
 
   const canWrite = (folder: string) => canWriteIn(folder, root, folders);
   const upload = useTreeUpload(root, canWrite, (folder) => toggle(folder, true));
@@ -158,6 +237,9 @@ export function ResourceTree(props: {
     toggle,
     activate,
     searchInput,
+    picked,
+    setPicked,
+    openMenu: openMenuAtCurrent,
   });
 
   // aria-activedescendant may only name a rendered row: the selected one can
@@ -204,9 +286,9 @@ export function ResourceTree(props: {
         onSummon={props.onSummon}
         onExit={() => scrollRef.current?.focus()}
       />
-      {edits.copyError && (
+      {(edits.copyError ?? downloadError) && (
         <p className="error tree-action-error" role="alert">
-          {edits.copyError}
+          {edits.copyError ?? downloadError}
         </p>
       )}
       {status.note && (
@@ -217,6 +299,7 @@ export function ResourceTree(props: {
         className={`tree-scroll${upload.dropFolder === root ? " drop-root" : ""}`}
         role="tree"
         aria-label={t("files")}
+        aria-multiselectable
         aria-busy={status.busy || undefined}
         tabIndex={0}
         aria-activedescendant={selectedRowID}
@@ -227,7 +310,8 @@ export function ResourceTree(props: {
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index];
             if (!row || row === status.note) return null;
-            const isSel = row.type === "node" && row.node.uri === selected;
+            const isCur = row.type === "node" && row.node.uri === selected;
+            const isSel = row.type === "node" && pickedSet.has(row.node.uri);
             const isDrop = row.type === "node" && row.node.kind === "dir" && row.node.uri === upload.dropFolder;
             return (
               <div
@@ -235,7 +319,16 @@ export function ResourceTree(props: {
                 className="tree-row-slot"
                 style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
               >
-                <TreeRowView row={row} selected={isSel} dropTarget={isDrop} onActivate={activate} onLoadMore={onLoadMore} onOpen={onOpen} />
+                <TreeRowView
+                  row={row}
+                  selected={isSel}
+                  current={isCur}
+                  dropTarget={isDrop}
+                  onActivate={onRowClick}
+                  onMenu={onRowMenu}
+                  onLoadMore={onLoadMore}
+                  onOpen={onOpen}
+                />
               </div>
             );
           })}
@@ -247,6 +340,7 @@ export function ResourceTree(props: {
       {upload.uploads.conflict && (
         <UploadConflictDialog key={upload.uploads.conflict.jobID + upload.uploads.conflict.name} question={upload.uploads.conflict} onAnswer={upload.uploads.conflict.answer} />
       )}
+      {menu && <TreeContextMenu at={menu} selection={selection} label={menuLabel} onRun={runFromMenu} onClose={closeMenu} />}
       {dialog && (
         <TreeDialogs
           dialog={dialog}
@@ -254,7 +348,9 @@ export function ResourceTree(props: {
           username={props.username}
           edits={edits}
           canWriteIn={canWrite}
+          folders={folders}
           onClose={() => setDialog(null)}
+          onSwitch={setDialog}
         />
       )}
     </div>

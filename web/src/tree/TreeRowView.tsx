@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { memo, useEffect } from "react";
-import type { CSSProperties } from "react";
+import type { CSSProperties, MouseEvent } from "react";
 import {
   ChevronDown,
   ChevronRight,
@@ -103,12 +103,25 @@ export function openHref(uri: string): string {
   return `?open=${encodeURIComponent(uri)}`;
 }
 
+/** RowClick is how a row was clicked: Ctrl/Cmd toggles it in the selection, Shift selects a range. */
+export interface RowClick {
+  toggle: boolean;
+  range: boolean;
+}
+
+const clickOf = (e: MouseEvent): RowClick => ({ toggle: e.ctrlKey || e.metaKey, range: e.shiftKey });
+
 /** TreeRowView draws one row of the virtualized tree. */
 export const TreeRowView = memo(function TreeRowView(props: {
   row: TreeRow;
+  /** in the selection */
   selected: boolean;
+  /** the current row: the one the preview shows, the tree's active descendant */
+  current?: boolean;
   dropTarget: boolean;
-  onActivate: (row: TreeRow) => void;
+  onActivate: (row: TreeRow, click: RowClick) => void;
+  /** right-click: the row's context menu at the pointer */
+  onMenu?: (row: TreeRow, at: { x: number; y: number }) => void;
   onLoadMore: (folder: string) => void;
   onOpen: (uri: string) => void;
 }) {
@@ -131,9 +144,14 @@ export const TreeRowView = memo(function TreeRowView(props: {
         data-job-state={node.job?.state}
         data-summary={node.summary}
         data-owner={node.owner}
-        className={`tree-row${props.selected ? " selected" : ""}${props.dropTarget ? " drop-target" : ""}${node.uri === SHARED_ROOT ? " tree-section" : ""}`}
+        className={`tree-row${props.selected ? " selected" : ""}${props.current ? " current" : ""}${props.dropTarget ? " drop-target" : ""}${node.uri === SHARED_ROOT ? " tree-section" : ""}`}
         style={pad}
-        onClick={() => props.onActivate(row)}
+        onClick={(e) => props.onActivate(row, clickOf(e))}
+        onContextMenu={(e) => {
+          if (!props.onMenu) return;
+          e.preventDefault();
+          props.onMenu(row, { x: e.clientX, y: e.clientY });
+        }}
         title={rowTitle(node, place(node.uri))}
       >
         <span className="twisty" aria-hidden>

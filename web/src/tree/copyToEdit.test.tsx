@@ -51,11 +51,15 @@ describe("copy to edit", () => {
 
   it("is a toolbar button that runs only when offered", () => {
     const onCopy = vi.fn();
-    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: onCopy, openFile: () => {} };
+    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: onCopy, openFile: () => {}, download: () => {} };
     const selection = (offered: boolean) => ({
       uri: `${WIKI}a.md.md`,
+      uris: [`${WIKI}a.md.md`],
       folder: WIKI,
       canWrite: true,
+      canMove: false,
+      canCompile: !offered,
+      canDownload: true,
       canEdit: true,
       canRename: !offered,
       canCopyToEdit: offered,

@@ -116,11 +116,15 @@ describe("tree row and toolbar", () => {
 
   it("opens the overview from the toolbar only for a compiled folder", () => {
     const open = vi.fn();
-    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: () => {}, openFile: open };
+    const actions: TreeActionHost = { open: () => {}, refresh: () => {}, pick: () => {}, copyToEdit: () => {}, openFile: open, download: () => {} };
     const selected = (overview?: string): TreeSelection => ({
       uri: compiled.uri,
+      uris: [compiled.uri],
       folder: compiled.uri,
       canWrite: true,
+      canMove: true,
+      canCompile: true,
+      canDownload: false,
       canEdit: true,
       canRename: true,
       canCopyToEdit: false,

@@ -9,7 +9,11 @@ import type { TreeSelection } from "./treeActions";
 
 const none: TreeSelection = {
   uri: null,
+  uris: [],
   folder: "kb://users/a/",
+  canMove: false,
+  canCompile: true,
+  canDownload: false,
   canWrite: false,
   canEdit: false,
   canRename: false,
@@ -17,13 +21,14 @@ const none: TreeSelection = {
   canShare: false,
   canKeepCompiled: false,
 };
-const all: TreeSelection = { ...none, uri: "kb://users/a/x.md", canWrite: true, canEdit: true, canRename: true, canCopyToEdit: true, canShare: true, canKeepCompiled: true, overview: "kb://users/a/wiki/.overview.md" };
-const generated: TreeSelection = { ...none, uri: "kb://users/a/wiki/x.md.md", canEdit: true };
+const all: TreeSelection = { ...none, uri: "kb://users/a/x.md", uris: ["kb://users/a/x.md"], canMove: true, canDownload: true, canWrite: true, canEdit: true, canRename: true, canCopyToEdit: true, canShare: true, canKeepCompiled: true, overview: "kb://users/a/wiki/.overview.md" };
+const generated: TreeSelection = { ...none, uri: "kb://users/a/wiki/x.md.md", uris: ["kb://users/a/wiki/x.md.md"], canEdit: true, canCompile: false, canDownload: true };
+const several: TreeSelection = { ...all, uris: ["kb://users/a/x.md", "kb://users/a/y.md"], canRename: false, canShare: false, canKeepCompiled: false, canCopyToEdit: false };
 
 describe("tree actions", () => {
   it("name every label and tooltip with a key of the tree catalogue", () => {
     for (const a of TREE_ACTIONS) {
-      for (const key of [a.label, ...[none, all, generated].map((s) => tooltipOf(a, s))]) {
+      for (const key of [a.label, ...[none, all, generated, several].map((s) => tooltipOf(a, s))]) {
         expect(i18n.exists(key, { ns: "tree" }), `${a.id}: ${key}`).toBe(true);
       }
     }

@@ -1,57 +1,104 @@
-// The tree's actions as one table: the toolbar renders it in one loop and
-// the tree's keys (F2, Delete) run the same entries, so a rule for when an
-// action is offered lives in one place.
+// The tree's actions as one table: the toolbar renders it in one loop, the
+// rows' context menu lists some of them, and the tree's keys (F2, Delete) run
+// the same entries, so a rule for when an action is offered lives in one place.
 
-import { BookOpen, CopyPlus, FileClock, FolderPlus, FolderSync, FolderUp, Pencil, RefreshCw, Share2, Trash, TrashOff, Upload } from "lucide-react";
+import {
+  BookOpen,
+  CopyPlus,
+  Download,
+  FileClock,
+  FolderInput,
+  FolderPlus,
+  FolderSync,
+  FolderUp,
+  Pencil,
+  RefreshCw,
+  Share2,
+  Trash,
+  TrashOff,
+  Upload,
+  WandSparkles,
+} from "lucide-react";
 import type { LucideIcon } from "lucide-react";
-import { folderOf } from "../api/uri";
-import { canCopyToEdit, canModify, canRename, canShare, canWriteIn } from "./access";
+import { SHARED_ROOT, folderOf, isFolderURI } from "../api/uri";
+import { canCopyToEdit, canModify, canRename, canShare, canWriteIn, isGenerated } from "./access";
 import type { FolderState } from "./flatten";
 import { canKeepCompiled } from "./KeepCompiledDialog";
 import { overviewOf } from "./layers";
 
 /** TreeSelection is what the actions decide by: the selection and what the caller may do with it. */
 export interface TreeSelection {
+  /** the current row: the one the preview shows */
   uri: string | null;
+  /** every selected row in view order: the current one alone, or what Ctrl/Shift-clicks picked */
+  uris: readonly string[];
   /** where a new folder or an upload goes: the selected folder, the selected file's, or the root */
   folder: string;
   /** new folder and upload into folder */
   canWrite: boolean;
-  /** delete the selection */
+  /** delete the selection (every row of it) */
   canEdit: boolean;
-  /** rename the selection: canEdit, and not a file compile made */
+  /** rename the selection: one row, canEdit, and not a file compile made */
   canRename: boolean;
+  /** move the selection to another folder: canEdit, and none of it made by compile */
+  canMove: boolean;
   /** copy the selected generated file to an ordinary one */
   canCopyToEdit: boolean;
-  /** the user owns the selection */
+  /** the user owns the selection (one row) */
   canShare: boolean;
-  /** a folder of the user's own outside wiki/ */
+  /** a folder of the user's own outside wiki/ (one row) */
   canKeepCompiled: boolean;
+  /** something in the selection can be compiled: a raw file or a folder (nothing selected: the home folder) */
+  canCompile: boolean;
+  /** every selected row is a file */
+  canDownload: boolean;
   /** the selected folder's compiled overview */
   overview?: string;
 }
 
-/** treeSelection reads what the loaded listings say about the selected node. */
-export function treeSelection(uri: string | null, root: string, folders: Map<string, FolderState>): TreeSelection {
+/**
+ * treeSelection reads what the loaded listings say about the current node
+ * uri and the selected rows uris (default: uri alone).
+ */
+export function treeSelection(
+  uri: string | null,
+  root: string,
+  folders: Map<string, FolderState>,
+  uris: readonly string[] = uri ? [uri] : [],
+): TreeSelection {
   const folder = uri ? folderOf(uri) : root;
+  const one = soleOf({ uri, uris });
+  const some = uris.length > 0;
   return {
     uri,
+    uris,
     folder,
     canWrite: canWriteIn(folder, root, folders),
-    canEdit: uri !== null && canModify(uri, root, folders),
-    canRename: uri !== null && canRename(uri, root, folders),
-    canCopyToEdit: canCopyToEdit(uri, folders),
-    canShare: uri !== null && canShare(uri, root),
-    canKeepCompiled: canKeepCompiled(uri, root),
-    overview: overviewOf(uri, folders),
+    canEdit: some && uris.every((u) => canModify(u, root, folders)),
+    canRename: one !== null && canRename(one, root, folders),
+    canMove: some && uris.every((u) => canRename(u, root, folders)),
+    canCopyToEdit: one !== null && canCopyToEdit(one, folders),
+    canShare: one !== null && canShare(one, root),
+    canKeepCompiled: one !== null && canKeepCompiled(one, root),
+    canCompile: !some || uris.some((u) => u !== SHARED_ROOT && (isFolderURI(u) || !isGenerated(u, folders))),
+    canDownload: some && uris.every((u) => !isFolderURI(u)),
+    overview: one !== null ? overviewOf(one, folders) : undefined,
   };
+}
+
+/** soleOf is the one row the selection is, or null when it is several rows or none. */
+export function soleOf(s: Pick<TreeSelection, "uri" | "uris">): string | null {
+  return s.uris.length <= 1 ? (s.uris[0] ?? s.uri) : null;
 }
 
 /** TreeDialog is the dialog an action opens over the tree. */
 export type TreeDialog =
   | { kind: "new-folder"; parent: string }
   | { kind: "rename"; uri: string }
-  | { kind: "delete"; uri: string }
+  | { kind: "delete"; uris: readonly string[] }
+  | { kind: "move"; uris: readonly string[] }
+  | { kind: "compile"; uris: readonly string[] }
+  | { kind: "tasks" }
   | { kind: "versions"; uri: string }
   | { kind: "share"; uri: string }
   | { kind: "keep"; uri: string }
@@ -65,6 +112,8 @@ export interface TreeActionHost {
   pick: (what: "files" | "folder") => void;
   copyToEdit: (uri: string) => void;
   openFile: (uri: string) => void;
+  /** save the files' bytes */
+  download: (uris: readonly string[]) => void;
 }
 
 export interface TreeAction {
@@ -78,10 +127,18 @@ export interface TreeAction {
   icon: LucideIcon;
   /** a separator stands before it */
   separated?: boolean;
+  /** the toolbar shows its label beside the icon: an action to be found at a glance */
+  labelled?: boolean;
   /** its icon turns while listings load */
   spins?: boolean;
   /** the key that runs it in the tree */
   key?: string;
+  /** it applies to one row: off, and saying so, on a multi-selection */
+  single?: boolean;
+  /** only in the rows' context menu */
+  menuOnly?: boolean;
+  /** left out of the context menu where it does not apply (the toolbar shows it off) */
+  hiddenInMenu?: (s: TreeSelection) => boolean;
   enabled: (s: TreeSelection) => boolean;
   run: (s: TreeSelection, host: TreeActionHost) => void;
 }
@@ -90,10 +147,15 @@ export interface TreeAction {
 export function tooltipOf(a: TreeAction, s: TreeSelection): string {
   const on = a.title ?? a.label;
   if (a.enabled(s)) return on;
+  if (a.single && s.uris.length > 1) return "toolbar.oneOnly";
   return typeof a.offTitle === "function" ? a.offTitle(s) : (a.offTitle ?? on);
 }
 
 const always = () => true;
+const withSole = (s: TreeSelection, run: (uri: string) => void) => {
+  const uri = soleOf(s);
+  if (uri) run(uri);
+};
 const writable = (s: TreeSelection) => s.canWrite;
 
 // Write actions are disabled, not hidden, where the user may not write, so
@@ -118,7 +180,26 @@ export const TREE_ACTIONS: readonly TreeAction[] = [
     run: (_, h) => h.pick("folder"),
   },
   {
+    id: "compile",
+    label: "toolbar.compile",
+    title: "toolbar.compileTitle",
+    offTitle: "toolbar.compileHint",
+    icon: WandSparkles,
+    separated: true,
+    labelled: true,
+    enabled: (s) => s.canCompile,
+    run: (s, h) => h.open({ kind: "compile", uris: s.uris }),
+  },  {
+    id: "keep-compiled",
+    single: true,
+    label: "toolbar.keepCompiled",
+    offTitle: "toolbar.keepCompiledHint",
+    icon: FolderSync,
+    enabled: (s) => s.canKeepCompiled,
+    run: (s, h) => withSole(s, (uri) => h.open({ kind: "keep", uri })),
+  },  {
     id: "rename",
+    single: true,
     label: "rename",
     title: "toolbar.renameKey",
     // Off on a node the user may delete: it is a file compile made.
@@ -127,16 +208,18 @@ export const TREE_ACTIONS: readonly TreeAction[] = [
     separated: true,
     key: "F2",
     enabled: (s) => s.canRename,
-    run: (s, h) => s.uri && h.open({ kind: "rename", uri: s.uri }),
+    run: (s, h) => withSole(s, (uri) => h.open({ kind: "rename", uri })),
   },
   {
     id: "copy-to-edit",
+    single: true,
     label: "toolbar.copyToEdit",
     title: "toolbar.copyToEditTitle",
     offTitle: "toolbar.copyToEditHint",
     icon: CopyPlus,
+    hiddenInMenu: (s) => !s.canCopyToEdit,
     enabled: (s) => s.canCopyToEdit,
-    run: (s, h) => s.uri && h.copyToEdit(s.uri),
+    run: (s, h) => withSole(s, (uri) => h.copyToEdit(uri)),
   },
   {
     id: "delete",
@@ -145,34 +228,66 @@ export const TREE_ACTIONS: readonly TreeAction[] = [
     icon: Trash,
     key: "Delete",
     enabled: (s) => s.canEdit,
-    run: (s, h) => s.uri && h.open({ kind: "delete", uri: s.uri }),
+    run: (s, h) => s.uris.length > 0 && h.open({ kind: "delete", uris: s.uris }),
   },
   {
     id: "versions",
+    single: true,
     label: "toolbar.versions",
     icon: FileClock,
-    enabled: (s) => s.uri !== null && !s.uri.endsWith("/"),
-    run: (s, h) => s.uri && h.open({ kind: "versions", uri: s.uri }),
+    enabled: (s) => soleOf(s)?.endsWith("/") === false,
+    run: (s, h) => withSole(s, (uri) => h.open({ kind: "versions", uri })),
   },
-  { id: "share", label: "toolbar.share", icon: Share2, enabled: (s) => s.canShare, run: (s, h) => s.uri && h.open({ kind: "share", uri: s.uri }) },
+  {
+    id: "share",
+    single: true,
+    label: "toolbar.share",
+    icon: Share2,
+    enabled: (s) => s.canShare,
+    run: (s, h) => withSole(s, (uri) => h.open({ kind: "share", uri })),
+  },
   {
     id: "overview",
+    single: true,
     label: "toolbar.overview",
     offTitle: "toolbar.overviewHint",
     icon: BookOpen,
     enabled: (s) => Boolean(s.overview),
     run: (s, h) => s.overview && h.openFile(s.overview),
   },
+
+
   {
-    id: "keep-compiled",
-    label: "toolbar.keepCompiled",
-    offTitle: "toolbar.keepCompiledHint",
-    icon: FolderSync,
-    enabled: (s) => s.canKeepCompiled,
-    run: (s, h) => s.uri && h.open({ kind: "keep", uri: s.uri }),
+    id: "move",
+    label: "toolbar.move",
+    offTitle: "toolbar.moveHint",
+    icon: FolderInput,
+    menuOnly: true,
+    enabled: (s) => s.canMove,
+    run: (s, h) => s.uris.length > 0 && h.open({ kind: "move", uris: s.uris }),
+  },
+  {
+    id: "download",
+    label: "toolbar.download",
+    offTitle: "toolbar.downloadHint",
+    icon: Download,
+    menuOnly: true,
+    enabled: (s) => s.canDownload,
+    run: (s, h) => h.download(s.uris),
   },
   { id: "trash", label: "toolbar.trash", icon: TrashOff, separated: true, enabled: always, run: (_, h) => h.open({ kind: "trash" }) },
 ];
+
+/** TOOLBAR_ACTIONS are the toolbar's buttons, in order. */
+export const TOOLBAR_ACTIONS: readonly TreeAction[] = TREE_ACTIONS.filter((a) => !a.menuOnly);
+
+/** CONTEXT_MENU lists the ids of the rows' context menu, in order. */
+const CONTEXT_MENU = ["compile", "keep-compiled", "share", "rename", "move", "delete", "download", "copy-to-edit"];
+
+/** menuActions are the context menu's items for the selection; those that do not apply are there but off, or left out. */
+export function menuActions(s: TreeSelection): TreeAction[] {
+  return CONTEXT_MENU.map((id) => TREE_ACTIONS.find((a) => a.id === id)!).filter((a) => !a.hiddenInMenu?.(s));
+}
 
 /** actionForKey is the action a key in the tree stands for, if any. */
 export function actionForKey(key: string): TreeAction | undefined {

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Bot } from "lucide-react";
+import { Bot, WandSparkles } from "lucide-react";
 import i18n from "../../i18n";
 
 /** exampleQuestions are starting points for a folder. */
@@ -24,6 +24,13 @@ export function Welcome(props: { scopeURI: string; label: string; textOnly: bool
       </p>
       <p className="muted small">
         {t("welcome.how")} <kbd>/</kbd> {t("welcome.forCommands")}
+      </p>
+      <p className="muted small" data-testid="welcome-compile">
+        {t("welcome.compile")}{" "}
+        <span className="ui-name">
+          <WandSparkles size={12} aria-hidden /> {t("welcome.compileButton")}
+        </span>{" "}
+        {t("welcome.compileWhere")}
       </p>
       {props.textOnly && (
         <p className="notice small">

@@ -43,7 +43,8 @@ export function useCompileChoices(options: AgentOptions | undefined, saved: Auto
   const profile = chosen.profile ?? (saved?.cli_profile || profiles[0]?.name || "");
   const prof = profiles.find((p) => p.name === profile);
   const choices: Choices = {
-    executor: chosen.executor ?? savedExecutor ?? (defaults.executor === "cli" && profiles.length ? "cli" : "llm"),
+    // Without a model the CLI profiles are what can compile.
+    executor: chosen.executor ?? savedExecutor ?? ((defaults.executor === "cli" || (options && models.length === 0)) && profiles.length ? "cli" : "llm"),
     modelId: chosen.modelId ?? (saved?.model_id || defaults.model_id || models[0]?.id || ""),
     profile,
     cliModel: chosen.cliModel ?? (saved?.model || prof?.models[0] || ""),
