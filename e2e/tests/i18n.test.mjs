@@ -144,9 +144,11 @@ describe("the UI in Chinese", { timeout: 120_000 }, () => {
       await box.fill("compile");
       await box.press("Enter");
       const dialog = page.getByRole("dialog");
+      // The executor and its settings are under the closed "Advanced".
+      await dialog.getByText(zh.get("agent:compile.advanced"), { exact: true }).click();
       await dialog.getByRole("combobox", { name: zh.get("agent:compile.executor") }).waitFor();
       await dialog.getByRole("checkbox", { name: /research-plan\.md/ }).check();
-      await assertChinese(page, "compile", ["agent:compile.executor", "agent:compile.effort", "agent:compile.budget", "agent:compile.skill"]);
+      await assertChinese(page, "compile", ["agent:compile.executor", "agent:compile.effort", "agent:compile.budget", "agent:compile.skill", "agent:compile.advanced"]);
       await screenshot(page, "i18n-compile-zh");
       await dialog.getByRole("button", { name: zh.get("common:cancel") }).click();
       await dialog.waitFor({ state: "detached" });

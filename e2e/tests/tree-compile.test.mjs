@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { describe } from "node:test";
 import { screenshot, treeItem } from "../lib/browser.mjs";
 import { ADMIN_USER } from "../lib/server.mjs";
+import { assertAccessible } from "../lib/axe.mjs";
 import { compileForm } from "../lib/compile.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
@@ -71,6 +72,8 @@ describe("compile from the tree", { timeout: 150_000 }, () => {
       assert.equal(await menu.getByRole("menuitem", { name: off }).getAttribute("aria-disabled"), "true", `${off} is off for two files`);
     }
     await screenshot(page, "tree-context-menu-wide");
+    await assertAccessible(page, ".tree-menu");
+    await assertAccessible(page, '[role="tree"]');
     await menu.getByRole("menuitem", { name: "Compile…" }).click();
     await menu.waitFor({ state: "detached" });
 
@@ -88,6 +91,7 @@ describe("compile from the tree", { timeout: 150_000 }, () => {
     await dialog.getByText("Advanced").click();
     await dialog.getByRole("combobox", { name: "Executor" }).waitFor();
     await screenshot(page, "tree-compile-dialog-wide");
+    await assertAccessible(page, "dialog[open]");
 
     await dialog.getByRole("button", { name: "Compile 2 files" }).click();
     const result = dialog.getByTestId("compile-result");

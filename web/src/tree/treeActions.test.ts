@@ -34,6 +34,14 @@ describe("tree actions", () => {
     }
   });
 
+  it("turn the one-row actions off for several rows, saying so", () => {
+    const rename = TREE_ACTIONS.find((a) => a.id === "rename")!;
+    expect(rename.enabled(several)).toBe(false);
+    expect(tooltipOf(rename, several)).toBe("toolbar.oneOnly");
+    expect(i18n.t("tree:toolbar.oneOnly", { action: i18n.t("tree:rename") })).toBe("Rename (select a single item)");
+    expect(TREE_ACTIONS.find((a) => a.id === "delete")!.enabled(several)).toBe(true);
+  });
+
   it("run F2 as rename and Delete as delete", () => {
     expect(actionForKey("F2")?.id).toBe("rename");
     expect(actionForKey("Delete")?.id).toBe("delete");

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentOptions } from "../../api/agent";
 import { TWO_MODELS } from "../../testing/fixtures";
 import { mountEach, testClient, withClient } from "../../testing/mount";
-import { CompileDialog } from "./CompileDialog";
+import { CompileDialog, startOf } from "./CompileDialog";
+import { followJobs } from "./CompileResult";
+import type { Job } from "../../api/agent";
 
 const SCOPE = "kb://users/a/notes/";
 
@@ -52,6 +54,34 @@ describe("CompileDialog", () => {
     expect(model.value).toBe("other");
     expect(page.host.querySelector<HTMLInputElement>('input[type="number"]')!.value).toBe("5");
     expect(submit.disabled).toBe(false);
+  });
+
+  it("opens on the tree's selection: its files ticked in their folders, a folder's files all", async () => {
+    expect(startOf(SCOPE, [`${SCOPE}plan.md`, "kb://users/a/other/", "kb://users/a/other/x.md"])).toEqual({
+      groups: [SCOPE, "kb://users/a/other/"],
+      picked: new Set([`${SCOPE}plan.md`, "kb://users/a/other/x.md"]),
+      whole: new Set(["kb://users/a/other/"]),
+    });
+    expect(startOf(SCOPE)).toEqual({ groups: [SCOPE], picked: new Set(), whole: new Set() });
+    await page.renderAsync(
+      withClient(<CompileDialog scope="kb://users/a/" selection={[`${SCOPE}plan.md`]} display={(u) => u} options={OPTIONS} onClose={() => {}} onTasks={() => {}} />, qc),
+    );
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    expect(page.host.querySelector<HTMLInputElement>('input[type="checkbox"]')!.checked).toBe(true);
+    expect(page.host.querySelector('button[type="submit"]')!.textContent).toBe("Compile 1 file");
+    // Focus starts on the first control, the file's box.
+    expect(document.activeElement).toBe(page.host.querySelector('input[type="checkbox"]'));
+    // Everything but the model and the skill is under a closed Advanced.
+    expect(page.host.querySelector<HTMLDetailsElement>("details.compile-advanced")!.open).toBe(false);
+    expect(page.host.querySelector("details.compile-advanced")!.textContent).toContain("Executor");
+  });
+
+  it("follows each submitted job by the jobs list, keeping the answer's state for one it does not hold", () => {
+    const job = (id: number, state: string) => ({ id, state, uri: `${SCOPE}${id}.md` }) as Job;
+    expect(followJobs([job(1, "queued"), job(2, "queued")], [job(2, "succeeded"), job(3, "running")]).map((j) => j.state)).toEqual(["queued", "succeeded"]);
+    expect(followJobs([job(1, "queued")], undefined).map((j) => j.state)).toEqual(["queued"]);
   });
 
   it("offers Duplicate for a built-in and selects a skill saved from New…", async () => {
