@@ -2,8 +2,8 @@
 // Shift-click and Shift+arrows, their context menu (right-click, Shift+F10,
 // the ContextMenu key) holds Compile, and the compile dialog opens with
 // exactly the picked files ticked and follows its jobs until they end. The
-// toolbar's Compile button is there without a model too, and then the dialog
-// says what is missing.
+// Compile… button beside the tree's title is there without a model too, and
+// then the dialog says what is missing.
 
 import assert from "node:assert/strict";
 import { describe } from "node:test";
@@ -204,10 +204,10 @@ describe("compile from the tree", { timeout: 150_000 }, () => {
 describe("compile from the tree without a model", { timeout: 60_000 }, () => {
   const ws = withWorkspace({ seed });
 
-  ws.it("the toolbar's Compile button is there, and its dialog says what is missing", async ({ page }) => {
+  ws.it("the Compile… button beside the tree's title is there, and its dialog says what is missing", async ({ page }) => {
     await page.getByTestId("no-models").waitFor();
     await treeItem(page, BATCH).click();
-    await page.getByRole("toolbar", { name: "File actions" }).getByRole("button", { name: "Compile…" }).click();
+    await page.locator(".tree-panel .panel-header").getByRole("button", { name: "Compile…" }).click();
     const dialog = compileForm(page);
     await dialog.waitFor();
     const missing = dialog.getByTestId("compile-no-model");

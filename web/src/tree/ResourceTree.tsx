@@ -31,7 +31,7 @@ import { TreeDialogs } from "./TreeDialogs";
 import type { NodeRow } from "./treeKeys";
 import { TreeRowView, cssID } from "./TreeRowView";
 import type { RowClick } from "./TreeRowView";
-import { TreeToolbar } from "./TreeToolbar";
+import { TreeHeaderActions, TreeToolbar } from "./TreeToolbar";
 import { UploadConflictDialog } from "./UploadConflictDialog";
 import { UploadList } from "./UploadList";
 import { useFolderListings } from "./useFolderListings";
@@ -254,6 +254,7 @@ export function ResourceTree(props: {
         <h2 className="panel-title">
           <FolderTree size={16} aria-hidden /> {t("files")}
         </h2>
+        <TreeHeaderActions selection={selection} host={host} />
         <TreeToolbar selection={selection} host={host} refreshing={refreshing} />
         <input
           ref={fileInput}
@@ -304,6 +305,13 @@ export function ResourceTree(props: {
         tabIndex={0}
         aria-activedescendant={selectedRowID}
         onKeyDown={onKeyDown}
+        onContextMenu={(e) => {
+          // A row opens its own; this is the keyboard's (on the focused tree) or a click below the rows.
+          if (e.isDefaultPrevented()) return;
+          e.preventDefault();
+          if (e.clientX === 0 && e.clientY === 0) openMenuAtCurrent();
+          else setMenu({ x: e.clientX, y: e.clientY });
+        }}
         {...upload.dropHandlers}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>

@@ -1,6 +1,7 @@
-// The tree's actions as one table: the toolbar renders it in one loop, the
-// rows' context menu lists some of them, and the tree's keys (F2, Delete) run
-// the same entries, so a rule for when an action is offered lives in one place.
+// The tree's actions as one table: the toolbar renders its icons in one loop
+// (Compile… stands in words beside the panel's title), the rows' context menu
+// lists some of them, and the tree's keys (F2, Delete) run the same entries,
+// so a rule for when an action is offered lives in one place.
 
 import {
   BookOpen,
@@ -127,7 +128,7 @@ export interface TreeAction {
   icon: LucideIcon;
   /** a separator stands before it */
   separated?: boolean;
-  /** the toolbar shows its label beside the icon: an action to be found at a glance */
+  /** a button named in words beside the panel's title, not an icon of the toolbar: an action to be found at a glance */
   labelled?: boolean;
   /** its icon turns while listings load */
   spins?: boolean;
@@ -185,19 +186,11 @@ export const TREE_ACTIONS: readonly TreeAction[] = [
     title: "toolbar.compileTitle",
     offTitle: "toolbar.compileHint",
     icon: WandSparkles,
-    separated: true,
     labelled: true,
     enabled: (s) => s.canCompile,
     run: (s, h) => h.open({ kind: "compile", uris: s.uris }),
-  },  {
-    id: "keep-compiled",
-    single: true,
-    label: "toolbar.keepCompiled",
-    offTitle: "toolbar.keepCompiledHint",
-    icon: FolderSync,
-    enabled: (s) => s.canKeepCompiled,
-    run: (s, h) => withSole(s, (uri) => h.open({ kind: "keep", uri })),
-  },  {
+  },
+  {
     id: "rename",
     single: true,
     label: "rename",
@@ -255,8 +248,15 @@ export const TREE_ACTIONS: readonly TreeAction[] = [
     enabled: (s) => Boolean(s.overview),
     run: (s, h) => s.overview && h.openFile(s.overview),
   },
-
-
+  {
+    id: "keep-compiled",
+    single: true,
+    label: "toolbar.keepCompiled",
+    offTitle: "toolbar.keepCompiledHint",
+    icon: FolderSync,
+    enabled: (s) => s.canKeepCompiled,
+    run: (s, h) => withSole(s, (uri) => h.open({ kind: "keep", uri })),
+  },
   {
     id: "move",
     label: "toolbar.move",
@@ -278,8 +278,11 @@ export const TREE_ACTIONS: readonly TreeAction[] = [
   { id: "trash", label: "toolbar.trash", icon: TrashOff, separated: true, enabled: always, run: (_, h) => h.open({ kind: "trash" }) },
 ];
 
-/** TOOLBAR_ACTIONS are the toolbar's buttons, in order. */
-export const TOOLBAR_ACTIONS: readonly TreeAction[] = TREE_ACTIONS.filter((a) => !a.menuOnly);
+/** TOOLBAR_ACTIONS are the toolbar's icon buttons, in order. */
+export const TOOLBAR_ACTIONS: readonly TreeAction[] = TREE_ACTIONS.filter((a) => !a.menuOnly && !a.labelled);
+
+/** HEADER_ACTIONS are named in words beside the panel's title. */
+export const HEADER_ACTIONS: readonly TreeAction[] = TREE_ACTIONS.filter((a) => a.labelled);
 
 /** CONTEXT_MENU lists the ids of the rows' context menu, in order. */
 const CONTEXT_MENU = ["compile", "keep-compiled", "share", "rename", "move", "delete", "download", "copy-to-edit"];
