@@ -90,7 +90,7 @@ export function TreeDialogs(props: {
     case "compile":
       return <TreeCompileDialog uris={dialog.uris} root={root} onClose={onClose} onTasks={() => props.onSwitch({ kind: "tasks" })} />;
     case "tasks":
-      return <TaskCenter display={(u) => displayPath(u, root)} onClose={onClose} />;
+      return <TaskCenter display={(u) => agentDisplay(u, root)} onClose={onClose} />;
     case "versions":
       return <VersionsDialog uri={dialog.uri} readOnly={!props.canWriteIn(parentURI(dialog.uri) ?? root)} onClose={onClose} />;
     case "share":
@@ -110,6 +110,11 @@ export function TreeDialogs(props: {
   }
 }
 
+/** agentDisplay names a node as KnowAgent's panel does: kb://me/… in the own tree. */
+function agentDisplay(uri: string, root: string): string {
+  return isWithin(uri, root) ? `kb://me/${relativePath(uri, root)}` : uri;
+}
+
 /** TreeCompileDialog is the compile form on the tree's selection (nothing selected: the home folder's files). */
 function TreeCompileDialog(props: { uris: readonly string[]; root: string; onClose: () => void; onTasks: () => void }) {
   const options = useAgentOptions();
@@ -118,7 +123,7 @@ function TreeCompileDialog(props: { uris: readonly string[]; root: string; onClo
     <CompileDialog
       scope={root}
       selection={props.uris}
-      display={(u) => (isWithin(u, root) ? `kb://me/${relativePath(u, root)}` : u)}
+      display={(u) => agentDisplay(u, root)}
       options={options.data}
       onClose={props.onClose}
       onTasks={props.onTasks}

@@ -6,7 +6,7 @@
 import { useTranslation } from "react-i18next";
 import { useEffect, useMemo, useState } from "react";
 import type { AgentOptions } from "../../api/agent";
-import { isFolderURI, isWithin, nameOf, parentURI } from "../../api/uri";
+import { isFolderURI, isWithin, parentURI } from "../../api/uri";
 import { messageOf } from "../../ui/errors";
 import { useCompileSourceList, useStartCompile } from "./compileQueries";
 import type { CompileBatch } from "./compileQueries";
@@ -100,7 +100,7 @@ export function CompileDialog({ scope, selection, display, options, onClose, onT
 
   if (compile.data) return <CompileResult result={compile.data} display={display} onClose={onClose} onTasks={onTasks} />;
   const sample = sources.flatMap((s) => rawFiles(s.files.data)).find((n) => picked.has(n.uri));
-  const title = groups.length === 1 ? display(groups[0]!) : t("compile.folders", { count: groups.length, first: nameOf(groups[0]!) || display(groups[0]!) });
+  const title = groups.length === 1 ? display(groups[0]!) : t("compile.folders", { count: groups.length });
   return (
     <CompileForm
       title={t("compile.title", { folder: title })}
