@@ -8,12 +8,13 @@ import { CompileDialog } from "../agent/compile/CompileDialog";
 import { TaskCenter } from "../agent/tasks/TaskCenter";
 import { useAgentOptions } from "../api/agentOptions";
 import { refreshFolders } from "../api/listingQueries";
-import { childURI, displayPath, isWithin, nameOf, parentURI, relativePath, renamedURI } from "../api/uri";
+import { childURI, displayPath, nameOf, parentURI, renamedURI } from "../api/uri";
 import { ShareDialog } from "../share/ShareDialog";
 import { TrashDialog } from "../trash/TrashDialog";
 import { VersionsDialog } from "../trash/VersionsDialog";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { NameDialog } from "../ui/NameDialog";
+import { placeName } from "../ui/placeName";
 import type { FolderState } from "./flatten";
 import { KeepCompiledDialog } from "./KeepCompiledDialog";
 import { MoveDialog } from "./MoveDialog";
@@ -90,7 +91,7 @@ export function TreeDialogs(props: {
     case "compile":
       return <TreeCompileDialog uris={dialog.uris} root={root} onClose={onClose} onTasks={() => props.onSwitch({ kind: "tasks" })} />;
     case "tasks":
-      return <TaskCenter display={(u) => agentDisplay(u, root)} onClose={onClose} />;
+      return <TaskCenter display={(u) => placeName(u, root, t("home"))} onClose={onClose} />;
     case "versions":
       return <VersionsDialog uri={dialog.uri} readOnly={!props.canWriteIn(parentURI(dialog.uri) ?? root)} onClose={onClose} />;
     case "share":
@@ -110,20 +111,16 @@ export function TreeDialogs(props: {
   }
 }
 
-/** agentDisplay names a node as KnowAgent's panel does: kb://me/… in the own tree. */
-function agentDisplay(uri: string, root: string): string {
-  return isWithin(uri, root) ? `kb://me/${relativePath(uri, root)}` : uri;
-}
-
 /** TreeCompileDialog is the compile form on the tree's selection (nothing selected: the home folder's files). */
 function TreeCompileDialog(props: { uris: readonly string[]; root: string; onClose: () => void; onTasks: () => void }) {
+  const { t } = useTranslation("tree");
   const options = useAgentOptions();
   const { root } = props;
   return (
     <CompileDialog
       scope={root}
       selection={props.uris}
-      display={(u) => agentDisplay(u, root)}
+      display={(u) => placeName(u, root, t("home"))}
       options={options.data}
       onClose={props.onClose}
       onTasks={props.onTasks}
