@@ -5,10 +5,10 @@
 // Every offender is printed with its element so it can be found and fixed.
 
 import assert from "node:assert/strict";
-import { describe } from "node:test";
-import { treeItem } from "../lib/browser.mjs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { describe } from "node:test";
+import { treeItem } from "../lib/browser.mjs";
 import { ADMIN_PASSWORD, ADMIN_USER, E2E_DIR } from "../lib/server.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
@@ -31,10 +31,6 @@ const NAMES = new Set(
 
 // The fake models' names and provider kind, as the server is configured.
 const CONFIGURED = ['Fake LLM (tools; say "use ls")', "Fake LLM (text only)", "openai-compatible"];
-
-// Offenders not fixed yet, "word" or "word@<element>": each one is a
-// TODO(#40 item 9).
-const PENDING = new Set([]);
 
 // What the user, the model or a file wrote, and code, is not the UI's text;
 // nor are a tool's name and search mode, which the model passes.
@@ -97,7 +93,7 @@ async function check(page, screen) {
   await page.waitForLoadState("networkidle").catch(() => {});
   for (const f of await latinWords(page)) {
     const w = f.word.toLowerCase();
-    if (NAMES.has(w) || PENDING.has(w) || PENDING.has(`${w}@${f.el}`)) continue;
+    if (NAMES.has(w)) continue;
     const at = `${f.el} "${f.text}"`;
     if (!offenders.has(at)) offenders.set(at, { screen, words: new Set() });
     offenders.get(at).words.add(f.word);
