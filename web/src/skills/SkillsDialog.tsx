@@ -8,6 +8,7 @@ import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Dialog } from "../ui/Dialog";
 import { DialogFooter } from "../ui/DialogFooter";
 import { messageOf } from "../ui/errors";
+import { skillDescription, skillTitle } from "./builtinText";
 import { useSkillFlow } from "./SkillFlow";
 import type { SkillContext } from "./SkillFlow";
 import { useDeleteSkill, useSkills } from "./skillQueries";
@@ -39,7 +40,7 @@ export function SkillsDialog(props: Props) {
         {list.map((s) => (
           <li key={s.id} className="skill-item" data-skill-id={s.id}>
             <div className="skill-head">
-              <strong className="ellipsis">{s.name}</strong>
+              <strong className="ellipsis">{skillTitle(t, s)}</strong>
               {s.builtin && <span className="badge">{t("list.builtin")}</span>}
               <span className="skill-actions">
                 {!s.builtin && (
@@ -57,7 +58,7 @@ export function SkillsDialog(props: Props) {
                 )}
               </span>
             </div>
-            {s.description && <p className="muted small skill-description">{s.description}</p>}
+            {s.description && <p className="muted small skill-description">{skillDescription(t, s)}</p>}
           </li>
         ))}
       </ul>

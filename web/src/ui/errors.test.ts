@@ -13,6 +13,13 @@ describe("messageOf", () => {
     expect(messageOf(err)).toBe("用户名或密码错误。");
   });
 
+  it("translates the codes a screen shows when a file, share, skill or job action is refused", async () => {
+    await i18n.changeLanguage("zh-CN");
+    expect(messageOf(new ApiError(403, "builtin_skill", "builtin skills are read-only"))).toBe("内置技能为只读；请复制后再修改。");
+    expect(messageOf(new ApiError(409, "active_job_conflict", "file has an active job"))).toBe("该文件已有进行中的任务，请先取消它。");
+    expect(messageOf(new ApiError(400, "invalid_name", "name contains a slash"))).toBe("名称不可用：为空、过长，或含有斜杠或控制字符。");
+  });
+
   it("interpolates what it takes from the server's message", async () => {
     await i18n.changeLanguage("zh-CN");
     const wait = new ApiError(429, "too_many_attempts", "too many failed logins from this address; try again in 42 seconds");

@@ -4,6 +4,7 @@ import { CircleAlert, CircleCheck, ExternalLink, LoaderCircle, Wrench } from "lu
 import { formatBytes } from "../../ui/format";
 import { nameOf } from "../../api/uri";
 import { addressesAsMe, useOwnRoot, usePlaceName } from "../../ui/placeName";
+import { toolSummary } from "./toolSummary";
 import type { ToolCard as ToolCardData } from "./conversation";
 import type { OpenPreview } from "../types";
 
@@ -83,6 +84,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
   const hits = call.name === "search" && result?.ok ? searchHits(result.result) : [];
   const mode = call.name === "search" && result?.ok ? searchMode(result.result) : null;
   const status = pending ? (running ? "running" : "unfinished") : result.ok ? "ok" : "error";
+  const summary = result ? ((result.ok && toolSummary(t, call.name, result.result)) || result.summary) : "";
   return (
     <details className={`tool-card ${failed ? "failed" : ""}`} data-tool={call.name} data-status={status}>
       <summary>
@@ -104,7 +106,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
           </span>
         )}
         <span className="tool-summary ellipsis">
-          {pending ? (running ? t("tool.running") : t("tool.unfinished")) : result.ok ? result.summary : err || result.summary}
+          {pending ? (running ? t("tool.running") : t("tool.unfinished")) : result.ok ? summary : err || summary}
         </span>
       </summary>
       <div className="tool-body">
@@ -117,7 +119,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
             <div className="tool-label">
               {result.ok ? t("tool.result") : t("tool.resultError")} · {formatBytes(result.bytes)}
             </div>
-            <p className="tool-result-summary">{result.summary}</p>
+            <p className="tool-result-summary">{summary}</p>
             {err && <p className="error small">{err}</p>}
           </div>
         )}
@@ -134,7 +136,7 @@ export const ToolCard = memo(function ToolCard({ card, running, onOpenPreview }:
                 <button type="button" className="link-btn" onClick={() => onOpenPreview(h.uri, h.offset, query)}>
                   {typeof h.line === "number" ? t("tool.hitLine", { name: nameOf(h.uri), line: h.line }) : nameOf(h.uri)}
                 </button>{" "}
-                <span className="muted small">{h.snippet}</span>
+                <span className="muted small tool-snippet">{h.snippet}</span>
               </li>
             ))}
           </ul>

@@ -2,14 +2,19 @@ import { useTranslation } from "react-i18next";
 import { Bot, WandSparkles } from "lucide-react";
 import i18n from "../../i18n";
 
-/** exampleQuestions are starting points for a folder. */
+/**
+ * exampleQuestions are starting points for a folder. The home folder has
+ * sentences of its own: Chinese puts no spaces around 我的文件 as it does
+ * around a folder's Latin name.
+ */
 export function exampleQuestions(scopeURI: string, label: string): string[] {
-  const where = label || i18n.t("agent:welcome.myFiles");
+  const home = { context: "home" };
+  const where = label ? { where: label } : home;
   return [
-    i18n.t("agent:welcome.q1", { scope: scopeURI }),
-    i18n.t("agent:welcome.q2", { where }),
-    i18n.t("agent:welcome.q3", { where }),
-    i18n.t("agent:welcome.q4", { where }),
+    i18n.t("agent:welcome.q1", label ? { scope: scopeURI } : home),
+    i18n.t("agent:welcome.q2", where),
+    i18n.t("agent:welcome.q3", where),
+    i18n.t("agent:welcome.q4", where),
   ];
 }
 
@@ -20,7 +25,13 @@ export function Welcome(props: { scopeURI: string; label: string; textOnly: bool
     <div className="welcome">
       <Bot size={26} aria-hidden className="welcome-icon" />
       <p className="welcome-title">
-        {t("welcome.ask")} {props.label ? <code className="scope">{props.label}</code> : t("welcome.yourFiles")}
+        {props.label ? (
+          <>
+            {t("welcome.ask")} <code className="scope">{props.label}</code>
+          </>
+        ) : (
+          t("welcome.askYourFiles")
+        )}
       </p>
       <p className="muted small">
         {t("welcome.how")} <kbd>/</kbd> {t("welcome.forCommands")}

@@ -4,6 +4,7 @@
 import { useTranslation } from "react-i18next";
 import type { CompileSkill } from "../../api/agent";
 import type { SkillFlowStart } from "../../skills/SkillFlow";
+import { skillDescription, skillTitle } from "../../skills/builtinText";
 
 export function SkillPicker(props: {
   skills: readonly CompileSkill[];
@@ -21,8 +22,8 @@ export function SkillPicker(props: {
       <div className="skill-picker">
         <select id="compile-skill" className="select" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
           {skills.map((s) => (
-            <option key={s.id} value={s.id} title={s.description}>
-              {s.title || s.name}
+            <option key={s.id} value={s.id} title={skillDescription(t, s)}>
+              {skillTitle(t, s)}
               {s.builtin ? t("compile.builtinSuffix") : ""}
             </option>
           ))}
@@ -52,7 +53,7 @@ export function SkillPicker(props: {
           {t("compile.skills")}
         </button>
       </div>
-      {selected?.description && <span className="muted small">{selected.description}</span>}
+      {selected?.description && <span className="muted small">{skillDescription(t, selected)}</span>}
     </div>
   );
 }

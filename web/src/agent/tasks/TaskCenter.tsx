@@ -47,7 +47,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
                 <span className={`badge state-${j.state}`}>{t(`common:jobState.${j.state}`, { defaultValue: j.state })}</span>
               </div>
               <div className="job-meta small muted">
-                {j.stage && <span>{t("tasks.stage", { stage: j.stage })}</span>}
+                {j.stage && <span>{t("tasks.stage", { stage: t(`common:jobStage.${j.stage}`, { defaultValue: j.stage }) })}</span>}
                 <span>
                   {j.max_attempts ? t("tasks.attemptOf", { n: j.attempts, max: j.max_attempts }) : t("tasks.attempt", { n: j.attempts })}
                 </span>
