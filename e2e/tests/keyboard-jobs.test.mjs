@@ -55,8 +55,9 @@ describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
       // research plan.
       await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "tree", null, { timeout: 5_000 }).catch(() => {});
       assert.equal(await focusedName(page), "tree:Files", "focus lands on the tree after login");
-      await page.keyboard.press("n");
       const notes = treeItem(page, `${ROOT}notes/`);
+      await notes.waitFor(); // type-ahead needs the rows listed
+      await page.keyboard.press("n");
       assert.equal(await notes.getAttribute("aria-selected"), "true");
       await page.keyboard.press("ArrowRight");
       assert.equal(await notes.getAttribute("aria-expanded"), "true");
