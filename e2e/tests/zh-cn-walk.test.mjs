@@ -25,7 +25,7 @@ const NAMES = new Set(
     // KnowAgent's tools, named as the model calls them.
     "read", "search",
     "Ctrl", "Shift", "Enter", "Del", "Esc",
-    "fake", ADMIN_USER, "notes", "docs", "blobs", "wiki",
+    "fake", ADMIN_USER, "notes", "archive", "docs", "blobs", "wiki",
   ].map((w) => w.toLowerCase()),
 );
 

@@ -63,7 +63,7 @@ export function CompileResult(props: { result: CompileResponse; display: (uri: s
               <span className={`badge state-${j.state}`}>
                 <StateIcon state={j.state} /> {t(`common:jobState.${j.state}`, { defaultValue: j.state })}
               </span>
-              {j.state === "running" && j.stage && <span className="muted small"> {t("tasks.stage", { stage: j.stage })}</span>}
+              {j.state === "running" && j.stage && <span className="muted small job-stage">{t("tasks.stage", { stage: t(`common:jobStage.${j.stage}`, { defaultValue: j.stage }) })}</span>}
               {j.error && j.state !== "succeeded" && (
                 <span className="error small"> {messageOf(new ApiError(0, j.error.code, j.error.message))}</span>
               )}
