@@ -93,7 +93,14 @@ type server struct {
 
 func startServer(t *testing.T, dataDir string, extraEnv ...string) *server {
 	t.Helper()
-	s := &server{t: t, addr: freePort(t), lines: make(chan string, 100), done: make(chan error, 1)}
+	return startServerAt(t, dataDir, freePort(t), extraEnv...)
+}
+
+// startServerAt is startServer on a given address, for a config that
+// names the server's own address (public_url).
+func startServerAt(t *testing.T, dataDir, addr string, extraEnv ...string) *server {
+	t.Helper()
+	s := &server{t: t, addr: addr, lines: make(chan string, 100), done: make(chan error, 1)}
 	s.cmd = exec.Command(binPath)
 	s.cmd.Env = childEnv(append([]string{"KB_LISTEN=" + s.addr, "KB_DATA_DIR=" + dataDir}, extraEnv...)...)
 	s.cmd.Stderr = &lockedWriter{mu: &s.mu, w: &s.stderr}

@@ -6,16 +6,20 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/knowspace/knowspace/internal/app"
+	"github.com/knowspace/knowspace/internal/auth"
 )
 
 // userCommand lets operators manage accounts without the API.
 func userCommand(configPath string, args []string) error {
 	if len(args) == 0 {
 		usage()
-		return errors.New("user: missing subcommand (add, passwd, list)")
+		return errors.New("user: missing subcommand (add, passwd, reset-password, list)")
 	}
 	ctx := context.Background()
 	a, err := open(ctx, configPath)
@@ -72,8 +76,42 @@ func userCommand(configPath string, args []string) error {
 		}
 		fmt.Printf("password of %s changed; their sessions have ended\n", u.Username)
 		return nil
+	case "reset-password":
+		return resetPassword(ctx, a, args[1:])
 	}
-	return fmt.Errorf("user: unknown subcommand %q (add, passwd, list)", args[0])
+	return fmt.Errorf("user: unknown subcommand %q (add, passwd, reset-password, list)", args[0])
+}
+
+// resetPassword is the break-glass way in when single sign-on fails: a new
+// password, every session ended, and a one-time sign-in address that works
+// even with auth.password_login: false, for the operator to mend the config.
+func resetPassword(ctx context.Context, a *app.Core, args []string) error {
+	if len(args) < 1 {
+		return errors.New("user reset-password: missing <name>")
+	}
+	u, err := a.Auth.UserByName(ctx, args[0])
+	if err != nil {
+		return err
+	}
+	pw, err := readPassword()
+	if err != nil {
+		return err
+	}
+	if u, err = a.Auth.SetPassword(ctx, u.ID, pw); err != nil {
+		return err
+	}
+	ticket, err := a.Auth.OpenHandoff(ctx, u, "", "", auth.BreakGlassTTL)
+	if err != nil {
+		return err
+	}
+	base := a.Config.PublicURL
+	if base == "" {
+		base = "http://" + a.Config.Listen
+	}
+	fmt.Printf("password of %s changed; their sessions have ended\n", u.Username)
+	fmt.Printf("one-time sign-in, valid %s: %s/#%s\n", auth.BreakGlassTTL, strings.TrimRight(base, "/"),
+		url.Values{"sso_ticket": {ticket}}.Encode())
+	return nil
 }
 
 // readPassword takes the password from KB_NEW_PASSWORD or one line of stdin,

@@ -46,6 +46,20 @@ var (
 	CodeNotASession        = def("not_a_session", "the request used an API token where only a signed-in session can act", 400)
 	CodeTooManyAttempts    = def("too_many_attempts", "too many failed sign-ins from this address; Retry-After says when to try again", 429)
 	CodeTooManyLogins      = def("too_many_logins", "too many sign-ins on this server at once; Retry-After says when to try again", 429)
+	CodeAccountDisabled    = def("account_disabled", "the account is disabled; an administrator can enable it", 403)
+	CodePasswordLoginOff   = def("password_login_disabled", "this server signs people in through its identity providers only", 403)
+)
+
+// Single sign-on through an identity provider.
+var (
+	CodeSSOUnknownProvider = def("sso_unknown_provider", "no identity provider has this id", 404)
+	CodeSSOStateMismatch   = def("sso_state_mismatch", "the answer from the identity provider belongs to no sign-in started in this browser, or it is stale; start again", 400)
+	CodeSSODenied          = def("sso_denied", "the identity provider did not sign the user in (cancelled or refused); error.provider_error says its word", 401)
+	CodeSSOInvalidToken    = def("sso_invalid_token", "the identity provider's ID token failed verification (signature, issuer, audience, expiry or nonce)", 401)
+	CodeSSOProvider        = def("sso_provider_unavailable", "the identity provider could not be reached or answered something unusable", 502)
+	CodeSSONoAccount       = def("sso_no_account", "no account belongs to this identity and the provider may not create one", 403)
+	CodeSSOEmailTaken      = def("sso_email_taken", "an account with this email address exists, and the provider may not link to it", 409)
+	CodeInvalidTicket      = def("invalid_ticket", "the sign-in ticket is unknown, already used or expired; sign in again", 401)
 )
 
 // Who may do what.

@@ -20,6 +20,7 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/sample"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
+	"github.com/knowspace/knowspace/internal/sso"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -35,6 +36,8 @@ type Core struct {
 	// model.
 	Embedder *search.Embedder
 	Auth     *auth.Service
+	// SSO is the identity providers; nil when none is configured.
+	SSO *sso.Service
 }
 
 // Open makes the data directory the server's alone and opens the core on
@@ -76,7 +79,14 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 		st.Close()
 		return nil, err
 	}
-	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Embedder: embedder, Auth: svc}, nil
+	var providers *sso.Service
+	if len(cfg.Auth.OIDC) > 0 {
+		if providers, err = sso.New(cfg, secret); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Embedder: embedder, Auth: svc, SSO: providers}, nil
 }
 
 // Close releases the blobs' staging and closes the database.

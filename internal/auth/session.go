@@ -82,17 +82,25 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (S
 }
 
 func (s *Service) issue(ctx context.Context, u store.User) (Session, error) {
-	now := s.now().UTC().Truncate(time.Second)
-	sess := store.Session{ID: randomHex(16), UserID: u.ID, CreatedAt: now, LastSeenAt: now,
-		ExpiresAt: now.Add(s.ttl), MaxExpiresAt: now.Add(s.maxTTL)}
+	sess := s.newSession(u)
 	if err := s.st.CreateSession(ctx, &sess); err != nil {
 		return Session{}, apierr.Internal("create session", err)
 	}
+	return s.sign(sess, u)
+}
+
+func (s *Service) newSession(u store.User) store.Session {
+	now := s.now().UTC().Truncate(time.Second)
+	return store.Session{ID: randomHex(16), UserID: u.ID, CreatedAt: now, LastSeenAt: now,
+		ExpiresAt: now.Add(s.ttl), MaxExpiresAt: now.Add(s.maxTTL)}
+}
+
+func (s *Service) sign(sess store.Session, u store.User) (Session, error) {
 	c := claims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    issuer,
 			Subject:   strconv.FormatInt(u.ID, 10),
-			IssuedAt:  jwt.NewNumericDate(now),
+			IssuedAt:  jwt.NewNumericDate(sess.CreatedAt),
 			ExpiresAt: jwt.NewNumericDate(sess.MaxExpiresAt),
 		},
 		Username: u.Username, Role: u.Role, SessionID: sess.ID,
@@ -102,6 +110,49 @@ func (s *Service) issue(ctx context.Context, u store.User) (Session, error) {
 		return Session{}, apierr.Internal("sign session token", err)
 	}
 	return Session{Token: tok, ExpiresAt: sess.MaxExpiresAt, IdleExpiresAt: sess.ExpiresAt, User: u}, nil
+}
+
+// HandoffTTL is how long the browser has to redeem a provider's sign-in;
+// BreakGlassTTL how long an operator has to open the one-time sign-in
+// address `knowspace user reset-password` prints.
+const (
+	HandoffTTL    = time.Minute
+	BreakGlassTTL = 15 * time.Minute
+)
+
+// OpenHandoff opens the session of a provider's sign-in, keeping the ID token
+// for the provider's logout, and returns the one-time ticket the browser
+// redeems for the session's token: the token itself never travels in an
+// address, where history and logs would keep it.
+func (s *Service) OpenHandoff(ctx context.Context, u store.User, provider, idToken string, ttl time.Duration) (string, error) {
+	ticket := randomHex(24)
+	h := hashToken(ticket)
+	sess := s.newSession(u)
+	exp := sess.CreatedAt.Add(ttl)
+	sess.Provider, sess.IDToken, sess.HandoffHash, sess.HandoffExpiresAt = provider, idToken, &h, &exp
+	if err := s.st.CreateSession(ctx, &sess); err != nil {
+		return "", apierr.Internal("create session", err)
+	}
+	return ticket, nil
+}
+
+// RedeemHandoff trades a ticket, once, for its session's token.
+func (s *Service) RedeemHandoff(ctx context.Context, ticket string) (Session, error) {
+	sess, err := s.st.RedeemHandoff(ctx, hashToken(ticket), s.now().UTC())
+	if errors.Is(err, store.ErrNotFound) {
+		return Session{}, apierr.Unauthorized(apierr.CodeInvalidTicket, "the sign-in ticket is unknown, already used or expired; sign in again")
+	}
+	if err != nil {
+		return Session{}, apierr.Internal("redeem sign-in ticket", err)
+	}
+	u, err := s.st.UserByID(ctx, sess.UserID)
+	if err != nil {
+		return Session{}, apierr.Internal("redeem sign-in ticket: read user", err)
+	}
+	if u.Disabled {
+		return Session{}, apierr.Forbidden(apierr.CodeAccountDisabled, "the account %s is disabled; an administrator can enable it", u.Username)
+	}
+	return s.sign(sess, u)
 }
 
 // Authenticate turns a bearer credential into the account it belongs to.
@@ -175,15 +226,20 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// Logout ends the caller's session.
-func (s *Service) Logout(ctx context.Context, p Principal) error {
+// Logout ends the caller's session and returns it, so a door can end the
+// identity provider's session too (its Provider and IDToken).
+func (s *Service) Logout(ctx context.Context, p Principal) (store.Session, error) {
 	if p.SessionID == "" {
-		return apierr.BadRequest(apierr.CodeNotASession, "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
+		return store.Session{}, apierr.BadRequest(apierr.CodeNotASession, "this request used an API token, not a session; revoke tokens with DELETE /api/v1/auth/tokens/{id}")
+	}
+	sess, err := s.st.SessionByID(ctx, p.SessionID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return store.Session{}, apierr.Internal("logout: read session", err)
 	}
 	if err := s.st.DeleteSession(ctx, p.User.ID, p.SessionID); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return apierr.Internal("logout: delete session", err)
+		return store.Session{}, apierr.Internal("logout: delete session", err)
 	}
-	return nil
+	return sess, nil
 }
 
 // LogoutAll ends every session of the caller, this one included.

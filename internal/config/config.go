@@ -81,6 +81,11 @@ type Config struct {
 	// TrustedProxies are the reverse proxies (CIDR ranges or addresses)
 	// whose X-Forwarded-For names the client; empty trusts no one.
 	TrustedProxies []string `yaml:"trusted_proxies"`
+	// PublicURL is the address users reach the server at, for addresses
+	// the server hands out (the single sign-on redirect).
+	PublicURL string `yaml:"public_url"`
+	// Auth is how people sign in: passwords, identity providers.
+	Auth Auth `yaml:"auth"`
 }
 
 // Conversations configures stored chat history. Store false keeps nothing:
@@ -234,12 +239,13 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"KB_BLOB_STORE": &c.BlobStore, "KB_S3_ENDPOINT": &c.S3.Endpoint, "KB_S3_BUCKET": &c.S3.Bucket,
 		"KB_S3_PREFIX": &c.S3.Prefix, "KB_S3_REGION": &c.S3.Region,
 		"KB_LOG_FORMAT": &c.LogFormat, "KB_LOG_LEVEL": &c.LogLevel, "KB_METRICS_LISTEN": &c.MetricsListen,
-		"KB_CLI_USER": &c.CLIUser,
+		"KB_CLI_USER": &c.CLIUser, "KB_PUBLIC_URL": &c.PublicURL,
 	} {
 		if v := getenv(name); v != "" {
 			*dst = v
 		}
 	}
+	c.Auth.readSecrets(getenv)
 	if v := getenv("KB_TRUSTED_PROXIES"); v != "" {
 		c.TrustedProxies = splitList(v)
 	}
@@ -289,6 +295,9 @@ func (c Config) Validate() error {
 		return err
 	}
 	if err := c.validateTrustedProxies(); err != nil {
+		return err
+	}
+	if err := c.validateAuth(); err != nil {
 		return err
 	}
 	if c.DatabaseDSN != "" && !strings.HasPrefix(c.DatabaseDSN, "postgres://") && !strings.HasPrefix(c.DatabaseDSN, "postgresql://") {

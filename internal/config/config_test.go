@@ -99,6 +99,14 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"blob_store: s3\ns3:\n  bucket: b", "", "s3.endpoint"},
 		{"blob_store: s3\ns3:\n  endpoint: http://s3:8333", "", "s3.bucket"},
 		{"blob_store: s3\ns3:\n  endpoint: http://s3:8333\n  bucket: b\n  prefix: kb", "", "s3.prefix"},
+		{"auth:\n  password_login: false", "", "auth.password_login"},
+		{"auth:\n  oidc:\n    - id: corp\n      issuer: https://idp.example\n      client_id: kb\n      client_secret_env: S", "S=x", "public_url:"},
+		{"public_url: https://kb.example/app\nauth:\n  oidc:\n    - id: corp", "", "public_url:"},
+		{"public_url: https://kb.example\nauth:\n  oidc:\n    - id: Corp!", "", "auth.oidc[0].id"},
+		{"public_url: https://kb.example\nauth:\n  oidc:\n    - id: corp\n      issuer: http://idp.example\n      client_id: kb\n      client_secret_env: S", "S=x", "auth.oidc[0].issuer"},
+		{"public_url: https://kb.example\nauth:\n  oidc:\n    - id: corp\n      issuer: https://idp.example\n      client_id: kb\n      client_secret_env: S", "", "environment variable S is empty"},
+		{"public_url: https://kb.example\nauth:\n  oidc:\n    - id: corp\n      issuer: https://idp.example\n      client_id: kb\n      client_secret_env: S\n      groups: {eng: engineering}", "S=x", "auth.oidc[0].groups_claim"},
+		{"public_url: https://kb.example\nauth:\n  oidc:\n    - id: corp\n      issuer: https://idp.example\n      client_id: kb\n      client_secret_env: S\n      scopes: [email]", "S=x", "auth.oidc[0].scopes"},
 		{"models:\n  - id: m\n    profile: openai\n    base_url: ftp://x\n    api_key: k\n    context_window: 8192\n    output_reserve: 1024", "", "models[0].base_url"},
 	}
 	for _, tc := range cases {

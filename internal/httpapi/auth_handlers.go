@@ -36,6 +36,9 @@ func (r *loginRequest) Validate() error {
 }
 
 func (h *handlers) login(c echo.Context) error {
+	if h.PasswordLoginOff {
+		return apierr.Forbidden(apierr.CodePasswordLoginOff, "this server signs people in through its identity providers only")
+	}
 	var req loginRequest
 	if err := bindJSON(c, &req); err != nil {
 		return err
@@ -49,9 +52,18 @@ func (h *handlers) login(c echo.Context) error {
 	})
 }
 
+// logout ends the session; one opened by an identity provider answers
+// where the browser ends the provider's session too.
 func (h *handlers) logout(c echo.Context) error {
-	if err := h.Auth.Logout(c.Request().Context(), currentPrincipal(c)); err != nil {
+	ctx := c.Request().Context()
+	sess, err := h.Auth.Logout(ctx, currentPrincipal(c))
+	if err != nil {
 		return err
+	}
+	if h.SSO != nil && sess.Provider != "" {
+		if u := h.SSO.EndSessionURL(ctx, sess.Provider, sess.IDToken); u != "" {
+			return c.JSON(http.StatusOK, map[string]string{"end_session_url": u})
+		}
 	}
 	return c.NoContent(http.StatusNoContent)
 }

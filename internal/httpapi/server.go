@@ -24,6 +24,7 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/skill"
+	"github.com/knowspace/knowspace/internal/sso"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/turn"
 )
@@ -80,6 +81,10 @@ type Deps struct {
 	// endpoint, WebDAV): each owns its path and below, authenticates its
 	// own way and calls the same domain services.
 	Mounts []Mount
+	// SSO is the configured identity providers; nil offers none.
+	SSO *sso.Service
+	// PasswordLoginOff refuses password sign-in (auth.password_login: false).
+	PasswordLoginOff bool
 }
 
 // Mount serves Handler at Path and every path below it.
@@ -120,6 +125,10 @@ func New(d Deps) *echo.Echo {
 	api := e.Group("/api/v1")
 	api.GET("/openapi.json", serveOpenAPI)
 	api.POST("/auth/login", h.login)
+	api.GET("/auth/sign-in-options", h.signInOptions)
+	api.GET("/auth/sso/:id/start", h.ssoStart)
+	api.GET("/auth/sso/:id/callback", h.ssoCallback)
+	api.POST("/auth/sso/redeem", h.ssoRedeem)
 
 	// Which credentials reach each route is declared in
 	// token_capabilities.go; a route missing there fails a test.

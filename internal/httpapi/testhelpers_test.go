@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
@@ -75,6 +76,13 @@ func newEnvWith(t *testing.T, dialect string, d httpapi.Deps) *env {
 // newEnvOn is newEnvWith on a stack the test built.
 func newEnvOn(t testing.TB, stack *apptest.Stack, d httpapi.Deps) *env {
 	t.Helper()
+	return newEnvListening(t, stack, d, nil)
+}
+
+// newEnvListening is newEnvOn served on ln (nil: a new port), for deps that
+// need the server's address before it starts (single sign-on's redirect).
+func newEnvListening(t testing.TB, stack *apptest.Stack, d httpapi.Deps, ln net.Listener) *env {
+	t.Helper()
 	st, dir, tree, svc := stack.Store, stack.Dir, stack.Tree, stack.Auth
 	if _, err := svc.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatalf("ensure admin: %v", err)
@@ -83,6 +91,10 @@ func newEnvOn(t testing.TB, stack *apptest.Stack, d httpapi.Deps) *env {
 	d.Store, d.Auth, d.Tree = st, svc, tree
 	h := httpapi.New(d)
 	srv := httptest.NewUnstartedServer(nil)
+	if ln != nil {
+		srv.Listener.Close()
+		srv.Listener = ln
+	}
 	srv.Config = httpapi.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer e.served.Add(1)
 		if e.bodyRead != nil && r.Body != nil {

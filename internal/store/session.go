@@ -15,6 +15,37 @@ type Session struct {
 	LastSeenAt   time.Time
 	ExpiresAt    time.Time
 	MaxExpiresAt time.Time
+	// Provider and IDToken are set for a session opened by single sign-on:
+	// the provider's logout is sent the token as id_token_hint.
+	Provider string
+	IDToken  string
+	// HandoffHash is the hash of the one-time ticket the browser redeems
+	// for this session's token, until HandoffExpiresAt; nil once redeemed.
+	HandoffHash      *string
+	HandoffExpiresAt *time.Time
+}
+
+// RedeemHandoff ends the one-time ticket whose hash is given and returns its
+// session; ErrNotFound when no live ticket has it, so a second redeem of the
+// same ticket fails like a forged one.
+func (s *Store) RedeemHandoff(ctx context.Context, hash string, now time.Time) (Session, error) {
+	var sess Session
+	err := s.InTx(ctx, func(tx *Store) error {
+		if err := tx.db.WithContext(ctx).Where("handoff_hash = ? AND handoff_expires_at > ?", hash, now).
+			Take(&sess).Error; err != nil {
+			return translate(err)
+		}
+		res := tx.db.WithContext(ctx).Model(&Session{}).Where("id = ? AND handoff_hash = ?", sess.ID, hash).
+			Updates(map[string]any{"handoff_hash": nil, "handoff_expires_at": nil})
+		if res.Error != nil {
+			return translate(res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+	return sess, err
 }
 
 // CreateSession stores a new session and drops the user's expired ones,

@@ -19,6 +19,9 @@ type User struct {
 	PasswordHash string
 	Role         string
 	Disabled     bool
+	// Email is set for accounts made or linked by single sign-on, and by
+	// an operator who pre-creates an account for its owner's first sign-on.
+	Email        string
 	TokenVersion int
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
@@ -34,6 +37,22 @@ func (s *Store) UserByUsername(ctx context.Context, username string) (User, erro
 	var u User
 	err := s.db.WithContext(ctx).Where("username = ?", username).Take(&u).Error
 	return u, translate(err)
+}
+
+// UserByEmail finds the one account with this address; ErrNotFound when
+// none has it, and ErrConflict when several do (no one of them is chosen).
+func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	var us []User
+	if err := s.db.WithContext(ctx).Where("email = ? AND email <> ''", email).Limit(2).Find(&us).Error; err != nil {
+		return User{}, translate(err)
+	}
+	switch len(us) {
+	case 0:
+		return User{}, ErrNotFound
+	case 1:
+		return us[0], nil
+	}
+	return User{}, ErrConflict
 }
 
 // UserByID finds an account by id.

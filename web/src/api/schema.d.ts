@@ -264,7 +264,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End this session. */
+        /**
+         * End this session.
+         * @description A session opened by single sign-on answers 200 with the provider's end-session address (id_token_hint included) when the provider has one; send the browser there to end the provider's session too. Any other session answers 204.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -317,6 +320,80 @@ export interface paths {
         put?: never;
         /** Change the caller's password; ends every other session and every API token. */
         post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sign-in-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the login page offers: the password form, and a button per identity provider. */
+        get: operations["signInOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Trade a single sign-on ticket, once, for a session token. */
+        post: operations["ssoRedeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/{id}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the browser back.
+         * @description Checks the answer against the pending sign-in, trades the code for tokens, verifies the ID token, makes or finds the account and brings its mapped groups and role in line with the provider's claims. Redirects to the web app with `#sso_ticket=…&return=…` (redeem the ticket with POST /api/v1/auth/sso/redeem within a minute) or `#sso_error=<code>`.
+         */
+        get: operations["ssoCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Begin single sign-on at a provider (a browser navigation, not a fetch).
+         * @description Redirects to the provider's authorization endpoint (code flow with PKCE, state and nonce) and sets a short-lived HttpOnly cookie holding the pending sign-in. `return` is the web app's path to go back to afterwards; anything but a path of this site is ignored.
+         */
+        get: operations["ssoStart"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1300,6 +1377,16 @@ export interface components {
                  *     | `not_a_session` | 400 | the request used an API token where only a signed-in session can act |
                  *     | `too_many_attempts` | 429 | too many failed sign-ins from this address; Retry-After says when to try again |
                  *     | `too_many_logins` | 429 | too many sign-ins on this server at once; Retry-After says when to try again |
+                 *     | `account_disabled` | 403 | the account is disabled; an administrator can enable it |
+                 *     | `password_login_disabled` | 403 | this server signs people in through its identity providers only |
+                 *     | `sso_unknown_provider` | 404 | no identity provider has this id |
+                 *     | `sso_state_mismatch` | 400 | the answer from the identity provider belongs to no sign-in started in this browser, or it is stale; start again |
+                 *     | `sso_denied` | 401 | the identity provider did not sign the user in (cancelled or refused); error.provider_error says its word |
+                 *     | `sso_invalid_token` | 401 | the identity provider's ID token failed verification (signature, issuer, audience, expiry or nonce) |
+                 *     | `sso_provider_unavailable` | 502 | the identity provider could not be reached or answered something unusable |
+                 *     | `sso_no_account` | 403 | no account belongs to this identity and the provider may not create one |
+                 *     | `sso_email_taken` | 409 | an account with this email address exists, and the provider may not link to it |
+                 *     | `invalid_ticket` | 401 | the sign-in ticket is unknown, already used or expired; sign in again |
                  *     | `admin_only` | 403 | only administrators may do this |
                  *     | `cannot_modify_self` | 400 | an administrator cannot disable or demote their own account |
                  *     | `read_only` | 403 | the caller may read this but not change it (a read-only token or share) |
@@ -1444,7 +1531,7 @@ export interface components {
                  * @example not_found
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
@@ -2081,6 +2168,16 @@ export interface components {
             role: "read" | "write";
             uri: string;
             user?: string;
+        };
+        SignInOptions: {
+            /** @description Whether the password form is offered. */
+            password_login: boolean;
+            providers: {
+                /** @description Sign in at GET /api/v1/auth/sso/{id}/start. */
+                id: string;
+                /** @description The button's label. */
+                name: string;
+            }[];
         };
         Skill: {
             builtin: boolean;
@@ -3019,6 +3116,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Ended here; end it at the provider too. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        end_session_url: string;
+                    };
+                };
+            };
             204: components["responses"]["NoContent"];
             401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
@@ -3087,6 +3195,105 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooMany"];
+            default: components["responses"]["Error"];
+        };
+    };
+    signInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways to sign in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    ssoRedeem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ticket: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    ssoCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the web app, with the ticket or the error code in the fragment. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    ssoStart: {
+        parameters: {
+            query?: {
+                /** @description A path of the web app, such as /notes/. */
+                return?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider's id in auth.oidc. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's sign-in. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            502: components["responses"]["Error"];
             default: components["responses"]["Error"];
         };
     };

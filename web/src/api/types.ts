@@ -22,6 +22,9 @@ export type Role = Schemas["User"]["role"] | (string & {});
 /** LoginResponse is the answer of POST /auth/login. */
 export type LoginResponse = Schemas["Session"];
 
+/** SignInOptions is what the login page offers. */
+export type SignInOptions = Schemas["SignInOptions"];
+
 export type NodeKind = ResourceNode["kind"];
 
 /** JobState is a compile job's lifecycle state. */
