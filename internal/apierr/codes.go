@@ -229,3 +229,12 @@ var (
 	CodeNotReady            = def("not_ready", "this replica cannot do its work yet (/readyz)", 503)
 	CodeClientClosedRequest = def("client_closed_request", "the client closed the request before the answer (nobody reads it)", 499)
 )
+
+// Signing in through a directory (LDAP): what the directory or the way to
+// it made fail. A wrong password or an unknown user is invalid_credentials.
+var (
+	CodeAccountDisabled      = def("account_disabled", "the password is right but the directory marks the account disabled", 403)
+	CodeDirectoryUnavailable = def("directory_unavailable", "the sign-in directory (LDAP) cannot be reached for now; Retry-After says when to try again", 503)
+	CodeDirectoryTLS         = def("directory_tls", "the server could not make a trusted TLS connection to the sign-in directory (unknown CA, wrong name, no StartTLS)", 502)
+	CodeDirectoryError       = def("directory_error", "the sign-in directory refused the server's own bind or search, or found the user name twice; the log says why", 502)
+)
