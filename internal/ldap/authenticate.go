@@ -34,8 +34,8 @@ const (
 
 // Authenticate signs username in: the service account searches for the
 // one entry user_filter matches, a bind as that entry proves the
-// password, and then the service account reads the groups and the
-// disabled rule. cfg must have passed Validate.
+// password, and then the service account reads the disabled rule and the
+// groups. cfg must have passed Validate.
 //
 // Every failure is an *apierr.Error: invalid_credentials for an unknown
 // user, a wrong or empty password (ErrUnknownUser, ErrWrongPassword,
@@ -84,20 +84,27 @@ func (s session) signIn(username, password string) (Identity, error) {
 	if err != nil {
 		return Identity{}, err
 	}
-	if err := s.conn.Bind(entry.DN, password); err != nil {
-		if goldap.IsErrorWithCode(err, goldap.LDAPResultInvalidCredentials) {
-			return Identity{}, refuse(errInvalidCredentials, ErrWrongPassword, err)
-		}
-		return Identity{}, s.fault(err, "bind as the user")
+	bindErr := s.conn.Bind(entry.DN, password)
+	if bindErr != nil && !goldap.IsErrorWithCode(bindErr, goldap.LDAPResultInvalidCredentials) {
+		return Identity{}, s.fault(bindErr, "bind as the user")
 	}
 	// The rest is read as the service account: a person may not be allowed
 	// to read their own groups.
 	if err := s.bindService(); err != nil {
 		return Identity{}, err
 	}
-	if disabled, err := s.matches(entry.DN, s.cfg.DisabledFilter); err != nil {
+	disabled, err := s.matches(entry.DN, s.cfg.DisabledFilter)
+	switch {
+	case err != nil:
 		return Identity{}, err
-	} else if disabled {
+	case bindErr != nil && disabled:
+		// Active Directory and an enforcing ppolicy refuse a disabled
+		// account's bind themselves; the answer stays a wrong password,
+		// the cause tells the log why.
+		return Identity{}, refuse(errInvalidCredentials, ErrWrongPassword, errors.Join(ErrDisabled, bindErr))
+	case bindErr != nil:
+		return Identity{}, refuse(errInvalidCredentials, ErrWrongPassword, bindErr)
+	case disabled:
 		return Identity{}, refuse(errDisabled, ErrDisabled, nil)
 	}
 	id := Identity{

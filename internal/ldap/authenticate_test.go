@@ -109,8 +109,11 @@ func TestSignInRefusals(t *testing.T) {
 		{"NUL byte", "alice\x00", "wonderland", apierr.CodeInvalidCredentials, 401, ldap.ErrUnknownUser},
 		{"disabled, right password", "carol", "still-right", apierr.CodeAccountDisabled, 403, ldap.ErrDisabled},
 		// A wrong password says nothing about the account, not even that it
-		// is disabled.
-		{"disabled, wrong password", "carol", "guess", apierr.CodeInvalidCredentials, 401, ldap.ErrWrongPassword},
+		// is disabled; the cause tells the log.
+		{"disabled, wrong password", "carol", "guess", apierr.CodeInvalidCredentials, 401, ldap.ErrDisabled},
+		// slapd's ppolicy refuses dora's bind itself, as Active Directory
+		// does for a disabled account: a wrong password to the outside.
+		{"locked by the directory, right password", "dora", "also-right", apierr.CodeInvalidCredentials, 401, ldap.ErrDisabled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := signIn(t, config(s), tc.username, tc.password)
@@ -118,13 +121,17 @@ func TestSignInRefusals(t *testing.T) {
 		})
 	}
 
-	t.Run("unknown user and wrong password answer alike", func(t *testing.T) {
+	t.Run("unknown user, wrong password and a locked account answer alike", func(t *testing.T) {
 		_, errUnknown := signIn(t, config(s), "dave", "x")
-		_, errWrong := signIn(t, config(s), "alice", "x")
 		unknown := wantRefused(t, errUnknown, apierr.CodeInvalidCredentials, 401, ldap.ErrUnknownUser)
-		wrong := wantRefused(t, errWrong, apierr.CodeInvalidCredentials, 401, ldap.ErrWrongPassword)
-		if unknown.Message != wrong.Message || unknown.Message == "" {
-			t.Fatalf("messages differ: %q and %q", unknown.Message, wrong.Message)
+		if unknown.Message == "" {
+			t.Fatal("empty message")
+		}
+		for _, who := range [][2]string{{"alice", "x"}, {"carol", "x"}, {"dora", "also-right"}} {
+			_, err := signIn(t, config(s), who[0], who[1])
+			if other := wantRefused(t, err, apierr.CodeInvalidCredentials, 401, ldap.ErrWrongPassword); other.Message != unknown.Message {
+				t.Fatalf("%s: message %q, unknown user's %q", who[0], other.Message, unknown.Message)
+			}
 		}
 	})
 
@@ -238,6 +245,20 @@ func TestTLS(t *testing.T) {
 		_, err := signIn(t, startTLS(s.caFile), "alice", "nope")
 		wantRefused(t, err, apierr.CodeInvalidCredentials, 401, ldap.ErrWrongPassword)
 	})
+}
+
+// A server without a certificate refuses StartTLS; the sign-in stops
+// there instead of going on in clear.
+func TestStartTLSRefusedByTheServer(t *testing.T) {
+	s := startSlapdTLS(t, false)
+	t.Setenv(readerPassEnv, readerPassword)
+	cfg := config(s)
+	if _, err := signIn(t, cfg, "alice", "wonderland"); err != nil {
+		t.Fatalf("in clear: %v", err)
+	}
+	cfg.StartTLS, cfg.CAFile = true, s.caFile
+	_, err := signIn(t, cfg, "alice", "wonderland")
+	wantRefused(t, err, apierr.CodeDirectoryTLS, 502, ldap.ErrTLS)
 }
 
 func TestDirectoryDown(t *testing.T) {

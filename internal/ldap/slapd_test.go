@@ -30,6 +30,7 @@ const (
 	readerPassword  = "reader-secret"
 	peopleDN        = "ou=people," + baseDN
 	groupsDN        = "ou=groups," + baseDN
+	lockoutDN       = "cn=lockout," + baseDN
 	readerPassEnv   = "KB_TEST_LDAP_READER_PASSWORD"
 	slapdStartLimit = 15 * time.Second
 )
@@ -56,9 +57,7 @@ moduleload memberof
 moduleload ppolicy
 pidfile {dir}/slapd.pid
 argsfile {dir}/slapd.args
-TLSCertificateFile {dir}/cert.pem
-TLSCertificateKeyFile {dir}/key.pem
-database mdb
+{tls}database mdb
 suffix "` + baseDN + `"
 rootdn "` + adminDN + `"
 rootpw ` + adminPassword + `
@@ -75,6 +74,13 @@ access to * by dn.exact="` + readerDN + `" read by self read by * none
 // installed (Debian's slapd package; .ci/run installs it).
 func startSlapd(t *testing.T) *slapd {
 	t.Helper()
+	return startSlapdTLS(t, true)
+}
+
+// startSlapdTLS with withTLS false runs a server that has no certificate:
+// it refuses StartTLS and listens on ldap:// only.
+func startSlapdTLS(t *testing.T, withTLS bool) *slapd {
+	t.Helper()
 	bin, err := exec.LookPath("slapd")
 	if err != nil {
 		if _, statErr := os.Stat("/usr/sbin/slapd"); statErr != nil {
@@ -88,15 +94,21 @@ func startSlapd(t *testing.T) *slapd {
 	}
 	writeSelfSigned(t, filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"))
 	conf := filepath.Join(dir, "slapd.conf")
-	if err := os.WriteFile(conf, []byte(strings.ReplaceAll(slapdConf, "{dir}", dir)), 0o600); err != nil {
+	tlsConf, listen := "", ""
+	s := &slapd{caFile: filepath.Join(dir, "cert.pem")}
+	s.ldapURL = fmt.Sprintf("ldap://127.0.0.1:%d", freePort(t))
+	listen = s.ldapURL + "/"
+	if withTLS {
+		tlsConf = "TLSCertificateFile {dir}/cert.pem\nTLSCertificateKeyFile {dir}/key.pem\n"
+		s.ldapsURL = fmt.Sprintf("ldaps://127.0.0.1:%d", freePort(t))
+		listen += " " + s.ldapsURL + "/"
+	}
+	text := strings.NewReplacer("{tls}", tlsConf).Replace(slapdConf)
+	if err := os.WriteFile(conf, []byte(strings.ReplaceAll(text, "{dir}", dir)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := &slapd{caFile: filepath.Join(dir, "cert.pem")}
-	ldapPort, ldapsPort := freePort(t), freePort(t)
-	s.ldapURL = fmt.Sprintf("ldap://127.0.0.1:%d", ldapPort)
-	s.ldapsURL = fmt.Sprintf("ldaps://127.0.0.1:%d", ldapsPort)
 	// -d 0 keeps slapd in the foreground, our child, so Cleanup can end it.
-	s.cmd = exec.Command(bin, "-f", conf, "-h", s.ldapURL+"/ "+s.ldapsURL+"/", "-d", "0")
+	s.cmd = exec.Command(bin, "-f", conf, "-h", listen, "-d", "0")
 	logFile, err := os.Create(filepath.Join(dir, "slapd.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -208,9 +220,11 @@ type entry struct {
 	attrs map[string][]string
 }
 
-// The people and groups of every test. carol is locked (ppolicy's
-// administrative lock value); "research, dev" has a comma in its name, so
-// its DN is escaped; ops is a posixGroup listing user names, not DNs.
+// The people and groups of every test. carol and dora are locked
+// (ppolicy's administrative lock value); only dora's policy enforces it,
+// so slapd itself refuses her bind while carol's still succeeds.
+// "research, dev" has a comma in its name, so its DN is escaped; ops is a
+// posixGroup listing user names, not DNs.
 var directory = []entry{
 	{baseDN, map[string][]string{"objectClass": {"dcObject", "organization"}, "o": {"Example"}, "dc": {"example"}}},
 	{readerDN, map[string][]string{"objectClass": {"organizationalRole", "simpleSecurityObject"}, "cn": {"reader"}, "userPassword": {readerPassword}}},
@@ -222,6 +236,10 @@ var directory = []entry{
 		"userPassword": {"can-we-fix-it"}}},
 	{"uid=carol," + peopleDN, map[string][]string{"objectClass": {"inetOrgPerson"}, "uid": {"carol"}, "cn": {"Carol Locked"}, "sn": {"Locked"},
 		"mail": {"carol@example.org"}, "userPassword": {"still-right"}, "pwdAccountLockedTime": {"000001010000Z"}}},
+	{lockoutDN, map[string][]string{"objectClass": {"organizationalRole", "pwdPolicy"}, "cn": {"lockout"},
+		"pwdAttribute": {"userPassword"}, "pwdLockout": {"TRUE"}}},
+	{"uid=dora," + peopleDN, map[string][]string{"objectClass": {"inetOrgPerson"}, "uid": {"dora"}, "cn": {"Dora Locked"}, "sn": {"Locked"},
+		"userPassword": {"also-right"}, "pwdPolicySubentry": {lockoutDN}, "pwdAccountLockedTime": {"000001010000Z"}}},
 	{"cn=editors," + groupsDN, map[string][]string{"objectClass": {"groupOfNames"}, "cn": {"editors"}, "member": {"uid=alice," + peopleDN}}},
 	{"cn=readers," + groupsDN, map[string][]string{"objectClass": {"groupOfNames"}, "cn": {"readers"},
 		"member": {"uid=alice," + peopleDN, "uid=bob," + peopleDN}}},
