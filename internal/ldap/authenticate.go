@@ -39,11 +39,12 @@ const (
 //
 // Every failure is an *apierr.Error: invalid_credentials for an unknown
 // user, a wrong or empty password (ErrUnknownUser, ErrWrongPassword,
-// ErrEmptyPassword); account_disabled (ErrDisabled) only once the
-// password proved right, so a guess learns nothing; directory_unavailable
-// (ErrUnreachable), directory_tls (ErrTLS) and directory_error
-// (ErrServiceBind, ErrAmbiguousUser, or a search the directory refused)
-// for the server's side. A cancelled ctx returns its error.
+// ErrEmptyPassword; ErrDisabled too when the entry is disabled);
+// account_disabled (ErrDisabled) only once the password proved right, so
+// a guess learns nothing; directory_unavailable (ErrUnreachable),
+// directory_tls (ErrTLS) and directory_error (ErrServiceBind,
+// ErrNoUserBase, ErrAmbiguousUser, or a search the directory refused) for
+// the server's side. A cancelled ctx returns its error.
 func Authenticate(ctx context.Context, cfg Config, username, password string) (Identity, error) {
 	cfg = cfg.withDefaults()
 	// An empty password makes a simple bind "unauthenticated" (RFC 4513
@@ -62,7 +63,7 @@ func Authenticate(ctx context.Context, cfg Config, username, password string) (I
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 
-	s := session{ctx: ctx, cfg: cfg, conn: conn}
+	s := session{cfg: cfg, conn: conn}
 	id, err := s.signIn(username, password)
 	if ctx.Err() != nil {
 		return Identity{}, fmt.Errorf("ldap sign-in of %q: %w", username, ctx.Err())
@@ -70,8 +71,8 @@ func Authenticate(ctx context.Context, cfg Config, username, password string) (I
 	return id, err
 }
 
+// session is one sign-in's connection and settings.
 type session struct {
-	ctx  context.Context
 	cfg  Config
 	conn *goldap.Conn
 }

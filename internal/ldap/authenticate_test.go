@@ -80,6 +80,18 @@ func TestSignInReturnsTheDirectorysPerson(t *testing.T) {
 		t.Fatalf("typed ALICE: username %q name %q, want alice and Alice L.", id.Username, id.Name)
 	}
 
+	// A name that is not the DN's first part is read from the group's
+	// entry; a group without one is left out.
+	cfg = config(s)
+	cfg.GroupNameAttribute = "description"
+	id, err = signIn(t, cfg, "alice", "wonderland")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(id.Groups, []string{"Editorial team"}) {
+		t.Fatalf("groups by description: %q, want [Editorial team]", id.Groups)
+	}
+
 	// bob has no mail and one group.
 	id, err = signIn(t, config(s), "bob", "can-we-fix-it")
 	if err != nil {
