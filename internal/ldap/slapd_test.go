@@ -72,14 +72,14 @@ access to * by dn.exact="` + readerDN + `" read by self read by * none
 // startSlapd runs a fresh slapd seeded with the people and groups below
 // and stops it when the test ends. It skips only when slapd is not
 // installed (Debian's slapd package; .ci/run installs it).
-func startSlapd(t *testing.T) *slapd {
+func startSlapd(t testing.TB) *slapd {
 	t.Helper()
 	return startSlapdTLS(t, true)
 }
 
 // startSlapdTLS with withTLS false runs a server that has no certificate:
 // it refuses StartTLS and listens on ldap:// only.
-func startSlapdTLS(t *testing.T, withTLS bool) *slapd {
+func startSlapdTLS(t testing.TB, withTLS bool) *slapd {
 	t.Helper()
 	bin, err := exec.LookPath("slapd")
 	if err != nil {
@@ -114,6 +114,7 @@ func startSlapdTLS(t *testing.T, withTLS bool) *slapd {
 		t.Fatal(err)
 	}
 	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile
+	dieWithTest(s.cmd)
 	if err := s.cmd.Start(); err != nil {
 		t.Fatalf("start slapd: %v", err)
 	}
@@ -131,7 +132,7 @@ func startSlapdTLS(t *testing.T, withTLS bool) *slapd {
 }
 
 // stop ends slapd now, for tests of a directory that went away.
-func (s *slapd) stop(t *testing.T) {
+func (s *slapd) stop(t testing.TB) {
 	t.Helper()
 	if err := s.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -147,7 +148,7 @@ func (s *slapd) stop(t *testing.T) {
 	t.Fatal("slapd still answers after kill")
 }
 
-func waitForSlapd(t *testing.T, s *slapd, exited <-chan struct{}, logPath string) *goldap.Conn {
+func waitForSlapd(t testing.TB, s *slapd, exited <-chan struct{}, logPath string) *goldap.Conn {
 	t.Helper()
 	deadline := time.Now().Add(slapdStartLimit)
 	for {
@@ -172,7 +173,7 @@ func waitForSlapd(t *testing.T, s *slapd, exited <-chan struct{}, logPath string
 	}
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -184,7 +185,7 @@ func freePort(t *testing.T) int {
 
 // writeSelfSigned writes a self-signed certificate for 127.0.0.1, the
 // kind a small team's directory often has: it is its own CA.
-func writeSelfSigned(t *testing.T, certPath, keyPath string) {
+func writeSelfSigned(t testing.TB, certPath, keyPath string) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -248,7 +249,7 @@ var directory = []entry{
 	{"cn=ops," + groupsDN, map[string][]string{"objectClass": {"posixGroup"}, "cn": {"ops"}, "gidNumber": {"5000"}, "memberUid": {"bob"}}},
 }
 
-func seed(t *testing.T, admin *goldap.Conn) {
+func seed(t testing.TB, admin *goldap.Conn) {
 	t.Helper()
 	for _, e := range directory {
 		req := goldap.NewAddRequest(e.dn, nil)
