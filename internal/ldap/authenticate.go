@@ -2,7 +2,9 @@ package ldap
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -82,6 +84,10 @@ func (s session) signIn(username, password string) (Identity, error) {
 		return Identity{}, err
 	}
 	entry, err := s.findUser(username)
+	if errors.Is(err, ErrUnknownUser) {
+		s.decoy(password)
+		return Identity{}, err
+	}
 	if err != nil {
 		return Identity{}, err
 	}
@@ -121,6 +127,19 @@ func (s session) signIn(username, password string) (Identity, error) {
 		return Identity{}, err
 	}
 	return id, nil
+}
+
+// decoy makes an unknown user cost the directory what a wrong password
+// does (a failed bind, the service bind, the disabled check), so the time
+// an answer takes does not tell who has an account. Its errors do not
+// matter: the answer is already an unknown user.
+func (s session) decoy(password string) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	_ = s.conn.Bind("cn=absent-"+hex.EncodeToString(b[:])+","+s.cfg.UserBaseDN, password)
+	if s.bindService() == nil {
+		_, _ = s.matches(s.cfg.UserBaseDN, s.cfg.DisabledFilter)
+	}
 }
 
 func (s session) bindService() error {

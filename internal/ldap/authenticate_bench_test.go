@@ -2,6 +2,7 @@ package ldap_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/ldap"
@@ -18,13 +19,23 @@ func BenchmarkSignIn(b *testing.B) {
 	ldaps := config(s)
 	ldaps.URL, ldaps.CAFile = s.ldapsURL, s.caFile
 	for _, tc := range []struct {
-		name string
-		cfg  ldap.Config
-	}{{"ldap", plain}, {"StartTLS", startTLS}, {"ldaps", ldaps}} {
+		name               string
+		cfg                ldap.Config
+		username, password string
+		want               error
+	}{
+		{"ldap", plain, "alice", "wonderland", nil},
+		{"StartTLS", startTLS, "alice", "wonderland", nil},
+		{"ldaps", ldaps, "alice", "wonderland", nil},
+		// These two should take about as long as each other.
+		{"ldap wrong password", plain, "alice", "nope", ldap.ErrWrongPassword},
+		{"ldap unknown user", plain, "dave", "nope", ldap.ErrUnknownUser},
+	} {
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := ldap.Authenticate(context.Background(), tc.cfg, "alice", "wonderland"); err != nil {
-					b.Fatal(err)
+				_, err := ldap.Authenticate(context.Background(), tc.cfg, tc.username, tc.password)
+				if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+					b.Fatalf("got %v, want %v", err, tc.want)
 				}
 			}
 		})

@@ -170,6 +170,25 @@ func TestSignInRefusals(t *testing.T) {
 	})
 }
 
+// The answer is not all an unknown user shares with a wrong password: the
+// directory sees the same operations, so the time taken does not tell
+// either.
+func TestUnknownUserCostsWhatAWrongPasswordCosts(t *testing.T) {
+	s := startSlapd(t)
+	t.Setenv(readerPassEnv, readerPassword)
+	if _, err := signIn(t, config(s), "alice", "not-hers"); !errors.Is(err, ldap.ErrWrongPassword) {
+		t.Fatalf("wrong password: %v", err)
+	}
+	wrong := s.lastSignIn(t)
+	if _, err := signIn(t, config(s), "dave", "not-his"); !errors.Is(err, ldap.ErrUnknownUser) {
+		t.Fatalf("unknown user: %v", err)
+	}
+	unknown := s.lastSignIn(t)
+	if len(wrong) < 4 || !reflect.DeepEqual(unknown, wrong) {
+		t.Fatalf("the directory saw\n  %q for an unknown user\n  %q for a wrong password", unknown, wrong)
+	}
+}
+
 func TestGroupsBySearch(t *testing.T) {
 	s := startSlapd(t)
 	t.Setenv(readerPassEnv, readerPassword)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,7 @@ type slapd struct {
 	ldapURL  string // ldap://, where StartTLS is offered
 	ldapsURL string // ldaps://
 	caFile   string // the server's self-signed certificate, PEM
+	logPath  string // slapd's stats log: one line per operation
 	cmd      *exec.Cmd
 }
 
@@ -107,9 +109,11 @@ func startSlapdTLS(t testing.TB, withTLS bool) *slapd {
 	if err := os.WriteFile(conf, []byte(strings.ReplaceAll(text, "{dir}", dir)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// -d 0 keeps slapd in the foreground, our child, so Cleanup can end it.
-	s.cmd = exec.Command(bin, "-f", conf, "-h", listen, "-d", "0")
-	logFile, err := os.Create(filepath.Join(dir, "slapd.log"))
+	// -d keeps slapd in the foreground, our child, so Cleanup can end it;
+	// level 256 (stats) logs each operation, which lastSignIn reads.
+	s.cmd = exec.Command(bin, "-f", conf, "-h", listen, "-d", "256")
+	s.logPath = filepath.Join(dir, "slapd.log")
+	logFile, err := os.Create(s.logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +129,7 @@ func startSlapdTLS(t testing.TB, withTLS bool) *slapd {
 		<-exited
 		logFile.Close()
 	})
-	admin := waitForSlapd(t, s, exited, filepath.Join(dir, "slapd.log"))
+	admin := waitForSlapd(t, s, exited, s.logPath)
 	defer admin.Close()
 	seed(t, admin)
 	return s
@@ -146,6 +150,31 @@ func (s *slapd) stop(t testing.TB) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("slapd still answers after kill")
+}
+
+var opLine = regexp.MustCompile(`conn=(\d+) op=(\d+) (BIND|SRCH|EXT|MOD|ADD|DEL|CMP)\b`)
+
+// lastSignIn lists the operations of slapd's newest connection, in order
+// (BIND, SRCH, …): what the directory saw of the last sign-in. The
+// closing UNBIND is left out, as it may be logged after the sign-in
+// returned.
+func (s *slapd) lastSignIn(t testing.TB) []string {
+	t.Helper()
+	log, err := os.ReadFile(s.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, ops, seen := "", []string{}, map[string]bool{}
+	for _, m := range opLine.FindAllStringSubmatch(string(log), -1) {
+		if m[1] != last {
+			last, ops, seen = m[1], []string{}, map[string]bool{}
+		}
+		if !seen[m[2]] { // a bind logs two lines
+			seen[m[2]] = true
+			ops = append(ops, m[3])
+		}
+	}
+	return ops
 }
 
 func waitForSlapd(t testing.TB, s *slapd, exited <-chan struct{}, logPath string) *goldap.Conn {
