@@ -6,18 +6,19 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/ldap"
+	"github.com/knowspace/knowspace/internal/ldap/ldaptest"
 )
 
 // BenchmarkSignIn is one whole sign-in against the local slapd: connect,
 // secure, service bind, search, user bind, rebind, disabled check, groups.
 func BenchmarkSignIn(b *testing.B) {
-	s := startSlapd(b)
-	b.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.Start(b)
+	b.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	plain := config(s)
 	startTLS := config(s)
-	startTLS.StartTLS, startTLS.CAFile = true, s.caFile
+	startTLS.StartTLS, startTLS.CAFile = true, s.CAFile
 	ldaps := config(s)
-	ldaps.URL, ldaps.CAFile = s.ldapsURL, s.caFile
+	ldaps.URL, ldaps.CAFile = s.LDAPSURL, s.CAFile
 	for _, tc := range []struct {
 		name               string
 		cfg                ldap.Config

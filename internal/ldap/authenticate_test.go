@@ -12,21 +12,15 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/ldap"
+	"github.com/knowspace/knowspace/internal/ldap/ldaptest"
 )
+
+// readerPassEnv holds the service account's password in these tests.
+const readerPassEnv = "KB_TEST_LDAP_READER_PASSWORD"
 
 // config is the sign-in of a directory kept like OpenLDAP's usual layout:
 // memberOf on the person, a service account that may search.
-func config(s *slapd) ldap.Config {
-	return ldap.Config{
-		URL:               s.ldapURL,
-		BindDN:            readerDN,
-		BindPasswordEnv:   readerPassEnv,
-		UserBaseDN:        peopleDN,
-		UserFilter:        "(&(objectClass=inetOrgPerson)(uid={username}))",
-		MemberOfAttribute: "memberOf",
-		DisabledFilter:    "(pwdAccountLockedTime=*)",
-	}
-}
+func config(s *ldaptest.Server) ldap.Config { return s.Config(readerPassEnv) }
 
 // signIn validates cfg as the server does at start, then signs in.
 func signIn(t *testing.T, cfg ldap.Config, username, password string) (ldap.Identity, error) {
@@ -55,15 +49,15 @@ func wantRefused(t *testing.T, err error, code apierr.Code, status int, cause er
 }
 
 func TestSignInReturnsTheDirectorysPerson(t *testing.T) {
-	s := startSlapd(t)
-	t.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.Start(t)
+	t.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	cfg := config(s)
 
 	id, err := signIn(t, cfg, "alice", "wonderland")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ldap.Identity{DN: "uid=alice," + peopleDN, Username: "alice", Email: "alice@example.org", Name: "Alice Liddell",
+	want := ldap.Identity{DN: "uid=alice," + ldaptest.PeopleDN, Username: "alice", Email: "alice@example.org", Name: "Alice Liddell",
 		Groups: []string{"editors", "readers", "research, dev"}}
 	if !reflect.DeepEqual(id, want) {
 		t.Fatalf("identity\n got %+v\nwant %+v", id, want)
@@ -103,8 +97,8 @@ func TestSignInReturnsTheDirectorysPerson(t *testing.T) {
 }
 
 func TestSignInRefusals(t *testing.T) {
-	s := startSlapd(t)
-	t.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.Start(t)
+	t.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	for _, tc := range []struct {
 		name, username, password string
 		code                     apierr.Code
@@ -149,7 +143,7 @@ func TestSignInRefusals(t *testing.T) {
 
 	t.Run("empty password never reaches the server", func(t *testing.T) {
 		cfg := config(s)
-		cfg.URL = "ldap://127.0.0.1:" + strconv.Itoa(freePort(t))
+		cfg.URL = "ldap://127.0.0.1:" + strconv.Itoa(ldaptest.FreePort(t))
 		_, err := signIn(t, cfg, "alice", "")
 		wantRefused(t, err, apierr.CodeInvalidCredentials, 401, ldap.ErrEmptyPassword)
 	})
@@ -174,27 +168,27 @@ func TestSignInRefusals(t *testing.T) {
 // directory sees the same operations, so the time taken does not tell
 // either.
 func TestUnknownUserCostsWhatAWrongPasswordCosts(t *testing.T) {
-	s := startSlapd(t)
-	t.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.Start(t)
+	t.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	if _, err := signIn(t, config(s), "alice", "not-hers"); !errors.Is(err, ldap.ErrWrongPassword) {
 		t.Fatalf("wrong password: %v", err)
 	}
-	wrong := s.lastSignIn(t)
+	wrong := s.LastSignIn(t)
 	if _, err := signIn(t, config(s), "dave", "not-his"); !errors.Is(err, ldap.ErrUnknownUser) {
 		t.Fatalf("unknown user: %v", err)
 	}
-	unknown := s.lastSignIn(t)
+	unknown := s.LastSignIn(t)
 	if len(wrong) < 4 || !reflect.DeepEqual(unknown, wrong) {
 		t.Fatalf("the directory saw\n  %q for an unknown user\n  %q for a wrong password", unknown, wrong)
 	}
 }
 
 func TestGroupsBySearch(t *testing.T) {
-	s := startSlapd(t)
-	t.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.Start(t)
+	t.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	cfg := config(s)
 	cfg.MemberOfAttribute = ""
-	cfg.GroupBaseDN = groupsDN
+	cfg.GroupBaseDN = ldaptest.GroupsDN
 	// Both kinds of group at once: groupOfNames lists DNs, posixGroup names.
 	cfg.GroupFilter = "(|(&(objectClass=groupOfNames)(member={dn}))(&(objectClass=posixGroup)(memberUid={username})))"
 	for _, tc := range []struct {
@@ -226,10 +220,10 @@ func TestGroupsBySearch(t *testing.T) {
 }
 
 func TestTLS(t *testing.T) {
-	s := startSlapd(t)
-	t.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.Start(t)
+	t.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	otherCA := filepath.Join(t.TempDir(), "other.pem")
-	writeSelfSigned(t, otherCA, filepath.Join(t.TempDir(), "other-key.pem"))
+	ldaptest.WriteSelfSigned(t, otherCA, filepath.Join(t.TempDir(), "other-key.pem"))
 
 	startTLS := func(ca string) ldap.Config {
 		cfg := config(s)
@@ -238,7 +232,7 @@ func TestTLS(t *testing.T) {
 	}
 	ldaps := func(ca string) ldap.Config {
 		cfg := config(s)
-		cfg.URL, cfg.CAFile = s.ldapsURL, ca
+		cfg.URL, cfg.CAFile = s.LDAPSURL, ca
 		return cfg
 	}
 	insecure := ldaps("")
@@ -249,10 +243,10 @@ func TestTLS(t *testing.T) {
 		cfg  ldap.Config
 		ok   bool
 	}{
-		{"StartTLS with the self-signed certificate as CA", startTLS(s.caFile), true},
+		{"StartTLS with the self-signed certificate as CA", startTLS(s.CAFile), true},
 		{"StartTLS trusting only the system's CAs", startTLS(""), false},
 		{"StartTLS with another CA", startTLS(otherCA), false},
-		{"ldaps with the self-signed certificate as CA", ldaps(s.caFile), true},
+		{"ldaps with the self-signed certificate as CA", ldaps(s.CAFile), true},
 		{"ldaps trusting only the system's CAs", ldaps(""), false},
 		{"ldaps with another CA", ldaps(otherCA), false},
 		{"ldaps without verification", insecure, true},
@@ -273,7 +267,7 @@ func TestTLS(t *testing.T) {
 	}
 
 	t.Run("a wrong password over TLS is still a wrong password", func(t *testing.T) {
-		_, err := signIn(t, startTLS(s.caFile), "alice", "nope")
+		_, err := signIn(t, startTLS(s.CAFile), "alice", "nope")
 		wantRefused(t, err, apierr.CodeInvalidCredentials, 401, ldap.ErrWrongPassword)
 	})
 }
@@ -281,24 +275,24 @@ func TestTLS(t *testing.T) {
 // A server without a certificate refuses StartTLS; the sign-in stops
 // there instead of going on in clear.
 func TestStartTLSRefusedByTheServer(t *testing.T) {
-	s := startSlapdTLS(t, false)
-	t.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.StartWithoutTLS(t)
+	t.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	cfg := config(s)
 	if _, err := signIn(t, cfg, "alice", "wonderland"); err != nil {
 		t.Fatalf("in clear: %v", err)
 	}
-	cfg.StartTLS, cfg.CAFile = true, s.caFile
+	cfg.StartTLS, cfg.CAFile = true, s.CAFile
 	_, err := signIn(t, cfg, "alice", "wonderland")
 	wantRefused(t, err, apierr.CodeDirectoryTLS, 502, ldap.ErrTLS)
 }
 
 func TestDirectoryDown(t *testing.T) {
-	s := startSlapd(t)
-	t.Setenv(readerPassEnv, readerPassword)
+	s := ldaptest.Start(t)
+	t.Setenv(readerPassEnv, ldaptest.ReaderPassword)
 	if _, err := signIn(t, config(s), "alice", "wonderland"); err != nil {
 		t.Fatal(err)
 	}
-	s.stop(t)
+	s.Stop(t)
 
 	t.Run("stopped", func(t *testing.T) {
 		_, err := signIn(t, config(s), "alice", "wonderland")
@@ -310,7 +304,7 @@ func TestDirectoryDown(t *testing.T) {
 
 	t.Run("ldaps stopped is unreachable, not a TLS failure", func(t *testing.T) {
 		cfg := config(s)
-		cfg.URL, cfg.CAFile = s.ldapsURL, s.caFile
+		cfg.URL, cfg.CAFile = s.LDAPSURL, s.CAFile
 		_, err := signIn(t, cfg, "alice", "wonderland")
 		wantRefused(t, err, apierr.CodeDirectoryUnavailable, 503, ldap.ErrUnreachable)
 	})
@@ -346,7 +340,7 @@ func TestDirectoryDown(t *testing.T) {
 			cfg.URL = tc.scheme + "://" + silent.Addr().String()
 			cfg.StartTLS = tc.startTLS
 			if tc.startTLS || tc.scheme == "ldaps" {
-				cfg.CAFile = s.caFile
+				cfg.CAFile = s.CAFile
 			}
 			cfg.Timeout = time.Second
 			start := time.Now()

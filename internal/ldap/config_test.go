@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/ldap"
+	"github.com/knowspace/knowspace/internal/ldap/ldaptest"
 )
 
 func TestValidate(t *testing.T) {
 	t.Setenv("KB_TEST_LDAP_BIND", "secret")
 	dir := t.TempDir()
 	ca := filepath.Join(dir, "ca.pem")
-	writeSelfSigned(t, ca, filepath.Join(dir, "key.pem"))
+	ldaptest.WriteSelfSigned(t, ca, filepath.Join(dir, "key.pem"))
 	notPEM := filepath.Join(dir, "not.pem")
 	if err := os.WriteFile(notPEM, []byte("hello"), 0o600); err != nil {
 		t.Fatal(err)

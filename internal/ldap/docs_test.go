@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/knowspace/knowspace/internal/ldap"
+	"github.com/knowspace/knowspace/internal/ldap/ldaptest"
 )
 
 // TestDocumentedExamplesAreValid decodes every complete ldap: example of
@@ -26,7 +27,7 @@ func TestDocumentedExamplesAreValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	ca := filepath.Join(t.TempDir(), "ca.pem")
-	writeSelfSigned(t, ca, filepath.Join(t.TempDir(), "key.pem"))
+	ldaptest.WriteSelfSigned(t, ca, filepath.Join(t.TempDir(), "key.pem"))
 	t.Setenv("KB_LDAP_BIND_PASSWORD", "secret")
 
 	blocks := regexp.MustCompile("(?s)```yaml\n(ldap:\n.*?)```").FindAllSubmatch(doc, -1)

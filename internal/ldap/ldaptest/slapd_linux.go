@@ -1,4 +1,4 @@
-package ldap_test
+package ldaptest
 
 import (
 	"os/exec"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package ldap_test
+package ldaptest
 
 import "os/exec"
 
