@@ -46,7 +46,7 @@ var (
 	CodeNotASession        = def("not_a_session", "the request used an API token where only a signed-in session can act", 400)
 	CodeTooManyAttempts    = def("too_many_attempts", "too many failed sign-ins from this address; Retry-After says when to try again", 429)
 	CodeTooManyLogins      = def("too_many_logins", "too many sign-ins on this server at once; Retry-After says when to try again", 429)
-	CodeAccountDisabled    = def("account_disabled", "the account is disabled; an administrator can enable it", 403)
+	CodeAccountDisabled    = def("account_disabled", "the account is disabled (here, or by the directory when the password is right); an administrator can enable it", 403)
 	CodePasswordLoginOff   = def("password_login_disabled", "this server signs people in through its identity providers only", 403)
 )
 
@@ -242,4 +242,12 @@ var (
 	CodeInsufficientStorage = def("insufficient_storage", "the disk or the database is full; nothing was changed", 507)
 	CodeNotReady            = def("not_ready", "this replica cannot do its work yet (/readyz)", 503)
 	CodeClientClosedRequest = def("client_closed_request", "the client closed the request before the answer (nobody reads it)", 499)
+)
+
+// Signing in through a directory (LDAP): what the directory or the way to
+// it made fail. A wrong password or an unknown user is invalid_credentials.
+var (
+	CodeDirectoryUnavailable = def("directory_unavailable", "the sign-in directory (LDAP) cannot be reached for now; Retry-After says when to try again", 503)
+	CodeDirectoryTLS         = def("directory_tls", "the server could not make a trusted TLS connection to the sign-in directory (unknown CA, wrong name, no StartTLS)", 502)
+	CodeDirectoryError       = def("directory_error", "the sign-in directory refused the server's own bind or search, or found the user name twice; the log says why", 502)
 )
