@@ -74,7 +74,7 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 		return nil, err
 	}
 	svc, err := auth.New(st, sample.Seeder{Tree: tree}, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost,
-		LoginsPerSecond: cfg.Limits.LoginsPerSecond})
+		LoginsPerSecond: cfg.Limits.LoginsPerSecond, Directory: directory(cfg.Auth.LDAP), LocalPasswordsOff: !cfg.Auth.PasswordsAllowed()})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -106,4 +106,13 @@ func OpenBlobs(ctx context.Context, cfg config.Config) (*blob.Store, error) {
 		return nil, err
 	}
 	return blob.OpenWith(cfg.DataDir, b)
+}
+
+// directory is the LDAP sign-in the config asks for, or nil.
+func directory(c *config.LDAP) *auth.LDAPDirectory {
+	if c == nil {
+		return nil
+	}
+	return &auth.LDAPDirectory{Config: c.Config, Policy: auth.ExternalPolicy{CreateAccounts: c.JIT == nil || *c.JIT,
+		LinkByEmail: c.LinkByEmail, Groups: c.Groups, AdminValues: c.AdminValues}}
 }

@@ -27,6 +27,12 @@ type Options struct {
 	// LoginsPerSecond caps password checks across all accounts (0:
 	// DefaultLoginsPerSecond), so a flood of logins cannot take every core.
 	LoginsPerSecond int
+	// Directory checks the form's passwords for names without a local
+	// password; nil: local passwords only.
+	Directory *LDAPDirectory
+	// LocalPasswordsOff refuses every local password (auth.password_login:
+	// false); the directory's are still asked.
+	LocalPasswordsOff bool
 }
 
 // Seeder gives a new account its starting content.
@@ -44,6 +50,8 @@ type Service struct {
 	cost      int
 	dummyHash string
 	throttle  *Throttle
+	dir       *LDAPDirectory
+	localOff  bool
 	now       func() time.Time
 	// compare is bcrypt's; tests count the hashes through it.
 	compare func(hash, pw []byte) error
@@ -55,7 +63,8 @@ func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
 		return nil, errors.New("jwt secret must be at least 32 bytes")
 	}
 	s := &Service{st: st, seeder: seeder, secret: opts.Secret, ttl: opts.TTL, maxTTL: opts.MaxTTL, cost: opts.BcryptCost,
-		throttle: NewThrottle(opts.LoginsPerSecond), now: time.Now, compare: bcrypt.CompareHashAndPassword}
+		throttle: NewThrottle(opts.LoginsPerSecond), now: time.Now, compare: bcrypt.CompareHashAndPassword,
+		dir: opts.Directory, localOff: opts.LocalPasswordsOff}
 	if s.ttl <= 0 {
 		s.ttl = 8 * time.Hour
 	}

@@ -68,12 +68,19 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (S
 	username = strings.ToLower(strings.TrimSpace(username))
 	var u store.User
 	err := s.throttle.Attempt(username, addr, func() (bool, error) {
-		var err error
-		u, err = s.st.UserByUsername(ctx, username)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return false, apierr.Internal("login: read user", err)
+		local, hasPassword, err := s.localPassword(ctx, username)
+		if err != nil {
+			return false, err
 		}
-		return s.checkPassword(u.PasswordHash, password) && !u.Disabled, nil
+		if s.dir != nil && !hasPassword {
+			var ok bool
+			u, ok, err = s.checkDirectory(ctx, username, password)
+			return ok, err
+		}
+		u = local
+		// With local passwords off, a password is still hashed (the same
+		// cost for every name) but never accepted.
+		return s.checkPassword(u.PasswordHash, password) && !u.Disabled && !s.localOff, nil
 	})
 	if err != nil {
 		return Session{}, err

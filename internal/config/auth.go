@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/knowspace/knowspace/internal/ldap"
 )
 
 // Auth is how people sign in.
@@ -17,7 +19,25 @@ type Auth struct {
 	// break-glass way in for an admin.
 	PasswordLogin *bool          `yaml:"password_login"`
 	OIDC          []OIDCProvider `yaml:"oidc"`
+	// LDAP checks the sign-in form's passwords against a directory; local
+	// passwords are tried first, so the first admin keeps theirs.
+	LDAP *LDAP `yaml:"ldap"`
 }
+
+// LDAP is a directory and what its sign-ins may do to our accounts.
+type LDAP struct {
+	ldap.Config `yaml:",inline"`
+	// Groups maps directory group names (group_name_attribute) to our
+	// groups; AdminValues are group names that make an admin.
+	Groups      map[string]string `yaml:"groups"`
+	AdminValues []string          `yaml:"admin_values"`
+	JIT         *bool             `yaml:"jit"`
+	LinkByEmail bool              `yaml:"link_by_email"`
+}
+
+// FormShown tells whether the login page shows the user name and password
+// form: for local passwords, or for the directory's.
+func (a Auth) FormShown() bool { return a.PasswordsAllowed() || a.LDAP != nil }
 
 // PasswordsAllowed tells whether the password form is offered.
 func (a Auth) PasswordsAllowed() bool { return a.PasswordLogin == nil || *a.PasswordLogin }
@@ -81,8 +101,13 @@ func (c Config) validateAuth() error {
 			return err
 		}
 	}
-	if !c.Auth.PasswordsAllowed() && len(c.Auth.OIDC) == 0 {
-		return errors.New("auth.password_login: false leaves no way to sign in; configure auth.oidc first")
+	if !c.Auth.PasswordsAllowed() && len(c.Auth.OIDC) == 0 && c.Auth.LDAP == nil {
+		return errors.New("auth.password_login: false leaves no way to sign in; configure auth.oidc or auth.ldap first")
+	}
+	if c.Auth.LDAP != nil {
+		if err := c.Auth.LDAP.Validate(); err != nil {
+			return fmt.Errorf("auth.ldap: %w", err)
+		}
 	}
 	seen := map[string]bool{}
 	for i, p := range c.Auth.OIDC {

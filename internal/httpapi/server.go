@@ -83,7 +83,8 @@ type Deps struct {
 	Mounts []Mount
 	// SSO is the configured identity providers; nil offers none.
 	SSO *sso.Service
-	// PasswordLoginOff refuses password sign-in (auth.password_login: false).
+	// PasswordLoginOff hides and refuses the user name and password form
+	// (auth.password_login: false and no directory).
 	PasswordLoginOff bool
 }
 
