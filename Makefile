@@ -74,7 +74,8 @@ test-web: web-deps
 
 ## e2e: browser tests against the real binary (Debian's Chromium via playwright-core)
 e2e: build e2e-deps
-	cd e2e && KNOWSPACE_BIN=$(CURDIR)/$(BIN) CHROMIUM_PATH=$(CHROMIUM) npm test
+	$(GO) build -o bin/oidcop ./internal/testsupport/oidcop/cmd/oidcop
+	cd e2e && KNOWSPACE_BIN=$(CURDIR)/$(BIN) OIDCOP_BIN=$(CURDIR)/bin/oidcop CHROMIUM_PATH=$(CHROMIUM) npm test
 
 ## bench: Go benchmarks; figures go to docs/BENCHMARKS.md. The search benchmark
 ## generates its 500 MB corpus once in $TMPDIR (KB_BENCH_CORPUS_MB=20 for a small one)

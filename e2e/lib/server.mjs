@@ -25,7 +25,8 @@ function binaryPath() {
   return path.resolve(E2E_DIR, bin);
 }
 
-function freePort() {
+/** freePort is a port nothing listens on now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -51,7 +52,8 @@ export async function startServer(extraEnv = {}) {
         "(npm --prefix web run build && go build -tags embedspa,sqlite_fts5 -o bin/knowspace ./cmd/server) or set KNOWSPACE_BIN",
     );
   }
-  const port = await freePort();
+  // A caller that must know the address first (a config naming it) picks it.
+  const port = extraEnv.KB_LISTEN ? Number(extraEnv.KB_LISTEN.split(":").pop()) : await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), "knowspace-e2e-"));
   const logPath = path.join(dataDir, "server.log");
   const log = createWriteStream(logPath);

@@ -51,8 +51,8 @@ describe("login page", () => {
     await settle();
     const links = [...page.host.querySelectorAll<HTMLAnchorElement>(".login-providers a")];
     expect(links.map((a) => a.textContent?.trim())).toEqual(["Continue with Corp SSO", "Continue with Lab"]);
-    expect(new URL(links[0].href).pathname).toBe("/api/v1/auth/sso/corp/start");
-    expect(new URL(links[0].href).searchParams.get("return")).toBe("/notes/?open=a.md");
+    expect(new URL(links[0]!.href).pathname).toBe("/api/v1/auth/sso/corp/start");
+    expect(new URL(links[0]!.href).searchParams.get("return")).toBe("/notes/?open=a.md");
     expect(page.host.querySelector('input[name="password"]')).toBeNull();
     expect(page.host.querySelector('button[type="submit"]')).toBeNull();
   });

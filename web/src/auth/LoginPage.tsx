@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { BookOpen, LogIn } from "lucide-react";
@@ -28,6 +28,13 @@ export function LoginPage() {
   // Until the server says, the form waits; if it cannot say, the form is the way in.
   const passwords = options.data ? options.data.password_login : options.isError;
   const returnTo = window.location.pathname + window.location.search;
+  // Without the form, the first provider's button is where the next action is
+  // (React's autoFocus does not reach links).
+  const firstProvider = useRef<HTMLAnchorElement>(null);
+  const providerFirst = options.data && !passwords && providers.length > 0;
+  useEffect(() => {
+    if (providerFirst) firstProvider.current?.focus();
+  }, [providerFirst]);
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -53,7 +60,7 @@ export function LoginPage() {
         {providers.length > 0 && (
           <div className="login-providers">
             {providers.map((p, i) => (
-              <a key={p.id} className="btn" href={ssoStartURL(p.id, returnTo)} autoFocus={!passwords && i === 0}>
+              <a key={p.id} className="btn" href={ssoStartURL(p.id, returnTo)} ref={i === 0 ? firstProvider : undefined}>
                 <LogIn size={16} aria-hidden /> {t("continueWith", { name: p.name })}
               </a>
             ))}
