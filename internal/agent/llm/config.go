@@ -47,6 +47,11 @@ type ModelConfig struct {
 	ExtraBody map[string]any `yaml:"extra_body" json:"-"`
 	// Headers adds request headers, e.g. a relay's routing header.
 	Headers map[string]string `yaml:"headers" json:"-"`
+	// PriceInput and PriceOutput are the provider's price per million
+	// input and output tokens, in the operator's currency; usage is costed
+	// with them (0: not costed).
+	PriceInput  float64 `yaml:"price_input" json:"price_input"`
+	PriceOutput float64 `yaml:"price_output" json:"price_output"`
 }
 
 // FieldError is a configuration error naming the offending field, e.g.
@@ -121,6 +126,9 @@ func (c *ModelConfig) Validate() error {
 	}
 	if c.MaxOutput < 0 || (c.OutputReserve > 0 && c.MaxOutput > c.OutputReserve) {
 		bad("max_output", "must be between 0 and output_reserve")
+	}
+	if c.PriceInput < 0 || c.PriceOutput < 0 {
+		bad("price_input", "prices per million tokens cannot be negative")
 	}
 	for k := range c.ExtraBody {
 		if k == "" || reservedBodyKeys[k] {
