@@ -132,7 +132,7 @@ func (s *turnState) summarize(batch []llm.Message) (string, error) {
 		}
 		b.WriteString("\n\n")
 	}
-	resp, err := s.r.Model.Complete(s.ctx, llm.Request{
+	resp, err := s.r.Model.Complete(llm.WithPurpose(s.ctx, llm.PurposeCompaction), llm.Request{
 		System:   compactPrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: b.String()}},
 	})

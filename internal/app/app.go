@@ -27,6 +27,7 @@ import (
 	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/skill"
 	"github.com/knowspace/knowspace/internal/turn"
+	"github.com/knowspace/knowspace/internal/usage"
 	"github.com/knowspace/knowspace/web"
 )
 
@@ -53,7 +54,9 @@ type App struct {
 	timeouts   httpapi.Timeouts
 	// shutdown tells long-lived streams to end: http.Server.Shutdown does
 	// not end them.
-	shutdown  chan struct{}
+	shutdown chan struct{}
+	// usage keeps every model call's tokens and cost.
+	usage     *usage.Meter
 	generated string
 
 	// Set by Start.
@@ -105,7 +108,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 			a.Embedder.Kick()
 		}
 	}
-	if a.models, err = llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}}); err != nil {
+	a.usage = usage.New(a.Store)
+	if a.models, err = llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}, Recorder: a.usage}); err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
 	ocr := extract.OCR{Languages: cfg.OCR.Languages, MaxPages: cfg.OCR.MaxPages, PageTimeout: cfg.OCR.PageTimeout,
@@ -152,7 +156,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
 		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
 		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
-		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, PasswordLoginOff: !cfg.Auth.FormShown(),
+		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.usage, PasswordLoginOff: !cfg.Auth.FormShown(),
 		Space: httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.Tree, Auth: a.Auth})},
 			{Path: "/v1", Handler: openai},

@@ -42,6 +42,7 @@ func (a *App) Start(ctx context.Context) error {
 	a.served = make(chan error, 1)
 	go func() { a.served <- a.server.Serve(ln) }()
 	go housekeep(ctx, a.Blobs, a.Tree, cfg.BlobSweepInterval)
+	go a.usage.Run(ctx)
 	go warmExtraction(ctx, a.extraction)
 	if cfg.Extract.On() {
 		go backfillExtractions(ctx, a.Tree)
@@ -98,7 +99,10 @@ func (a *App) Wait(ctx context.Context) error {
 	close(a.shutdown)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), serverStopTimeout)
 	defer cancel()
-	if err := a.server.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := a.server.Shutdown(shutdownCtx)
+	// The streams just ended recorded their calls after Run stopped.
+	a.usage.Flush(shutdownCtx)
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/kb"
@@ -69,6 +70,7 @@ type jobRun struct {
 // and abstract. Each publish is atomic; the L2 body is committed first and
 // stays readable whatever happens later.
 func (s *Service) runJob(ctx context.Context, j store.Job, owner string) (Result, error) {
+	ctx = llm.WithAttribution(ctx, llm.Attribution{UserID: j.UserID, Purpose: llm.PurposeCompile})
 	r, err := s.newRun(ctx, j, owner)
 	if err != nil {
 		return r.res, err

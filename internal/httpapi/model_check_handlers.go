@@ -46,6 +46,7 @@ func (h *handlers) checkModel(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), checkTimeout)
 	defer cancel()
 	start := time.Now()
+	ctx = llm.WithAttribution(ctx, llm.Attribution{UserID: currentUser(c).ID, Purpose: llm.PurposeCheck})
 	_, err = h.Models.Complete(ctx, id, llm.Request{MaxTokens: 1,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: "Reply with OK."}}})
 	out := checkJSON{OK: err == nil, LatencyMS: time.Since(start).Milliseconds()}

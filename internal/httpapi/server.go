@@ -27,6 +27,7 @@ import (
 	"github.com/knowspace/knowspace/internal/sso"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/turn"
+	"github.com/knowspace/knowspace/internal/usage"
 )
 
 // Deps are the services the API calls.
@@ -81,6 +82,8 @@ type Deps struct {
 	// endpoint, WebDAV): each owns its path and below, authenticates its
 	// own way and calls the same domain services.
 	Mounts []Mount
+	// Usage keeps and reports model usage; nil answers 503.
+	Usage *usage.Meter
 	// SSO is the configured identity providers; nil offers none.
 	SSO *sso.Service
 	// PasswordLoginOff hides and refuses the user name and password form
@@ -141,10 +144,12 @@ func New(d Deps) *echo.Echo {
 	authed.POST("/auth/tokens", h.createToken)
 	authed.GET("/auth/tokens", h.listTokens)
 	authed.GET("/auth/groups", h.myGroups)
+	authed.GET("/usage", h.myUsage)
 	authed.GET("/auth/directory", h.directory)
 	authed.DELETE("/auth/tokens/:id", h.revokeToken)
 
 	admin := authed.Group("/admin", requireAdmin)
+	admin.GET("/usage", h.adminUsage)
 	admin.POST("/users", h.createUser)
 	admin.GET("/users", h.listUsers)
 	admin.PATCH("/users/:id", h.updateUser)

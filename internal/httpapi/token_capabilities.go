@@ -30,6 +30,9 @@ var routeCapabilities = map[string]access.Capability{
 	// which is the account's.
 	"GET /api/v1/auth/groups":    access.Account,
 	"GET /api/v1/auth/directory": access.Account,
+	// What the account's models cost is the account's.
+	"GET /api/v1/usage":       access.Account,
+	"GET /api/v1/admin/usage": access.Account,
 
 	"POST /api/v1/admin/users":                         access.Account,
 	"GET /api/v1/admin/users":                          access.Account,

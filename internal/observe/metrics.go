@@ -57,6 +57,10 @@ var (
 		Name: "knowspace_model_tokens_total",
 		Help: "Tokens the providers reported, by model and kind (prompt, completion).",
 	}, []string{"model", "kind"})
+	usageTokens = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "knowspace_usage_tokens_total",
+		Help: "Tokens of model calls as usage accounting counts them (the provider's, or an estimate), by model, purpose (chat, compaction, compile, skill, openai, check, embedding) and direction (input, output). No user names: Settings and the admin usage screen break it down by user.",
+	}, []string{"model", "purpose", "direction"})
 	jobTransitions = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "knowspace_compile_job_transitions_total",
 		Help: "Compile job state changes made on this replica, by job kind, from and to state (from is none for a new job).",
@@ -84,7 +88,7 @@ func init() {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		httpRequests, httpDuration, streamsActive, turns, toolCalls,
-		modelCalls, modelDuration, modelTokens,
+		modelCalls, modelDuration, modelTokens, usageTokens,
 		jobTransitions, jobQueueWait, jobRunTime, blobSweeps, blobsSwept,
 		sources,
 	)
@@ -122,6 +126,13 @@ func ModelCall(model, outcome string, d time.Duration, promptTokens, completionT
 	if completionTokens > 0 {
 		modelTokens.WithLabelValues(model, "completion").Add(float64(completionTokens))
 	}
+}
+
+// UsageTokens counts the tokens usage accounting kept for one call.
+func UsageTokens(model, purpose string, input, output int) {
+	model = bounded(model)
+	usageTokens.WithLabelValues(model, purpose, "input").Add(float64(input))
+	usageTokens.WithLabelValues(model, purpose, "output").Add(float64(output))
 }
 
 // JobTransition counts n jobs of kind moving from one state to another.

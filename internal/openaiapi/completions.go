@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
+	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/turn"
@@ -65,7 +66,7 @@ func (s *server) completions(w http.ResponseWriter, r *http.Request, who kb.Call
 	question, history := req.question()
 	// The client sends the whole history each time; storing every call as a
 	// new conversation would bury the user's own list.
-	run, err := s.Turns.Start(r.Context(), turn.Request{Caller: who, RequestID: w.Header().Get(requestIDHeader), Model: model,
+	run, err := s.Turns.Start(r.Context(), turn.Request{Caller: who, RequestID: w.Header().Get(requestIDHeader), Model: model, Purpose: llm.PurposeOpenAI,
 		URI: who.RootURI(), Message: question, History: history, Temporary: true})
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func (s *Service) Generate(ctx context.Context, c kb.Caller, r GenerateRequest) 
 		}
 		msg += "\n\n<sample uri=\"" + p.URI + "\">\n" + p.Text + "\n</sample>"
 	}
-	resp, err := m.Complete(ctx, llm.Request{System: GenerateSystemPrompt,
+	resp, err := m.Complete(llm.WithAttribution(ctx, llm.Attribution{UserID: c.ID, Purpose: llm.PurposeSkill}), llm.Request{System: GenerateSystemPrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: msg}}})
 	if err != nil {
 		if le, ok := llm.AsError(err); ok {

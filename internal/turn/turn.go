@@ -60,7 +60,10 @@ type Request struct {
 	// are the history and History is ignored.
 	ConversationID int64
 	// Temporary stores nothing, even when conversations are kept.
-	Temporary  bool
+	Temporary bool
+	// Purpose is what usage accounting files the turn's calls under
+	// (default chat; the OpenAI-compatible door says openai).
+	Purpose    llm.Purpose
 	Regenerate int64
 	Edit       int64
 }
@@ -93,7 +96,11 @@ func (r *Running) Context() context.Context { return r.ctx }
 // the scope, a stored conversation's state) is refused here, before the
 // door writes a byte, and the agent runs from then on.
 func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error) {
-	ctx, cancel := context.WithCancel(ctx)
+	purpose := req.Purpose
+	if purpose == "" {
+		purpose = llm.PurposeChat
+	}
+	ctx, cancel := context.WithCancel(llm.WithAttribution(ctx, llm.Attribution{UserID: req.Caller.ID, Purpose: purpose}))
 	release, err := s.streams.enter(req.Caller.ID, cancel)
 	if err != nil {
 		cancel()

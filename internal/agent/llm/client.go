@@ -47,6 +47,7 @@ type Model struct {
 	client   *openai.Client
 	timeouts Timeouts
 	secrets  []string
+	recorder UsageRecorder // nil: usage is not kept
 }
 
 // Meta is a model's non-secret description.
@@ -90,7 +91,8 @@ func (m *Model) Stream(ctx context.Context, req Request) (*Stream, error) {
 		observe.ModelCall(m.cfg.ID, outcomeOf(e), time.Since(start), 0, 0)
 		return nil, e
 	}
-	return &Stream{model: m, raw: raw, st: st, ctx: cctx, cancel: cancel, stopWD: wd.stop, open: -1, start: start}, nil
+	return &Stream{model: m, raw: raw, st: st, ctx: cctx, cancel: cancel, stopWD: wd.stop, open: -1, start: start,
+		requestBytes: requestBytes(creq)}, nil
 }
 
 func (m *Model) buildRequest(req Request) (openai.ChatCompletionRequest, requestPatch) {
@@ -291,4 +293,22 @@ func (w *watchdog) stop() bool {
 	defer w.mu.Unlock()
 	w.stopped = true
 	return w.t.Stop()
+}
+
+// requestBytes is the size of what a call sends the model, for estimating
+// its input tokens when the provider reports none.
+func requestBytes(req openai.ChatCompletionRequest) int {
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Content) + len(m.ReasoningContent)
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Function.Name) + len(tc.Function.Arguments)
+		}
+	}
+	for _, t := range req.Tools {
+		if t.Function != nil {
+			n += len(t.Function.Name) + len(t.Function.Description)
+		}
+	}
+	return n
 }

@@ -29,4 +29,7 @@ func (s *Stream) observed(outcome string) {
 		in, out = s.usage.InputTokens, s.usage.OutputTokens
 	}
 	observe.ModelCall(s.model.cfg.ID, outcome, time.Since(s.start), in, out)
+	if s.model.recorder != nil {
+		s.model.recorder.RecordUsage(s.callUsage())
+	}
 }

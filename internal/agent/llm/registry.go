@@ -23,6 +23,8 @@ type RegistryOptions struct {
 	// Discover, when set, adds models found in the environment (see
 	// Discover) to the configured ones. Load sets it.
 	Discover *DiscoverOptions
+	// Recorder, when set, is told the usage of every call.
+	Recorder UsageRecorder
 }
 
 // Registry maps configured model ids to callable models. It is immutable
@@ -76,7 +78,7 @@ func NewRegistry(models []ModelConfig, opts RegistryOptions) (*Registry, error) 
 		cfg.HTTPClient = &doer{client: hc}
 		cfg.EmptyMessagesLimit = emptyMessagesLimit
 		m := &Model{cfg: mc, profile: profiles[mc.Profile], client: openai.NewClientWithConfig(cfg),
-			timeouts: to, secrets: secretsOf(mc, key)}
+			timeouts: to, secrets: secretsOf(mc, key), recorder: opts.Recorder}
 		r.models = append(r.models, m)
 		r.byID[mc.ID] = m
 	}

@@ -42,6 +42,11 @@ type Stream struct {
 
 	start    time.Time   // the call began, for the metrics
 	reported atomic.Bool // the call's end was counted
+
+	// requestBytes and outputBytes estimate the usage of a provider that
+	// reports none.
+	requestBytes int
+	outputBytes  int
 }
 
 // callBuild accumulates the fragments of one tool call.
@@ -143,6 +148,10 @@ func (s *Stream) delta(d *wireDelta) {
 	reasoning := d.ReasoningContent
 	if reasoning == "" {
 		reasoning = d.Reasoning // Ollama and OpenRouter spell it "reasoning"
+	}
+	s.outputBytes += len(reasoning) + len(d.Content)
+	for i := range d.ToolCalls {
+		s.outputBytes += len(d.ToolCalls[i].Function.Name) + len(d.ToolCalls[i].Function.Arguments)
 	}
 	if reasoning != "" {
 		s.text(BlockReasoning, ChunkReasoningDelta, reasoning)

@@ -169,6 +169,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everyone's model usage, or one user's or one group's current members', as JSON or CSV. */
+        get: operations["adminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/users": {
         parameters: {
             query?: never;
@@ -1075,6 +1092,26 @@ export interface paths {
         post?: never;
         /** Remove one trash item for good. */
         delete: operations["purgeTrashItem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's model usage by day, model and purpose.
+         * @description Every model call made for the caller (chat turns, compaction, compile jobs, skill drafts, the OpenAI-compatible endpoint, model checks): the provider's token counts, or our estimate when it reported none (estimated_calls says how many), costed with the model's prices. Days are UTC.
+         */
+        get: operations["myUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2468,6 +2505,29 @@ export interface components {
             output_tokens: number;
             reasoning_tokens?: number;
         };
+        UsageReport: {
+            /** Format: date */
+            from: string;
+            rows: {
+                calls: number;
+                /** @description From the model's price_input and price_output per million tokens; 0 without prices. */
+                cost: number;
+                /** Format: date */
+                day: string;
+                /** @description Calls whose provider reported no usage; their tokens are our estimate. */
+                estimated_calls: number;
+                input_tokens: number;
+                model: string;
+                output_tokens: number;
+                /** @enum {string} */
+                purpose: "chat" | "compaction" | "compile" | "skill" | "openai" | "check" | "embedding" | "";
+                /** @description 0 for calls made for no user. */
+                user_id: number;
+                username: string;
+            }[];
+            /** Format: date */
+            to: string;
+        };
         User: {
             /** Format: date-time */
             created_at: string;
@@ -2608,6 +2668,10 @@ export interface components {
         PageLimit: number;
         /** @description A kb:// URI. */
         URI: string;
+        /** @description First day (YYYY-MM-DD, UTC); default 29 days before to. */
+        UsageFrom: string;
+        /** @description Last day (YYYY-MM-DD, UTC); default today. */
+        UsageTo: string;
     };
     requestBodies: never;
     headers: never;
@@ -2935,6 +2999,39 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    adminUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, UTC); default 29 days before to. */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Last day (YYYY-MM-DD, UTC); default today. */
+                to?: components["parameters"]["UsageTo"];
+                user_id?: number;
+                group_id?: number;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage (format=csv answers text/csv with the same columns). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };
@@ -4776,6 +4873,34 @@ export interface operations {
             204: components["responses"]["NoContent"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    myUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, UTC); default 29 days before to. */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Last day (YYYY-MM-DD, UTC); default today. */
+                to?: components["parameters"]["UsageTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
     };

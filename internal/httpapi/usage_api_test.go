@@ -1,0 +1,100 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/apptest"
+	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+	"github.com/knowspace/knowspace/internal/usage"
+)
+
+// usageSetup is the chat server with a meter as every model's recorder;
+// the models cost 2 per million input tokens and 10 per million output.
+func usageSetup(t *testing.T, dialect string) *apiEnv {
+	t.Helper()
+	stack := apptest.NewStack(t, dialect)
+	fake := apptest.StartFake(t, fakellm.Options{})
+	m := fake.Model("fake", stFakeKey, "upstream-secret-name")
+	m.OutputReserve, m.NativeTools, m.PriceInput, m.PriceOutput = 4096, true, 2, 10
+	meter := usage.New(stack.Store)
+	reg, err := llm.NewRegistry([]llm.ModelConfig{m}, llm.RegistryOptions{Recorder: meter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newAPIEnv(t, stack, Deps{Models: reg, Usage: meter, Shutdown: make(chan struct{}),
+		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}}, "alice", "bob")
+	env.fake, env.fakeURL = fake, fake.URL
+	return env
+}
+
+type usageReply struct {
+	From, To string
+	Rows     []usage.Row `json:"rows"`
+}
+
+func (e *apiEnv) usage(t *testing.T, user, path string) usageReply {
+	t.Helper()
+	st, raw := e.call(t, user, http.MethodGet, path, "")
+	var out usageReply
+	if st != http.StatusOK || json.Unmarshal(raw, &out) != nil {
+		t.Fatalf("GET %s as %s: %d %s", path, user, st, raw)
+	}
+	return out
+}
+
+// TestUsageMatchesTheProvidersCount: a chat turn's usage row is exactly what
+// the provider reported, costed by the model's prices; a provider that
+// reports none gives an estimate marked as one; each user sees their own,
+// an admin everyone's, as JSON and CSV.
+func TestUsageMatchesTheProvidersCount(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := usageSetup(t, dialect)
+		env.tokens["root"] = env.stack.NewUser(t, "root", store.RoleAdmin).Token
+
+		env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("counted answer")), fakellm.Data(fakellm.FinishChunk("stop")),
+			fakellm.Data(fakellm.UsageChunk(1234, 56)), fakellm.Done()))
+		if evs := env.turn(t, "alice", `{"uri":"kb://me/","model_id":"fake","message":"count me"}`); evs[len(evs)-1].name != "done" {
+			t.Fatalf("turn: %s", stNames(evs))
+		}
+		rows := env.usage(t, "alice", "/api/v1/usage").Rows
+		if len(rows) != 1 {
+			t.Fatalf("alice's usage: %+v", rows)
+		}
+		r := rows[0]
+		if r.Model != "fake" || r.Purpose != "chat" || r.Calls != 1 || r.EstimatedCalls != 0 || r.InputTokens != 1234 || r.OutputTokens != 56 || r.Username != "alice" {
+			t.Fatalf("the provider's count: %+v", r)
+		}
+		if want := (1234*2.0 + 56*10.0) / 1e6; r.Cost != want {
+			t.Fatalf("cost %v, want %v", r.Cost, want)
+		}
+
+		env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("an answer nobody counted")), fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Done()))
+		env.turn(t, "bob", `{"uri":"kb://me/","model_id":"fake","message":"estimate me"}`)
+		rows = env.usage(t, "bob", "/api/v1/usage").Rows
+		if len(rows) != 1 || rows[0].EstimatedCalls != 1 || rows[0].InputTokens == 0 || rows[0].OutputTokens != 8 {
+			t.Fatalf("bob's estimated usage: %+v", rows)
+		}
+
+		st, raw := env.call(t, "bob", http.MethodGet, "/api/v1/admin/usage", "")
+		wantCode(t, st, raw, http.StatusForbidden, "admin_only")
+		all := env.usage(t, "root", "/api/v1/admin/usage").Rows
+		if len(all) != 2 || all[0].Username == all[1].Username {
+			t.Fatalf("admin's view: %+v", all)
+		}
+		st, raw = env.call(t, "root", http.MethodGet, "/api/v1/admin/usage?format=csv", "")
+		lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+		if st != http.StatusOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "day,user_id,username,model") ||
+			!strings.Contains(string(raw), ",alice,fake,chat,1,0,1234,56,0.003028") {
+			t.Fatalf("CSV: %d\n%s", st, raw)
+		}
+		st, raw = env.invalid().call(t, "alice", http.MethodGet, "/api/v1/usage?from=2026-13-01", "")
+		wantCode(t, st, raw, http.StatusBadRequest, "invalid_request")
+	})
+}
