@@ -50,6 +50,13 @@ var (
 	CodePasswordLoginOff   = def("password_login_disabled", "this server signs people in through its identity providers only", 403)
 )
 
+// Model usage limits.
+var (
+	CodeBudgetExceeded = def("budget_exceeded", "a usage budget (global, the user's or one of their groups', per day or month) is spent; error.budget, used, limit and resets_at say which and until when", 429)
+	CodeInvalidBudget  = def("invalid_budget", "a budget needs a scope (global, user, group), its user or group, a period (day, month) and a limit of tokens or cost", 400)
+	CodeBudgetNotFound = def("budget_not_found", "no budget has this id", 404)
+)
+
 // Single sign-on through an identity provider.
 var (
 	CodeSSOUnknownProvider = def("sso_unknown_provider", "no identity provider has this id", 404)

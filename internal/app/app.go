@@ -125,7 +125,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	imports := &importer.Service{Store: a.Store, Tree: a.Tree, MaxUpload: cfg.MaxUploadBytes,
 		QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser,
 		Limits:            importer.Limits{MaxEntries: cfg.Import.MaxEntries, MaxBytes: cfg.Import.MaxBytes}}
-	a.compiler = compile.New(compile.Options{Store: a.Store, Tree: a.Tree, Models: a.models, CLIProfiles: cfg.CLIProfiles,
+	budgets := usage.NewBudgets(a.Store, a.usage)
+	a.compiler = compile.New(compile.Options{Store: a.Store, Tree: a.Tree, Models: a.models, CLIProfiles: cfg.CLIProfiles, Budget: budgets,
 		Extraction: a.extraction, QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser, Skills: skills,
 		Runners: map[string]compile.Runner{importer.Kind: imports}, CLIUser: cfg.CLIUser})
 	imports.Notify = a.compiler.Notify
@@ -152,11 +153,12 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	// One turn service for every door, so a user's stream limit counts all.
 	turns := turn.New(a.Tree, conversations, lim.StreamsPerUser)
+	turns.Budget = budgets
 	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.Auth, Models: a.models, Turns: turns, Shutdown: a.shutdown})
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
 		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
 		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
-		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.usage, PasswordLoginOff: !cfg.Auth.FormShown(),
+		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.usage, Budgets: budgets, PasswordLoginOff: !cfg.Auth.FormShown(),
 		Space: httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.Tree, Auth: a.Auth})},
 			{Path: "/v1", Handler: openai},

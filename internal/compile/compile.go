@@ -69,6 +69,11 @@ type Options struct {
 	// Skills resolves the skill a request names; nil knows the built-ins
 	// only.
 	Skills *skill.Service
+	// Budget refuses to start a job that calls our models when its user's
+	// usage budget is spent; nil checks none.
+	Budget interface {
+		Check(ctx context.Context, userID int64) error
+	}
 	// QueuedJobsPerUser caps one user's waiting jobs (default 200), so
 	// one user cannot fill the queue for everyone.
 	QueuedJobsPerUser int
@@ -106,6 +111,9 @@ type Service struct {
 	extract  *extract.Isolation
 	skills   *skill.Service
 	runners  map[string]Runner
+	budget   interface {
+		Check(ctx context.Context, userID int64) error
+	}
 	// cliUser runs CLI profiles; cliUserErr, when set, fails CLI jobs.
 	cliUser    cliUser
 	cliUserErr error
@@ -124,7 +132,7 @@ type Service struct {
 
 // New builds the service.
 func New(o Options) *Service {
-	s := &Service{st: o.Store, tree: o.Tree, models: o.Models, profiles: map[string]config.CLIProfile{},
+	s := &Service{st: o.Store, tree: o.Tree, models: o.Models, budget: o.Budget, profiles: map[string]config.CLIProfile{},
 		lease: o.Lease, beat: o.Heartbeat, poll: o.Poll, backoff: o.Backoff, extract: o.Extraction,
 		skills:    o.Skills,
 		runners:   o.Runners,

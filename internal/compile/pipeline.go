@@ -109,6 +109,14 @@ func (s *Service) newRun(ctx context.Context, j store.Job, owner string) (*jobRu
 	if err != nil {
 		return r, err
 	}
+	if _, ours := ex.(llmExecutor); ours && s.budget != nil {
+		if err := s.budget.Check(ctx, j.UserID); err != nil {
+			if e, ok := apierr.As(err); ok {
+				return r, permanent(e.Code.String(), "%s", e.Message)
+			}
+			return r, err
+		}
+	}
 	r.exec = &budgeted{next: ex, max: r.snap.CallBudget}
 	u, err := s.st.UserByID(ctx, j.UserID)
 	if err != nil {

@@ -176,6 +176,11 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 	if err != nil {
 		return EnqueueResult{}, err
 	}
+	if snap.Executor == ExecutorLLM && s.budget != nil {
+		if err := s.budget.Check(ctx, c.ID); err != nil {
+			return EnqueueResult{}, err
+		}
+	}
 	uris := r.URIs
 	if r.StaleIn != "" {
 		stale, err := s.staleFiles(ctx, c, r.StaleIn)

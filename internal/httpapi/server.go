@@ -84,6 +84,9 @@ type Deps struct {
 	Mounts []Mount
 	// Usage keeps and reports model usage; nil answers 503.
 	Usage *usage.Meter
+	// Budgets limit model usage; nil sets none (and the budget routes
+	// answer 503).
+	Budgets *usage.Budgets
 	// SSO is the configured identity providers; nil offers none.
 	SSO *sso.Service
 	// PasswordLoginOff hides and refuses the user name and password form
@@ -119,6 +122,9 @@ func New(d Deps) *echo.Echo {
 	}
 	if d.Turns == nil {
 		d.Turns = turn.New(d.Tree, d.Chat, d.StreamsPerUser)
+		if d.Budgets != nil {
+			d.Turns.Budget = d.Budgets
+		}
 	}
 	h := &handlers{Deps: d,
 		checks:  newRateLimiter(checksPerMinute, time.Minute, "a minute"),
@@ -145,11 +151,15 @@ func New(d Deps) *echo.Echo {
 	authed.GET("/auth/tokens", h.listTokens)
 	authed.GET("/auth/groups", h.myGroups)
 	authed.GET("/usage", h.myUsage)
+	authed.GET("/usage/budgets", h.myBudgets)
 	authed.GET("/auth/directory", h.directory)
 	authed.DELETE("/auth/tokens/:id", h.revokeToken)
 
 	admin := authed.Group("/admin", requireAdmin)
 	admin.GET("/usage", h.adminUsage)
+	admin.GET("/budgets", h.listBudgets)
+	admin.PUT("/budgets", h.putBudget)
+	admin.DELETE("/budgets/:id", h.deleteBudget)
 	admin.POST("/users", h.createUser)
 	admin.GET("/users", h.listUsers)
 	admin.PATCH("/users/:id", h.updateUser)

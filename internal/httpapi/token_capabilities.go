@@ -31,8 +31,12 @@ var routeCapabilities = map[string]access.Capability{
 	"GET /api/v1/auth/groups":    access.Account,
 	"GET /api/v1/auth/directory": access.Account,
 	// What the account's models cost is the account's.
-	"GET /api/v1/usage":       access.Account,
-	"GET /api/v1/admin/usage": access.Account,
+	"GET /api/v1/usage":                access.Account,
+	"GET /api/v1/admin/usage":          access.Account,
+	"GET /api/v1/usage/budgets":        access.Account,
+	"GET /api/v1/admin/budgets":        access.Account,
+	"PUT /api/v1/admin/budgets":        access.Account,
+	"DELETE /api/v1/admin/budgets/:id": access.Account,
 
 	"POST /api/v1/admin/users":                         access.Account,
 	"GET /api/v1/admin/users":                          access.Account,

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apptest"
@@ -28,7 +31,7 @@ func usageSetup(t *testing.T, dialect string) *apiEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := newAPIEnv(t, stack, Deps{Models: reg, Usage: meter, Shutdown: make(chan struct{}),
+	env := newAPIEnv(t, stack, Deps{Models: reg, Usage: meter, Budgets: usage.NewBudgets(stack.Store, meter), Shutdown: make(chan struct{}),
 		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}}, "alice", "bob")
 	env.fake, env.fakeURL = fake, fake.URL
 	return env
@@ -96,5 +99,94 @@ func TestUsageMatchesTheProvidersCount(t *testing.T) {
 		}
 		st, raw = env.invalid().call(t, "alice", http.MethodGet, "/api/v1/usage?from=2026-13-01", "")
 		wantCode(t, st, raw, http.StatusBadRequest, "invalid_request")
+	})
+}
+
+// TestBudgetRefusesTheNextTurn: a turn that spends a user's daily budget
+// finishes; the next is refused with the budget, the amount used and the
+// reset, while another user chats on; a group's budget counts its members
+// together; deleting the budget lets the user in again.
+func TestBudgetRefusesTheNextTurn(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := usageSetup(t, dialect)
+		env.tokens["root"] = env.stack.NewUser(t, "root", store.RoleAdmin).Token
+		counted := func() {
+			env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("ok")), fakellm.Data(fakellm.FinishChunk("stop")),
+				fakellm.Data(fakellm.UsageChunk(1234, 56)), fakellm.Done()))
+		}
+		alice, err := env.stack.Store.UserByUsername(context.Background(), "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		aliceID := alice.ID
+		st, raw := env.call(t, "root", http.MethodPut, "/api/v1/admin/budgets",
+			fmt.Sprintf(`{"scope":"user","user_id":%d,"period":"day","max_tokens":1000}`, aliceID))
+		if st != http.StatusOK {
+			t.Fatalf("put budget: %d %s", st, raw)
+		}
+		counted()
+		if evs := env.turn(t, "alice", `{"uri":"kb://me/","model_id":"fake","message":"spend it"}`); evs[len(evs)-1].name != "done" {
+			t.Fatalf("the turn that spends the budget finishes: %s", stNames(evs))
+		}
+		st, raw = env.call(t, "alice", http.MethodPost, "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"one more"}`)
+		var refusal struct {
+			Error struct {
+				Code       string    `json:"code"`
+				UsedTokens int64     `json:"used_tokens"`
+				MaxTokens  int64     `json:"max_tokens"`
+				ResetsAt   time.Time `json:"resets_at"`
+				Budget     struct{ Scope, Period, Subject string }
+			} `json:"error"`
+		}
+		if st != http.StatusTooManyRequests || json.Unmarshal(raw, &refusal) != nil || refusal.Error.Code != "budget_exceeded" ||
+			refusal.Error.UsedTokens != 1290 || refusal.Error.MaxTokens != 1000 || refusal.Error.Budget.Scope != "user" || refusal.Error.Budget.Subject != "alice" {
+			t.Fatalf("over budget: %d %s", st, raw)
+		}
+		if tomorrow := time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour); !refusal.Error.ResetsAt.Equal(tomorrow) {
+			t.Fatalf("resets at %v, want %v", refusal.Error.ResetsAt, tomorrow)
+		}
+		var mine struct{ Budgets []usage.Status }
+		_, raw = env.call(t, "alice", http.MethodGet, "/api/v1/usage/budgets", "")
+		if json.Unmarshal(raw, &mine) != nil || len(mine.Budgets) != 1 || mine.Budgets[0].Fraction < 1.29 {
+			t.Fatalf("alice's budgets: %s", raw)
+		}
+
+		// bob is not alice; but his group's monthly cost budget counts him.
+		counted()
+		if evs := env.turn(t, "bob", `{"uri":"kb://me/","model_id":"fake","message":"mine is fine"}`); evs[len(evs)-1].name != "done" {
+			t.Fatalf("bob is refused for alice's budget: %s", stNames(evs))
+		}
+		bob, _ := env.stack.Store.UserByUsername(context.Background(), "bob")
+		g, err := env.stack.Auth.CreateGroup(context.Background(), "team")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := env.stack.Auth.AddMember(context.Background(), g.ID, bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		gid := g.ID
+		env.call(t, "root", http.MethodPut, "/api/v1/admin/budgets", fmt.Sprintf(`{"scope":"group","group_id":%d,"period":"month","max_cost":0.001}`, gid))
+		st, raw = env.call(t, "bob", http.MethodPost, "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"again"}`)
+		if st != http.StatusTooManyRequests || !strings.Contains(string(raw), `"subject":"team"`) {
+			t.Fatalf("bob over his group's budget: %d %s", st, raw)
+		}
+
+		var all struct{ Budgets []usage.Status }
+		_, raw = env.call(t, "root", http.MethodGet, "/api/v1/admin/budgets", "")
+		if json.Unmarshal(raw, &all) != nil || len(all.Budgets) != 2 {
+			t.Fatalf("admin's budgets: %s", raw)
+		}
+		for _, b := range all.Budgets {
+			st, raw = env.call(t, "root", http.MethodDelete, fmt.Sprintf("/api/v1/admin/budgets/%d", b.ID), "")
+			if st != http.StatusNoContent {
+				t.Fatalf("delete budget %d: %d %s", b.ID, st, raw)
+			}
+		}
+		counted()
+		if evs := env.turn(t, "alice", `{"uri":"kb://me/","model_id":"fake","message":"free again"}`); evs[len(evs)-1].name != "done" {
+			t.Fatalf("after the budget is gone: %s", stNames(evs))
+		}
+		st, raw = env.invalid().call(t, "root", http.MethodPut, "/api/v1/admin/budgets", `{"scope":"user","user_id":1,"period":"week","max_tokens":5}`)
+		wantCode(t, st, raw, http.StatusBadRequest, "invalid_budget")
 	})
 }

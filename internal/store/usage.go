@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -79,4 +80,49 @@ func (s *Store) SumUsage(ctx context.Context, f UsageFilter) (UsageSum, error) {
 	err := s.usageQuery(ctx, f).Select("COALESCE(SUM(input_tokens + output_tokens), 0) AS tokens, COALESCE(SUM(cost), 0) AS cost").
 		Scan(&out).Error
 	return out, translate(err)
+}
+
+// Budget is a limit on model usage (see migration 00033).
+type Budget struct {
+	ID        int64 `gorm:"primaryKey"`
+	Scope     string
+	SubjectID int64
+	Period    string
+	MaxTokens int64
+	MaxCost   float64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Budget scopes and periods.
+const (
+	BudgetGlobal = "global"
+	BudgetUser   = "user"
+	BudgetGroup  = "group"
+	PeriodDay    = "day"
+	PeriodMonth  = "month"
+)
+
+// PutBudget makes or replaces the budget of its scope, subject and period.
+func (s *Store) PutBudget(ctx context.Context, b *Budget) error {
+	return translate(s.db.WithContext(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "scope"}, {Name: "subject_id"}, {Name: "period"}},
+		DoUpdates: clause.AssignmentColumns([]string{"max_tokens", "max_cost", "updated_at"}),
+	}).Create(b).Error)
+}
+
+// Budgets lists every budget.
+func (s *Store) Budgets(ctx context.Context) ([]Budget, error) {
+	var out []Budget
+	err := s.db.WithContext(ctx).Order("scope, subject_id, period").Find(&out).Error
+	return out, translate(err)
+}
+
+// DeleteBudget removes one; ErrNotFound when there is none.
+func (s *Store) DeleteBudget(ctx context.Context, id int64) error {
+	res := s.db.WithContext(ctx).Where("id = ?", id).Delete(&Budget{})
+	if res.Error == nil && res.RowsAffected == 0 {
+		return ErrNotFound
+	}
+	return translate(res.Error)
 }

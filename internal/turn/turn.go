@@ -39,8 +39,16 @@ type Service struct {
 	Tree *knowledge.Tree
 	// Chat keeps conversations; nil stores none and a turn's history is
 	// the one it was given.
-	Chat    *chat.Service
+	Chat *chat.Service
+	// Budget refuses a turn whose user's usage budget is spent; nil
+	// checks none.
+	Budget  Budget
 	streams *streamRegistry
+}
+
+// Budget is the usage limit a turn is checked against before it starts.
+type Budget interface {
+	Check(ctx context.Context, userID int64) error
 }
 
 // New builds the service; streamsPerUser <= 0 means DefaultStreamsPerUser.
@@ -99,6 +107,11 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 	purpose := req.Purpose
 	if purpose == "" {
 		purpose = llm.PurposeChat
+	}
+	if s.Budget != nil {
+		if err := s.Budget.Check(ctx, req.Caller.ID); err != nil {
+			return nil, err
+		}
 	}
 	ctx, cancel := context.WithCancel(llm.WithAttribution(ctx, llm.Attribution{UserID: req.Caller.ID, Purpose: purpose}))
 	release, err := s.streams.enter(req.Caller.ID, cancel)

@@ -6,6 +6,41 @@
 // Generated from internal/httpapi/openapi by web/scripts/gen-api.mjs (npm run gen:api).
 
 export interface paths {
+    "/api/v1/admin/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every budget, with what its period has used. */
+        get: operations["listBudgets"];
+        /** Make or replace the budget of a scope, subject and period; answers every budget. */
+        put: operations["putBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a budget. */
+        delete: operations["deleteBudget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/eval-search": {
         parameters: {
             query?: never;
@@ -1117,6 +1152,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The budgets that apply to the caller (global, their own, their groups'), with what each period has used. */
+        get: operations["myBudgets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1218,6 +1270,26 @@ export interface components {
             uri: string;
             /** @description Refused (invalid_uris); every file of the folder is compiled. */
             uris?: string[] | null;
+        };
+        Budgets: {
+            budgets: {
+                /** @description The larger of tokens and cost used over their limits. */
+                fraction: number;
+                id: number;
+                max_cost: number;
+                max_tokens: number;
+                /** @enum {string} */
+                period: "day" | "month";
+                /** Format: date-time */
+                resets_at: string;
+                /** @enum {string} */
+                scope: "global" | "user" | "group";
+                /** @description The user's or group's name; empty for global. */
+                subject: string;
+                subject_id: number;
+                used_cost: number;
+                used_tokens: number;
+            }[];
         };
         CLIProfileOption: {
             efforts: string[];
@@ -1416,6 +1488,9 @@ export interface components {
                  *     | `too_many_logins` | 429 | too many sign-ins on this server at once; Retry-After says when to try again |
                  *     | `account_disabled` | 403 | the account is disabled (here, or by the directory when the password is right); an administrator can enable it |
                  *     | `password_login_disabled` | 403 | this server signs people in through its identity providers only |
+                 *     | `budget_exceeded` | 429 | a usage budget (global, the user's or one of their groups', per day or month) is spent; error.budget, used, limit and resets_at say which and until when |
+                 *     | `invalid_budget` | 400 | a budget needs a scope (global, user, group), its user or group, a period (day, month) and a limit of tokens or cost |
+                 *     | `budget_not_found` | 404 | no budget has this id |
                  *     | `sso_unknown_provider` | 404 | no identity provider has this id |
                  *     | `sso_state_mismatch` | 400 | the answer from the identity provider belongs to no sign-in started in this browser, or it is stale; start again |
                  *     | `sso_denied` | 401 | the identity provider did not sign the user in (cancelled or refused); error.provider_error says its word |
@@ -1571,7 +1646,7 @@ export interface components {
                  * @example not_found
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "budget_exceeded" | "invalid_budget" | "budget_not_found" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
@@ -2679,6 +2754,92 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budgets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budgets"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For scope group: its members together. */
+                    group_id?: number;
+                    /** @description In the models' price unit; 0 none. */
+                    max_cost?: number;
+                    /** @description Input and output tokens together; 0 none. */
+                    max_tokens?: number;
+                    /**
+                     * @description UTC days and calendar months.
+                     * @enum {string}
+                     */
+                    period: "day" | "month";
+                    /** @enum {string} */
+                    scope: "global" | "user" | "group";
+                    /** @description For scope user. */
+                    user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Every budget, the new one included. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budgets"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id. */
+                id: components["parameters"]["ID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
     evalSearch: {
         parameters: {
             query?: never;
@@ -4900,6 +5061,28 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    myBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budgets; fraction ≥ 0.8 is worth a warning, ≥ 1 refuses the next turn or compile (429 budget_exceeded). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budgets"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
