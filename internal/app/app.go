@@ -54,9 +54,7 @@ type App struct {
 	timeouts   httpapi.Timeouts
 	// shutdown tells long-lived streams to end: http.Server.Shutdown does
 	// not end them.
-	shutdown chan struct{}
-	// usage keeps every model call's tokens and cost.
-	usage     *usage.Meter
+	shutdown  chan struct{}
 	generated string
 
 	// Set by Start.
@@ -104,12 +102,12 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		configured = append(fakes, configured...)
 		if opts.FakeEmbeddings && a.Embedder == nil {
 			client := embed.New(embed.Config{ID: "fake-embed", BaseURL: base}, nil)
+			client.OnUsage = a.Usage.Embedded
 			a.Embedder = search.NewEmbedder(a.Index, client)
 			a.Embedder.Kick()
 		}
 	}
-	a.usage = usage.New(a.Store)
-	if a.models, err = llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}, Recorder: a.usage}); err != nil {
+	if a.models, err = llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}, Recorder: a.Usage}); err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
 	ocr := extract.OCR{Languages: cfg.OCR.Languages, MaxPages: cfg.OCR.MaxPages, PageTimeout: cfg.OCR.PageTimeout,
@@ -125,7 +123,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	imports := &importer.Service{Store: a.Store, Tree: a.Tree, MaxUpload: cfg.MaxUploadBytes,
 		QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser,
 		Limits:            importer.Limits{MaxEntries: cfg.Import.MaxEntries, MaxBytes: cfg.Import.MaxBytes}}
-	budgets := usage.NewBudgets(a.Store, a.usage)
+	budgets := usage.NewBudgets(a.Store, a.Usage)
 	a.compiler = compile.New(compile.Options{Store: a.Store, Tree: a.Tree, Models: a.models, CLIProfiles: cfg.CLIProfiles, Budget: budgets,
 		Extraction: a.extraction, QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser, Skills: skills,
 		Runners: map[string]compile.Runner{importer.Kind: imports}, CLIUser: cfg.CLIUser})
@@ -158,7 +156,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
 		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
 		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
-		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.usage, Budgets: budgets, PasswordLoginOff: !cfg.Auth.FormShown(),
+		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.Usage, Budgets: budgets, PasswordLoginOff: !cfg.Auth.FormShown(),
 		Space: httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.Tree, Auth: a.Auth})},
 			{Path: "/v1", Handler: openai},

@@ -22,6 +22,7 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge/search"
 	"github.com/knowspace/knowspace/internal/sso"
 	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/usage"
 )
 
 // Core is what the server and every operator command need: the database,
@@ -38,6 +39,8 @@ type Core struct {
 	Auth     *auth.Service
 	// SSO is the identity providers; nil when none is configured.
 	SSO *sso.Service
+	// Usage keeps every model call's tokens and cost; the app runs it.
+	Usage *usage.Meter
 }
 
 // Open makes the data directory the server's alone and opens the core on
@@ -64,9 +67,12 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 	tree := knowledge.NewTree(st, blobs, cfg.MaxUploadBytes)
 	tree.SetTrashTTL(time.Duration(cfg.TrashDays) * 24 * time.Hour)
 	index := search.NewIndex(st, blobs, tree)
+	meter := usage.New(st)
 	var embedder *search.Embedder
 	if m, ok := cfg.EmbeddingModel(); ok {
-		embedder = search.NewEmbedder(index, embed.New(m, nil))
+		client := embed.New(m, nil)
+		client.OnUsage = meter.Embedded
+		embedder = search.NewEmbedder(index, client)
 	}
 	secret, err := auth.LoadOrCreateSecret(cfg.JWTSecret, cfg.DataDir)
 	if err != nil {
@@ -86,7 +92,7 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 			return nil, err
 		}
 	}
-	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Embedder: embedder, Auth: svc, SSO: providers}, nil
+	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Embedder: embedder, Auth: svc, SSO: providers, Usage: meter}, nil
 }
 
 // Close releases the blobs' staging and closes the database.

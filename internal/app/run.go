@@ -42,7 +42,7 @@ func (a *App) Start(ctx context.Context) error {
 	a.served = make(chan error, 1)
 	go func() { a.served <- a.server.Serve(ln) }()
 	go housekeep(ctx, a.Blobs, a.Tree, cfg.BlobSweepInterval)
-	go a.usage.Run(ctx)
+	go a.Usage.Run(ctx)
 	go warmExtraction(ctx, a.extraction)
 	if cfg.Extract.On() {
 		go backfillExtractions(ctx, a.Tree)
@@ -101,7 +101,7 @@ func (a *App) Wait(ctx context.Context) error {
 	defer cancel()
 	err := a.server.Shutdown(shutdownCtx)
 	// The streams just ended recorded their calls after Run stopped.
-	a.usage.Flush(shutdownCtx)
+	a.Usage.Flush(shutdownCtx)
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -18,6 +18,10 @@ import (
 type Client struct {
 	cfg  Config
 	http *http.Client
+	// OnUsage, when set, is told the tokens of every answered request: the
+	// provider's count, or an estimate from the texts' length when it
+	// reports none. Set it before the first Embed.
+	OnUsage func(model string, tokens int, estimated bool, cost float64)
 
 	mu   sync.Mutex
 	dims int // known once configured or answered
@@ -111,7 +115,30 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	if len(raw) > maxAnswerBytes {
 		return nil, &Error{Status: resp.StatusCode, msg: fmt.Sprintf("embedding model %s: answer larger than %d MiB", c.cfg.ID, maxAnswerBytes>>20)}
 	}
-	return c.decode(raw, len(texts))
+	vs, err := c.decode(raw, len(texts))
+	if err == nil && c.OnUsage != nil {
+		tokens, estimated := usageOf(raw, texts)
+		c.OnUsage(c.cfg.ID, tokens, estimated, float64(tokens)*c.cfg.PriceInput/1e6)
+	}
+	return vs, err
+}
+
+// usageOf is the answer's prompt_tokens, or bytes/3 of the texts (as the
+// chat models' estimate) when the provider sent none.
+func usageOf(raw []byte, texts []string) (int, bool) {
+	var ans struct {
+		Usage *struct {
+			PromptTokens int `json:"prompt_tokens"`
+		} `json:"usage"`
+	}
+	if json.Unmarshal(raw, &ans) == nil && ans.Usage != nil && ans.Usage.PromptTokens > 0 {
+		return ans.Usage.PromptTokens, false
+	}
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	return (n + 2) / 3, true
 }
 
 func (c *Client) decode(raw []byte, n int) ([][]float32, error) {

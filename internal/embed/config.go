@@ -30,6 +30,9 @@ type Config struct {
 	Dimensions int `yaml:"dimensions"`
 	// BatchSize is how many chunks one request carries (default 32).
 	BatchSize int `yaml:"batch_size"`
+	// PriceInput is the provider's price per million input tokens (0: not
+	// costed).
+	PriceInput float64 `yaml:"price_input"`
 }
 
 const (

@@ -3,7 +3,9 @@ package embed_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -132,5 +134,46 @@ func TestConfigValidate(t *testing.T) {
 		if c.Validate() == nil {
 			t.Errorf("%+v validated", c)
 		}
+	}
+}
+
+// TestClientReportsUsage: the provider's prompt_tokens when it sends them
+// (the fake does), else an estimate marked as one; priced per million.
+func TestClientReportsUsage(t *testing.T) {
+	type got struct {
+		model     string
+		tokens    int
+		estimated bool
+		cost      float64
+	}
+	var calls []got
+	record := func(model string, tokens int, estimated bool, cost float64) {
+		calls = append(calls, got{model, tokens, estimated, cost})
+	}
+	srv := httptest.NewServer(fakellm.New(fakellm.Options{}))
+	defer srv.Close()
+	c := embed.New(embed.Config{ID: "e", BaseURL: srv.URL + "/v1", PriceInput: 100}, nil)
+	c.OnUsage = record
+	texts := []string{"tidal energy", "wave power in the North Sea"}
+	if _, err := c.Embed(context.Background(), texts); err != nil {
+		t.Fatal(err)
+	}
+	want := fakellm.EmbedTokens(texts[0]) + fakellm.EmbedTokens(texts[1])
+	if len(calls) != 1 || calls[0] != (got{"e", want, false, float64(want) * 100 / 1e6}) {
+		t.Fatalf("usage %+v, want %d tokens", calls, want)
+	}
+
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"data":[{"index":0,"embedding":[1,0]}]}`)
+	}))
+	defer silent.Close()
+	c = embed.New(embed.Config{ID: "quiet", BaseURL: silent.URL}, nil)
+	c.OnUsage = record
+	if _, err := c.Embed(context.Background(), []string{"twelve bytes"}); err != nil {
+		t.Fatal(err)
+	}
+	if calls[1] != (got{"quiet", 4, true, 0}) {
+		t.Fatalf("estimate %+v", calls[1])
 	}
 }

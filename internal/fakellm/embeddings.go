@@ -60,11 +60,13 @@ func (s *Server) serveEmbeddings(w http.ResponseWriter, body []byte) {
 		Embedding []float32 `json:"embedding"`
 	}
 	data := make([]item, len(inputs))
+	tokens := 0
 	for i, in := range inputs {
 		data[i] = item{Object: "embedding", Index: i, Embedding: FakeVector(req.Model, in, dims)}
+		tokens += EmbedTokens(in)
 	}
 	out, _ := json.Marshal(map[string]any{"object": "list", "model": req.Model, "data": data,
-		"usage": map[string]int{"prompt_tokens": 0, "total_tokens": 0}})
+		"usage": map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}})
 	writeJSON(w, http.StatusOK, string(out))
 }
 
@@ -168,3 +170,7 @@ func init() {
 		stopWords[w] = true
 	}
 }
+
+// EmbedTokens is the token count the fake reports for one input, as it
+// counts a chat message's: a token for every four bytes, and one more.
+func EmbedTokens(in string) int { return len(in)/4 + 1 }

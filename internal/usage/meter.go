@@ -55,6 +55,14 @@ func (m *Meter) RecordUsage(c llm.CallUsage) {
 	}
 }
 
+// Embedded records an embedding request (embed.Client's OnUsage). Its
+// batch mixes files of many owners, so it is filed under no user: the
+// global budget counts it, no user's does.
+func (m *Meter) Embedded(model string, tokens int, estimated bool, cost float64) {
+	m.RecordUsage(llm.CallUsage{Model: model, Attribution: llm.Attribution{Purpose: llm.PurposeEmbedding},
+		InputTokens: tokens, Estimated: estimated, Cost: cost})
+}
+
 // Run writes queued calls until ctx ends, then writes what is left.
 func (m *Meter) Run(ctx context.Context) {
 	for {
