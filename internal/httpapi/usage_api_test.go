@@ -12,6 +12,7 @@ import (
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/chat"
+	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -189,4 +190,38 @@ func TestBudgetRefusesTheNextTurn(t *testing.T) {
 		st, raw = env.invalid().call(t, "root", http.MethodPut, "/api/v1/admin/budgets", `{"scope":"user","user_id":1,"period":"week","max_tokens":5}`)
 		wantCode(t, st, raw, http.StatusBadRequest, "invalid_budget")
 	})
+}
+
+// TestUsageOfACompileJob: every model call of a compile job is filed under
+// its user with purpose compile, with exactly the provider's counts.
+func TestUsageOfACompileJob(t *testing.T) {
+	stack := apptest.NewStack(t, "sqlite")
+	fake := apptest.StartFake(t, fakellm.Options{})
+	fake.SetFunc(func(*fakellm.Request) fakellm.Response {
+		return fakellm.Stream(fakellm.Data(fakellm.TextChunk("a summary")), fakellm.Data(fakellm.FinishChunk("stop")),
+			fakellm.Data(fakellm.UsageChunk(300, 20)), fakellm.Done())
+	})
+	meter := usage.New(stack.Store)
+	reg, err := llm.NewRegistry([]llm.ModelConfig{fake.Model("fake", cmpFakeKey, "upstream")}, llm.RegistryOptions{Recorder: meter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Models: reg, Poll: 20 * time.Millisecond, Heartbeat: 50 * time.Millisecond})
+	e := newAPIEnv(t, stack, Deps{Models: reg, Compile: comp, Usage: meter}, "alice")
+	e.fake = fake
+	pool := comp.Start(1)
+	defer pool.Stop(context.Background())
+	e.upload("alice", "kb://me/obs/", map[string]string{"tides.md": "# Tides\n\nThe moon pulls the sea.\n"})
+	b := e.expect("POST", "/api/v1/knowledge-agent/compile", "alice",
+		map[string]any{"uris": []string{"kb://me/obs/tides.md"}, "executor": "llm", "model_id": "fake"}, 200)
+	id := cmpDecode[cmpEnqueue](t, b).Jobs[0].ID
+	if j, _ := e.waitJob(id, 20*time.Second); j.State != "succeeded" {
+		t.Fatalf("job: %+v", j)
+	}
+	calls := int64(fake.Completed())
+	rows := e.usage(t, "alice", "/api/v1/usage").Rows
+	if calls == 0 || len(rows) != 1 || rows[0].Purpose != "compile" || rows[0].Calls != calls ||
+		rows[0].InputTokens != 300*calls || rows[0].OutputTokens != 20*calls || rows[0].EstimatedCalls != 0 {
+		t.Fatalf("%d calls, usage %+v", calls, rows)
+	}
 }
