@@ -11,8 +11,9 @@ import { AdminTokensSection } from "./AdminTokensSection";
 import { GroupsPanel } from "./GroupsPanel";
 import { OverviewSection } from "./OverviewSection";
 import { UsersSection } from "./UsersSection";
+import { UsageAdminSection } from "./UsageAdminSection";
 
-const sections = ["users", "tokens", "jobs", "groups", "overview"] as const;
+const sections = ["users", "tokens", "jobs", "groups", "usage", "overview"] as const;
 
 export default function AdminPage({ user }: { user: User }) {
   const { t } = useTranslation("admin");
@@ -22,6 +23,7 @@ export default function AdminPage({ user }: { user: User }) {
     tokens: t("nav.tokens"),
     jobs: t("nav.jobs"),
     groups: t("nav.groups"),
+    usage: t("nav.usage"),
     overview: t("nav.overview"),
   };
   const admin = user.role === "admin";
@@ -40,6 +42,7 @@ export default function AdminPage({ user }: { user: User }) {
       ) : (
         <>
           {section === "users" && <UsersSection self={user} />}
+          {section === "usage" && <UsageAdminSection />}
           {section === "tokens" && <AdminTokensSection />}
           {section === "jobs" && <AdminJobsSection />}
           {section === "groups" && (

@@ -11,8 +11,9 @@ import { ConnectSection } from "./ConnectSection";
 import { ModelsSection } from "./ModelsSection";
 import { PageShell } from "./PageShell";
 import { TokensSection } from "./TokensSection";
+import { UsageSection } from "../usage/UsageSection";
 
-const sections = ["account", "tokens", "connect", "models", "appearance"] as const;
+const sections = ["account", "tokens", "connect", "models", "usage", "appearance"] as const;
 
 export default function SettingsPage({ user }: { user: User }) {
   const { t } = useTranslation("settings");
@@ -22,6 +23,7 @@ export default function SettingsPage({ user }: { user: User }) {
     tokens: t("nav.tokens"),
     connect: t("nav.connect"),
     models: t("nav.models"),
+    usage: t("nav.usage"),
     appearance: t("nav.appearance"),
   };
   return (
@@ -36,6 +38,7 @@ export default function SettingsPage({ user }: { user: User }) {
       {section === "tokens" && <TokensSection />}
       {section === "connect" && <ConnectSection user={user} />}
       {section === "models" && <ModelsSection />}
+      {section === "usage" && <UsageSection />}
       {section === "appearance" && <AppearanceSection />}
     </PageShell>
   );
