@@ -81,6 +81,8 @@ type Config struct {
 	// TrustedProxies are the reverse proxies (CIDR ranges or addresses)
 	// whose X-Forwarded-For names the client; empty trusts no one.
 	TrustedProxies []string `yaml:"trusted_proxies"`
+	// Audit configures the audit log.
+	Audit Audit `yaml:"audit"`
 }
 
 // Conversations configures stored chat history. Store false keeps nothing:
@@ -213,6 +215,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		Conversations: Conversations{Store: true}, BlobStore: "disk",
 		Import:    Import{MaxEntries: DefaultImportMaxEntries, MaxBytes: DefaultImportMaxBytes},
 		LogFormat: observe.LogText, LogLevel: "info",
+		Audit: Audit{RetentionDays: DefaultAuditRetentionDays},
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")
@@ -239,6 +242,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		if v := getenv(name); v != "" {
 			*dst = v
 		}
+	}
+	if err := c.Audit.fromEnv(getenv); err != nil {
+		return Config{}, err
 	}
 	if v := getenv("KB_TRUSTED_PROXIES"); v != "" {
 		c.TrustedProxies = splitList(v)
@@ -362,6 +368,9 @@ func (c Config) Validate() error {
 	}
 	if c.TrashDays < 1 || c.TrashDays > 3650 {
 		return errors.New("trash_days: must be between 1 and 3650")
+	}
+	if err := c.Audit.validate(); err != nil {
+		return err
 	}
 	if c.MinFreeBytes < 0 {
 		return errors.New("min_free_bytes: must not be negative (0 turns the check off)")
