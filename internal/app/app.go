@@ -152,8 +152,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
 		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
 		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
-		TrustedProxies: cfg.TrustedProxyRanges(),
-		Space:          httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
+		TrustedProxies: cfg.TrustedProxyRanges(), Audit: a.Audit,
+		Space: httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.Tree, Auth: a.Auth})},
 			{Path: "/v1", Handler: openai},
 			{Path: dav.Path, Methods: dav.Methods, Streaming: true, Handler: dav.New(dav.Deps{Tree: a.Tree, Auth: a.Auth, Store: a.Store, MaxUpload: cfg.MaxUploadBytes})}}})

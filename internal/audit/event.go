@@ -8,6 +8,7 @@ package audit
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -127,4 +128,19 @@ func JSON(v any) json.RawMessage {
 		panic("audit: encode settings: " + err.Error())
 	}
 	return b
+}
+
+// Membership is the event of user joining (GroupMemberAdd) or leaving
+// (GroupMemberRemove) group groupID, named group; source is SourceAdmin
+// or ClaimsSource(provider). Who acted comes from the context: the admin,
+// or the user whose sign-in applied the claims.
+func Membership(a Action, groupID int64, group, user, source string) Event {
+	e := Event{Action: a, Target: "group:" + strconv.FormatInt(groupID, 10), Source: source}
+	set := JSON(map[string]string{"group": group, "user": user})
+	if a == GroupMemberRemove {
+		e.Before = set
+	} else {
+		e.After = set
+	}
+	return e
 }

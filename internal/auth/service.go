@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	// LoginsPerSecond caps password checks across all accounts (0:
 	// DefaultLoginsPerSecond), so a flood of logins cannot take every core.
 	LoginsPerSecond int
+	// Audit records the uses of API tokens; nil records to st without a
+	// log line.
+	Audit *audit.Recorder
 }
 
 // Seeder gives a new account its starting content.
@@ -44,6 +48,7 @@ type Service struct {
 	cost      int
 	dummyHash string
 	throttle  *Throttle
+	audit     *audit.Recorder
 	now       func() time.Time
 	// compare is bcrypt's; tests count the hashes through it.
 	compare func(hash, pw []byte) error
@@ -55,7 +60,10 @@ func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
 		return nil, errors.New("jwt secret must be at least 32 bytes")
 	}
 	s := &Service{st: st, seeder: seeder, secret: opts.Secret, ttl: opts.TTL, maxTTL: opts.MaxTTL, cost: opts.BcryptCost,
-		throttle: NewThrottle(opts.LoginsPerSecond), now: time.Now, compare: bcrypt.CompareHashAndPassword}
+		throttle: NewThrottle(opts.LoginsPerSecond), audit: opts.Audit, now: time.Now, compare: bcrypt.CompareHashAndPassword}
+	if s.audit == nil {
+		s.audit = audit.New(st, audit.Options{})
+	}
 	if s.ttl <= 0 {
 		s.ttl = 8 * time.Hour
 	}
@@ -69,6 +77,10 @@ func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
 	}
 	return s, nil
 }
+
+// Audit is the recorder the service records with, for the doors to
+// record through the same one.
+func (s *Service) Audit() *audit.Recorder { return s.audit }
 
 // LoadOrCreateSecret returns the configured secret, or one generated on
 // first start and kept in the data directory so sessions survive restarts.

@@ -24,6 +24,7 @@ var routeCapabilities = map[string]access.Capability{
 	// which is the account's.
 	"GET /api/v1/auth/groups":    access.Account,
 	"GET /api/v1/auth/directory": access.Account,
+	"GET /api/v1/auth/audit":     access.Account,
 
 	"POST /api/v1/admin/users":                         access.Account,
 	"GET /api/v1/admin/users":                          access.Account,
@@ -40,6 +41,8 @@ var routeCapabilities = map[string]access.Capability{
 	"POST /api/v1/admin/jobs/:id/cancel":               access.Account,
 	"GET /api/v1/admin/overview":                       access.Account,
 	"POST /api/v1/admin/eval-search":                   access.Account,
+	"GET /api/v1/admin/audit":                          access.Account,
+	"GET /api/v1/admin/audit/export":                   access.Account,
 
 	"GET /api/v1/resources":                   access.FolderRead,
 	"POST /api/v1/resources/folders":          access.FolderWrite,

@@ -78,4 +78,3 @@ func TestAuditEvents(t *testing.T) {
 		}
 	})
 }
-
