@@ -1,5 +1,5 @@
-// The Admin page: users, every user's tokens and jobs, groups and an
-// overview, each section at /admin/<section>. Admins only; the server
+// The Admin page: users, every user's tokens and jobs, groups, the audit
+// log and an overview, each section at /admin/<section>. Admins only; the server
 // refuses the endpoints to anyone else anyway.
 
 import { useTranslation } from "react-i18next";
@@ -8,11 +8,12 @@ import { sectionOf, usePath } from "../layout/route";
 import { PageShell } from "../settings/PageShell";
 import { AdminJobsSection } from "./AdminJobsSection";
 import { AdminTokensSection } from "./AdminTokensSection";
+import { AuditSection } from "./AuditSection";
 import { GroupsPanel } from "./GroupsPanel";
 import { OverviewSection } from "./OverviewSection";
 import { UsersSection } from "./UsersSection";
 
-const sections = ["users", "tokens", "jobs", "groups", "overview"] as const;
+const sections = ["users", "tokens", "jobs", "groups", "audit", "overview"] as const;
 
 export default function AdminPage({ user }: { user: User }) {
   const { t } = useTranslation("admin");
@@ -22,6 +23,7 @@ export default function AdminPage({ user }: { user: User }) {
     tokens: t("nav.tokens"),
     jobs: t("nav.jobs"),
     groups: t("nav.groups"),
+    audit: t("nav.audit"),
     overview: t("nav.overview"),
   };
   const admin = user.role === "admin";
@@ -48,6 +50,7 @@ export default function AdminPage({ user }: { user: User }) {
               <GroupsPanel />
             </section>
           )}
+          {section === "audit" && <AuditSection />}
           {section === "overview" && <OverviewSection />}
         </>
       )}
