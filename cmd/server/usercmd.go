@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/knowspace/knowspace/internal/audit"
 )
 
 // userCommand lets operators manage accounts without the API.
@@ -53,6 +55,8 @@ func userCommand(configPath string, args []string) error {
 		if err != nil {
 			return err
 		}
+		_ = a.Audit.Record(ctx, audit.Event{Action: audit.UserCreate, Source: audit.SourceCLI, Target: fmt.Sprintf("user:%d", u.ID),
+			After: audit.JSON(map[string]string{"username": u.Username, "role": u.Role})})
 		fmt.Printf("created %s (%s), id %d\n", u.Username, u.Role, u.ID)
 		return nil
 	case "passwd":
@@ -70,6 +74,8 @@ func userCommand(configPath string, args []string) error {
 		if _, err := a.Auth.SetPassword(ctx, u.ID, pw); err != nil {
 			return err
 		}
+		_ = a.Audit.Record(ctx, audit.Event{Action: audit.UserUpdate, Source: audit.SourceCLI, Target: fmt.Sprintf("user:%d", u.ID),
+			After: audit.JSON(map[string]bool{"password_reset": true})})
 		fmt.Printf("password of %s changed; their sessions have ended\n", u.Username)
 		return nil
 	}

@@ -85,8 +85,14 @@ const (
 	Failed  Result = "failed"  // the server could not do it
 )
 
-// SourceAdmin marks a group membership changed by hand.
-const SourceAdmin = "admin"
+// Sources of a change, where the actor alone does not say it.
+const (
+	// SourceAdmin marks a group membership changed by hand.
+	SourceAdmin = "admin"
+	// SourceCLI marks a change the operator made with a knowspace command
+	// on the server's machine, where there is no account or address.
+	SourceCLI = "cli"
+)
 
 // ClaimsSource marks a group membership set from a provider's claims at
 // sign-in.
@@ -108,7 +114,8 @@ type Event struct {
 	// Target names what was acted on: a kb:// URI, or kind:id
 	// ("user:7", "token:3", "group:2", "conversation:9", "skill:4").
 	Target string `json:"target,omitempty"`
-	// Source is where a group membership change came from.
+	// Source is where a change came from when the actor does not say it:
+	// SourceAdmin, ClaimsSource(provider) or SourceCLI.
 	Source string `json:"source,omitempty"`
 	// Before and After are small JSON objects of settings (a share's
 	// grantee and role, a user's role and flags); nil when there is none.

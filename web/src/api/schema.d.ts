@@ -1142,7 +1142,7 @@ export interface components {
             provider?: string;
             /** @enum {string} */
             result: "ok" | "refused" | "failed";
-            /** @description Where a group membership change came from: admin, or claims:PROVIDER. */
+            /** @description Where the change came from, when the actor does not say: admin (a group membership changed by hand), claims:PROVIDER (one set from a sign-in's claims), cli (a knowspace command on the server, with no account). */
             source?: string;
             /** @description What was acted on: a kb:// URI, or kind:id (user:7, token:3, group:2, share:5, trash:9, conversation:4, skill:ID), or trash for all of it. */
             target?: string;
