@@ -15,6 +15,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apptest"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/httpapi"
+	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -407,5 +408,29 @@ func TestThrottledSignInsLeaveNoEvent(t *testing.T) {
 	evs := e.auditLog("&action=signin_failed")
 	if len(evs) != checked {
 		t.Errorf("%d checked guesses (%d throttled) left %d events: %+v", checked, throttled, len(evs), evs)
+	}
+}
+
+// An export longer than a page of the store streams every event once, in
+// order.
+func TestAuditExportPastOnePage(t *testing.T) {
+	e := auditEnv(t, "sqlite")
+	ctx := t.Context()
+	for i := range 1100 {
+		ev := store.AuditEvent{At: time.Now(), Username: fmt.Sprintf("u%d", i), Action: "signin_failed", Result: "refused", Code: "invalid_credentials"}
+		if err := e.Store.AppendAuditEvent(ctx, &ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := e.do(http.MethodGet, auditPath+"/export?action=signin_failed", e.Admin, nil)
+	lines := bytes.Split(bytes.TrimSpace(r.Body), []byte("\n"))
+	if r.Status != 200 || len(lines) != 1100 {
+		t.Fatalf("export: %d, %d lines", r.Status, len(lines))
+	}
+	for i, line := range lines {
+		var ev auditJSON
+		if err := json.Unmarshal(line, &ev); err != nil || ev.Username != fmt.Sprintf("u%d", 1099-i) {
+			t.Fatalf("line %d: %v %s", i, err, line)
+		}
 	}
 }
