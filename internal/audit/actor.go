@@ -33,6 +33,17 @@ func WithClientAddr(ctx context.Context, addr string) context.Context {
 	return WithActor(ctx, a)
 }
 
+// WithAccount returns ctx whose actor is the account userID, named
+// username, acting with API token tokenID (0 for a session) or signed in
+// through the identity provider provider ("" for none), still from the
+// address ctx carries. Doors call it once the credential is checked; a
+// sign-in calls it once it knows the account, so every event it records
+// after (group changes from claims, the sign-in itself) names them.
+func WithAccount(ctx context.Context, userID int64, username string, tokenID int64, provider string) context.Context {
+	return WithActor(ctx, Actor{UserID: userID, Username: username, TokenID: tokenID, Provider: provider,
+		ClientAddr: ActorFrom(ctx).ClientAddr})
+}
+
 // fill completes e from the actor: the identity when e names none, the
 // address when e has none.
 func (a Actor) fill(e *Event) {

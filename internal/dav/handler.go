@@ -69,9 +69,7 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := p.Caller()
 	// The address came from the API's middleware; the account is known now.
-	a := audit.ActorFrom(r.Context())
-	a.UserID, a.Username, a.TokenID = p.User.ID, p.User.Username, p.TokenID
-	r = r.WithContext(audit.WithActor(r.Context(), a))
+	r = r.WithContext(audit.WithAccount(r.Context(), p.User.ID, p.User.Username, p.TokenID, ""))
 	observe.NoteUser(r.Context(), c.ID)
 	if !readMethod(r.Method) {
 		if err := access.Allow(c, access.FolderWrite, r.Method+" is refused"); err != nil {

@@ -29,9 +29,7 @@ func (h *handlers) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(principalKey, p)
 		r := c.Request()
-		a := audit.ActorFrom(r.Context())
-		a.UserID, a.Username, a.TokenID = p.User.ID, p.User.Username, p.TokenID
-		c.SetRequest(r.WithContext(audit.WithActor(r.Context(), a)))
+		c.SetRequest(r.WithContext(audit.WithAccount(r.Context(), p.User.ID, p.User.Username, p.TokenID, "")))
 		return next(c)
 	}
 }
