@@ -43,8 +43,7 @@ func (h *handlers) login(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	s, err := h.Auth.Login(ctx, req.Username, req.Password, c.RealIP())
+	s, err := h.Auth.Login(c.Request().Context(), req.Username, req.Password, c.RealIP())
 	if err != nil {
 		// A guess the throttle turned away cost no password check; it
 		// costs no write either, so a flood cannot grow the log.
