@@ -294,6 +294,17 @@ func TestStartupAndRestart(t *testing.T) {
 		t.Errorf("session from before passwd: status %d, want 401", status)
 	}
 	s.mustLogin("bob", "bob-password-2")
+	// The operator's changes are in the audit log, marked as made at the
+	// command line.
+	status, body = s.request("GET", "/api/v1/admin/audit?action=user_create,user_update", token, nil)
+	var audit struct {
+		Items []struct{ Action, Target, Source, Username string }
+	}
+	if err := json.Unmarshal(body, &audit); status != 200 || err != nil || len(audit.Items) != 2 ||
+		audit.Items[0].Action != "user_update" || audit.Items[1].Action != "user_create" || audit.Items[0].Target != audit.Items[1].Target ||
+		audit.Items[0].Source != "cli" || audit.Items[1].Source != "cli" || audit.Items[0].Username != "" {
+		t.Errorf("the operator's changes in the audit log: %d %s", status, body)
+	}
 
 	// Refusals exit non-zero and change nothing.
 	for _, c := range []struct {

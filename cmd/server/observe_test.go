@@ -16,7 +16,8 @@ import (
 
 // TestMetricsListenAndJSONLogs runs the binary with metrics_listen and
 // log_format json: /metrics answers on its own port only, a turn moves
-// its counters, every stderr line is JSON, `knowspace probe` reads
+// its counters, every stderr line is JSON (a refused sign-in's audit event
+// among them), `knowspace probe` reads
 // /readyz (in full on the metrics port), and KB_TRUSTED_PROXIES makes the proxy's X-Forwarded-For the
 // client address of the request lines.
 func TestMetricsListenAndJSONLogs(t *testing.T) {
@@ -111,11 +112,19 @@ func TestMetricsListenAndJSONLogs(t *testing.T) {
 	s.mu.Lock()
 	stderr := s.stderr.String()
 	s.mu.Unlock()
+	refused := 0
 	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec["msg"] == nil {
 			t.Errorf("stderr line is not a JSON log record: %q", line)
 		}
+		if rec["msg"] == "audit" && rec["action"] == "signin_failed" && rec["username"] == "admin" &&
+			rec["client_addr"] == "203.0.113.5" && rec["code"] == "invalid_credentials" {
+			refused++
+		}
+	}
+	if refused != 1 || strings.Contains(stderr, "wrong-password") {
+		t.Errorf("the refused sign-in is in %d audit lines (want 1), or its password is logged:\n%s", refused, stderr)
 	}
 	if !strings.Contains(stderr, `"client":"203.0.113.5","route":"/api/v1/auth/login"`) {
 		t.Errorf("no request line from the forwarded client address:\n%s", stderr)

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/knowspace/knowspace/internal/app"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
 )
 
@@ -57,6 +58,8 @@ func userCommand(configPath string, args []string) error {
 		if err != nil {
 			return err
 		}
+		_ = a.Audit.Record(ctx, audit.Event{Action: audit.UserCreate, Source: audit.SourceCLI, Target: fmt.Sprintf("user:%d", u.ID),
+			After: audit.JSON(map[string]string{"username": u.Username, "role": u.Role})})
 		fmt.Printf("created %s (%s), id %d\n", u.Username, u.Role, u.ID)
 		return nil
 	case "passwd":
@@ -74,6 +77,8 @@ func userCommand(configPath string, args []string) error {
 		if _, err := a.Auth.SetPassword(ctx, u.ID, pw); err != nil {
 			return err
 		}
+		_ = a.Audit.Record(ctx, audit.Event{Action: audit.UserUpdate, Source: audit.SourceCLI, Target: fmt.Sprintf("user:%d", u.ID),
+			After: audit.JSON(map[string]bool{"password_reset": true})})
 		fmt.Printf("password of %s changed; their sessions have ended\n", u.Username)
 		return nil
 	case "reset-password":
@@ -104,6 +109,8 @@ func resetPassword(ctx context.Context, a *app.Core, args []string) error {
 	if err != nil {
 		return err
 	}
+	_ = a.Audit.Record(ctx, audit.Event{Action: audit.UserUpdate, Source: audit.SourceCLI, Target: fmt.Sprintf("user:%d", u.ID),
+		After: audit.JSON(map[string]bool{"password_reset": true, "one_time_sign_in": true})})
 	base := a.Config.PublicURL
 	if base == "" {
 		base = "http://" + a.Config.Listen

@@ -214,7 +214,7 @@ describe("admin", { timeout: 180_000 }, () => {
     "every admin section passes axe in light and dark",
     async () => {
       const page = ws.current();
-      for (const section of ["users", "tokens", "jobs", "groups", "overview"]) {
+      for (const section of ["users", "tokens", "jobs", "groups", "audit", "overview"]) {
         await page.goto(`/admin/${section}`);
         await page.getByRole("heading", { level: 2 }).waitFor();
         await page.waitForFunction(() => !document.body.textContent.includes("Loading…"));

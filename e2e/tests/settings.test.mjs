@@ -228,7 +228,7 @@ cli_profiles:
   ws.it(
     "every section passes axe in light and dark, with the System, Light and Dark themes",
     async ({ page }) => {
-      for (const section of ["account", "tokens", "models", "appearance"]) {
+      for (const section of ["account", "activity", "tokens", "models", "appearance"]) {
         await page.goto(`/settings/${section}`);
         await page.getByRole("heading", { level: 2 }).waitFor();
         for (const [colorScheme, theme] of [["light", null], ["dark", null], ["dark", "light"], ["light", "dark"]]) {

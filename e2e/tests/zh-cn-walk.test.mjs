@@ -152,12 +152,12 @@ describe("the main screens in Chinese, word by word", { timeout: 180_000 }, () =
     await check(page, "task center (done)");
     await page.keyboard.press("Escape");
 
-    for (const section of ["account", "tokens", "connect", "models", "appearance"]) {
+    for (const section of ["account", "activity", "tokens", "connect", "models", "appearance"]) {
       await page.goto(`/settings/${section}`);
       await page.getByRole("navigation").first().waitFor();
       await check(page, `settings/${section}`);
     }
-    for (const section of ["users", "tokens", "jobs", "groups", "overview"]) {
+    for (const section of ["users", "tokens", "jobs", "groups", "audit", "overview"]) {
       await page.goto(`/admin/${section}`);
       await page.getByRole("navigation").first().waitFor();
       await check(page, `admin/${section}`);

@@ -28,6 +28,8 @@ var (
 	CodeInvalidVersions      = def("invalid_versions", "versions is neither all nor current", 400)
 	CodeInvalidPage          = def("invalid_page", "page is not a page number counting from 1", 400)
 	CodeInvalidQuestions     = def("invalid_questions", "the known-answer questions of a search evaluation are missing, too many, or one is malformed; error.line names it", 400)
+	CodeInvalidAction        = def("invalid_action", "action is not one of the audit log's actions", 400)
+	CodeInvalidTime          = def("invalid_time", "since or until is not an RFC 3339 time", 400)
 )
 
 // Signing in and credentials.

@@ -156,7 +156,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
 		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
 		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
-		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.Usage, Budgets: budgets, PasswordLoginOff: !cfg.Auth.FormShown(),
+		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.Usage, Budgets: budgets, Audit: a.Audit, PasswordLoginOff: !cfg.Auth.FormShown(),
 		Space: httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
 		Mounts: []httpapi.Mount{{Path: mcp.Path, Handler: mcp.New(mcp.Deps{Tree: a.Tree, Auth: a.Auth})},
 			{Path: "/v1", Handler: openai},

@@ -7,11 +7,13 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/blob/s3"
@@ -20,6 +22,7 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/sample"
 	"github.com/knowspace/knowspace/internal/knowledge/search"
+	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/sso"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/usage"
@@ -41,6 +44,9 @@ type Core struct {
 	SSO *sso.Service
 	// Usage keeps every model call's tokens and cost; the app runs it.
 	Usage *usage.Meter
+	// Audit records security-relevant actions; the auth service and every
+	// door record through it.
+	Audit *audit.Recorder
 }
 
 // Open makes the data directory the server's alone and opens the core on
@@ -79,8 +85,9 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 		st.Close()
 		return nil, err
 	}
+	rec := audit.New(st, audit.Options{Log: auditLog(cfg)})
 	svc, err := auth.New(st, sample.Seeder{Tree: tree}, auth.Options{Secret: secret, TTL: cfg.SessionTTL, MaxTTL: cfg.SessionMaxTTL, BcryptCost: bcrypt.DefaultCost,
-		LoginsPerSecond: cfg.Limits.LoginsPerSecond, Directory: directory(cfg.Auth.LDAP), LocalPasswordsOff: !cfg.Auth.PasswordsAllowed()})
+		LoginsPerSecond: cfg.Limits.LoginsPerSecond, Directory: directory(cfg.Auth.LDAP), LocalPasswordsOff: !cfg.Auth.PasswordsAllowed(), Audit: rec})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -92,7 +99,16 @@ func Open(ctx context.Context, cfg config.Config) (*Core, error) {
 			return nil, err
 		}
 	}
-	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Embedder: embedder, Auth: svc, SSO: providers, Usage: meter}, nil
+	return &Core{Config: cfg, Store: st, Blobs: blobs, Tree: tree, Index: index, Embedder: embedder, Auth: svc, SSO: providers, Usage: meter, Audit: rec}, nil
+}
+
+// auditLog is where audit events are also logged: the server's log when it
+// writes JSON, which a collector can take as it is; nowhere otherwise.
+func auditLog(cfg config.Config) *slog.Logger {
+	if cfg.LogFormat != observe.LogJSON {
+		return nil
+	}
+	return slog.Default()
 }
 
 // Close releases the blobs' staging and closes the database.

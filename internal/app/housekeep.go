@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/extract"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -24,9 +25,9 @@ const (
 	blobSweepGrace = 10 * time.Minute
 )
 
-// housekeep sweeps staging leftovers, expired trash and orphaned blobs
-// until ctx ends.
-func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blobInterval time.Duration) {
+// housekeep sweeps staging leftovers, expired trash and audit events, and
+// orphaned blobs until ctx ends.
+func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blobInterval time.Duration, expireAudit func(context.Context)) {
 	staging := time.NewTicker(stagingSweepInterval)
 	defer staging.Stop()
 	orphans := time.NewTimer(firstBlobSweep)
@@ -42,6 +43,7 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 			} else if n > 0 {
 				slog.Info("trash expiry purged items", "count", n)
 			}
+			expireAudit(ctx)
 		case <-orphans.C:
 			n, err := tree.SweepBlobs(ctx, blobSweepGrace)
 			switch {
@@ -51,6 +53,19 @@ func housekeep(ctx context.Context, blobs *blob.Store, tree *knowledge.Tree, blo
 				slog.Info("blob sweep removed orphaned blobs", "count", n)
 			}
 			orphans.Reset(blobInterval)
+		}
+	}
+}
+
+// expireAudit is the sweep of the audit events older than days.
+func expireAudit(rec *audit.Recorder, days int) func(context.Context) {
+	return func(ctx context.Context) {
+		n, err := rec.Expire(ctx, time.Duration(days)*24*time.Hour)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			slog.Warn("audit retention", "err", err)
+		case n > 0:
+			slog.Info("audit retention removed old events", "count", n)
 		}
 	}
 }

@@ -41,7 +41,7 @@ func (a *App) Start(ctx context.Context) error {
 	a.listener, a.metrics = ln, metrics
 	a.served = make(chan error, 1)
 	go func() { a.served <- a.server.Serve(ln) }()
-	go housekeep(ctx, a.Blobs, a.Tree, cfg.BlobSweepInterval)
+	go housekeep(ctx, a.Blobs, a.Tree, cfg.BlobSweepInterval, expireAudit(a.Audit, cfg.Audit.RetentionDays))
 	go a.Usage.Run(ctx)
 	go warmExtraction(ctx, a.extraction)
 	if cfg.Extract.On() {

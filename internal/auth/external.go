@@ -22,6 +22,10 @@ type ExternalIdentity struct {
 	Email         string
 	EmailVerified bool
 	Groups        []string // the values of its groups claim
+	// GroupsUnknown says the provider left its groups out (Entra's
+	// overage: too many to send): memberships and role stay as they are
+	// rather than being taken away.
+	GroupsUnknown bool
 }
 
 // ExternalPolicy is what a provider's configuration lets its sign-ins do.
@@ -36,8 +40,9 @@ type ExternalPolicy struct {
 
 // GroupChange is a membership a sign-in added or removed.
 type GroupChange struct {
-	Group string `json:"group"`
-	Added bool   `json:"added"`
+	GroupID int64  `json:"group_id"`
+	Group   string `json:"group"`
+	Added   bool   `json:"added"`
 }
 
 // ExternalSignIn is an account a provider signed in, and what the sign-in
@@ -48,6 +53,7 @@ type ExternalSignIn struct {
 	Linked      bool // an existing account was linked by its address
 	Groups      []GroupChange
 	RoleChanged bool
+	OldRole     string // the role before, when RoleChanged
 }
 
 // SignInExternal finds or makes the account of a provider's subject, then
@@ -63,6 +69,9 @@ func (s *Service) SignInExternal(ctx context.Context, id ExternalIdentity, pol E
 	if out.User.Disabled {
 		return ExternalSignIn{}, apierr.Forbidden(apierr.CodeAccountDisabled, "the account %s is disabled; an administrator can enable it", out.User.Username)
 	}
+	if id.GroupsUnknown {
+		return out, nil
+	}
 	if out.Groups, err = s.syncGroups(ctx, out.User.ID, id.Groups, pol.Groups); err != nil {
 		return ExternalSignIn{}, err
 	}
@@ -72,6 +81,7 @@ func (s *Service) SignInExternal(ctx context.Context, id ExternalIdentity, pol E
 			role = store.RoleAdmin
 		}
 		if role != out.User.Role {
+			out.OldRole = out.User.Role
 			if out.User, err = s.update(ctx, out.User.ID, store.UserUpdate{Role: &role}); err != nil {
 				return ExternalSignIn{}, err
 			}
@@ -225,12 +235,12 @@ func (s *Service) syncGroups(ctx context.Context, userID int64, values []string,
 			if err := s.st.AddMember(ctx, g.ID, userID); err != nil && !errors.Is(err, store.ErrConflict) {
 				return nil, apierr.Internal("sign-in: add to group", err)
 			}
-			changes = append(changes, GroupChange{Group: name, Added: true})
+			changes = append(changes, GroupChange{GroupID: g.ID, Group: name, Added: true})
 		case !want[name] && member:
 			if err := s.st.RemoveMember(ctx, gid, userID); err != nil && !errors.Is(err, store.ErrNotFound) {
 				return nil, apierr.Internal("sign-in: remove from group", err)
 			}
-			changes = append(changes, GroupChange{Group: name})
+			changes = append(changes, GroupChange{GroupID: gid, Group: name})
 		}
 	}
 	return changes, nil

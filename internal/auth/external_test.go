@@ -67,3 +67,32 @@ func TestUsernameFromProvider(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownGroupsKeepMemberships: a sign-in whose provider left the
+// groups out (overage) keeps the managed memberships; one that sends an
+// empty list takes them away.
+func TestUnknownGroupsKeepMemberships(t *testing.T) {
+	s, _ := newService(t, "sqlite", time.Hour, 24*time.Hour)
+	ctx := context.Background()
+	pol := ExternalPolicy{CreateAccounts: true, Groups: map[string]string{"eng": "engineering"}}
+	id := ExternalIdentity{Provider: "entra", Subject: "oid-1", Username: "erin", Groups: []string{"eng"}}
+	groups := func() int {
+		in, err := s.SignInExternal(ctx, id, pol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, _ := s.GroupsOf(ctx, in.User.ID)
+		return len(gs)
+	}
+	if n := groups(); n != 1 {
+		t.Fatalf("first sign-in: %d groups", n)
+	}
+	id.Groups, id.GroupsUnknown = nil, true
+	if n := groups(); n != 1 {
+		t.Fatalf("overage took the membership away: %d groups", n)
+	}
+	id.GroupsUnknown = false
+	if n := groups(); n != 0 {
+		t.Fatalf("an empty list kept the membership: %d groups", n)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -33,6 +34,9 @@ type Options struct {
 	// LocalPasswordsOff refuses every local password (auth.password_login:
 	// false); the directory's are still asked.
 	LocalPasswordsOff bool
+	// Audit records the uses of API tokens; nil records to st without a
+	// log line.
+	Audit *audit.Recorder
 }
 
 // Seeder gives a new account its starting content.
@@ -52,6 +56,7 @@ type Service struct {
 	throttle  *Throttle
 	dir       *LDAPDirectory
 	localOff  bool
+	audit     *audit.Recorder
 	now       func() time.Time
 	// compare is bcrypt's; tests count the hashes through it.
 	compare func(hash, pw []byte) error
@@ -63,8 +68,11 @@ func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
 		return nil, errors.New("jwt secret must be at least 32 bytes")
 	}
 	s := &Service{st: st, seeder: seeder, secret: opts.Secret, ttl: opts.TTL, maxTTL: opts.MaxTTL, cost: opts.BcryptCost,
-		throttle: NewThrottle(opts.LoginsPerSecond), now: time.Now, compare: bcrypt.CompareHashAndPassword,
+		throttle: NewThrottle(opts.LoginsPerSecond), audit: opts.Audit, now: time.Now, compare: bcrypt.CompareHashAndPassword,
 		dir: opts.Directory, localOff: opts.LocalPasswordsOff}
+	if s.audit == nil {
+		s.audit = audit.New(st, audit.Options{})
+	}
 	if s.ttl <= 0 {
 		s.ttl = 8 * time.Hour
 	}
@@ -78,6 +86,10 @@ func New(st *store.Store, seeder Seeder, opts Options) (*Service, error) {
 	}
 	return s, nil
 }
+
+// Audit is the recorder the service records with, for the doors to
+// record through the same one.
+func (s *Service) Audit() *audit.Recorder { return s.audit }
 
 // LoadOrCreateSecret returns the configured secret, or one generated on
 // first start and kept in the data directory so sessions survive restarts.

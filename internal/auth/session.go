@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -12,12 +13,17 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
 const issuer = "knowspace"
+
+// tokenUseQuiet is how long a token goes unused before its next use is
+// recorded in the audit log again.
+const tokenUseQuiet = time.Hour
 
 // TokenPrefix marks personal API tokens, so they are told apart from JWTs.
 const TokenPrefix = "ks_"
@@ -310,6 +316,12 @@ func (s *Service) authenticateAPIToken(ctx context.Context, secret string) (Prin
 	// Recording every use would make each scripted request a write.
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > time.Minute {
 		_ = s.st.TouchToken(ctx, t.ID, now)
+	}
+	// The audit log gets a token's first use after a quiet hour: its owner
+	// sees when and from where it was used, not every request.
+	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) > tokenUseQuiet {
+		_ = s.audit.Record(ctx, audit.Event{Action: audit.TokenUse, UserID: u.ID, Username: u.Username, TokenID: t.ID,
+			Target: fmt.Sprintf("token:%d", t.ID)})
 	}
 	p := Principal{User: u, TokenID: t.ID}
 	if t.Scoped {

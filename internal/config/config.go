@@ -86,6 +86,8 @@ type Config struct {
 	PublicURL string `yaml:"public_url"`
 	// Auth is how people sign in: passwords, identity providers.
 	Auth Auth `yaml:"auth"`
+	// Audit configures the audit log.
+	Audit Audit `yaml:"audit"`
 }
 
 // Conversations configures stored chat history. Store false keeps nothing:
@@ -218,6 +220,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		Conversations: Conversations{Store: true}, BlobStore: "disk",
 		Import:    Import{MaxEntries: DefaultImportMaxEntries, MaxBytes: DefaultImportMaxBytes},
 		LogFormat: observe.LogText, LogLevel: "info",
+		Audit: Audit{RetentionDays: DefaultAuditRetentionDays},
 	}
 	if path == "" {
 		path = getenv("KB_CONFIG")
@@ -246,6 +249,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	c.Auth.readSecrets(getenv)
+	if err := c.Audit.fromEnv(getenv); err != nil {
+		return Config{}, err
+	}
 	if v := getenv("KB_TRUSTED_PROXIES"); v != "" {
 		c.TrustedProxies = splitList(v)
 	}
@@ -371,6 +377,9 @@ func (c Config) Validate() error {
 	}
 	if c.TrashDays < 1 || c.TrashDays > 3650 {
 		return errors.New("trash_days: must be between 1 and 3650")
+	}
+	if err := c.Audit.validate(); err != nil {
+		return err
 	}
 	if c.MinFreeBytes < 0 {
 		return errors.New("min_free_bytes: must not be negative (0 turns the check off)")

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/webdav"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/store"
@@ -25,6 +26,7 @@ import (
 type fileSystem struct {
 	tree  *knowledge.Tree
 	store *store.Store
+	audit *audit.Recorder
 	c     kb.Caller
 	root  string // tree path of "/"
 	body  *trackedBody
@@ -131,7 +133,9 @@ func (f *fileSystem) RemoveAll(ctx context.Context, name string) error {
 	if err := f.writable(ctx, p); err != nil {
 		return fail(ctx, err)
 	}
-	if err := f.tree.Delete(ctx, f.c, f.uri(p, false)); err != nil {
+	err := f.tree.Delete(ctx, f.c, f.uri(p, false))
+	_ = f.audit.Record(ctx, audit.Event{Action: audit.Delete, Target: f.uri(p, false)}.WithError(err))
+	if err != nil {
 		return fail(ctx, err)
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/webdav"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/observe"
@@ -61,11 +62,14 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apierr.Forbidden(apierr.CodeForeignOrigin, "requests from another origin are refused; /dav/ serves WebDAV clients"))
 		return
 	}
-	c, err := h.authenticate(r)
+	p, err := h.authenticate(r)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	c := p.Caller()
+	// The address came from the API's middleware; the account is known now.
+	r = r.WithContext(audit.WithAccount(r.Context(), p.User.ID, p.User.Username, p.TokenID, ""))
 	observe.NoteUser(r.Context(), c.ID)
 	if !readMethod(r.Method) {
 		if err := access.Allow(c, access.FolderWrite, r.Method+" is refused"); err != nil {
@@ -75,7 +79,7 @@ func (h *door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, st := withState(r.Context())
 	r = r.WithContext(ctx)
-	fs := &fileSystem{tree: h.tree, store: h.st, c: c, root: c.ScopePath}
+	fs := &fileSystem{tree: h.tree, store: h.st, audit: h.auth.Audit(), c: c, root: c.ScopePath}
 	ls := &lockSystem{ctx: ctx, st: h.st, userID: c.ID, fs: fs,
 		probeOnly: r.Header.Get("If") == "" && r.Method != "LOCK",
 		deep:      r.Method == "DELETE" || r.Method == "MOVE" || r.Method == "COPY"}

@@ -2,12 +2,15 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -45,11 +48,30 @@ func (h *handlers) login(c echo.Context) error {
 	}
 	s, err := h.Auth.Login(c.Request().Context(), req.Username, req.Password, c.RealIP())
 	if err != nil {
+		// A guess the throttle turned away cost no password check; it
+		// costs no write either, so a flood cannot grow the log.
+		if apierr.From(err).Status != http.StatusTooManyRequests {
+			h.record(c, h.failedSignIn(c, req.Username), err)
+		}
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{
-		"token": s.Token, "expires_at": s.ExpiresAt, "idle_expires_at": s.IdleExpiresAt, "user": toUserJSON(s.User),
-	})
+	h.record(c, audit.Event{Action: audit.SignIn, UserID: s.User.ID, Username: s.User.Username}, nil)
+	return c.JSON(http.StatusOK, sessionJSON(s))
+}
+
+// sessionJSON is a new session as a sign-in answers it.
+func sessionJSON(s auth.Session) map[string]any {
+	return map[string]any{"token": s.Token, "expires_at": s.ExpiresAt, "idle_expires_at": s.IdleExpiresAt, "user": toUserJSON(s.User)}
+}
+
+// failedSignIn names the account a refused sign-in tried, so its owner
+// sees the attempt; a name nobody has is kept as typed, clipped.
+func (h *handlers) failedSignIn(c echo.Context, username string) audit.Event {
+	ev := audit.Event{Action: audit.SignInFailed, Username: kb.Clip(strings.ToLower(strings.TrimSpace(username)), 64)}
+	if u, err := h.Store.UserByUsername(c.Request().Context(), ev.Username); err == nil {
+		ev.UserID = u.ID
+	}
+	return ev
 }
 
 // logout ends the session; one opened by an identity provider answers
@@ -57,6 +79,7 @@ func (h *handlers) login(c echo.Context) error {
 func (h *handlers) logout(c echo.Context) error {
 	ctx := c.Request().Context()
 	sess, err := h.Auth.Logout(ctx, currentPrincipal(c))
+	h.record(c, audit.Event{Action: audit.Logout, Provider: sess.Provider}, err)
 	if err != nil {
 		return err
 	}
@@ -70,6 +93,7 @@ func (h *handlers) logout(c echo.Context) error {
 
 func (h *handlers) logoutAll(c echo.Context) error {
 	n, err := h.Auth.LogoutAll(c.Request().Context(), currentPrincipal(c))
+	h.record(c, audit.Event{Action: audit.LogoutAll, After: audit.JSON(map[string]int64{"sessions_ended": n})}, err)
 	if err != nil {
 		return err
 	}
@@ -96,7 +120,9 @@ func (h *handlers) changePassword(c echo.Context) error {
 		return err
 	}
 	p := currentPrincipal(c)
-	if err := h.Auth.ChangePassword(c.Request().Context(), p, c.RealIP(), req.CurrentPassword, req.NewPassword); err != nil {
+	err := h.Auth.ChangePassword(c.Request().Context(), p, c.RealIP(), req.CurrentPassword, req.NewPassword)
+	h.record(c, audit.Event{Action: audit.PasswordChange}, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -157,6 +183,12 @@ func (h *handlers) createToken(c echo.Context) error {
 	} else {
 		t, err = h.Auth.CreateToken(ctx, currentUser(c).ID, req.Name, req.ExpiresInDays)
 	}
+	ev := audit.Event{Action: audit.TokenCreate}
+	if err == nil {
+		ev.Target = kindID("token", t.ID)
+		ev.After = audit.JSON(map[string]any{"name": t.Name, "scoped": t.Scoped, "read_only": t.ReadOnly})
+	}
+	h.record(c, ev, err)
 	if err != nil {
 		return err
 	}
@@ -185,7 +217,9 @@ func (h *handlers) revokeToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Auth.RevokeToken(c.Request().Context(), currentUser(c).ID, id); err != nil {
+	err = h.Auth.RevokeToken(c.Request().Context(), currentUser(c).ID, id)
+	h.record(c, audit.Event{Action: audit.TokenRevoke, Target: kindID("token", id)}, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

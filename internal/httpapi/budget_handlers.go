@@ -1,11 +1,13 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/usage"
 )
@@ -82,7 +84,10 @@ func (h *handlers) putBudget(c echo.Context) error {
 		}
 		bg.SubjectID = req.GroupID
 	}
-	if _, err := b.Put(ctx, bg); err != nil {
+	_, err = b.Put(ctx, bg)
+	h.record(c, audit.Event{Action: audit.BudgetChange, Target: fmt.Sprintf("budget:%s:%d:%s", bg.Scope, bg.SubjectID, bg.Period),
+		After: audit.JSON(map[string]any{"max_tokens": bg.MaxTokens, "max_cost": bg.MaxCost})}, err)
+	if err != nil {
 		return err
 	}
 	return h.listBudgets(c)
@@ -97,7 +102,9 @@ func (h *handlers) deleteBudget(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := b.Delete(c.Request().Context(), id); err != nil {
+	err = b.Delete(c.Request().Context(), id)
+	h.record(c, audit.Event{Action: audit.BudgetChange, Target: fmt.Sprintf("budget:%d", id), After: audit.JSON(nil)}, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/audit"
+
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/turn"
@@ -123,7 +125,9 @@ func (h *handlers) deleteConversation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Chat.Delete(c.Request().Context(), caller(c), id); err != nil {
+	err = h.Chat.Delete(c.Request().Context(), caller(c), id)
+	h.record(c, audit.Event{Action: audit.Delete, Target: kindID("conversation", id)}, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -138,6 +142,7 @@ func (h *handlers) exportConversation(c echo.Context) error {
 		return apierr.BadRequest(apierr.CodeInvalidFormat, "format must be md (Markdown), not %q", f)
 	}
 	md, name, err := h.Chat.Export(c.Request().Context(), caller(c), id)
+	h.record(c, audit.Event{Action: audit.ConversationExport, Target: kindID("conversation", id)}, err)
 	if err != nil {
 		return err
 	}

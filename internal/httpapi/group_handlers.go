@@ -7,6 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 type groupRequest struct {
@@ -34,6 +36,11 @@ func (h *handlers) createGroup(c echo.Context) error {
 		return err
 	}
 	g, err := h.Auth.CreateGroup(c.Request().Context(), req.Name)
+	ev := audit.Event{Action: audit.GroupCreate}
+	if err == nil {
+		ev.Target, ev.After = kindID("group", g.ID), nameSetting(g.Name)
+	}
+	h.record(c, ev, err)
 	if err != nil {
 		return err
 	}
@@ -49,7 +56,15 @@ func (h *handlers) renameGroup(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
+	ev := audit.Event{Action: audit.GroupRename, Target: kindID("group", id)}
+	if before, err := h.Auth.Group(c.Request().Context(), id); err == nil {
+		ev.Before = nameSetting(before.Name)
+	}
 	g, err := h.Auth.RenameGroup(c.Request().Context(), id, req.Name)
+	if err == nil {
+		ev.After = nameSetting(g.Name)
+	}
+	h.record(c, ev, err)
 	if err != nil {
 		return err
 	}
@@ -61,7 +76,13 @@ func (h *handlers) deleteGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Auth.DeleteGroup(c.Request().Context(), id); err != nil {
+	ev := audit.Event{Action: audit.GroupDelete, Target: kindID("group", id)}
+	if before, err := h.Auth.Group(c.Request().Context(), id); err == nil {
+		ev.Before = nameSetting(before.Name)
+	}
+	err = h.Auth.DeleteGroup(c.Request().Context(), id)
+	h.record(c, ev, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -85,6 +106,11 @@ func (h *handlers) addMember(c echo.Context) error {
 		return err
 	}
 	g, err := h.Auth.AddMember(c.Request().Context(), id, uid)
+	ev := audit.Membership(audit.GroupMemberAdd, id, g.Name, memberName(g.Members, uid), audit.SourceAdmin)
+	if err != nil {
+		ev.After = nil
+	}
+	h.record(c, ev, err)
 	if err != nil {
 		return err
 	}
@@ -96,7 +122,14 @@ func (h *handlers) removeMember(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Auth.RemoveMember(c.Request().Context(), id, uid); err != nil {
+	before, _ := h.Auth.Group(c.Request().Context(), id)
+	err = h.Auth.RemoveMember(c.Request().Context(), id, uid)
+	ev := audit.Membership(audit.GroupMemberRemove, id, before.Name, memberName(before.Members, uid), audit.SourceAdmin)
+	if err != nil {
+		ev.Before = nil
+	}
+	h.record(c, ev, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -108,4 +141,14 @@ func (h *handlers) myGroups(c echo.Context) error {
 		return err
 	}
 	return answerPage(c, gs)
+}
+
+// memberName is the user's name among members, or their id when absent.
+func memberName(members []store.Member, id int64) string {
+	for _, m := range members {
+		if m.ID == id {
+			return m.Username
+		}
+	}
+	return strconv.FormatInt(id, 10)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/store"
@@ -27,6 +28,8 @@ func (h *handlers) requireAuth(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		c.Set(principalKey, p)
+		r := c.Request()
+		c.SetRequest(r.WithContext(audit.WithAccount(r.Context(), p.User.ID, p.User.Username, p.TokenID, "")))
 		return next(c)
 	}
 }

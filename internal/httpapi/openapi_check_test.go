@@ -52,6 +52,8 @@ var loadSpec = sync.OnceValues(func() (*apiSpec, error) {
 	}
 	// The export is Markdown text; kin-openapi decodes text/plain only.
 	openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.PlainBodyDecoder)
+	// The audit export is JSON lines, which no JSON decoder reads whole.
+	openapi3filter.RegisterBodyDecoder("application/x-ndjson", openapi3filter.PlainBodyDecoder)
 	// Each event is checked against its own branch of the StreamEvent
 	// union, picked by the discriminator, so a mismatch names that branch.
 	events := map[string]*openapi3.Schema{}

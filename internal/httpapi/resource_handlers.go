@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
 )
@@ -116,7 +117,10 @@ func (h *handlers) copyResource(c echo.Context) error {
 }
 
 func (h *handlers) deleteResource(c echo.Context) error {
-	if err := h.Tree.Delete(c.Request().Context(), caller(c), c.QueryParam("uri")); err != nil {
+	uri := c.QueryParam("uri")
+	err := h.Tree.Delete(c.Request().Context(), caller(c), uri)
+	h.record(c, audit.Event{Action: audit.Delete, Target: targetURI(c, uri)}, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
@@ -92,6 +93,9 @@ type Deps struct {
 	// PasswordLoginOff hides and refuses the user name and password form
 	// (auth.password_login: false and no directory).
 	PasswordLoginOff bool
+	// Audit records security-relevant actions; nil records through the
+	// auth service's recorder.
+	Audit *audit.Recorder
 }
 
 // Mount serves Handler at Path and every path below it.
@@ -114,11 +118,15 @@ func New(d Deps) *echo.Echo {
 	e.HTTPErrorHandler = errorHandler
 	e.Pre(securityHeaders)
 	e.Use(requestLog)
+	e.Use(auditActor)
 	e.Use(bodyDeadlines(d.Timeouts))
 	e.Use(writeDeadlines(d.Timeouts))
 
 	if d.Skills == nil {
 		d.Skills = &skill.Service{Store: d.Store, Tree: d.Tree, Models: d.Models}
+	}
+	if d.Audit == nil {
+		d.Audit = d.Auth.Audit()
 	}
 	if d.Turns == nil {
 		d.Turns = turn.New(d.Tree, d.Chat, d.StreamsPerUser)
@@ -153,6 +161,7 @@ func New(d Deps) *echo.Echo {
 	authed.GET("/usage", h.myUsage)
 	authed.GET("/usage/budgets", h.myBudgets)
 	authed.GET("/auth/directory", h.directory)
+	authed.GET("/auth/audit", h.ownAudit)
 	authed.DELETE("/auth/tokens/:id", h.revokeToken)
 
 	admin := authed.Group("/admin", requireAdmin)
@@ -175,6 +184,8 @@ func New(d Deps) *echo.Echo {
 	admin.POST("/jobs/:id/cancel", h.cancelAnyJob)
 	admin.GET("/overview", h.overview)
 	admin.POST("/eval-search", h.evalSearch)
+	admin.GET("/audit", h.listAudit)
+	admin.GET("/audit/export", h.exportAudit)
 
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/audit"
+
 	"github.com/knowspace/knowspace/internal/skill"
 )
 
@@ -41,6 +43,11 @@ func (h *handlers) createSkill(c echo.Context) error {
 		return err
 	}
 	sk, err := h.Skills.Create(c.Request().Context(), caller(c), in)
+	ev := audit.Event{Action: audit.SkillChange}
+	if err == nil {
+		ev.Target, ev.After = kindID("skill", sk.ID), nameSetting(sk.Name)
+	}
+	h.record(c, ev, err)
 	if err != nil {
 		return err
 	}
@@ -60,7 +67,12 @@ func (h *handlers) updateSkill(c echo.Context) error {
 	if err := bindJSON(c, &ch); err != nil {
 		return err
 	}
+	ev := h.skillEvent(c)
 	sk, err := h.Skills.Update(c.Request().Context(), caller(c), skillID(c), ch)
+	if err == nil {
+		ev.After = nameSetting(sk.Name)
+	}
+	h.record(c, ev, err)
 	if err != nil {
 		return err
 	}
@@ -68,7 +80,10 @@ func (h *handlers) updateSkill(c echo.Context) error {
 }
 
 func (h *handlers) deleteSkill(c echo.Context) error {
-	if err := h.Skills.Delete(c.Request().Context(), caller(c), skillID(c)); err != nil {
+	ev := h.skillEvent(c)
+	err := h.Skills.Delete(c.Request().Context(), caller(c), skillID(c))
+	h.record(c, ev, err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -98,4 +113,14 @@ func (h *handlers) previewSkill(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, p)
+}
+
+// skillEvent is the event of a change to the skill the path names, with
+// its name before; the prompt is content and stays out of the log.
+func (h *handlers) skillEvent(c echo.Context) audit.Event {
+	ev := audit.Event{Action: audit.SkillChange, Target: kindID("skill", skillID(c))}
+	if sk, err := h.Skills.Get(c.Request().Context(), caller(c), skillID(c)); err == nil {
+		ev.Before = nameSetting(sk.Name)
+	}
+	return ev
 }

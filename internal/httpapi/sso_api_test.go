@@ -247,6 +247,25 @@ func TestSSOSignInProvisionsAccountAndGroups(t *testing.T) {
 		if out.Get("sso_error") != "account_disabled" || out.Get("sso_ticket") != "" {
 			t.Fatalf("a disabled account signed in: %v", out)
 		}
+
+		// Each sign-in and what its claims changed left one event.
+		var got []string
+		events := se.auditLog("")
+		for i := len(events) - 1; i >= 0; i-- {
+			if ev := events[i]; ev.Provider != "" || strings.HasPrefix(ev.Source, "claims:") {
+				got = append(got, strings.TrimRight(fmt.Sprintf("%s %s %s %s %s", ev.Action, ev.Username, ev.Provider, ev.Source, ev.Code), " "))
+			}
+		}
+		want := []string{
+			"user_create alice corp claims:corp", "group_member_add alice corp claims:corp", "signin alice corp",
+			"group_member_remove alice corp claims:corp", "group_member_add alice corp claims:corp", "signin alice corp",
+			"signin_failed alice@corp.example partner  sso_email_taken",
+			"user_create alice-2 partner claims:partner", "signin alice-2 partner",
+			"signin_failed alice@corp.example corp  account_disabled",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("audit events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	})
 }
 

@@ -1,13 +1,16 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/sso"
 )
 
@@ -53,6 +56,7 @@ func (h *handlers) ssoCallback(c echo.Context) error {
 			return c.Redirect(http.StatusFound, "/#"+frag.Encode())
 		}
 	}
+	h.record(c, audit.Event{Action: audit.SignInFailed, Username: kb.Clip(res.Identity.Username, 64), Provider: c.Param("id")}, err)
 	e, ok := apierr.As(err)
 	if !ok || e.Status >= 500 {
 		c.Logger().Error(err) // the page says only the code; the log keeps the cause
@@ -65,14 +69,46 @@ func (h *handlers) ssoCallback(c echo.Context) error {
 }
 
 // signInExternal provisions the provider's person and opens their session,
-// returning the ticket the web app redeems for it.
+// returning the ticket the web app redeems for it; what the claims changed
+// in the account is recorded, each change once.
 func (h *handlers) signInExternal(c echo.Context, res sso.Result) (string, error) {
 	ctx := c.Request().Context()
+	provider := res.Identity.Provider
 	in, err := h.Auth.SignInExternal(ctx, res.Identity, res.Policy)
 	if err != nil {
 		return "", err
 	}
-	return h.Auth.OpenHandoff(ctx, in.User, res.Identity.Provider, res.IDToken, auth.HandoffTTL)
+	ticket, err := h.Auth.OpenHandoff(ctx, in.User, provider, res.IDToken, auth.HandoffTTL)
+	if err != nil {
+		return "", err
+	}
+	u := in.User
+	c.SetRequest(c.Request().WithContext(audit.WithAccount(ctx, u.ID, u.Username, 0, provider)))
+	recordClaims(c, h, in, provider)
+	h.record(c, audit.Event{Action: audit.SignIn, UserID: u.ID, Username: u.Username, Provider: provider}, nil)
+	return ticket, nil
+}
+
+// recordClaims records the account, memberships and role a provider's
+// claims made or changed.
+func recordClaims(c echo.Context, h *handlers, in auth.ExternalSignIn, provider string) {
+	u, source := in.User, audit.ClaimsSource(provider)
+	target := fmt.Sprintf("user:%d", u.ID)
+	if in.Created {
+		h.record(c, audit.Event{Action: audit.UserCreate, Target: target, Source: source,
+			After: audit.JSON(map[string]string{"username": u.Username, "role": u.Role})}, nil)
+	}
+	for _, g := range in.Groups {
+		action := audit.GroupMemberRemove
+		if g.Added {
+			action = audit.GroupMemberAdd
+		}
+		h.record(c, audit.Membership(action, g.GroupID, g.Group, u.Username, source), nil)
+	}
+	if in.RoleChanged {
+		h.record(c, audit.Event{Action: audit.UserUpdate, Target: target, Source: source,
+			Before: audit.JSON(map[string]string{"role": in.OldRole}), After: audit.JSON(map[string]string{"role": u.Role})}, nil)
+	}
 }
 
 type redeemRequest struct {
@@ -95,7 +131,5 @@ func (h *handlers) ssoRedeem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{
-		"token": s.Token, "expires_at": s.ExpiresAt, "idle_expires_at": s.IdleExpiresAt, "user": toUserJSON(s.User),
-	})
+	return c.JSON(http.StatusOK, sessionJSON(s))
 }

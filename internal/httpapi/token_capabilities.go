@@ -37,6 +37,7 @@ var routeCapabilities = map[string]access.Capability{
 	"GET /api/v1/admin/budgets":        access.Account,
 	"PUT /api/v1/admin/budgets":        access.Account,
 	"DELETE /api/v1/admin/budgets/:id": access.Account,
+	"GET /api/v1/auth/audit":           access.Account,
 
 	"POST /api/v1/admin/users":                         access.Account,
 	"GET /api/v1/admin/users":                          access.Account,
@@ -53,6 +54,8 @@ var routeCapabilities = map[string]access.Capability{
 	"POST /api/v1/admin/jobs/:id/cancel":               access.Account,
 	"GET /api/v1/admin/overview":                       access.Account,
 	"POST /api/v1/admin/eval-search":                   access.Account,
+	"GET /api/v1/admin/audit":                          access.Account,
+	"GET /api/v1/admin/audit/export":                   access.Account,
 
 	"GET /api/v1/resources":                   access.FolderRead,
 	"POST /api/v1/resources/folders":          access.FolderWrite,

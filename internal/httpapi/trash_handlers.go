@@ -6,6 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/audit"
+
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/knowledge/trash"
 )
@@ -35,6 +37,11 @@ func (h *handlers) restoreTrash(c echo.Context) error {
 		return err
 	}
 	item, err := trash.New(h.Tree).RestoreTrash(c.Request().Context(), caller(c), req.ID)
+	ev := audit.Event{Action: audit.TrashRestore, Target: kindID("trash", req.ID)}
+	if err == nil {
+		ev.Target = item.URI
+	}
+	h.record(c, ev, err)
 	if err != nil {
 		return err
 	}
@@ -46,7 +53,9 @@ func (h *handlers) purgeTrashItem(c echo.Context) error {
 	if err != nil || id <= 0 {
 		return apierr.NotFound(apierr.CodeNotFound, "no such trash item: %s", c.Param("id"))
 	}
-	if _, err := trash.New(h.Tree).PurgeTrash(c.Request().Context(), caller(c), id); err != nil {
+	n, err := trash.New(h.Tree).PurgeTrash(c.Request().Context(), caller(c), id)
+	h.record(c, purgeEvent(kindID("trash", id), n, err), err)
+	if err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -54,8 +63,18 @@ func (h *handlers) purgeTrashItem(c echo.Context) error {
 
 func (h *handlers) emptyTrash(c echo.Context) error {
 	n, err := trash.New(h.Tree).PurgeTrash(c.Request().Context(), caller(c), 0)
+	h.record(c, purgeEvent("trash", n, err), err)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]int{"purged": n})
+}
+
+// purgeEvent is the event of purging target ("trash" for all of it).
+func purgeEvent(target string, n int, err error) audit.Event {
+	ev := audit.Event{Action: audit.Purge, Target: target}
+	if err == nil {
+		ev.After = audit.JSON(map[string]int{"purged": n})
+	}
+	return ev
 }

@@ -16,9 +16,19 @@ func identity(cfg config.OIDCProvider, claims map[string]any) auth.ExternalIdent
 	}
 	id.Username = str(lookup(claims, nameClaim))
 	if cfg.GroupsClaim != "" {
-		id.Groups = values(lookup(claims, cfg.GroupsClaim))
+		v := lookup(claims, cfg.GroupsClaim)
+		id.Groups = values(v)
+		id.GroupsUnknown = v == nil && overage(claims, cfg.GroupsClaim)
 	}
 	return id
+}
+
+// overage tells whether the provider said the claim lives elsewhere
+// (_claim_names, as Entra ID does past 200 groups) instead of sending it.
+func overage(claims map[string]any, name string) bool {
+	names, _ := claims["_claim_names"].(map[string]any)
+	_, ok := names[name]
+	return ok
 }
 
 func policy(cfg config.OIDCProvider) auth.ExternalPolicy {

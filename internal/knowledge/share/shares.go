@@ -183,6 +183,19 @@ func (t *Service) Unshare(ctx context.Context, c kb.Caller, id int64) error {
 	return nil
 }
 
+// OwnShare is one of the caller's shares as Shares lists it.
+func (t *Service) OwnShare(ctx context.Context, c kb.Caller, id int64) (View, error) {
+	sh, err := t.ownShare(ctx, c, id)
+	if err != nil {
+		return View{}, err
+	}
+	vs, err := t.shareViews(ctx, c, []store.Share{sh}, sh.NodeID)
+	if err != nil {
+		return View{}, err
+	}
+	return vs[0], nil
+}
+
 // ownShare reads a share the caller made; anybody else's is not found.
 func (t *Service) ownShare(ctx context.Context, c kb.Caller, id int64) (store.Share, error) {
 	sh, err := t.Store().ShareByID(ctx, c.ID, id)

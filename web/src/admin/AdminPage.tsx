@@ -1,5 +1,5 @@
-// The Admin page: users, every user's tokens and jobs, groups and an
-// overview, each section at /admin/<section>. Admins only; the server
+// The Admin page: users, every user's tokens and jobs, groups, the audit
+// log and an overview, each section at /admin/<section>. Admins only; the server
 // refuses the endpoints to anyone else anyway.
 
 import { useTranslation } from "react-i18next";
@@ -8,12 +8,13 @@ import { sectionOf, usePath } from "../layout/route";
 import { PageShell } from "../settings/PageShell";
 import { AdminJobsSection } from "./AdminJobsSection";
 import { AdminTokensSection } from "./AdminTokensSection";
+import { AuditSection } from "./AuditSection";
 import { GroupsPanel } from "./GroupsPanel";
 import { OverviewSection } from "./OverviewSection";
 import { UsersSection } from "./UsersSection";
 import { UsageAdminSection } from "./UsageAdminSection";
 
-const sections = ["users", "tokens", "jobs", "groups", "usage", "overview"] as const;
+const sections = ["users", "tokens", "jobs", "groups", "usage", "audit", "overview"] as const;
 
 export default function AdminPage({ user }: { user: User }) {
   const { t } = useTranslation("admin");
@@ -24,6 +25,7 @@ export default function AdminPage({ user }: { user: User }) {
     jobs: t("nav.jobs"),
     groups: t("nav.groups"),
     usage: t("nav.usage"),
+    audit: t("nav.audit"),
     overview: t("nav.overview"),
   };
   const admin = user.role === "admin";
@@ -51,6 +53,7 @@ export default function AdminPage({ user }: { user: User }) {
               <GroupsPanel />
             </section>
           )}
+          {section === "audit" && <AuditSection />}
           {section === "overview" && <OverviewSection />}
         </>
       )}

@@ -48,4 +48,8 @@ export const queryKeys = {
   adminJobs: () => ["admin-jobs"] as const,
   adminJobList: (state: string, userID: number) => ["admin-jobs", state, userID] as const,
   adminOverview: () => ["admin-overview"] as const,
+  /** the audit log as filtered by user, action and days */
+  adminAudit: (userID: number, action: string, from: string, to: string) => ["admin-audit", userID, action, from, to] as const,
+  /** the caller's own sign-ins and token uses */
+  myAudit: () => ["my-audit"] as const,
 };

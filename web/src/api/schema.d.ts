@@ -6,6 +6,46 @@
 // Generated from internal/httpapi/openapi by web/scripts/gen-api.mjs (npm run gen:api).
 
 export interface paths {
+    "/api/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first, filtered by user, action and time.
+         * @description Security-relevant actions as they happened: who (account, API token, identity provider), what (action, target, settings before and after), when, from where (the client's address after trusted proxies) and the result. Events are never changed; they are kept audit.retention_days (default 365). No event holds a file's or a message's content or a secret.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event the filters match, as JSON lines, newest first.
+         * @description One event a line, spelled as GET /admin/audit lists it, for the filters of that listing (without paging).
+         */
+        get: operations["exportAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/budgets": {
         parameters: {
             query?: never;
@@ -254,6 +294,26 @@ export interface paths {
         head?: never;
         /** Reset a password, change the role, disable or enable an account. */
         patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/v1/auth/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own sign-ins and the uses of their credentials, newest first.
+         * @description The audit log's events about the caller's account: sign-ins (and refused ones under the caller's name), logouts, password changes, and their API tokens made, revoked and used (a token's first use after an hour unused).
+         */
+        get: operations["ownAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/auth/directory": {
@@ -1225,6 +1285,50 @@ export interface components {
             jobs: components["schemas"]["AdminJob"][];
             next_cursor: components["schemas"]["NextCursor"];
         };
+        /**
+         * @description What happened. token_use is a token's first use after an hour unused; group_member_add and group_member_remove say in source whether an admin ("admin") or a provider's claims at sign-in ("claims:ID") made the change; delete is a file, folder or conversation; purge empties trash; skill_change is a skill made (no before), changed, or deleted (no after).
+         * @enum {string}
+         */
+        AuditAction: "signin" | "signin_failed" | "logout" | "logout_all" | "password_change" | "token_create" | "token_revoke" | "token_use" | "share_grant" | "share_change" | "share_revoke" | "group_create" | "group_rename" | "group_delete" | "group_member_add" | "group_member_remove" | "user_create" | "user_update" | "delete" | "purge" | "trash_restore" | "skill_change" | "model_change" | "conversation_export";
+        AuditEvent: {
+            action: components["schemas"]["AuditAction"];
+            /** @description The settings after the change. */
+            after?: Record<string, unknown>;
+            /** Format: date-time */
+            at: string;
+            /** @description The settings before the change (a share's grantee and role, a user's role and disabled flag, a name). */
+            before?: Record<string, unknown>;
+            /** @description The client's address, after trusted proxies. */
+            client_addr?: string;
+            /** @description The error code of a refused or failed action. */
+            code?: string;
+            /** Format: int64 */
+            id: number;
+            /** @description The identity provider of a single sign-on; absent for a password or a token. */
+            provider?: string;
+            /** @enum {string} */
+            result: "ok" | "refused" | "failed";
+            /** @description Where the change came from, when the actor does not say: admin (a group membership changed by hand), claims:PROVIDER (one set from a sign-in's claims), cli (a knowspace command on the server, with no account). */
+            source?: string;
+            /** @description What was acted on: a kb:// URI, or kind:id (user:7, token:3, group:2, share:5, trash:9, conversation:4, skill:ID), or trash for all of it. */
+            target?: string;
+            /**
+             * Format: int64
+             * @description The API token the action was made with; absent for a session.
+             */
+            token_id?: number;
+            /**
+             * Format: int64
+             * @description The acting account; absent for a refused sign-in of a name nobody has.
+             */
+            user_id?: number;
+            /** @description The acting account's name, or the name a refused sign-in tried. */
+            username?: string;
+        };
+        AuditEventList: {
+            items: components["schemas"]["AuditEvent"][];
+            next_cursor: components["schemas"]["NextCursor"];
+        };
         /** @description A folder kept compiled. pending says changes wait for their compile, due at due_at; last_error says why the last batch could not queue everything (it is retried). */
         AutoCompile: {
             call_budget: number;
@@ -1472,6 +1576,8 @@ export interface components {
                  *     | `invalid_versions` | 400 | versions is neither all nor current |
                  *     | `invalid_page` | 400 | page is not a page number counting from 1 |
                  *     | `invalid_questions` | 400 | the known-answer questions of a search evaluation are missing, too many, or one is malformed; error.line names it |
+                 *     | `invalid_action` | 400 | action is not one of the audit log's actions |
+                 *     | `invalid_time` | 400 | since or until is not an RFC 3339 time |
                  *     | `missing_token` | 401 | no credentials were sent |
                  *     | `invalid_token` | 401 | the token is forged, revoked or belongs to a disabled account |
                  *     | `token_expired` | 401 | the session has expired; sign in again |
@@ -1646,7 +1752,7 @@ export interface components {
                  * @example not_found
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "budget_exceeded" | "invalid_budget" | "budget_not_found" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "invalid_action" | "invalid_time" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "budget_exceeded" | "invalid_budget" | "budget_not_found" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
@@ -2731,6 +2837,16 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Only these actions; repeat the parameter or separate them with commas. An unknown action answers 400 invalid_action. */
+        AuditAction: string[];
+        /** @description How many events a page holds, 1 to 1000 (default 100). */
+        AuditLimit: number;
+        /** @description Only events at or after this time (RFC 3339); otherwise 400 invalid_time. */
+        AuditSince: string;
+        /** @description Only events before this time (RFC 3339); otherwise 400 invalid_time. */
+        AuditUntil: string;
+        /** @description Only the events of this account (as the actor, or the account a refused sign-in named). */
+        AuditUserID: number;
         /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
         Cursor: string;
         /** @description The numeric id. */
@@ -2754,6 +2870,77 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description Only the events of this account (as the actor, or the account a refused sign-in named). */
+                user_id?: components["parameters"]["AuditUserID"];
+                /** @description Only these actions; repeat the parameter or separate them with commas. An unknown action answers 400 invalid_action. */
+                action?: components["parameters"]["AuditAction"];
+                /** @description Only events at or after this time (RFC 3339); otherwise 400 invalid_time. */
+                since?: components["parameters"]["AuditSince"];
+                /** @description Only events before this time (RFC 3339); otherwise 400 invalid_time. */
+                until?: components["parameters"]["AuditUntil"];
+                /** @description How many events a page holds, 1 to 1000 (default 100). */
+                limit?: components["parameters"]["AuditLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportAudit: {
+        parameters: {
+            query?: {
+                /** @description Only the events of this account (as the actor, or the account a refused sign-in named). */
+                user_id?: components["parameters"]["AuditUserID"];
+                /** @description Only these actions; repeat the parameter or separate them with commas. An unknown action answers 400 invalid_action. */
+                action?: components["parameters"]["AuditAction"];
+                /** @description Only events at or after this time (RFC 3339); otherwise 400 invalid_time. */
+                since?: components["parameters"]["AuditSince"];
+                /** @description Only events before this time (RFC 3339); otherwise 400 invalid_time. */
+                until?: components["parameters"]["AuditUntil"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events, one JSON object a line. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
     listBudgets: {
         parameters: {
             query?: never;
@@ -3283,6 +3470,35 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    ownAudit: {
+        parameters: {
+            query?: {
+                /** @description How many events a page holds, 1 to 1000 (default 100). */
+                limit?: components["parameters"]["AuditLimit"];
+                /** @description The next_cursor of the previous page, unchanged (opaque); absent for the first page. A cursor this list did not make answers 400 invalid_cursor. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,4 +1,4 @@
-// Settings: the signed-in user's account, API tokens, connecting an agent,
+// Settings: the signed-in user's account, their sign-ins, API tokens, connecting an agent,
 // models and appearance,
 // each section at its own URL (/settings/<section>).
 
@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
 import { sectionOf, usePath } from "../layout/route";
 import { AccountSection } from "./AccountSection";
+import { ActivitySection } from "./ActivitySection";
 import { AppearanceSection } from "./AppearanceSection";
 import { ConnectSection } from "./ConnectSection";
 import { ModelsSection } from "./ModelsSection";
@@ -13,13 +14,14 @@ import { PageShell } from "./PageShell";
 import { TokensSection } from "./TokensSection";
 import { UsageSection } from "../usage/UsageSection";
 
-const sections = ["account", "tokens", "connect", "models", "usage", "appearance"] as const;
+const sections = ["account", "activity", "tokens", "connect", "models", "usage", "appearance"] as const;
 
 export default function SettingsPage({ user }: { user: User }) {
   const { t } = useTranslation("settings");
   const section = sectionOf(usePath(), "/settings", sections);
   const labels = {
     account: t("nav.account"),
+    activity: t("nav.activity"),
     tokens: t("nav.tokens"),
     connect: t("nav.connect"),
     models: t("nav.models"),
@@ -35,6 +37,7 @@ export default function SettingsPage({ user }: { user: User }) {
       items={sections.map((id) => ({ id, label: labels[id], href: `/settings/${id}` }))}
     >
       {section === "account" && <AccountSection />}
+      {section === "activity" && <ActivitySection />}
       {section === "tokens" && <TokensSection />}
       {section === "connect" && <ConnectSection user={user} />}
       {section === "models" && <ModelsSection />}

@@ -1,0 +1,58 @@
+package audit_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"testing"
+
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/audit"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// TestRecordFillsFromTheActorAndLogsOneLine: an event takes who and from
+// where from the request's actor, is stored once, and becomes one JSON
+// log line with the same fields.
+func TestRecordFillsFromTheActorAndLogsOneLine(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		st, _ := storetest.Open(t, dialect)
+		var buf bytes.Buffer
+		rec := audit.New(st, audit.Options{Log: slog.New(slog.NewJSONHandler(&buf, nil))})
+		ctx := audit.WithActor(context.Background(), audit.Actor{UserID: 7, Username: "alice", TokenID: 3, ClientAddr: "203.0.113.9"})
+		ev := audit.Event{Action: audit.ShareChange, Target: "kb://alice/a", Before: audit.JSON(map[string]string{"role": "read"}),
+			After: audit.JSON(map[string]string{"role": "write"})}
+		if err := rec.Record(ctx, ev.WithError(apierr.Forbidden(apierr.CodeNotOwner, "no"))); err != nil {
+			t.Fatal(err)
+		}
+		es, next, err := rec.List(context.Background(), audit.Filter{})
+		if err != nil || next != "" || len(es) != 1 {
+			t.Fatalf("list: %v %q %+v", err, next, es)
+		}
+		e := es[0]
+		if e.UserID != 7 || e.Username != "alice" || e.TokenID != 3 || e.ClientAddr != "203.0.113.9" || e.Result != audit.Refused ||
+			e.Code != "not_owner" || string(e.Before) != `{"role":"read"}` || string(e.After) != `{"role":"write"}` || e.At.IsZero() {
+			t.Errorf("stored event %+v", e)
+		}
+		var line map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+			t.Fatalf("log line %q: %v", buf.String(), err)
+		}
+		if bytes.Count(buf.Bytes(), []byte("\n")) != 1 || line["msg"] != "audit" || line["action"] != "share_change" ||
+			line["username"] != "alice" || line["audit_id"] != float64(e.ID) || line["client_addr"] != "203.0.113.9" {
+			t.Errorf("log line %s", buf.String())
+		}
+		if err := rec.Record(ctx, audit.Event{Action: "made_up"}); err == nil {
+			t.Errorf("an action outside the set was recorded")
+		}
+		if _, _, err := rec.List(context.Background(), audit.Filter{Actions: []audit.Action{"made_up"}}); apierr.From(err).Code != apierr.CodeInvalidAction {
+			t.Errorf("filter by an unknown action: %v", err)
+		}
+		if _, _, err := rec.List(context.Background(), audit.Filter{Cursor: "o1.3"}); apierr.From(err).Code != apierr.CodeInvalidCursor {
+			t.Errorf("a foreign cursor: %v", err)
+		}
+	})
+}
