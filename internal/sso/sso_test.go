@@ -2,6 +2,7 @@ package sso
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/config"
+	"github.com/knowspace/knowspace/internal/ldap/ldaptest"
 	"github.com/knowspace/knowspace/internal/testsupport/oidcop"
 )
 
@@ -189,6 +191,46 @@ func TestStartRefusesUnreachableProviderAndForeignReturn(t *testing.T) {
 	for in, want := range map[string]string{"//evil.example/x": "/", "https://evil.example": "/", "/\\evil": "/", "/notes/a b": "/notes/a b", "": "/"} {
 		if got := safeReturn(in); got != want {
 			t.Errorf("safeReturn(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestProviderBehindAPrivateCA: a provider whose certificate chains to no
+// public root is reached with its ca_file, and refused without it.
+func TestProviderBehindAPrivateCA(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	ldaptest.WriteSelfSigned(t, certFile, keyFile)
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := filepath.Join(dir, "users.json")
+	if err := oidcop.WriteUsers(users, map[string]oidcop.User{}); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := oidcop.StartTLS(ln, &tls.Config{Certificates: []tls.Certificate{cert}}, users, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer op.Close()
+	if !strings.HasPrefix(op.Issuer, "https://") {
+		t.Fatalf("issuer %s", op.Issuer)
+	}
+	for _, ca := range []string{"", certFile} {
+		cfg := config.Config{PublicURL: public}
+		cfg.Auth.OIDC = []config.OIDCProvider{{ID: "corp", Issuer: op.Issuer, ClientID: "web", ClientSecret: "s", CAFile: ca}}
+		svc, err := New(cfg, []byte("a test secret of at least thirty-two bytes"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = svc.Start(context.Background(), "corp", "/")
+		if ca == "" && codeOf(err) != "sso_provider_unavailable" || ca != "" && err != nil {
+			t.Fatalf("ca_file %q: %v", ca, err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ package oidcop
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"log/slog"
 	"net"
@@ -60,7 +61,16 @@ func WriteUsers(path string, users map[string]User) error {
 
 // Start serves a provider on ln whose users come from usersFile.
 func Start(ln net.Listener, usersFile string, clients []Client) (*Provider, error) {
-	issuer := "http://" + ln.Addr().String() + "/"
+	return start(ln, "http://", usersFile, clients)
+}
+
+// StartTLS is Start over TLS with cfg's certificate.
+func StartTLS(ln net.Listener, cfg *tls.Config, usersFile string, clients []Client) (*Provider, error) {
+	return start(tls.NewListener(ln, cfg), "https://", usersFile, clients)
+}
+
+func start(ln net.Listener, scheme, usersFile string, clients []Client) (*Provider, error) {
+	issuer := scheme + ln.Addr().String() + "/"
 	cs := map[string]*storage.Client{}
 	posts := map[string][]string{}
 	for _, c := range clients {
