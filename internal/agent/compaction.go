@@ -59,7 +59,7 @@ func (s *turnState) compactIfNeeded() error {
 		}
 		s.compactions++
 		s.last = &Compaction{Before: before, After: after, Ratio: float64(before) / float64(after)}
-		s.emit(Event{EventContext, s.contextData()})
+		s.emit(Event{Name: EventContext, Data: s.contextData()})
 	}
 }
 

@@ -9,6 +9,9 @@ import "github.com/knowspace/knowspace/internal/agent/llm"
 type Event struct {
 	Name string
 	Data any
+	// ID is the event's place in a kept turn's journal (1, 2, …), written
+	// as the SSE id a client resumes after; 0 for a turn that keeps none.
+	ID int
 }
 
 // Event names (SPEC §5).

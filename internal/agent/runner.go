@@ -84,7 +84,7 @@ func (r *Runner) Run(ctx context.Context, t Turn, emit func(Event)) {
 	if r.Tools == nil {
 		mode = "text_only"
 	}
-	s.emit(Event{EventStart, StartData{TurnID: t.ID, ModelID: s.meta.ID, URI: t.ScopeURI, Mode: mode, Limits: r.Limits, StoredTurn: t.Stored}})
+	s.emit(Event{Name: EventStart, Data: StartData{TurnID: t.ID, ModelID: s.meta.ID, URI: t.ScopeURI, Mode: mode, Limits: r.Limits, StoredTurn: t.Stored}})
 	s.msgs = append(append([]llm.Message(nil), t.History...), llm.Message{Role: llm.RoleUser, Content: t.Message})
 	s.question = len(s.msgs) - 1
 
@@ -101,10 +101,10 @@ func (r *Runner) Run(ctx context.Context, t Turn, emit func(Event)) {
 		finish, err = s.loop()
 	}
 	if err != nil {
-		s.emit(Event{EventError, errorData(err)})
+		s.emit(Event{Name: EventError, Data: errorData(err)})
 		return
 	}
-	s.emit(Event{EventDone, DoneData{
+	s.emit(Event{Name: EventDone, Data: DoneData{
 		FinishReason: finish, Steps: s.steps, ToolCalls: s.toolCalls, ModelCalls: s.modelCalls,
 		Estimate: s.breakdown().total(), Usage: s.usage,
 	}})
@@ -172,7 +172,7 @@ func (s *turnState) modelStep() ([]llm.ToolCall, string, error) {
 		return nil, "", err
 	}
 	s.steps++
-	s.emit(Event{EventContext, s.contextData()})
+	s.emit(Event{Name: EventContext, Data: s.contextData()})
 	stream, err := s.r.Model.Stream(s.ctx, llm.Request{System: s.system, Messages: s.msgs, Tools: s.tools})
 	if err != nil {
 		return nil, "", err
@@ -194,10 +194,10 @@ func (s *turnState) modelStep() ([]llm.ToolCall, string, error) {
 		switch c.Type {
 		case llm.ChunkTextDelta:
 			text.WriteString(c.Text)
-			s.emit(Event{EventDelta, TextData{c.Text}})
+			s.emit(Event{Name: EventDelta, Data: TextData{c.Text}})
 		case llm.ChunkReasoningDelta:
 			reasoning.WriteString(c.Text)
-			s.emit(Event{EventReasoning, TextData{c.Text}})
+			s.emit(Event{Name: EventReasoning, Data: TextData{c.Text}})
 		case llm.ChunkBlockEnd:
 			if c.Block == llm.BlockToolCall && s.r.Tools != nil {
 				calls = append(calls, c.Call)
@@ -247,7 +247,7 @@ func (s *turnState) runCall(c llm.ToolCall) error {
 		return fail("limit_tool_calls", "the turn reached its limit of %d tool calls", s.r.Limits.MaxToolCalls)
 	}
 	s.toolCalls++
-	s.emit(Event{EventToolCall, ToolCallData{ID: c.ID, Name: c.Name, Arguments: c.Arguments}})
+	s.emit(Event{Name: EventToolCall, Data: ToolCallData{ID: c.ID, Name: c.Name, Arguments: c.Arguments}})
 	var out ToolOutcome
 	key := callKey(c)
 	first, dup := s.seen[key]
@@ -270,7 +270,7 @@ func (s *turnState) runCall(c llm.ToolCall) error {
 	default:
 		observe.ToolCall(s.toolLabel(c.Name), "error")
 	}
-	s.emit(Event{EventToolResult, ev})
+	s.emit(Event{Name: EventToolResult, Data: ev})
 	if out.EndsTurn != "" {
 		return fail(out.EndsTurn, "%s", out.Err)
 	}

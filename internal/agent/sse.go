@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -60,7 +61,7 @@ func WriteEvents(ctx context.Context, w http.ResponseWriter, events <-chan Event
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-shutdown:
-			_ = write(enc(nil, Event{EventError, ShutdownError}))
+			_ = write(enc(nil, Event{Name: EventError, Data: ShutdownError}))
 			return ErrShutdown
 		case <-timer.C:
 			if err := write([]byte(": heartbeat\n\n")); err != nil {
@@ -130,6 +131,7 @@ func (j *joiner) join(next Event) bool {
 		j.text = append(make([]byte, 0, 1024), a.Text...)
 	}
 	j.text = append(j.text, b.Text...)
+	j.cur.ID = next.ID // a joined event resumes after the last it holds
 	return true
 }
 
@@ -137,7 +139,7 @@ func (j *joiner) event() Event {
 	if j.text == nil {
 		return j.cur
 	}
-	return Event{Name: j.cur.Name, Data: TextData{Text: string(j.text)}}
+	return Event{Name: j.cur.Name, Data: TextData{Text: string(j.text)}, ID: j.cur.ID}
 }
 
 // appendEvent renders one event; JSON never contains a raw newline, so one
@@ -147,6 +149,11 @@ func appendEvent(buf []byte, e Event) []byte {
 	if err != nil {
 		data = []byte(`{"code":"internal","message":"an event could not be encoded"}`)
 		e.Name = EventError
+	}
+	if e.ID > 0 {
+		buf = append(buf, "id: "...)
+		buf = strconv.AppendInt(buf, int64(e.ID), 10)
+		buf = append(buf, '\n')
 	}
 	buf = append(buf, "event: "...)
 	buf = append(buf, e.Name...)

@@ -15,14 +15,14 @@ func TestWriteSSEJoinsQueuedText(t *testing.T) {
 	events := make(chan Event, 4000)
 	var want strings.Builder
 	for i := 0; i < 1500; i++ {
-		events <- Event{EventDelta, TextData{Text: "ab"}}
+		events <- Event{Name: EventDelta, Data: TextData{Text: "ab"}}
 		want.WriteString("ab")
 	}
-	events <- Event{EventReasoning, TextData{Text: "think"}}
-	events <- Event{EventReasoning, TextData{Text: "ing"}}
-	events <- Event{EventToolCall, ToolCallData{ID: "c1", Name: "ls"}}
-	events <- Event{EventDelta, TextData{Text: "x"}}
-	events <- Event{EventDelta, TextData{Text: "y"}}
+	events <- Event{Name: EventReasoning, Data: TextData{Text: "think"}}
+	events <- Event{Name: EventReasoning, Data: TextData{Text: "ing"}}
+	events <- Event{Name: EventToolCall, Data: ToolCallData{ID: "c1", Name: "ls"}}
+	events <- Event{Name: EventDelta, Data: TextData{Text: "x"}}
+	events <- Event{Name: EventDelta, Data: TextData{Text: "y"}}
 	close(events)
 	rec := httptest.NewRecorder()
 	if err := WriteSSE(context.Background(), rec, events, nil, time.Hour); err != nil {
@@ -46,7 +46,7 @@ func TestJoinedTextIsBounded(t *testing.T) {
 	events := make(chan Event, 100)
 	chunk := strings.Repeat("z", 1000)
 	for i := 0; i < 40; i++ {
-		events <- Event{EventDelta, TextData{Text: chunk}}
+		events <- Event{Name: EventDelta, Data: TextData{Text: chunk}}
 	}
 	close(events)
 	rec := httptest.NewRecorder()

@@ -151,7 +151,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	// One turn service for every door, so a user's stream limit counts all.
 	turns := turn.New(a.Tree, conversations, lim.StreamsPerUser)
-	turns.Budget = budgets
+	turns.Budget, turns.Shutdown, turns.DetachedTimeout = budgets, a.shutdown, cfg.Turns.DetachedTimeout
 	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.Auth, Models: a.models, Turns: turns, Shutdown: a.shutdown})
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
 		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/ldap"
 )
@@ -38,6 +39,13 @@ type LDAP struct {
 // FormShown tells whether the login page shows the user name and password
 // form: for local passwords, or for the directory's.
 func (a Auth) FormShown() bool { return a.PasswordsAllowed() || a.LDAP != nil }
+
+// Turns bounds detached turns (a stream request with detach: true).
+type Turns struct {
+	// DetachedTimeout ends a detached turn nobody has followed this long
+	// (default 10 minutes).
+	DetachedTimeout time.Duration `yaml:"detached_timeout"`
+}
 
 // PasswordsAllowed tells whether the password form is offered.
 func (a Auth) PasswordsAllowed() bool { return a.PasswordLogin == nil || *a.PasswordLogin }
@@ -96,6 +104,9 @@ func (a *Auth) readSecrets(getenv func(string) string) {
 }
 
 func (c Config) validateAuth() error {
+	if d := c.Turns.DetachedTimeout; d != 0 && (d < time.Second || d > 24*time.Hour) {
+		return fmt.Errorf("turns.detached_timeout: %s must be between 1s and 24h", d)
+	}
 	if len(c.Auth.OIDC) > 0 {
 		if err := validatePublicURL(c.PublicURL); err != nil {
 			return err

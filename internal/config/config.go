@@ -86,6 +86,8 @@ type Config struct {
 	PublicURL string `yaml:"public_url"`
 	// Auth is how people sign in: passwords, identity providers.
 	Auth Auth `yaml:"auth"`
+	// Turns bounds answers that outlive their connection.
+	Turns Turns `yaml:"turns"`
 	// Audit configures the audit log.
 	Audit Audit `yaml:"audit"`
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -81,6 +82,9 @@ type streamRequest struct {
 	Temporary  bool  `json:"temporary"`
 	Regenerate int64 `json:"regenerate"`
 	Edit       int64 `json:"edit"`
+	// Detach keeps the turn running when this request ends; it is followed
+	// again at GET /knowledge-agent/stream/{message_id}.
+	Detach bool `json:"detach"`
 }
 
 func (r *streamRequest) Validate() error {
@@ -140,13 +144,16 @@ func (h *handlers) stream(c echo.Context) error {
 		return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID)
 	}
 	tr := turn.Request{Caller: caller(c), RequestID: currentRequestID(c), Model: model, URI: req.URI, Message: req.Message,
-		ConversationID: req.ConversationID, Temporary: req.Temporary, Regenerate: req.Regenerate, Edit: req.Edit}
+		ConversationID: req.ConversationID, Temporary: req.Temporary, Regenerate: req.Regenerate, Edit: req.Edit, Detach: req.Detach}
 	for _, m := range req.History {
 		tr.History = append(tr.History, chat.HistoryItem{Role: m.Role, Content: m.Content})
 	}
 	run, err := h.Turns.Start(c.Request().Context(), tr)
 	if err != nil {
 		return err
+	}
+	if req.Detach {
+		return h.writeFollowed(c, run.Follow(c.Request().Context()))
 	}
 	agent.SSEHeaders(c.Response())
 	err = agent.WriteSSE(run.Context(), c.Response(), run.Events, h.Shutdown, agent.HeartbeatInterval)
@@ -155,4 +162,51 @@ func (h *handlers) stream(c echo.Context) error {
 	}
 	run.End(errors.Is(err, agent.ErrShutdown))
 	return nil
+}
+
+// writeFollowed writes a detached turn's events until it ends or the client
+// leaves; the turn runs on without it.
+func (h *handlers) writeFollowed(c echo.Context, events <-chan agent.Event) error {
+	agent.SSEHeaders(c.Response())
+	err := agent.WriteSSE(c.Request().Context(), c.Response(), events, h.Shutdown, agent.HeartbeatInterval)
+	if err != nil && c.Request().Context().Err() == nil {
+		slog.Debug("follow ended", "request_id", currentRequestID(c), "err", err)
+	}
+	return nil
+}
+
+// followTurn resumes a detached turn: the events after Last-Event-ID (the
+// header, or ?after=), then live until it ends.
+func (h *handlers) followTurn(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	last := c.Request().Header.Get("Last-Event-ID")
+	if last == "" {
+		last = c.QueryParam("after")
+	}
+	after := 0
+	if last != "" {
+		if after, err = strconv.Atoi(last); err != nil || after < 0 {
+			return apierr.BadRequest(apierr.CodeInvalidRequest, "Last-Event-ID (or after) must be an event id this stream sent")
+		}
+	}
+	events, err := h.Turns.Follow(c.Request().Context(), caller(c), id, after)
+	if err != nil {
+		return err
+	}
+	return h.writeFollowed(c, events)
+}
+
+// stopTurn ends a detached turn at once.
+func (h *handlers) stopTurn(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Turns.Stop(caller(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }

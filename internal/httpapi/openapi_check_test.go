@@ -287,6 +287,7 @@ func (s *sseChecker) endLine(line string) {
 		}
 		s.name, s.data, s.hasDat = "", nil, false
 	case strings.HasPrefix(line, ":"): // a comment: the heartbeat
+	case strings.HasPrefix(line, "id:"): // a detached turn's event id
 	case strings.HasPrefix(line, "event:"):
 		s.name = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
 	case strings.HasPrefix(line, "data:"):

@@ -130,6 +130,7 @@ func New(d Deps) *echo.Echo {
 	}
 	if d.Turns == nil {
 		d.Turns = turn.New(d.Tree, d.Chat, d.StreamsPerUser)
+		d.Turns.Shutdown = d.Shutdown
 		if d.Budgets != nil {
 			d.Turns.Budget = d.Budgets
 		}
@@ -217,6 +218,8 @@ func New(d Deps) *echo.Echo {
 	authed.POST("/knowledge-agent/models/:id/check", h.checkModel)
 	authed.POST("/knowledge-agent/cli-profiles/:name/check", h.checkCLIProfile)
 	authed.POST("/knowledge-agent/stream", h.stream)
+	authed.GET("/knowledge-agent/stream/:id", h.followTurn)
+	authed.POST("/knowledge-agent/stream/:id/stop", h.stopTurn)
 	authed.POST("/knowledge-agent/conversations", h.createConversation)
 	authed.GET("/knowledge-agent/conversations", h.listConversations)
 	authed.GET("/knowledge-agent/conversations/:id", h.getConversation)

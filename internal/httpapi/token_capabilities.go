@@ -87,6 +87,8 @@ var routeCapabilities = map[string]access.Capability{
 	"POST /api/v1/knowledge-agent/models/:id/check":         access.FolderRead,
 	"POST /api/v1/knowledge-agent/cli-profiles/:name/check": access.FolderRead,
 	"POST /api/v1/knowledge-agent/stream":                   access.FolderRead,
+	"GET /api/v1/knowledge-agent/stream/:id":                access.FolderRead,
+	"POST /api/v1/knowledge-agent/stream/:id/stop":          access.FolderRead,
 	"POST /api/v1/knowledge-agent/conversations":            access.FolderRead,
 	"GET /api/v1/knowledge-agent/conversations":             access.FolderRead,
 	"GET /api/v1/knowledge-agent/conversations/:id":         access.FolderRead,

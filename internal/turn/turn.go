@@ -42,8 +42,14 @@ type Service struct {
 	Chat *chat.Service
 	// Budget refuses a turn whose user's usage budget is spent; nil
 	// checks none.
-	Budget  Budget
-	streams *streamRegistry
+	Budget Budget
+	// DetachedTimeout ends a detached turn nobody has followed this long
+	// (default DefaultDetachedTimeout); Shutdown, when it closes, ends
+	// every detached turn as the server stops.
+	DetachedTimeout time.Duration
+	Shutdown        <-chan struct{}
+	streams         *streamRegistry
+	detached        detachedTurns
 }
 
 // Budget is the usage limit a turn is checked against before it starts.
@@ -53,7 +59,7 @@ type Budget interface {
 
 // New builds the service; streamsPerUser <= 0 means DefaultStreamsPerUser.
 func New(tree *knowledge.Tree, conversations *chat.Service, streamsPerUser int) *Service {
-	return &Service{Tree: tree, Chat: conversations, streams: newStreamRegistry(streamsPerUser)}
+	return &Service{Tree: tree, Chat: conversations, streams: newStreamRegistry(streamsPerUser), detached: detachedTurns{byMessage: map[int64]*Running{}}}
 }
 
 // Request is one question, already validated by the door.
@@ -74,6 +80,11 @@ type Request struct {
 	Purpose    llm.Purpose
 	Regenerate int64
 	Edit       int64
+	// Detach makes the turn the server's: it runs on when its client goes
+	// away, keeps its events for any client that follows it (Follow), and
+	// ends at its own end, at Stop, or after DetachedTimeout unwatched. It
+	// needs a stored conversation, whose answer message names the turn.
+	Detach bool
 }
 
 // Running is a started turn. Its door reads Events until they close or it
@@ -95,6 +106,8 @@ type Running struct {
 	stored bool
 	req    Request
 	svc    *Service
+	// journal keeps a detached turn's events; nil for one its door ends.
+	journal *journal
 }
 
 // Context ends when the turn is ended (End) or the request's context ends.
@@ -112,6 +125,13 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		if err := s.Budget.Check(ctx, req.Caller.ID); err != nil {
 			return nil, err
 		}
+	}
+	if req.Detach {
+		if s.Chat == nil || req.Temporary {
+			return nil, apierr.BadRequest(apierr.CodeInvalidRequest, "detach needs a stored conversation: it is how the answer is found again")
+		}
+		// The turn is the server's: the request ending does not end it.
+		ctx = context.WithoutCancel(ctx)
 	}
 	ctx, cancel := context.WithCancel(llm.WithAttribution(ctx, llm.Attribution{UserID: req.Caller.ID, Purpose: purpose}))
 	release, err := s.streams.enter(req.Caller.ID, cancel)
@@ -160,6 +180,12 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		runner.Tools = tools
 	} else {
 		t.Material = tools.Material(ctx)
+	}
+	if req.Detach {
+		run.journal = newJournal(time.Now())
+		s.detached.add(t.Stored.MessageID, run)
+		go run.runDetached(runner, t)
+		return run, nil
 	}
 	events := make(chan agent.Event, eventQueue)
 	run.Events = events

@@ -1,0 +1,158 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+	"github.com/knowspace/knowspace/internal/turn"
+)
+
+// sseEvent is one event with the id it was sent under.
+type sseEvent struct {
+	id   int
+	name string
+	data map[string]any
+}
+
+// readSSE reads events, with their ids, until each says stop or the body
+// ends.
+func readSSE(t *testing.T, r io.Reader, each func(sseEvent) bool) []sseEvent {
+	t.Helper()
+	var out []sseEvent
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var cur sseEvent
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			cur.id, _ = strconv.Atoi(strings.TrimPrefix(line, "id: "))
+		case strings.HasPrefix(line, "event: "):
+			cur.name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			_ = json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &cur.data)
+		case line == "" && cur.name != "":
+			out = append(out, cur)
+			if !each(cur) {
+				return out
+			}
+			cur = sseEvent{}
+		}
+	}
+	return out
+}
+
+func answerText(evs []sseEvent) string {
+	var b strings.Builder
+	for _, e := range evs {
+		if e.name == "delta" {
+			b.WriteString(e.data["text"].(string))
+		}
+	}
+	return b.String()
+}
+
+// TestDetachedTurnOutlivesItsClient: a detached turn runs on when its
+// client leaves; following it again after the last event id seen gives
+// exactly the rest, ending with the same done; the answer is stored whole;
+// another user finds nothing.
+func TestDetachedTurnOutlivesItsClient(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := stSetup(t, dialect)
+		env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("first")), fakellm.Sleep(400*time.Millisecond),
+			fakellm.Data(fakellm.TextChunk(" second")), fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Done()))
+		ctx, leave := context.WithCancel(context.Background())
+		resp := env.post(ctx, t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"stay","detach":true}`)
+		seen := readSSE(t, resp.Body, func(e sseEvent) bool { return e.name != "delta" })
+		leave()
+		resp.Body.Close()
+		if len(seen) < 2 || seen[0].name != "start" || seen[0].id != 1 || answerText(seen) != "first" {
+			t.Fatalf("before leaving: %+v", seen)
+		}
+		msgID := int64(seen[0].data["message_id"].(float64))
+		convID := int64(seen[0].data["conversation_id"].(float64))
+		last := seen[len(seen)-1].id
+
+		path := fmt.Sprintf("/api/v1/knowledge-agent/stream/%d", msgID)
+		req := env.request(t, context.Background(), http.MethodGet, path, "alice", nil)
+		req.Header.Set("Last-Event-ID", strconv.Itoa(last))
+		rest := readSSE(t, env.send(t, req).Body, func(sseEvent) bool { return true })
+		if len(rest) == 0 || rest[0].id != last+1 || answerText(rest) != " second" || rest[len(rest)-1].name != "done" {
+			t.Fatalf("after id %d: %+v", last, rest)
+		}
+		for i := 1; i < len(rest); i++ {
+			if rest[i].id <= rest[i-1].id {
+				t.Fatalf("ids out of order: %+v", rest)
+			}
+		}
+		c := env.settled(t, "alice", convID)
+		if a := c.Messages[len(c.Messages)-1]; a.Status != "complete" || a.Content != "first second" {
+			t.Fatalf("stored answer %+v", a)
+		}
+		st, raw := env.call(t, "bob", http.MethodGet, path, "")
+		wantCode(t, st, raw, http.StatusNotFound, "answer_not_running")
+		// Read from the start once more: the whole answer, as sent.
+		all := readSSE(t, env.send(t, env.request(t, context.Background(), http.MethodGet, path+"?after=0", "alice", nil)).Body, func(sseEvent) bool { return true })
+		if answerText(all) != "first second" || all[0].name != "start" {
+			t.Fatalf("from the start: %+v", all)
+		}
+	})
+}
+
+// TestDetachedTurnStopsOnStopAndWhenUnwatched: Stop ends a detached turn at
+// once (the provider's request is closed, the answer stored as stopped);
+// one nobody follows ends after the detached timeout.
+func TestDetachedTurnStopsOnStopAndWhenUnwatched(t *testing.T) {
+	env := stSetup(t, "sqlite", func(d *Deps) {
+		d.Turns = turn.New(d.Tree, d.Chat, 4)
+		d.Turns.DetachedTimeout = 300 * time.Millisecond
+	})
+	slow := func() {
+		env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("thinking")), fakellm.Sleep(30*time.Second), fakellm.Done()))
+	}
+	start := func() (msgID, convID int64) {
+		ctx, leave := context.WithCancel(context.Background())
+		defer leave()
+		resp := env.post(ctx, t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"go","detach":true}`)
+		defer resp.Body.Close()
+		seen := readSSE(t, resp.Body, func(e sseEvent) bool { return e.name != "delta" })
+		return int64(seen[0].data["message_id"].(float64)), int64(seen[0].data["conversation_id"].(float64))
+	}
+
+	slow()
+	msgID, convID := start()
+	path := fmt.Sprintf("/api/v1/knowledge-agent/stream/%d", msgID)
+	st, raw := env.call(t, "alice", http.MethodPost, path+"/stop", "")
+	if st != http.StatusNoContent {
+		t.Fatalf("stop: %d %s", st, raw)
+	}
+	// A client coming back after the stop reads how it ended.
+	evs := readSSE(t, env.send(t, env.request(t, context.Background(), http.MethodGet, path, "alice", nil)).Body, func(sseEvent) bool { return true })
+	if last := evs[len(evs)-1]; last.name != "error" || last.data["code"] != "stopped" {
+		t.Fatalf("a follower of a stopped turn: %+v", evs)
+	}
+	if a := env.settled(t, "alice", convID).Messages; a[len(a)-1].Status != "stopped" {
+		t.Fatalf("stored after stop: %+v", a[len(a)-1])
+	}
+	select {
+	case <-env.fake.Aborted():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the provider's request was never closed")
+	}
+
+	slow()
+	_, convID = start()
+	if a := env.settled(t, "alice", convID).Messages; a[len(a)-1].Status != "stopped" {
+		t.Fatalf("an unwatched turn after the timeout: %+v", a[len(a)-1])
+	}
+}

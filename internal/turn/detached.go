@@ -1,0 +1,130 @@
+package turn
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/knowspace/knowspace/internal/agent"
+	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/kb"
+)
+
+// DefaultDetachedTimeout is how long a detached turn runs with nobody
+// following it (turns.detached_timeout).
+const DefaultDetachedTimeout = 10 * time.Minute
+
+// keepFinished is how long a finished detached turn's events stay for a
+// client that comes back to read its end.
+const keepFinished = 2 * time.Minute
+
+// detachedTurns finds a detached turn by its answer message.
+type detachedTurns struct {
+	mu        sync.Mutex
+	byMessage map[int64]*Running
+}
+
+func (d *detachedTurns) add(messageID int64, r *Running) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.byMessage[messageID] = r
+}
+
+func (d *detachedTurns) forget(messageID int64, r *Running) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.byMessage[messageID] == r {
+		delete(d.byMessage, messageID)
+	}
+}
+
+// find is the caller's detached turn writing (or lately written) the
+// message; another user's is not found, as one that does not exist.
+func (s *Service) find(c kb.Caller, messageID int64) (*Running, error) {
+	s.detached.mu.Lock()
+	r := s.detached.byMessage[messageID]
+	s.detached.mu.Unlock()
+	if r == nil || r.req.Caller.ID != c.ID || c.Scoped() && !c.SeesURI(r.Scope.URI) {
+		return nil, apierr.NotFound(apierr.CodeAnswerNotRunning, "no answer %d is being written on this server; the stored conversation has it once it ends", messageID)
+	}
+	return r, nil
+}
+
+// Follow reads a detached turn's events after id after (the SSE
+// Last-Event-ID), then each new one until the turn ends or ctx does.
+func (s *Service) Follow(ctx context.Context, c kb.Caller, messageID int64, after int) (<-chan agent.Event, error) {
+	r, err := s.find(c, messageID)
+	if err != nil {
+		return nil, err
+	}
+	return r.journal.follow(ctx, after), nil
+}
+
+// Stop ends a detached turn at once, as Stop in the web app does.
+func (s *Service) Stop(c kb.Caller, messageID int64) error {
+	r, err := s.find(c, messageID)
+	if err != nil {
+		return err
+	}
+	r.cancel()
+	return nil
+}
+
+// Follow reads this detached turn's events from the start, for the door
+// that started it.
+func (r *Running) Follow(ctx context.Context) <-chan agent.Event { return r.journal.follow(ctx, 0) }
+
+// runDetached runs the turn to its end without a door, then ends it as a
+// door would: counted, stored, its stream freed.
+func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
+	var shutdown atomic.Bool
+	go r.watch(&shutdown)
+	runner.Run(r.ctx, t, func(e agent.Event) {
+		r.record.observe(e)
+		if e.Name == agent.EventDone || e.Name == agent.EventError {
+			e = r.store(e)
+		}
+		r.journal.add(e)
+	})
+	if !r.stored {
+		// Stopped, timed out or cut by the server's stop: the runner said
+		// nothing more, so followers are told here.
+		e := agent.Event{Name: agent.EventError, Data: agent.ErrorData{Code: "stopped", Message: "the answer was stopped before it ended"}}
+		if shutdown.Load() {
+			e.Data = agent.ShutdownError
+		}
+		r.journal.add(e)
+	}
+	close(r.finished)
+	r.End(shutdown.Load())
+	r.journal.close()
+	messageID := t.Stored.MessageID
+	time.AfterFunc(keepFinished, func() { r.svc.detached.forget(messageID, r) })
+}
+
+// watch ends the turn when nobody has followed it for the timeout, or when
+// the server stops.
+func (r *Running) watch(shutdown *atomic.Bool) {
+	timeout := r.svc.DetachedTimeout
+	if timeout <= 0 {
+		timeout = DefaultDetachedTimeout
+	}
+	tick := time.NewTicker(min(max(timeout/10, 50*time.Millisecond), 5*time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case <-r.svc.Shutdown:
+			shutdown.Store(true)
+			r.cancel()
+			return
+		case now := <-tick.C:
+			if r.journal.aloneFor(now) >= timeout {
+				r.cancel()
+				return
+			}
+		}
+	}
+}
