@@ -1445,17 +1445,33 @@ export interface components {
                  * @enum {string}
                  */
                 code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request";
+                /** @description The conversation that does not exist (conversation_not_found). */
+                conversation_id?: number;
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
                 field?: string;
                 /** @description The upload part (its filename as sent) the error is about; the request stored nothing, so a client can set that file aside and send the rest again. */
                 file?: string;
+                /** @description The size limit that was passed (file_too_large, upload_too_large). */
+                limit_bytes?: number;
                 /** @description The line of a questions file, or the place in questions from 1, that an invalid_questions error is about. */
                 line?: number;
+                /** @description The most allowed (invalid_limit, too_many_files, invalid_title, invalid_message, invalid_uris, invalid_call_budget, invalid_timeout, too_many_streams, queue_full). */
+                max?: number;
                 message: string;
+                /** @description The least allowed (weak_password: characters). */
+                min?: number;
+                /** @description The model id that is not known (unknown_model). */
+                model?: string;
                 /** @description The document's page count (page_out_of_range of /resources/page-image). */
                 pages?: number;
+                /** @description Seconds to wait, as Retry-After says (too_many_attempts, too_many_logins). */
+                retry_after_s?: number;
+                /** @description The file or folder the error is about (not_found, not_a_file, not_a_folder, already_exists, read_only, generated_read_only, self_share). */
+                uri?: string;
+                /** @description The user name that is taken (username_taken). */
+                username?: string;
             } & {
                 [key: string]: unknown;
             };

@@ -8,6 +8,7 @@ import i18n from "../i18n";
 import { login as apiLogin, logout as apiLogout } from "../api/auth";
 import { clearSession, loadSession, saveSession } from "../api/token";
 import type { User } from "../api/types";
+import { setErrorReader } from "../ui/errors";
 
 interface SessionValue {
   user: User | null;
@@ -36,6 +37,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     [queryClient],
   );
+
+  // Messages name places as this user sees them ("Home", a path), not by address.
+  useEffect(() => setErrorReader(user?.username ?? null), [user]);
 
   useEffect(() => {
     onUnauthorized(() => endSession(i18n.t("auth:sessionEnded")));
