@@ -16,7 +16,8 @@ import { TurnActions } from "./TurnActions";
 import type { OpenPreview } from "../types";
 import { shownVersion } from "./versions";
 
-function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
+/** statusLine is the line under an answer: its state, and why it failed in the reader's words (no API code). */
+export function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
   switch (t.status) {
     case "streaming":
       return { icon: <LoaderCircle size={12} className="spin" aria-hidden />, text: tr("status.answering") };
@@ -33,10 +34,7 @@ function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
     case "error":
       return {
         icon: <CircleAlert size={12} aria-hidden />,
-        text: tr("status.failed", {
-          message: t.error ? messageOf(new ApiError(0, t.error.code, t.error.message)) : tr("status.didNotFinish"),
-          code: t.error?.code ? ` (${t.error.code})` : "",
-        }),
+        text: tr("status.failed", { message: t.error ? messageOf(new ApiError(0, t.error.code, t.error.message)) : tr("status.didNotFinish") }),
       };
   }
 }
