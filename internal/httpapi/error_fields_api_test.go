@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/knowspace/knowspace/internal/apptest"
-	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
 // TestErrorsCarryTheirValuesInFields: a client shows an error by its code
@@ -16,7 +16,13 @@ import (
 // limit) is also a field of the error object; nobody parses the English.
 func TestErrorsCarryTheirValuesInFields(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, store.DialectSQLite)
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		errorFieldCases(t, newEnv(t, dialect))
+	})
+}
+
+func errorFieldCases(t *testing.T, e *env) {
 	_, bob := e.newUser("bob")
 	big := bytes.Repeat([]byte("x"), apptest.UploadLimit+1)
 
