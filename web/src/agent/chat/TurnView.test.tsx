@@ -27,4 +27,12 @@ describe("statusLine", () => {
     await i18n.changeLanguage("zh-CN");
     expect(statusLine(i18n.getFixedT("zh-CN", "agent"), failed("llm_incomplete_stream")).text).toBe("失败——模型服务商的回答没有完成就中断了。");
   });
+
+  it("has words for the codes only an answer fails with", async () => {
+    await i18n.changeLanguage("zh-CN");
+    const tr = i18n.getFixedT("zh-CN", "agent");
+    for (const code of ["compaction_failed", "content_filtered", "context_overflow", "limit_model_calls", "limit_steps", "limit_tool_calls", "answer_not_saved", "server_shutdown", "interrupted"]) {
+      expect(statusLine(tr, failed(code)).text, code).not.toMatch(/[A-Za-z]{3,}/);
+    }
+  });
 });
