@@ -1,6 +1,6 @@
 import { ApiError } from "../api/client";
 import { canonicalCode } from "../api/errorCodes";
-import { rootURI } from "../api/uri";
+import { USERS, rootURI } from "../api/uri";
 import i18n from "../i18n";
 import { formatBytes, formatNumber } from "./format";
 import { placeName } from "./placeName";
@@ -10,7 +10,6 @@ import { placeName } from "./placeName";
 // server adds a field wherever its message carries a value). The English
 // message is never parsed: it is the server's word for logs and scripts.
 
-const ALL_TREES = "kb://users/";
 let readerRoot: string | null = null;
 
 /** setErrorReader names the signed-in user, so places in messages are named as that user sees them. */
@@ -23,7 +22,7 @@ function formatField(name: string, value: unknown): string | null {
   if (typeof value !== "string" || value === "") return null;
   if (name !== "uri") return value;
   // Without a reader, a place is named from the top of all trees ("alice/notes/").
-  return placeName(value, readerRoot ?? ALL_TREES, i18n.t("tree:home"));
+  return placeName(value, readerRoot ?? USERS, i18n.t("tree:home"));
 }
 
 function placeholders(template: string): string[] {
