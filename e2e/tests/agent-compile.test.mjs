@@ -71,7 +71,7 @@ describe("KnowAgent compile form and task center", { timeout: 120_000 }, () => {
       const badge = row.locator('[data-badge="failed"]');
       await badge.waitFor({ timeout: 10_000 });
       assert.equal(await badge.innerText(), "failed");
-      assert.match(await badge.getAttribute("title"), /binary file of an unknown type/);
+      assert.match(await badge.getAttribute("title"), /Compile failed: The file is of a type that cannot be read\./);
       await screenshot(page, "agent-job-failed-wide");
 
       // Record every state and attempt count the job row shows from here on.

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { USERS, displayPath } from "../api/uri";
-import { jobErrorText } from "../agent/tasks/jobText";
+import { errorText } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { Outcome, QueryStatus } from "../ui/QueryStatus";
 import { useAction } from "../ui/useAction";
@@ -82,7 +82,7 @@ export function AdminJobsSection() {
                   {j.error && (
                     <span className="muted small" title={j.error.message}>
                       {" "}
-                      · {jobErrorText(j.error)}
+                      · {errorText(j.error)}
                     </span>
                   )}
                 </td>

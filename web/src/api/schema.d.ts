@@ -1628,6 +1628,8 @@ export interface components {
         /** @description A file's latest compile job. */
         JobBadge: {
             error?: string;
+            /** @description The code of error (unsupported_format, no_text, llm_timeout, ...), as a job's error.code. */
+            error_code?: string;
             /** Format: int64 */
             id: number;
             stage?: string;

@@ -48,6 +48,11 @@ export function translateApiError(err: ApiError): string | null {
   return i18n.t(key);
 }
 
+/** errorText says an error object of the API ({code, message}: a job's, an answer's) in the reader's language, by its code. */
+export function errorText(error: { code: string; message: string }): string {
+  return messageOf(new ApiError(0, error.code, error.message));
+}
+
 /** messageOf turns anything thrown into a sentence to show: translated when the API code is known, else the server's own words. */
 export function messageOf(err: unknown): string {
   if (err instanceof ApiError) return translateApiError(err) ?? err.message;

@@ -4,9 +4,8 @@ import type { ReactNode } from "react";
 import { ChevronLeft, ChevronRight, CircleAlert, CircleCheck, CircleStop, LoaderCircle, Pencil } from "lucide-react";
 import type { TFunction } from "i18next";
 import type { Turn } from "./conversation";
-import { ApiError } from "../../api/client";
 import { formatNumber } from "../../ui/format";
-import { messageOf } from "../../ui/errors";
+import { errorText } from "../../ui/errors";
 import { SourcesList } from "../../citations/SourcesList";
 import { sourcesOf } from "../../citations/sources";
 import { ChatMarkdown } from "./ChatMarkdown";
@@ -34,7 +33,7 @@ export function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: str
     case "error":
       return {
         icon: <CircleAlert size={12} aria-hidden />,
-        text: tr("status.failed", { message: t.error ? messageOf(new ApiError(0, t.error.code, t.error.message)) : tr("status.didNotFinish") }),
+        text: tr("status.failed", { message: t.error ? errorText(t.error) : tr("status.didNotFinish") }),
       };
   }
 }

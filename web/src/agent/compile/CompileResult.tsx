@@ -9,7 +9,7 @@ import type { CompileResponse, Job, JobList } from "../../api/agent";
 import { ACTIVE_POLL_MS, useJobs } from "../../api/jobQueries";
 import { isActiveJob } from "../../tree/badges";
 import { Dialog } from "../../ui/Dialog";
-import { jobErrorText } from "../tasks/jobText";
+import { errorText } from "../../ui/errors";
 
 /**
  * followJobs is each submitted job as the jobs list says it is now; a job
@@ -64,7 +64,7 @@ export function CompileResult(props: { result: CompileResponse; display: (uri: s
               </span>
               {j.state === "running" && j.stage && <span className="muted small job-stage">{t("tasks.stage", { stage: t(`common:jobStage.${j.stage}`, { defaultValue: j.stage }) })}</span>}
               {j.error && j.state !== "succeeded" && (
-                <span className="error small"> {jobErrorText(j.error)}</span>
+                <span className="error small"> {errorText(j.error)}</span>
               )}
             </li>
           ))}

@@ -7,11 +7,11 @@ import { ACTIVE_POLL_MS, useJobCommand, useJobs } from "../../api/jobQueries";
 import { isActiveJob } from "../../tree/badges";
 import { anyActive } from "../../tree/jobRefresh";
 import { Dialog } from "../../ui/Dialog";
-import { messageOf } from "../../ui/errors";
+import { errorText, messageOf } from "../../ui/errors";
 import type { Job } from "../../api/agent";
 import { formatDate } from "../../ui/format";
 import { jobTime } from "./jobTime";
-import { attemptText, jobErrorText } from "./jobText";
+import { attemptText } from "./jobText";
 
 /** how often the open task center polls while no job is active */
 const IDLE_POLL_MS = 5000;
@@ -57,7 +57,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
               )}
               {j.error && j.state !== "succeeded" && (
                 <p className="error small" title={j.error.message}>
-                  {jobErrorText(j.error)}
+                  {errorText(j.error)}
                 </p>
               )}
               <div className="job-actions">

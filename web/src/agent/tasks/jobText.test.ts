@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import i18n from "../../i18n";
-import { attemptText, jobErrorText } from "./jobText";
+import { errorText } from "../../ui/errors";
+import { attemptText } from "./jobText";
 
 describe("a job row's words", () => {
   afterEach(() => void i18n.changeLanguage("en"));
@@ -15,13 +16,13 @@ describe("a job row's words", () => {
 
   it("says why a job failed by its code, without the code", async () => {
     const err = { code: "unsupported_format", message: "blob.bin is a binary file of an unknown type" };
-    expect(jobErrorText(err)).toBe("The file is of a type that cannot be read.");
+    expect(errorText(err)).toBe("The file is of a type that cannot be read.");
     await i18n.changeLanguage("zh-CN");
-    expect(jobErrorText(err)).toBe("无法读取这种类型的文件。");
-    expect(jobErrorText({ code: "llm_timeout", message: "deadline" })).toBe("模型响应超时。");
+    expect(errorText(err)).toBe("无法读取这种类型的文件。");
+    expect(errorText({ code: "llm_timeout", message: "deadline" })).toBe("模型响应超时。");
   });
 
   it("keeps the server's words for a code it does not know", () => {
-    expect(jobErrorText({ code: "brand_new", message: "something new" })).toBe("something new");
+    expect(errorText({ code: "brand_new", message: "something new" })).toBe("something new");
   });
 });
