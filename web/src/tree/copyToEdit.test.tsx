@@ -101,7 +101,7 @@ describe("copy to edit", () => {
     );
     expect(messageOf(err)).toBe("wiki/notes/a.md.md was made by compile and is read-only. Use Copy to edit to change a copy, or edit its sources and compile again.");
     await i18n.changeLanguage("zh-CN");
-    expect(messageOf(err)).toBe("wiki/notes/a.md.md 由编译生成，只读。请用“复制以编辑”修改副本，或修改其源文件后重新编译。");
+    expect(messageOf(err)).toBe("“wiki/notes/a.md.md”由编译生成，只读。请用“复制以编辑”修改副本，或修改其源文件后重新编译。");
     setErrorReader(null);
   });
 });

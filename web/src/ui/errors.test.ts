@@ -49,7 +49,7 @@ describe("messageOf", () => {
     const wait = new ApiError(429, "too_many_attempts", "too many failed logins", { retry_after_s: 42 });
     expect(messageOf(wait)).toBe("此地址登录失败次数过多，请 42 秒后再试。");
     const big = new ApiError(413, "file_too_large", "a.pdf is larger", { file: "a.pdf", limit_bytes: 10485760 });
-    expect(messageOf(big)).toBe("a.pdf 超过了上传上限 10 MB。");
+    expect(messageOf(big)).toBe("“a.pdf”超过了上传上限 10 MB。");
     const weak = new ApiError(400, "weak_password", "password must have at least 8 characters", { min: 8 });
     expect(messageOf(weak)).toBe("密码至少需要 8 个字符。");
   });
@@ -62,7 +62,7 @@ describe("messageOf", () => {
     expect(messageOf(theirs)).toBe("bob/plans/ is shared with you read-only; ask its owner for write access.");
     await i18n.changeLanguage("zh-CN");
     const root = new ApiError(400, "not_a_file", "is a folder", { uri: "kb://users/alice/" });
-    expect(messageOf(root)).toBe("主目录 是文件夹，不是文件。");
+    expect(messageOf(root)).toBe("“主目录”是文件夹，不是文件。");
   });
 
   it("shows the code's words without values when the server sent no field for them", () => {
