@@ -140,8 +140,11 @@ describe("compile skills", { timeout: 150_000 }, () => {
       await assertAxeClean(page, list, "skills list");
       await screenshot(page, "skills-list-wide");
       const builtin = after1.find((s) => s.builtin);
-      await list.getByRole("button", { name: `Duplicate ${builtin.name}` }).click();
-      const copy = page.getByRole("dialog", { name: `New skill — copy of ${builtin.name}` });
+      // A built-in skill is named by its title, as the list shows it, not by its name.
+      const title = await list.locator(`[data-skill-id="${builtin.id}"] strong`).innerText();
+      assert.notEqual(title, builtin.name);
+      await list.getByRole("button", { name: `Duplicate ${title}` }).click();
+      const copy = page.getByRole("dialog", { name: `New skill — copy of ${title}` });
       await copy.waitFor();
       assert.equal(await copy.getByRole("textbox", { name: "Name" }).inputValue(), `${builtin.name} (copy)`);
       await copy.getByRole("button", { name: "Save" }).click();

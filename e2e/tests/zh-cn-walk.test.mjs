@@ -13,7 +13,8 @@ import { ADMIN_PASSWORD, ADMIN_USER, E2E_DIR } from "../lib/server.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
-const auth = JSON.parse(readFileSync(path.resolve(E2E_DIR, "../web/src/i18n/locales/zh-CN/auth.json"), "utf8"));
+const zh = (ns) => JSON.parse(readFileSync(path.resolve(E2E_DIR, `../web/src/i18n/locales/zh-CN/${ns}.json`), "utf8"));
+const auth = zh("auth");
 
 // Names that stay as they are in Chinese (GLOSSARY.md): the product, tools,
 // protocols, keys on the keyboard, the sample workspace's folders.
@@ -162,6 +163,63 @@ describe("the main screens in Chinese, word by word", { timeout: 180_000 }, () =
       await page.getByRole("navigation").first().waitFor();
       await check(page, `admin/${section}`);
     }
+    assert.deepEqual(report(), [], `English left on the Chinese screens:\n${report().join("\n")}`);
+  });
+
+  ws.it("skills, sharing, trash and the phone width show no English", async ({ page }) => {
+    const box = page.locator("textarea.chat-textarea");
+    await page.goto("/");
+    await treeItem(page, `${ROOT}notes/`).click();
+    await page.locator(".scope-prefix", { hasText: /^notes\/$/ }).waitFor();
+
+    // The skills list, from the compile dialog.
+    await box.fill("/compile");
+    await box.press("Enter");
+    const form = page.getByRole("dialog");
+    await form.getByRole("button", { name: zh("agent").compile.skills }).click();
+    const skills = page.getByRole("dialog", { name: zh("skills").list.title });
+    await skills.locator("[data-skill-id]").first().waitFor();
+    await check(page, "skills");
+    await page.keyboard.press("Escape");
+    await skills.waitFor({ state: "detached" });
+    await page.keyboard.press("Escape");
+    await form.waitFor({ state: "detached" });
+
+    // The share dialog of a folder.
+    await treeItem(page, `${ROOT}notes/`).click();
+    await page.getByRole("button", { name: zh("tree").toolbar.share, exact: true }).click();
+    const share = page.getByRole("dialog", { name: zh("share").title.replace("{{name}}", "notes") });
+    await share.waitFor();
+    await page.waitForLoadState("networkidle").catch(() => {});
+    await check(page, "share dialog");
+    await page.keyboard.press("Escape");
+    await share.waitFor({ state: "detached" });
+
+    // The trash, holding a deleted file.
+    await ws.api.upload(`${ROOT}notes/`, { "draft.md": "# Draft\n" });
+    await ws.api(`/resources?uri=${encodeURIComponent(`${ROOT}notes/draft.md`)}`, { method: "DELETE", status: [200, 204] });
+    await page.getByRole("button", { name: zh("tree").toolbar.trash, exact: true }).click();
+    const trash = page.getByRole("dialog", { name: zh("trash").title });
+    await trash.getByText("draft.md").first().waitFor();
+    await check(page, "trash");
+    await page.keyboard.press("Escape");
+    await trash.waitFor({ state: "detached" });
+
+    // A phone: each panel of the tab bar.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/");
+    const tabs = page.getByRole("tablist", { name: zh("layout").panels });
+    await tabs.waitFor();
+    await treeItem(page, `${ROOT}notes/`).waitFor();
+    await check(page, "phone: files");
+    const notes = treeItem(page, `${ROOT}notes/`);
+    if ((await notes.getAttribute("aria-expanded")) !== "true") await notes.click();
+    await treeItem(page, `${ROOT}notes/research-plan.md`).click();
+    await page.locator(".preview-scroll").filter({ hasText: /\S/ }).waitFor();
+    await check(page, "phone: preview");
+    await tabs.getByRole("tab", { name: "KnowAgent" }).click();
+    await box.waitFor();
+    await check(page, "phone: KnowAgent");
     assert.deepEqual(report(), [], `English left on the Chinese screens:\n${report().join("\n")}`);
   });
 });

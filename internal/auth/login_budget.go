@@ -47,7 +47,8 @@ func (b *loginBudget) take(now time.Time) time.Duration {
 }
 
 func tooManyLogins(d time.Duration) error {
-	e := apierr.TooMany(apierr.CodeTooManyLogins, "too many logins on this server right now; try again in %d seconds", int(d.Seconds()+0.999))
+	secs := int(d.Seconds() + 0.999)
+	e := apierr.TooMany(apierr.CodeTooManyLogins, "too many logins on this server right now; try again in %d seconds", secs).WithDetail("retry_after_s", secs)
 	e.RetryAfter = d
 	return e
 }

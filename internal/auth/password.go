@@ -21,7 +21,7 @@ const (
 func ValidatePassword(pw string) error {
 	switch {
 	case utf8.RuneCountInString(pw) < MinPasswordLen:
-		return apierr.BadRequest(apierr.CodeWeakPassword, "password must have at least %d characters", MinPasswordLen)
+		return apierr.BadRequest(apierr.CodeWeakPassword, "password must have at least %d characters", MinPasswordLen).WithDetail("min", MinPasswordLen)
 	case len(pw) > MaxPasswordBytes:
 		return apierr.BadRequest(apierr.CodeInvalidPassword, "password must be at most %d bytes", MaxPasswordBytes)
 	}

@@ -144,7 +144,7 @@ func (s *Service) CreateUser(ctx context.Context, username, password, role strin
 	u := store.User{Username: username, PasswordHash: h, Role: role}
 	if err := s.st.CreateUser(ctx, &u); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return store.User{}, apierr.Conflict(apierr.CodeUsernameTaken, "username %q is taken", username)
+			return store.User{}, apierr.Conflict(apierr.CodeUsernameTaken, "username %q is taken", username).WithDetail("username", username)
 		}
 		return store.User{}, apierr.Internal("create user", err)
 	}

@@ -149,7 +149,8 @@ func (t *Throttle) prune(now time.Time) {
 }
 
 func tooMany(d time.Duration) error {
-	e := apierr.TooMany(apierr.CodeTooManyAttempts, "too many failed logins from this address; try again in %d seconds", int(d.Seconds()+0.999))
+	secs := int(d.Seconds() + 0.999)
+	e := apierr.TooMany(apierr.CodeTooManyAttempts, "too many failed logins from this address; try again in %d seconds", secs).WithDetail("retry_after_s", secs)
 	e.RetryAfter = d
 	return e
 }

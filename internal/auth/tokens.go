@@ -55,7 +55,7 @@ func (s *Service) CreateScopedToken(ctx context.Context, u store.User, name stri
 	}
 	n, err := s.st.NodeByPath(ctx, u.ID, uri.Path)
 	if errors.Is(err, store.ErrNotFound) {
-		return NewToken{}, apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", uri)
+		return NewToken{}, apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", uri).WithDetail("uri", uri.String())
 	}
 	if err != nil {
 		return NewToken{}, apierr.Internal("create scoped token: read scope folder", err)

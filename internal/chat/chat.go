@@ -60,7 +60,7 @@ func view(c store.Conversation) Conversation {
 // NotFound is the one answer for a missing conversation and for another
 // user's: the two cannot be told apart.
 func NotFound(id int64) error {
-	return apierr.NotFound(apierr.CodeConversationNotFound, "conversation %d does not exist or is not yours", id)
+	return apierr.NotFound(apierr.CodeConversationNotFound, "conversation %d does not exist or is not yours", id).WithDetail("conversation_id", id)
 }
 
 // own loads the caller's conversation.
@@ -133,7 +133,7 @@ func (s *Service) Create(ctx context.Context, c kb.Caller, uri, title string) (C
 func cleanTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
 	if utf8.RuneCountInString(title) > MaxTitleRunes {
-		return "", apierr.BadRequest(apierr.CodeInvalidTitle, "title is longer than %d characters", MaxTitleRunes)
+		return "", apierr.BadRequest(apierr.CodeInvalidTitle, "title is longer than %d characters", MaxTitleRunes).WithDetail("max", MaxTitleRunes)
 	}
 	if strings.ContainsAny(title, "\r\n\x00") {
 		return "", apierr.BadRequest(apierr.CodeInvalidTitle, "title must be one line of text")
@@ -182,7 +182,7 @@ func (s *Service) List(ctx context.Context, c kb.Caller, r ListRequest) (Page, e
 		q.Limit = DefaultListLimit
 	}
 	if q.Limit < 1 || q.Limit > MaxListLimit {
-		return Page{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxListLimit)
+		return Page{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxListLimit).WithDetail("max", MaxListLimit)
 	}
 	if r.URI != "" {
 		uri, err := s.normalize(ctx, c, r.URI)

@@ -95,7 +95,7 @@ func (s *Service) autoFolder(ctx context.Context, c kb.Caller, raw string, write
 	}
 	switch {
 	case !n.IsDir():
-		return u, n, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file; a folder is kept compiled", u)
+		return u, n, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file; a folder is kept compiled", u).WithDetail("uri", u.String())
 	case knowledge.IsGenerated(n):
 		return u, n, apierr.BadRequest(apierr.CodeGeneratedArtifact, "%s holds generated output; keep its source folder compiled instead", u)
 	case n.UserID != c.ID:

@@ -125,7 +125,7 @@ func checkListFilter(state string, limit int) error {
 		return apierr.BadRequest(apierr.CodeInvalidState, "state must be one of queued, running, succeeded, failed, cancelled")
 	}
 	if limit < 0 || limit > MaxJobLimit {
-		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxJobLimit)
+		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxJobLimit).WithDetail("max", MaxJobLimit)
 	}
 	return nil
 }

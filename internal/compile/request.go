@@ -38,13 +38,13 @@ func (r *Request) Validate() error {
 	case len(r.URIs) == 0 && r.StaleIn == "":
 		return apierr.BadRequest(apierr.CodeInvalidURIs, "uris must list at least one file (or stale_in name a folder)")
 	case len(r.URIs) > 4*MaxFiles:
-		return apierr.BadRequest(apierr.CodeInvalidURIs, "uris lists %d files; at most %d can be compiled at once", len(r.URIs), MaxFiles)
+		return apierr.BadRequest(apierr.CodeInvalidURIs, "uris lists %d files; at most %d can be compiled at once", len(r.URIs), MaxFiles).WithDetail("max", MaxFiles)
 	case r.Executor != "" && r.Executor != ExecutorLLM && r.Executor != ExecutorCLI:
 		return apierr.BadRequest(apierr.CodeInvalidExecutor, "executor must be \"llm\" or \"cli\"")
 	case r.CallBudget < 0 || r.CallBudget > MaxCallBudget:
-		return apierr.BadRequest(apierr.CodeInvalidCallBudget, "call_budget must be between 1 and %d", MaxCallBudget)
+		return apierr.BadRequest(apierr.CodeInvalidCallBudget, "call_budget must be between 1 and %d", MaxCallBudget).WithDetail("max", MaxCallBudget)
 	case r.TimeoutS < 0 || r.TimeoutS > MaxTimeoutS:
-		return apierr.BadRequest(apierr.CodeInvalidTimeout, "timeout_s must be between 1 and %d", MaxTimeoutS)
+		return apierr.BadRequest(apierr.CodeInvalidTimeout, "timeout_s must be between 1 and %d", MaxTimeoutS).WithDetail("max", MaxTimeoutS)
 	}
 	return nil
 }
@@ -101,10 +101,10 @@ func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapsho
 			return Snapshot{}, apierr.BadRequest(apierr.CodeInvalidModel, "model_id is required for executor \"llm\"; GET /api/v1/knowledge-agent/options lists the models")
 		}
 		if s.models == nil {
-			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q: no model is configured", snap.ModelID)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q: no model is configured", snap.ModelID).WithDetail("model", snap.ModelID)
 		}
 		if _, err := s.models.Lookup(snap.ModelID); err != nil {
-			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", snap.ModelID)
+			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", snap.ModelID).WithDetail("model", snap.ModelID)
 		}
 		if r.ReasoningEffort == "" {
 			snap.ReasoningEffort = d.ReasoningEffort

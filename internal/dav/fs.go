@@ -86,7 +86,7 @@ func (f *fileSystem) parentOf(ctx context.Context, p string) (knowledge.Entry, e
 		return knowledge.Entry{}, err
 	}
 	if !e.Dir {
-		return knowledge.Entry{}, apierr.NotFound(apierr.CodeNotAFolder, "%s is a file, not a folder", f.uri(dir, false))
+		return knowledge.Entry{}, apierr.NotFound(apierr.CodeNotAFolder, "%s is a file, not a folder", f.uri(dir, false)).WithDetail("uri", f.uri(dir, false))
 	}
 	return e, nil
 }
@@ -190,7 +190,7 @@ func (f *fileSystem) openWrite(ctx context.Context, p string) (*writeFile, error
 		return nil, err
 	}
 	if !dir.Writable {
-		return nil, apierr.Forbidden(apierr.CodeReadOnly, "%s may be read but not changed with these credentials", f.uri(dir.Path, true))
+		return nil, apierr.Forbidden(apierr.CodeReadOnly, "%s may be read but not changed with these credentials", f.uri(dir.Path, true)).WithDetail("uri", f.uri(dir.Path, true))
 	}
 	return newWriteFile(ctx, f, dir.Path, path.Base("/"+p), p), nil
 }

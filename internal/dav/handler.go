@@ -151,7 +151,7 @@ func finiteDepth(w http.ResponseWriter) {
 // file's ETag (412).
 func (h *door) putAllowed(w http.ResponseWriter, r *http.Request, fs *fileSystem, name string) bool {
 	if h.maxUpload > 0 && r.ContentLength > h.maxUpload {
-		writeError(w, apierr.TooLarge(apierr.CodeFileTooLarge, "the file is %d bytes, larger than the upload limit of %d bytes", r.ContentLength, h.maxUpload))
+		writeError(w, apierr.TooLarge(apierr.CodeFileTooLarge, "the file is %d bytes, larger than the upload limit of %d bytes", r.ContentLength, h.maxUpload).WithDetail("limit_bytes", h.maxUpload))
 		return false
 	}
 	return h.preconditions(w, r, fs, name)

@@ -111,7 +111,7 @@ func (r *streamRequest) Validate() error {
 		return apierr.BadRequest(apierr.CodeInvalidMessage, "message must not be empty")
 	}
 	if utf8.RuneCountInString(r.Message) > MaxMessageChars {
-		return apierr.BadRequest(apierr.CodeInvalidMessage, "message is longer than %d characters", MaxMessageChars)
+		return apierr.BadRequest(apierr.CodeInvalidMessage, "message is longer than %d characters", MaxMessageChars).WithDetail("max", MaxMessageChars)
 	}
 	if len(r.History) > MaxHistoryItems {
 		return apierr.BadRequest(apierr.CodeInvalidHistory, "history has %d messages; at most %d are accepted", len(r.History), MaxHistoryItems)
@@ -141,7 +141,7 @@ func (h *handlers) stream(c echo.Context) error {
 	}
 	model, err := h.Models.Lookup(req.ModelID)
 	if err != nil {
-		return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID)
+		return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID).WithDetail("model", req.ModelID)
 	}
 	tr := turn.Request{Caller: caller(c), RequestID: currentRequestID(c), Model: model, URI: req.URI, Message: req.Message,
 		ConversationID: req.ConversationID, Temporary: req.Temporary, Regenerate: req.Regenerate, Edit: req.Edit, Detach: req.Detach}

@@ -35,10 +35,10 @@ type checkJSON struct {
 func (h *handlers) checkModel(c echo.Context) error {
 	id, err := url.PathUnescape(c.Param("id"))
 	if err != nil || h.Models == nil {
-		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", c.Param("id"))
+		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", c.Param("id")).WithDetail("model", c.Param("id"))
 	}
 	if _, err := h.Models.Lookup(id); err != nil {
-		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", id)
+		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", id).WithDetail("model", id)
 	}
 	if err := h.checks.allow(currentUser(c).ID, apierr.CodeTooManyChecks, "checks"); err != nil {
 		return err

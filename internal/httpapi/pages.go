@@ -44,7 +44,7 @@ func pageOf[T any](c echo.Context, all []T) (page[T], error) {
 		return page[T]{}, err
 	}
 	if limit < 0 || limit > maxPageLimit {
-		return page[T]{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", maxPageLimit)
+		return page[T]{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", maxPageLimit).WithDetail("max", maxPageLimit)
 	}
 	from := 0
 	if raw := c.QueryParam("cursor"); raw != "" {

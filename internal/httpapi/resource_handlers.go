@@ -181,7 +181,7 @@ func (h *handlers) upload(c echo.Context) error {
 			continue
 		}
 		if len(staged) == knowledge.MaxUploadFiles {
-			return fail(apierr.BadRequest(apierr.CodeTooManyFiles, "at most %d files per upload", knowledge.MaxUploadFiles))
+			return fail(apierr.BadRequest(apierr.CodeTooManyFiles, "at most %d files per upload", knowledge.MaxUploadFiles).WithDetail("max", knowledge.MaxUploadFiles))
 		}
 		name := partFileName(part)
 		s, err := h.Tree.StagePath(name, parents, part)
@@ -230,7 +230,7 @@ func partFileName(p *multipart.Part) string {
 const maxOtherPart = 64 << 10
 
 func (h *handlers) requestTooLarge() error {
-	return apierr.TooLarge(apierr.CodeUploadTooLarge, "the upload request is larger than the limit of %d bytes for all its files together; nothing was stored", h.MaxUploadRequest)
+	return apierr.TooLarge(apierr.CodeUploadTooLarge, "the upload request is larger than the limit of %d bytes for all its files together; nothing was stored", h.MaxUploadRequest).WithDetail("limit_bytes", h.MaxUploadRequest)
 }
 
 func (h *handlers) readContent(c echo.Context) error {
@@ -243,7 +243,7 @@ func (h *handlers) readContent(c echo.Context) error {
 		return err
 	}
 	if c.QueryParam("limit") != "" && limit == 0 {
-		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d characters", knowledge.MaxPageLimit)
+		return apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d characters", knowledge.MaxPageLimit).WithDetail("max", knowledge.MaxPageLimit)
 	}
 	p, err := h.Tree.ReadPage(c.Request().Context(), caller(c), c.QueryParam("uri"), offset, limit)
 	if err != nil {

@@ -19,7 +19,7 @@ import (
 func (s *Service) keepArchive(ctx context.Context, name string, r io.Reader, limit int64, enqueue func(tx *store.Store, hash string, size int64) error) error {
 	p, err := s.Tree.Blobs().Put(r, limit)
 	if errors.Is(err, blob.ErrTooLarge) {
-		return apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit)
+		return apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the import limit of %d bytes", kb.Clip(name, 60), limit).WithDetail("file", kb.Clip(name, 60)).WithDetail("limit_bytes", limit)
 	}
 	if err != nil {
 		return apierr.BadRequest(apierr.CodeUploadFailed, "reading %s failed; nothing was stored", kb.Clip(name, 60)).WithCause(err)

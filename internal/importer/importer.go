@@ -120,7 +120,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 		return store.Job{}, err
 	}
 	if !n.IsDir() {
-		return store.Job{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", u)
+		return store.Job{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", u).WithDetail("uri", u.String())
 	}
 	if s.QueuedJobsPerUser > 0 {
 		// Checked before the archive is staged: a refusal costs no disk.
@@ -129,7 +129,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request, body io.R
 			return store.Job{}, apierr.Internal("import: count queued jobs", err)
 		}
 		if queued >= int64(s.QueuedJobsPerUser) {
-			return store.Job{}, apierr.TooMany(apierr.CodeQueueFull, "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
+			return store.Job{}, apierr.TooMany(apierr.CodeQueueFull, "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued).WithDetail("max", queued)
 		}
 	}
 	j := store.Job{UserID: c.ID, Kind: Kind, Path: n.ChildPath(folder), OutputPath: n.ChildPath(folder), MaxAttempts: 3}

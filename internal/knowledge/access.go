@@ -126,7 +126,7 @@ func readOnlyFor(c kb.Caller, u kb.URI) error {
 }
 
 func readOnly(u kb.URI) error {
-	return apierr.Forbidden(apierr.CodeReadOnly, "%s is shared with you read-only; ask its owner for write access", u)
+	return apierr.Forbidden(apierr.CodeReadOnly, "%s is shared with you read-only; ask its owner for write access", u).WithDetail("uri", u.String())
 }
 
 // GuardShareRoot refuses a grantee moving or deleting the shared folder

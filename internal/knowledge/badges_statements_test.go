@@ -80,8 +80,8 @@ func TestListBadgesDoNotGrowWithJobs(t *testing.T) {
 			}
 			for _, it := range l.Items {
 				want := latest[it.Name]
-				if it.Job == nil || it.Job.ID != want.ID || it.Job.State != want.State || it.Job.Error != want.ErrorMessage {
-					t.Fatalf("%d jobs per file: badge of %s is %+v, want job %d %s %q", perFile, it.Name, it.Job, want.ID, want.State, want.ErrorMessage)
+				if it.Job == nil || it.Job.ID != want.ID || it.Job.State != want.State || it.Job.Error != want.ErrorMessage || it.Job.ErrorCode != want.ErrorCode {
+					t.Fatalf("%d jobs per file: badge of %s is %+v, want job %d %s %s %q", perFile, it.Name, it.Job, want.ID, want.State, want.ErrorCode, want.ErrorMessage)
 				}
 				wantSummary := ""
 				if it.Name == "f00.md" {

@@ -105,7 +105,7 @@ func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, li
 		limit = DefaultPageLimit
 	}
 	if limit < 1 || limit > MaxPageLimit {
-		return Page{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d characters", MaxPageLimit)
+		return Page{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d characters", MaxPageLimit).WithDetail("max", MaxPageLimit)
 	}
 	if offset < 0 {
 		return Page{}, apierr.BadRequest(apierr.CodeInvalidOffset, "offset must be 0 or more")
@@ -121,7 +121,7 @@ func (t *Tree) ReadPage(ctx context.Context, c kb.Caller, raw string, offset, li
 // it so their offsets, notes and errors agree.
 func (t *Tree) PageOf(ctx context.Context, u kb.URI, n store.Node, offset, limit int64) (Page, error) {
 	if n.IsDir() {
-		return Page{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; use ls to list it instead of reading it", u)
+		return Page{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; use ls to list it instead of reading it", u).WithDetail("uri", u.String())
 	}
 	all, err := t.st.LatestBodies(ctx, []int64{n.ID})
 	if err != nil {
@@ -228,7 +228,7 @@ func (t *Tree) OpenRaw(ctx context.Context, c kb.Caller, raw string) (RawFile, e
 		return RawFile{}, err
 	}
 	if n.IsDir() {
-		return RawFile{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder", u)
+		return RawFile{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder", u).WithDetail("uri", u.String())
 	}
 	v, err := t.st.LatestVersion(ctx, n.ID, store.BodyRaw)
 	if errors.Is(err, store.ErrNotFound) && t.Gone(ctx, n.ID) {

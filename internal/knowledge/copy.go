@@ -67,7 +67,7 @@ func (t *Tree) copy(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 		replaced = false
 		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
 			if !replace {
-				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", to)
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", to).WithDetail("uri", to.String())
 			}
 			if err := t.replaceable(dst, old, n); err != nil {
 				return err
@@ -103,7 +103,7 @@ func (t *Tree) CopyToEdit(ctx context.Context, c kb.Caller, raw string) (Item, e
 	}
 	n := src.Node
 	if n.IsDir() {
-		return Item{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; copy to edit copies one file", src.URI)
+		return Item{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; copy to edit copies one file", src.URI).WithDetail("uri", src.URI.String())
 	}
 	dir, err := t.editableFolder(ctx, src.Owner, n)
 	if err != nil {
@@ -205,7 +205,7 @@ func (t *Tree) parentFolder(ctx context.Context, tx *store.Store, own kb.Caller,
 		return store.Node{}, err
 	}
 	if !parent.IsDir() {
-		return store.Node{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
+		return store.Node{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false)).WithDetail("uri", kb.NodeURI(own.Username, parent.Path, false))
 	}
 	return parent, nil
 }

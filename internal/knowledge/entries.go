@@ -49,7 +49,7 @@ func (t *Tree) ReadDir(ctx context.Context, c kb.Caller, raw string) ([]Entry, e
 		return nil, err
 	}
 	if !tg.Node.IsDir() {
-		return nil, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.URI)
+		return nil, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.URI).WithDetail("uri", tg.URI.String())
 	}
 	var out []Entry
 	var after *store.ChildKey

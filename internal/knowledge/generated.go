@@ -26,7 +26,7 @@ func IsGeneratedPath(p string) bool {
 // GeneratedReadOnly is the refusal of a change to the generated node at uri.
 func GeneratedReadOnly(uri string) *apierr.Error {
 	return apierr.Forbidden(apierr.CodeGeneratedReadOnly,
-		"%s is made by compile and read-only: copy it to edit the copy, or edit its sources and compile again", uri)
+		"%s is made by compile and read-only: copy it to edit the copy, or edit its sources and compile again", uri).WithDetail("uri", uri)
 }
 
 // A generated file's bytes and place are the compiler's: its provenance

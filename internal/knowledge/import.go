@@ -36,7 +36,7 @@ func createTop(ctx context.Context, tx *store.Store, own kb.Caller, parent store
 	switch {
 	case err == nil:
 		return store.Node{}, apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists; import into it with into=, or rename the archive",
-			kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", ItemOf(own.Username, n))
+			kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("uri", kb.NodeURI(own.Username, p, n.IsDir())).WithDetail("existing", ItemOf(own.Username, n))
 	case !errors.Is(err, store.ErrNotFound):
 		return store.Node{}, err
 	}

@@ -47,7 +47,7 @@ func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageReq
 		pr.Limit = DefaultListLimit
 	}
 	if pr.Limit < 1 || pr.Limit > MaxListLimit {
-		return Listing{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxListLimit)
+		return Listing{}, apierr.BadRequest(apierr.CodeInvalidLimit, "limit must be between 1 and %d", MaxListLimit).WithDetail("max", MaxListLimit)
 	}
 	if pr.Cursor != "" && pr.Offset != 0 {
 		return Listing{}, InvalidCursor("and offset cannot be used together")
@@ -63,7 +63,7 @@ func (t *Tree) ListPage(ctx context.Context, c kb.Caller, raw string, pr PageReq
 		return Listing{}, err
 	}
 	if !tg.Node.IsDir() {
-		return Listing{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.URI)
+		return Listing{}, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", tg.URI).WithDetail("uri", tg.URI.String())
 	}
 	if c.Scoped() && tg.Node.Path == "" {
 		return t.listScopedRoot(ctx, c, tg)

@@ -37,9 +37,9 @@ func (t *Tree) Mkdir(ctx context.Context, c kb.Caller, raw string) (Item, error)
 			n, err := tx.NodeByPath(ctx, own.ID, path)
 			switch {
 			case err == nil && i == len(segs)-1:
-				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", kb.NodeURI(own.Username, path, n.IsDir()))
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", kb.NodeURI(own.Username, path, n.IsDir())).WithDetail("uri", kb.NodeURI(own.Username, path, n.IsDir()))
 			case err == nil && !n.IsDir():
-				return apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, path, false))
+				return apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, path, false)).WithDetail("uri", kb.NodeURI(own.Username, path, false))
 			case errors.Is(err, store.ErrNotFound):
 				n = store.Node{UserID: own.ID, ParentID: &parent.ID, Name: name, Path: path, Kind: store.KindDir}
 				if err := tx.CreateNode(ctx, &n); err != nil {
@@ -134,12 +134,12 @@ func (t *Tree) move(ctx context.Context, c kb.Caller, raw, newRaw string, replac
 			return err
 		}
 		if !parent.IsDir() {
-			return apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false))
+			return apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(own.Username, parent.Path, false)).WithDetail("uri", kb.NodeURI(own.Username, parent.Path, false))
 		}
 		replaced = false
 		if old, err := tx.NodeByPath(ctx, own.ID, to.Path); err == nil {
 			if !replace {
-				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", to)
+				return apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists", to).WithDetail("uri", to.String())
 			}
 			if err := t.replaceable(src, old, n); err != nil {
 				return err

@@ -111,7 +111,7 @@ func ItemOf(username string, n store.Node) Item {
 }
 
 func NotFound(u string) error {
-	return apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", u)
+	return apierr.NotFound(apierr.CodeNotFound, "no such resource: %s", u).WithDetail("uri", u)
 }
 
 // Resolve parses raw for the caller and reads the node it names, if the

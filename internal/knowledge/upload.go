@@ -81,7 +81,7 @@ func (t *Tree) StagePath(rel string, parents bool, r io.Reader) (Staged, error) 
 func (t *Tree) stage(name string, r io.Reader) (Staged, error) {
 	p, err := t.blobs.Put(r, t.maxUpload)
 	if errors.Is(err, blob.ErrTooLarge) {
-		return Staged{}, apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the upload limit of %d bytes", name, t.maxUpload)
+		return Staged{}, apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the upload limit of %d bytes", name, t.maxUpload).WithDetail("file", name).WithDetail("limit_bytes", t.maxUpload)
 	}
 	if err != nil {
 		return Staged{}, apierr.BadRequest(apierr.CodeUploadFailed, "reading %s failed; nothing was stored", name).WithCause(err)
@@ -155,7 +155,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 	}
 	u, dir, own := tg.URI, tg.Node, tg.Owner
 	if !dir.IsDir() {
-		return nil, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", u)
+		return nil, apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder", u).WithDetail("uri", u.String())
 	}
 	if len(files) == 0 && x.top == "" && len(x.dirs) == 0 {
 		return nil, apierr.BadRequest(apierr.CodeNoFiles, "the upload has no file part named \"file\"")
@@ -280,7 +280,7 @@ func ensureFolders(ctx context.Context, tx *store.Store, c kb.Caller, folders ma
 		n, err := tx.NodeByPath(ctx, c.ID, p)
 		switch {
 		case err == nil && !n.IsDir():
-			return store.Node{}, apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, so the upload cannot create a folder there", kb.NodeURI(c.Username, p, false))
+			return store.Node{}, apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, so the upload cannot create a folder there", kb.NodeURI(c.Username, p, false)).WithDetail("uri", kb.NodeURI(c.Username, p, false))
 		case errors.Is(err, store.ErrNotFound):
 			n = store.Node{UserID: c.ID, ParentID: &parent.ID, Name: name, Path: p, Kind: store.KindDir}
 			if err := tx.CreateNode(ctx, &n); err != nil {
@@ -308,7 +308,7 @@ func resolveConflict(ctx context.Context, tx *store.Store, c kb.Caller, dir stor
 		return name, nil // putFile refuses a folder of that name
 	}
 	return "", apierr.Conflict(apierr.CodeAlreadyExists, "%s already exists; upload with on_conflict=replace or rename",
-		kb.NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", ItemOf(c.Username, n))
+		kb.NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("uri", kb.NodeURI(c.Username, n.Path, n.IsDir())).WithDetail("existing", ItemOf(c.Username, n))
 }
 
 // putFile creates or versions the file name below dir, in the tree of c,

@@ -62,7 +62,7 @@ func (s *Service) Generate(ctx context.Context, c kb.Caller, r GenerateRequest) 
 	}
 	m, err := s.Models.Lookup(r.ModelID)
 	if err != nil {
-		return Draft{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", r.ModelID)
+		return Draft{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", r.ModelID).WithDetail("model", r.ModelID)
 	}
 	msg := "<description>\n" + strings.TrimSpace(r.Description) + "\n</description>"
 	if r.SampleURI != "" {

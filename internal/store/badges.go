@@ -8,6 +8,8 @@ type JobBadge struct {
 	State string `json:"state"`
 	Stage string `json:"stage,omitempty"`
 	Error string `json:"error,omitempty"`
+	// ErrorCode names Error's reason, so a client can say it in its own words.
+	ErrorCode string `json:"error_code,omitempty"`
 }
 
 // SummaryBadge is a source file's summary: whether it was made from the
@@ -37,13 +39,13 @@ func (s *Store) Badges(ctx context.Context, userID int64, nodeIDs []int64) (map[
 		latest := s.db.Table("jobs").Select("MAX(id)").
 			Where("user_id = ? AND node_id IN ?", userID, ids).Group("node_id")
 		var js []Job
-		err := s.db.WithContext(ctx).Select("id, node_id, state, stage, error_message").
+		err := s.db.WithContext(ctx).Select("id, node_id, state, stage, error_code, error_message").
 			Where("id IN (?)", latest).Find(&js).Error
 		if err != nil {
 			return nil, nil, translate(err)
 		}
 		for _, j := range js {
-			jobs[*j.NodeID] = JobBadge{ID: j.ID, State: j.State, Stage: j.Stage, Error: j.ErrorMessage}
+			jobs[*j.NodeID] = JobBadge{ID: j.ID, State: j.State, Stage: j.Stage, Error: j.ErrorMessage, ErrorCode: j.ErrorCode}
 		}
 	}
 	// A summary's path comes with its provenance.

@@ -35,7 +35,7 @@ func (r *streamRegistry) enter(userID int64, cancel context.CancelFunc) (release
 	defer r.mu.Unlock()
 	mine := r.open[userID]
 	if len(mine) >= r.max {
-		return nil, apierr.TooMany(apierr.CodeTooManyStreams, "you already have %d answers streaming, the most one user may have; stop one or wait for it to finish", len(mine))
+		return nil, apierr.TooMany(apierr.CodeTooManyStreams, "you already have %d answers streaming, the most one user may have; stop one or wait for it to finish", len(mine)).WithDetail("max", len(mine))
 	}
 	if mine == nil {
 		mine = map[uint64]context.CancelFunc{}

@@ -107,7 +107,7 @@ func (e *UnknownModelError) Error() string { return fmt.Sprintf("unknown model %
 
 // APIError maps the error to 400 unknown_model.
 func (e *UnknownModelError) APIError() *apierr.Error {
-	return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q", e.ID)
+	return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q", e.ID).WithDetail("model", e.ID)
 }
 
 // IsUnknownModel reports whether err is or wraps an *UnknownModelError.

@@ -95,7 +95,7 @@ func (t *Service) Share(ctx context.Context, c kb.Caller, r Request) (View, erro
 		case err != nil:
 			return View{}, apierr.Internal("share: read grantee user", err)
 		case u.ID == c.ID:
-			return View{}, apierr.BadRequest(apierr.CodeSelfShare, "%s is yours already", tg.URI)
+			return View{}, apierr.BadRequest(apierr.CodeSelfShare, "%s is yours already", tg.URI).WithDetail("uri", tg.URI.String())
 		}
 		sh.UserID = &u.ID
 	} else {

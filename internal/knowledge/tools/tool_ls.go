@@ -62,7 +62,7 @@ func (t *Service) runLs(ctx context.Context, call toolCall) (any, string, error)
 		return lsResult(l, pr)
 	}
 	if !call.node.IsDir() {
-		return nil, "", apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder; use read to see its text", call.uri)
+		return nil, "", apierr.BadRequest(apierr.CodeNotAFolder, "%s is a file, not a folder; use read to see its text", call.uri).WithDetail("uri", call.uri.String())
 	}
 	l, err := t.ListTarget(ctx, call.c, call.tg, pr)
 	if err != nil {

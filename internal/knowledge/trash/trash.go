@@ -215,7 +215,7 @@ func ensureUserFolder(ctx context.Context, tx *store.Store, c kb.Caller, p strin
 		case err != nil:
 			return store.Node{}, err
 		case !n.IsDir():
-			return store.Node{}, apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(c.Username, cp, false))
+			return store.Node{}, apierr.Conflict(apierr.CodeNotAFolder, "%s is a file, not a folder", kb.NodeURI(c.Username, cp, false)).WithDetail("uri", kb.NodeURI(c.Username, cp, false))
 		}
 		dir = n
 	}

@@ -32,7 +32,7 @@ func (t *Service) Versions(ctx context.Context, c kb.Caller, raw string) ([]Vers
 	}
 	u, n := tg.URI, tg.Node
 	if n.IsDir() {
-		return nil, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u)
+		return nil, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u).WithDetail("uri", u.String())
 	}
 	vs, err := t.Store().VersionsOf(ctx, []int64{n.ID})
 	if err != nil {
@@ -62,7 +62,7 @@ func (t *Service) RestoreVersion(ctx context.Context, c kb.Caller, raw string, v
 	}
 	u, n, own := tg.URI, tg.Node, tg.Owner
 	if n.IsDir() {
-		return knowledge.Item{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u)
+		return knowledge.Item{}, apierr.BadRequest(apierr.CodeNotAFile, "%s is a folder; only files have versions", u).WithDetail("uri", u.String())
 	}
 	var out store.Node
 	err = t.Mutate(ctx, own, func(tx *store.Store) error {

@@ -2,6 +2,8 @@
 
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { USERS, displayPath } from "../api/uri";
+import { errorText } from "../ui/errors";
 import { formatDate } from "../ui/format";
 import { Outcome, QueryStatus } from "../ui/QueryStatus";
 import { useAction } from "../ui/useAction";
@@ -72,10 +74,17 @@ export function AdminJobsSection() {
               <tr key={j.id} data-job={j.id} data-state={j.state}>
                 <td>{j.id}</td>
                 <td>{j.username}</td>
-                <td className="ellipsis">{j.uri}</td>
+                <td className="ellipsis" title={j.uri}>
+                  {displayPath(j.uri, USERS)}
+                </td>
                 <td>
                   {stateLabel(j.state)}
-                  {j.error && <span className="muted small"> · {j.error.message}</span>}
+                  {j.error && (
+                    <span className="muted small" title={j.error.message}>
+                      {" "}
+                      · {errorText(j.error)}
+                    </span>
+                  )}
                 </td>
                 <td>{formatDate(j.updated_at)}</td>
                 <td>

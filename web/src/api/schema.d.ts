@@ -858,6 +858,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/knowledge-agent/stream/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a detached turn again, from after Last-Event-ID.
+         * @description For a turn started with detach true, {id} is its answer's message_id (the start event's). The events after the Last-Event-ID header (or ?after=; 0 or none is from the start) are sent again, then each new one live, ending with the turn's own done or error. A turn ended more than two minutes ago, another user's, or one on another replica answers 404 answer_not_running: the stored conversation has its answer.
+         */
+        get: operations["followStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/knowledge-agent/stream/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a detached turn at once; its answer is stored as stopped. */
+        post: operations["stopStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1682,6 +1719,7 @@ export interface components {
                  *     | `conversation_not_found` | 404 | no such conversation of the caller |
                  *     | `conversations_disabled` | 400 | this server keeps no conversations |
                  *     | `turn_in_progress` | 409 | the conversation is still answering |
+                 *     | `answer_not_running` | 404 | no answer with this message id is being written on this server for the caller (ended, never started, or another user's) |
                  *     | `uri_mismatch` | 400 | the conversation is about another folder |
                  *     | `invalid_title` | 400 | the title is empty or too long |
                  *     | `invalid_edit` | 400 | only the latest question can be edited |
@@ -1752,18 +1790,34 @@ export interface components {
                  * @example not_found
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "invalid_action" | "invalid_time" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "budget_exceeded" | "invalid_budget" | "budget_not_found" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "invalid_action" | "invalid_time" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "budget_exceeded" | "invalid_budget" | "budget_not_found" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "answer_not_running" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
+                /** @description The conversation that does not exist (conversation_not_found). */
+                conversation_id?: number;
                 /** @description The node already at the name (upload conflict). */
                 existing?: components["schemas"]["Item"];
                 /** @description The request field at fault. */
                 field?: string;
                 /** @description The upload part (its filename as sent) the error is about; the request stored nothing, so a client can set that file aside and send the rest again. */
                 file?: string;
+                /** @description The size limit that was passed (file_too_large, upload_too_large). */
+                limit_bytes?: number;
                 /** @description The line of a questions file, or the place in questions from 1, that an invalid_questions error is about. */
                 line?: number;
+                /** @description The most allowed (invalid_limit, too_many_files, invalid_title, invalid_message, invalid_uris, invalid_call_budget, invalid_timeout, too_many_streams, queue_full). */
+                max?: number;
                 message: string;
+                /** @description The least allowed (weak_password: characters). */
+                min?: number;
+                /** @description The model id that is not known (unknown_model). */
+                model?: string;
                 /** @description The document's page count (page_out_of_range of /resources/page-image). */
                 pages?: number;
+                /** @description Seconds to wait, as Retry-After says (too_many_attempts, too_many_logins). */
+                retry_after_s?: number;
+                /** @description The file or folder the error is about (not_found, not_a_file, not_a_folder, already_exists, read_only, generated_read_only, self_share). */
+                uri?: string;
+                /** @description The user name that is taken (username_taken). */
+                username?: string;
             } & {
                 [key: string]: unknown;
             };
@@ -1920,6 +1974,8 @@ export interface components {
         /** @description A file's latest compile job. */
         JobBadge: {
             error?: string;
+            /** @description The code of error (unsupported_format, no_text, llm_timeout, ...), as a job's error.code. */
+            error_code?: string;
             /** Format: int64 */
             id: number;
             stage?: string;
@@ -2529,6 +2585,8 @@ export interface components {
         StreamRequest: {
             /** Format: int64 */
             conversation_id?: number;
+            /** @description The turn is the server's: it runs on when this request ends (only Stop, the detached timeout or the server stopping end it early), each event carries an SSE id, and GET /knowledge-agent/stream/{message_id} follows it again from Last-Event-ID. Needs a stored conversation. */
+            detach?: boolean;
             /**
              * Format: int64
              * @description The id of the user message to replace with message.
@@ -4490,6 +4548,56 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooMany"];
+            default: components["responses"]["Error"];
+        };
+    };
+    followStream: {
+        parameters: {
+            query?: {
+                /** @description The last event id seen, when the client cannot send Last-Event-ID. */
+                after?: number;
+            };
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The numeric id. */
+                id: components["parameters"]["ID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, as POST /knowledge-agent/stream sends it, with an id line on every event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    stopStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The numeric id. */
+                id: components["parameters"]["ID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

@@ -14,7 +14,8 @@ export function rootURI(username: string): string {
 /** SHARED_ROOT is the virtual folder listing what others shared with the caller. */
 export const SHARED_ROOT = `${SCHEME}shared/`;
 
-const USERS = `${SCHEME}users/`;
+/** USERS is the top of every user's tree: a URI named below it reads "<owner>/<path>". */
+export const USERS = `${SCHEME}users/`;
 
 /** ownerOf is the user whose tree holds uri (kb://users/<owner>/…), or null for other URIs. */
 export function ownerOf(uri: string): string | null {

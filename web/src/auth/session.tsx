@@ -9,6 +9,7 @@ import { login as apiLogin, logout as apiLogout, redeemTicket } from "../api/aut
 import { clearSession, loadSession, saveSession } from "../api/token";
 import type { LoginResponse, User } from "../api/types";
 import { navigate } from "../layout/route";
+import { setErrorReader } from "../ui/errors";
 
 interface SessionValue {
   user: User | null;
@@ -44,6 +45,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     [queryClient],
   );
+
+  // Messages name places as this user sees them ("Home", a path), not by address.
+  useEffect(() => setErrorReader(user?.username ?? null), [user]);
 
   useEffect(() => {
     onUnauthorized(() => endSession(i18n.t("auth:sessionEnded")));

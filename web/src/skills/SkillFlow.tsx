@@ -11,6 +11,7 @@ import { Dialog } from "../ui/Dialog";
 import { messageOf } from "../ui/errors";
 import { GenerateSkillDialog } from "./GenerateSkillDialog";
 import { SkillDialog } from "./SkillDialog";
+import { skillTitle } from "./builtinText";
 import { duplicateInput, emptyInput } from "./model";
 import { useSkill } from "./skillQueries";
 
@@ -86,7 +87,7 @@ export function SkillFlow(props: { start: SkillFlowStart; ctx: SkillContext; onS
   }
   const s = existing.data;
   if (start.kind === "duplicate" || s.builtin) {
-    return <SkillDialog title={t("flow.copyOf", { name: s.name })} initial={duplicateInput(s, ctx.takenNames)} {...common} />;
+    return <SkillDialog title={t("flow.copyOf", { name: skillTitle(t, s) })} initial={duplicateInput(s, ctx.takenNames)} {...common} />;
   }
   return (
     <SkillDialog

@@ -44,15 +44,15 @@ export function SkillsDialog(props: Props) {
               {s.builtin && <span className="badge">{t("list.builtin")}</span>}
               <span className="skill-actions">
                 {!s.builtin && (
-                  <button type="button" className="btn small" aria-label={t("list.editOne", { name: s.name })} onClick={() => flow.open({ kind: "edit", id: s.id })}>
+                  <button type="button" className="btn small" aria-label={t("list.editOne", { name: skillTitle(t, s) })} onClick={() => flow.open({ kind: "edit", id: s.id })}>
                     {t("list.edit")}
                   </button>
                 )}
-                <button type="button" className="btn small" aria-label={t("list.duplicateOne", { name: s.name })} onClick={() => flow.open({ kind: "duplicate", id: s.id })}>
+                <button type="button" className="btn small" aria-label={t("list.duplicateOne", { name: skillTitle(t, s) })} onClick={() => flow.open({ kind: "duplicate", id: s.id })}>
                   {t("list.duplicate")}
                 </button>
                 {!s.builtin && (
-                  <button type="button" className="btn small danger-text" aria-label={t("list.deleteOne", { name: s.name })} onClick={() => setDeleting(s)}>
+                  <button type="button" className="btn small danger-text" aria-label={t("list.deleteOne", { name: skillTitle(t, s) })} onClick={() => setDeleting(s)}>
                     {t("list.delete")}
                   </button>
                 )}

@@ -34,6 +34,12 @@ describe("fileBadge", () => {
     expect(fileBadge(file({ job: { id: 3, state: "failed" } }))?.title).toMatch(/no reason given/);
   });
 
+  it("a failure with a code says its reason in the reader's words", () => {
+    const b = fileBadge(file({ job: { id: 3, state: "failed", error: "blob.bin is a binary file of an unknown type", error_code: "unsupported_format" } }));
+    expect(b?.title).toMatch(/^Compile failed: The file is of a type that cannot be read\.(?!\.)/);
+    expect(b?.title).not.toContain("binary file");
+  });
+
   it("summary freshness: stale is visible, fresh is subtle", () => {
     expect(fileBadge(file({ job: { id: 4, state: "succeeded" }, summary: "fresh" }))).toMatchObject({ kind: "fresh", label: "summary", tone: "subtle" });
     expect(fileBadge(file({ job: { id: 4, state: "succeeded" }, summary: "stale" }))).toMatchObject({ kind: "stale", label: "stale summary", tone: "warn" });

@@ -4,6 +4,7 @@
 
 import type { JobBadge, ResourceNode } from "../api/types";
 import i18n from "../i18n";
+import { errorText } from "../ui/errors";
 
 export type FileBadgeKind = "queued" | "parsing" | "compiling" | "failed" | "cancelled" | "stale" | "fresh";
 
@@ -48,6 +49,14 @@ function runningBadge(job: JobBadge): FileBadge {
  * active job wins, then a failure, then the summary's freshness; a stale
  * summary is always visible, a fresh one is subtle.
  */
+/** failureReason says why a job failed: by its code in the reader's words, else as the server wrote it. */
+function failureReason(job: { error?: string; error_code?: string }): string {
+  const message = job.error?.trim() ?? "";
+  // The title ends the sentence itself.
+  if (job.error_code) return errorText({ code: job.error_code, message }).replace(/[.。]$/, "");
+  return message || i18n.t("tree:badge.noReason");
+}
+
 export function fileBadge(node: Pick<ResourceNode, "kind" | "job" | "summary">): FileBadge | null {
   if (node.kind !== "file") return null;
   const { job, summary } = node;
@@ -60,7 +69,7 @@ export function fileBadge(node: Pick<ResourceNode, "kind" | "job" | "summary">):
       return {
         kind: "failed",
         label: i18n.t("tree:badge.failed"),
-        title: i18n.t("tree:badge.failedTitle", { reason: job.error?.trim() || i18n.t("tree:badge.noReason") }) + summaryNote(summary),
+        title: i18n.t("tree:badge.failedTitle", { reason: failureReason(job) }) + summaryNote(summary),
         tone: "danger",
       };
     case "cancelled":

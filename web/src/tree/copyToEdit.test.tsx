@@ -9,7 +9,7 @@ import { copyToEdit } from "../api/resources";
 import type { ResourceNode } from "../api/types";
 import i18n from "../i18n";
 import { mountEach } from "../testing/mount";
-import { messageOf } from "../ui/errors";
+import { messageOf, setErrorReader } from "../ui/errors";
 import { canCopyToEdit, canModify, canRename } from "./access";
 import type { FolderState } from "./flatten";
 import type { TreeActionHost } from "./treeActions";
@@ -92,13 +92,16 @@ describe("copy to edit", () => {
   });
 
   it("explains generated_read_only in the UI's language", async () => {
+    setErrorReader("bob");
     const err = new ApiError(
       403,
       "generated_read_only",
-      `${WIKI}a.md.md is made by compile and read-only: copy it to edit the copy, or edit its sources and compile again`,
+      "a.md.md is made by compile and read-only",
+      { uri: `${WIKI}a.md.md` },
     );
-    expect(messageOf(err)).toBe(`${WIKI}a.md.md was made by compile and is read-only. Use Copy to edit to change a copy, or edit its sources and compile again.`);
+    expect(messageOf(err)).toBe("wiki/notes/a.md.md was made by compile and is read-only. Use Copy to edit to change a copy, or edit its sources and compile again.");
     await i18n.changeLanguage("zh-CN");
-    expect(messageOf(err)).toBe(`${WIKI}a.md.md 由编译生成，只读。请用“复制以编辑”修改副本，或修改其源文件后重新编译。`);
+    expect(messageOf(err)).toBe("“wiki/notes/a.md.md”由编译生成，只读。请用“复制以编辑”修改副本，或修改其源文件后重新编译。");
+    setErrorReader(null);
   });
 });

@@ -7,16 +7,30 @@ import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { trapTab } from "./focusTrap";
 
+// Where each open dialog gives focus back to, so a dialog that replaces
+// another (a form by its result) gives it back where the first came from.
+const openers = new WeakMap<HTMLDialogElement, Element[]>();
+
 export function Dialog(props: { title: string; onClose: () => void; children: ReactNode; className?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(props.onClose);
   onCloseRef.current = props.onClose;
-  // The opener is whatever had focus when the dialog first rendered (before
-  // showModal moves focus inside).
-  const [opener] = useState(() => (typeof document === "undefined" ? null : document.activeElement));
+  // The openers are whatever had focus when the dialog first rendered (before
+  // showModal moves focus inside), then the openers of the dialog that held
+  // it; focus on <body> (a pressed button went away or was disabled) was
+  // held by the topmost open dialog.
+  const [opener] = useState<Element[]>(() => {
+    if (typeof document === "undefined") return [];
+    const cur = document.activeElement;
+    const lost = !cur || cur === document.body;
+    const open = document.querySelectorAll<HTMLDialogElement>("dialog[open]");
+    const host = lost ? open[open.length - 1] : cur.closest("dialog");
+    return [...(lost ? [] : [cur]), ...((host && openers.get(host)) ?? [])];
+  });
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
+    openers.set(d, opener);
     if (!d.open) d.showModal();
     const onCancel = (e: Event) => {
       e.preventDefault();
@@ -40,8 +54,11 @@ export function Dialog(props: { title: string; onClose: () => void; children: Re
       // moved somewhere deliberate (another dialog, an opened preview).
       const cur = document.activeElement;
       const focusLost = cur === null || cur === document.body || !cur.isConnected || d.contains(cur);
-      if (focusLost && opener instanceof HTMLElement && opener.isConnected && !opener.matches(":disabled")) {
-        opener.focus({ preventScroll: true });
+      if (!focusLost) return;
+      for (const el of opener) {
+        if (!(el instanceof HTMLElement) || !el.isConnected || d.contains(el) || el.matches(":disabled")) continue;
+        el.focus({ preventScroll: true });
+        if (document.activeElement === el) break;
       }
     };
     // opener is fixed for the dialog's life.

@@ -1,48 +1,56 @@
 import { ApiError } from "../api/client";
 import { canonicalCode } from "../api/errorCodes";
+import { USERS, rootURI } from "../api/uri";
 import i18n from "../i18n";
 import { formatBytes, formatNumber } from "./format";
+import { placeName } from "./placeName";
 
-// Some server messages carry a value the translation needs (a name, a limit).
-// The pattern pulls it out of the English message; when a message of that code
-// does not match (another variant of it), the server's own message is shown,
-// since a translation without its value would say less than the original.
-type Extract = { pattern: RegExp; format?: Record<string, (v: string) => string> };
+// An error is shown by its code: errors:<code> says it without values, and
+// errors:<code>_values with the values of the error object's fields (the
+// server adds a field wherever its message carries a value). The English
+// message is never parsed: it is the server's word for logs and scripts.
 
-const bytes = (v: string) => formatBytes(Number(v));
-const count = (v: string) => formatNumber(Number(v));
+let readerRoot: string | null = null;
 
-const extracts: Record<string, Extract> = {
-  too_many_attempts: { pattern: /try again in (?<seconds>\d+) seconds/ },
-  not_found: { pattern: /^no such resource: (?<uri>.+)$/ },
-  already_exists: { pattern: /^(?<name>.+) already exists$/ },
-  read_only: { pattern: /^(?<uri>\S+) is shared with you read-only/ },
-  generated_read_only: { pattern: /^(?<uri>.+) is made by compile and read-only/ },
-  not_a_folder: { pattern: /^(?<uri>\S+) is a file, not a folder/ },
-  not_a_file: { pattern: /^(?<uri>\S+) is a folder/ },
-  self_share: { pattern: /^(?<uri>\S+) is yours already$/ },
-  file_too_large: { pattern: /^(?<name>.+) is larger than the upload limit of (?<limit>\d+) bytes/, format: { limit: bytes } },
-  upload_too_large: { pattern: /limit of (?<limit>\d+) bytes/, format: { limit: bytes } },
-  too_many_files: { pattern: /at most (?<max>\d+) files/, format: { max: count } },
-  unknown_model: { pattern: /^unknown model "(?<model>[^"]*)"/ },
-  too_many_streams: { pattern: /already have (?<count>\d+) answers/ },
-  username_taken: { pattern: /^username "(?<name>[^"]*)" is taken/ },
-  weak_password: { pattern: /at least (?<min>\d+) characters/ },
-  conversation_not_found: { pattern: /^conversation (?<id>\d+) does not exist/ },
-};
+/** setErrorReader names the signed-in user, so places in messages are named as that user sees them. */
+export function setErrorReader(username: string | null): void {
+  readerRoot = username ? rootURI(username) : null;
+}
+
+function formatField(name: string, value: unknown): string | null {
+  if (typeof value === "number") return name.endsWith("_bytes") ? formatBytes(value) : formatNumber(value);
+  if (typeof value !== "string" || value === "") return null;
+  if (name !== "uri") return value;
+  // Without a reader, a place is named from the top of all trees ("alice/notes/").
+  return placeName(value, readerRoot ?? USERS, i18n.t("tree:home"));
+}
+
+function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1] ?? "");
+}
 
 /** translateApiError is the message in the UI's language for a code the errors namespace knows, else null. */
 export function translateApiError(err: ApiError): string | null {
   const code = canonicalCode(err.code);
   const key = `errors:${code}`;
   if (!i18n.exists(key)) return null;
-  const ex = extracts[code];
-  if (!ex) return i18n.t(key);
-  const groups = ex.pattern.exec(err.message)?.groups;
-  if (!groups) return null;
-  const values: Record<string, string> = {};
-  for (const [k, v] of Object.entries(groups)) values[k] = ex.format?.[k]?.(v) ?? v;
-  return i18n.t(key, values);
+  // Every language has the same placeholders (catalogues.test), so English lists them.
+  const template: unknown = i18n.getResource("en", "errors", `${code}_values`);
+  if (typeof template === "string") {
+    const values: Record<string, string> = {};
+    for (const name of placeholders(template)) {
+      const v = formatField(name, err.details[name]);
+      if (v === null) return i18n.t(key);
+      values[name] = v;
+    }
+    return i18n.t(`${key}_values`, values);
+  }
+  return i18n.t(key);
+}
+
+/** errorText says an error object of the API ({code, message}: a job's, an answer's) in the reader's language, by its code. */
+export function errorText(error: { code: string; message: string }): string {
+  return messageOf(new ApiError(0, error.code, error.message));
 }
 
 /** messageOf turns anything thrown into a sentence to show: translated when the API code is known, else the server's own words. */

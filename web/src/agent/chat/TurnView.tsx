@@ -4,9 +4,8 @@ import type { ReactNode } from "react";
 import { ChevronLeft, ChevronRight, CircleAlert, CircleCheck, CircleStop, LoaderCircle, Pencil } from "lucide-react";
 import type { TFunction } from "i18next";
 import type { Turn } from "./conversation";
-import { ApiError } from "../../api/client";
 import { formatNumber } from "../../ui/format";
-import { messageOf } from "../../ui/errors";
+import { errorText } from "../../ui/errors";
 import { SourcesList } from "../../citations/SourcesList";
 import { sourcesOf } from "../../citations/sources";
 import { ChatMarkdown } from "./ChatMarkdown";
@@ -16,7 +15,8 @@ import { TurnActions } from "./TurnActions";
 import type { OpenPreview } from "../types";
 import { shownVersion } from "./versions";
 
-function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
+/** statusLine is the line under an answer: its state, and why it failed in the reader's words (no API code). */
+export function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
   switch (t.status) {
     case "streaming":
       return { icon: <LoaderCircle size={12} className="spin" aria-hidden />, text: tr("status.answering") };
@@ -33,10 +33,7 @@ function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
     case "error":
       return {
         icon: <CircleAlert size={12} aria-hidden />,
-        text: tr("status.failed", {
-          message: t.error ? messageOf(new ApiError(0, t.error.code, t.error.message)) : tr("status.didNotFinish"),
-          code: t.error?.code ? ` (${t.error.code})` : "",
-        }),
+        text: tr("status.failed", { message: t.error ? errorText(t.error) : tr("status.didNotFinish") }),
       };
   }
 }

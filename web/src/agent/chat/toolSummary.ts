@@ -50,6 +50,21 @@ function readSummary(t: TFunction, r: Fields): string | null {
   return t("agent:toolSummary.read", { from: offset, to: offset + [...r.text].length, total });
 }
 
+function statusSummary(t: TFunction, r: Fields): string | null {
+  const jobs = list(r.jobs);
+  const cv = r.coverage && typeof r.coverage === "object" ? (r.coverage as Fields) : null;
+  const files = num(cv?.files);
+  const summarized = num(cv?.summarized);
+  if (!jobs || files === null || summarized === null) return null;
+  return t("agent:toolSummary.status", {
+    jobs: jobs.length ? t("agent:toolSummary.jobs", { count: jobs.length }) : t("agent:toolSummary.noJobs"),
+    files: t("agent:toolSummary.files", { count: files }),
+    summarized,
+    stale: num(cv?.stale) ?? 0,
+    failed: num(cv?.failed) ?? 0,
+  });
+}
+
 /** toolSummary is the card's summary of a successful result, or null to show the server's. */
 export function toolSummary(t: TFunction, tool: string, result: unknown): string | null {
   if (!result || typeof result !== "object") return null;
@@ -61,6 +76,8 @@ export function toolSummary(t: TFunction, tool: string, result: unknown): string
       return lsSummary(t, r);
     case "read":
       return readSummary(t, r);
+    case "status":
+      return statusSummary(t, r);
     default:
       return null;
   }

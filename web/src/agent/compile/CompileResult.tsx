@@ -6,11 +6,10 @@ import { useTranslation } from "react-i18next";
 import { useMemo } from "react";
 import { CircleAlert, CircleCheck, Clock, LoaderCircle } from "lucide-react";
 import type { CompileResponse, Job, JobList } from "../../api/agent";
-import { ApiError } from "../../api/client";
 import { ACTIVE_POLL_MS, useJobs } from "../../api/jobQueries";
 import { isActiveJob } from "../../tree/badges";
 import { Dialog } from "../../ui/Dialog";
-import { messageOf } from "../../ui/errors";
+import { errorText } from "../../ui/errors";
 
 /**
  * followJobs is each submitted job as the jobs list says it is now; a job
@@ -65,7 +64,7 @@ export function CompileResult(props: { result: CompileResponse; display: (uri: s
               </span>
               {j.state === "running" && j.stage && <span className="muted small job-stage">{t("tasks.stage", { stage: t(`common:jobStage.${j.stage}`, { defaultValue: j.stage }) })}</span>}
               {j.error && j.state !== "succeeded" && (
-                <span className="error small"> {messageOf(new ApiError(0, j.error.code, j.error.message))}</span>
+                <span className="error small"> {errorText(j.error)}</span>
               )}
             </li>
           ))}

@@ -7,11 +7,11 @@ import { ACTIVE_POLL_MS, useJobCommand, useJobs } from "../../api/jobQueries";
 import { isActiveJob } from "../../tree/badges";
 import { anyActive } from "../../tree/jobRefresh";
 import { Dialog } from "../../ui/Dialog";
-import { messageOf } from "../../ui/errors";
-import { ApiError } from "../../api/client";
+import { errorText, messageOf } from "../../ui/errors";
 import type { Job } from "../../api/agent";
 import { formatDate } from "../../ui/format";
 import { jobTime } from "./jobTime";
+import { attemptText } from "./jobText";
 
 /** how often the open task center polls while no job is active */
 const IDLE_POLL_MS = 5000;
@@ -48,9 +48,7 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
               </div>
               <div className="job-meta small muted">
                 {j.stage && <span>{t("tasks.stage", { stage: t(`common:jobStage.${j.stage}`, { defaultValue: j.stage }) })}</span>}
-                <span>
-                  {j.max_attempts ? t("tasks.attemptOf", { n: j.attempts, max: j.max_attempts }) : t("tasks.attempt", { n: j.attempts })}
-                </span>
+                {attemptText(j) && <span>{attemptText(j)}</span>}
                 {j.output_uri && <span>{t("tasks.output", { uri: props.display(j.output_uri) })}</span>}
                 <JobWhen job={j} />
               </div>
@@ -58,8 +56,8 @@ export function TaskCenter(props: { display: (uri: string) => string; onClose: (
                 <progress max={1} value={j.progress || 0} aria-label={t("tasks.progress", { uri: props.display(j.uri) })} />
               )}
               {j.error && j.state !== "succeeded" && (
-                <p className="error small">
-                  {messageOf(new ApiError(0, j.error.code, j.error.message))} ({j.error.code})
+                <p className="error small" title={j.error.message}>
+                  {errorText(j.error)}
                 </p>
               )}
               <div className="job-actions">
