@@ -47,6 +47,7 @@ describe("usage and budgets", { timeout: 120_000 }, () => {
     assert.match(await budget.innerText(), /Spent/);
     await carol.goto("/");
     await chatBox(carol).waitFor();
+    await carol.getByTestId("budget-notice").getByText("the budget is spent until", { exact: false }).waitFor();
     await chatBox(carol).fill("one more?");
     await chatBox(carol).press("Enter");
     await carol.getByText("A usage budget is spent.", { exact: false }).first().waitFor();

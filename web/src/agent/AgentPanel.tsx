@@ -31,6 +31,7 @@ import type { OpenPreview } from "./types";
 import type { AgentChat } from "./chat/useAgentChat";
 import { Welcome } from "./chat/Welcome";
 import { NoModels } from "./NoModels";
+import { BudgetNotice } from "../usage/BudgetNotice";
 
 const MODEL_KEY = "knowspace.agent.model";
 
@@ -299,6 +300,7 @@ export function AgentPanel({ scope, root, chat, stored = false, onOpenConversati
               {notice}
             </p>
           )}
+          {!noModels && <BudgetNotice refresh={chat.streaming} />}
           {!noModels && (
             <ChatInput
               ref={input}

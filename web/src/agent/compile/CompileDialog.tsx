@@ -14,6 +14,7 @@ import { CompileForm } from "./CompileForm";
 import { CompileResult } from "./CompileResult";
 import { SourcePicker, rawFiles } from "./SourcePicker";
 import { useCompileChoices } from "./useCompileChoices";
+import { BudgetNotice } from "../../usage/BudgetNotice";
 
 interface Props {
   /** the folder the form picks from when nothing is selected */
@@ -107,7 +108,12 @@ export function CompileDialog({ scope, selection, display, options, onClose, onT
       form={form}
       sample={sample}
       ready={!sources.some((s) => s.files.isPending)}
-      top={<SourcePicker groups={sources} display={display} picked={picked} max={maxFiles} onChange={setPicked} onFolder={onFolder} />}
+      top={
+        <>
+          <BudgetNotice />
+          <SourcePicker groups={sources} display={display} picked={picked} max={maxFiles} onChange={setPicked} onFolder={onFolder} />
+        </>
+      }
       error={compile.isError ? messageOf(compile.error) : null}
       onSubmit={() => compile.mutate(batches())}
       onClose={onClose}
