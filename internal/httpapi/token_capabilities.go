@@ -46,6 +46,11 @@ var routeCapabilities = map[string]access.Capability{
 	"POST /api/v1/admin/jobs/:id/cancel":               access.Account,
 	"GET /api/v1/admin/overview":                       access.Account,
 	"POST /api/v1/admin/eval-search":                   access.Account,
+	"GET /api/v1/admin/models":                         access.Account,
+	"POST /api/v1/admin/models":                        access.Account,
+	"POST /api/v1/admin/models/check":                  access.Account,
+	"PATCH /api/v1/admin/models/:id":                   access.Account,
+	"DELETE /api/v1/admin/models/:id":                  access.Account,
 
 	"GET /api/v1/resources":                   access.FolderRead,
 	"POST /api/v1/resources/folders":          access.FolderWrite,
