@@ -141,7 +141,7 @@ func (s *Service) Create(ctx context.Context, in Input) (View, error) {
 		}
 		return View{}, err
 	}
-	return s.view(row), s.Reload(ctx)
+	return s.view(row), s.reloadAfterWrite(ctx)
 }
 
 // Update changes a stored model: edit fills in the admin's changes over
@@ -170,7 +170,7 @@ func (s *Service) Update(ctx context.Context, id string, edit func(*Input) error
 		}
 		return View{}, err
 	}
-	return s.view(row), s.Reload(ctx)
+	return s.view(row), s.reloadAfterWrite(ctx)
 }
 
 // Delete removes a stored model.
@@ -185,7 +185,7 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return s.Reload(ctx)
+	return s.reloadAfterWrite(ctx)
 }
 
 // Draft is a one-model registry built from the form, for the check before
@@ -327,4 +327,11 @@ func unknown(id string) error {
 
 func readOnly(id string) error {
 	return apierr.Conflict(apierr.CodeModelReadOnly, "model %q comes from the config file or the environment; change it there", id)
+}
+
+// reloadAfterWrite makes a stored change live here at once; a client gone
+// meanwhile does not stop it (the write is in, and the poll would take it
+// up only later).
+func (s *Service) reloadAfterWrite(ctx context.Context) error {
+	return s.Reload(context.WithoutCancel(ctx))
 }
