@@ -1,5 +1,5 @@
-// The Admin page: users, every user's tokens and jobs, groups and an
-// overview, each section at /admin/<section>. Admins only; the server
+// The Admin page: users, every user's tokens and jobs, groups, models and
+// an overview, each section at /admin/<section>. Admins only; the server
 // refuses the endpoints to anyone else anyway.
 
 import { useTranslation } from "react-i18next";
@@ -9,10 +9,11 @@ import { PageShell } from "../settings/PageShell";
 import { AdminJobsSection } from "./AdminJobsSection";
 import { AdminTokensSection } from "./AdminTokensSection";
 import { GroupsPanel } from "./GroupsPanel";
+import { ModelsSection } from "./ModelsSection";
 import { OverviewSection } from "./OverviewSection";
 import { UsersSection } from "./UsersSection";
 
-const sections = ["users", "tokens", "jobs", "groups", "overview"] as const;
+const sections = ["users", "tokens", "jobs", "groups", "models", "overview"] as const;
 
 export default function AdminPage({ user }: { user: User }) {
   const { t } = useTranslation("admin");
@@ -22,6 +23,7 @@ export default function AdminPage({ user }: { user: User }) {
     tokens: t("nav.tokens"),
     jobs: t("nav.jobs"),
     groups: t("nav.groups"),
+    models: t("nav.models"),
     overview: t("nav.overview"),
   };
   const admin = user.role === "admin";
@@ -48,6 +50,7 @@ export default function AdminPage({ user }: { user: User }) {
               <GroupsPanel />
             </section>
           )}
+          {section === "models" && <ModelsSection />}
           {section === "overview" && <OverviewSection />}
         </>
       )}

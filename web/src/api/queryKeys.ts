@@ -48,4 +48,6 @@ export const queryKeys = {
   adminJobs: () => ["admin-jobs"] as const,
   adminJobList: (state: string, userID: number) => ["admin-jobs", state, userID] as const,
   adminOverview: () => ["admin-overview"] as const,
+  /** the config's and the admin's models (GET /admin/models) */
+  adminModels: () => ["admin-models"] as const,
 };
