@@ -45,23 +45,25 @@ func (r *Registry) Swap(next *Registry, access Access) error {
 // now is the registry that answers: the current snapshot of a live
 // registry, the registry itself otherwise.
 func (r *Registry) now() *Registry {
-	if r.live == nil {
-		return r
-	}
-	return r.live.cur.Load().reg
+	reg, _ := r.current()
+	return reg
 }
 
-func (r *Registry) access() Access {
+// current is the registry that answers and its access rule, read together
+// so a swap between them cannot pair one snapshot's models with another's
+// rule.
+func (r *Registry) current() (*Registry, Access) {
 	if r.live == nil {
-		return nil
+		return r, nil
 	}
-	return r.live.cur.Load().access
+	s := r.live.cur.Load()
+	return s.reg, s.access
 }
 
 // LookupFor is Lookup for a user: a model the access rule refuses them is
 // an *UnknownModelError, word for word the one of an absent id.
 func (r *Registry) LookupFor(ctx context.Context, userID int64, id string) (*Model, error) {
-	snap, access := r.now(), r.access()
+	snap, access := r.current()
 	m, err := snap.Lookup(id)
 	if err != nil || access == nil {
 		return m, err
@@ -79,7 +81,7 @@ func (r *Registry) LookupFor(ctx context.Context, userID int64, id string) (*Mod
 // OptionsFor is Options for a user: the models the access rule refuses
 // them are left out.
 func (r *Registry) OptionsFor(ctx context.Context, userID int64) ([]ModelOption, error) {
-	snap, access := r.now(), r.access()
+	snap, access := r.current()
 	all := snap.Options()
 	if access == nil {
 		return all, nil
