@@ -91,7 +91,7 @@ func (s *Service) Reload(ctx context.Context) error {
 		mc, err := s.config(row)
 		if err == nil {
 			// Each is checked alone so one bad row leaves out only itself.
-			_, err = llm.NewRegistry([]llm.ModelConfig{mc}, s.opts)
+			err = mc.Validate()
 		}
 		if err != nil {
 			slog.Warn("admin model left out", "model", row.ID, "err", err)
