@@ -88,7 +88,7 @@ export function ModelForm(props: { editing: AdminModel | null; canStoreKeys: boo
           />
         </label>
       </div>
-      {!props.canStoreKeys && <p className="muted small">{t("models.noSecretsKey")}</p>}
+      {!props.canStoreKeys && <p className="muted small">{t("models.keyNeedsSecretsKey")}</p>}
       <div className="model-form-checks">
         <label>
           <input type="checkbox" checked={d.native_tools} onChange={(e) => set("native_tools", e.target.checked)} /> {t("models.nativeTools")}

@@ -41,7 +41,7 @@ export function ModelsSection() {
         <>
           {!list.secrets_key && (
             <p className="notice" role="note" data-testid="no-secrets-key">
-              {t("models.noSecretsKey")}
+              {t("models.noSecretsKey")} <code>secrets_key</code> / <code>KB_SECRETS_KEY</code>
             </p>
           )}
           <table className="page-table" aria-labelledby="models-admin-h">
