@@ -216,6 +216,29 @@ func TestAdminModelsThroughTheAPI(t *testing.T) {
 			t.Fatalf("alice is not offered the model: %s", o)
 		}
 		wantCode(t, do(http.MethodPost, "/api/v1/knowledge-agent/models/team-gpt/check", bob, nil), http.StatusNotFound, "unknown_model")
+		wantCode(t, do(http.MethodPost, "/api/v1/knowledge-agent/compile", bob, map[string]any{"uris": []string{"kb://me/Welcome.md"}, "model_id": "team-gpt"}),
+			http.StatusBadRequest, "unknown_model")
+		// The OpenAI-compatible door: listed to the member only, refused to
+		// the others as a model that does not exist.
+		for who, want := range map[string]bool{alice: true, bob: false} {
+			r := do(http.MethodPost, "/api/v1/auth/tokens", who, map[string]any{"name": "v1"})
+			var tok struct {
+				Token string `json:"token"`
+			}
+			if r.Decode(t, &tok); tok.Token == "" {
+				t.Fatalf("token: %s", r)
+			}
+			if listed := strings.Contains(string(do(http.MethodGet, "/v1/models", tok.Token, nil).Body), `"team-gpt"`); listed != want {
+				t.Fatalf("/v1/models lists team-gpt: %v, want %v", listed, want)
+			}
+			if !want {
+				r := do(http.MethodPost, "/v1/chat/completions", tok.Token, map[string]any{"model": "team-gpt",
+					"messages": []map[string]string{{"role": "user", "content": "hi"}}})
+				if r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), "model_not_found") {
+					t.Fatalf("/v1 completion of a refused model: %s", r)
+				}
+			}
+		}
 
 		r = do(http.MethodGet, "/api/v1/admin/models", admin, nil)
 		if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"secrets_key":true`) || !strings.Contains(string(r.Body), "team-gpt") ||
