@@ -106,15 +106,6 @@ func (s *Service) List(ctx context.Context) (Listing, error) {
 	return out, nil
 }
 
-// Get is one of the admin's models; unknown_model when absent.
-func (s *Service) Get(ctx context.Context, id string) (View, error) {
-	row, err := s.row(ctx, id)
-	if err != nil {
-		return View{}, err
-	}
-	return s.view(row), nil
-}
-
 func (s *Service) view(row store.AdminModel) View {
 	_, notInBase := s.base.Lookup(row.ID)
 	at := row.UpdatedAt
@@ -147,12 +138,10 @@ func (s *Service) Create(ctx context.Context, in Input) (View, error) {
 // Update changes a stored model: edit fills in the admin's changes over
 // its current fields (the id stays).
 func (s *Service) Update(ctx context.Context, id string, edit func(*Input) error) (View, error) {
-	if _, err := s.base.Lookup(id); err == nil {
-		if _, err := s.store.AdminModel(ctx, id); errors.Is(err, store.ErrNotFound) {
-			return View{}, readOnly(id)
-		}
+	row, err := s.store.AdminModel(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return View{}, s.notStored(id)
 	}
-	row, err := s.row(ctx, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -177,10 +166,7 @@ func (s *Service) Update(ctx context.Context, id string, edit func(*Input) error
 func (s *Service) Delete(ctx context.Context, id string) error {
 	err := s.store.DeleteAdminModel(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		if _, berr := s.base.Lookup(id); berr == nil {
-			return readOnly(id)
-		}
-		return unknown(id)
+		return s.notStored(id)
 	}
 	if err != nil {
 		return err
@@ -298,12 +284,13 @@ func inputOf(row store.AdminModel) Input {
 		Disabled: row.Disabled, Users: row.AllowedUsers, Groups: row.AllowedGroups}
 }
 
-func (s *Service) row(ctx context.Context, id string) (store.AdminModel, error) {
-	row, err := s.store.AdminModel(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return row, unknown(id)
+// notStored answers a change to an id the admin's models lack: read-only
+// when the config has it, unknown otherwise.
+func (s *Service) notStored(id string) error {
+	if _, err := s.base.Lookup(id); err == nil {
+		return readOnly(id)
 	}
-	return row, err
+	return unknown(id)
 }
 
 func last4(key string) string {
