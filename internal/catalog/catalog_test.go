@@ -224,3 +224,39 @@ func TestCatalogWatchSeesOtherReplica(t *testing.T) {
 		}
 	})
 }
+
+// A model the config file gains after an admin stored one of the same id
+// wins it: calls go to the config's model, everyone may use it whatever the
+// stored one's access said, and the listing marks the stored one shadowed.
+func TestCatalogConfigWinsAnID(t *testing.T) {
+	ctx := context.Background()
+	st, _ := storetest.Open(t, store.DialectSQLite)
+	f := apptest.StartFake(t, fakellm.Options{})
+	before, err := catalog.New(ctx, st, apptest.Models(t), secretA, llm.RegistryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := input(f, "both")
+	in.Users = []int64{42}
+	if _, err := before.Create(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	after, err := catalog.New(ctx, st, apptest.Models(t, f.Model("both", "cfg-key-0123456789", "from-config")), secretA, llm.RegistryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := after.Models().LookupFor(ctx, 7, "both")
+	if err != nil {
+		t.Fatalf("the config's model for anyone: %v", err)
+	}
+	if _, err := m.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if last := f.Requests()[len(f.Requests())-1]; last.Chat.Model != "from-config" {
+		t.Fatalf("the call went to %q", last.Chat.Model)
+	}
+	list, err := after.List(ctx)
+	if err != nil || len(list.Models) != 2 || !list.Models[0].ReadOnly || !list.Models[1].Shadowed || after.Models().Len() != 1 {
+		t.Fatalf("listing: %+v %v", list.Models, err)
+	}
+}
