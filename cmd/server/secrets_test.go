@@ -1,7 +1,14 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,6 +38,14 @@ func TestSecretsRotate(t *testing.T) {
 	}
 	s.stop()
 
+	// A backup holds the key sealed only: no member of the archive, the
+	// database dump included, carries it.
+	archive := filepath.Join(t.TempDir(), "backup.tar.gz")
+	if out, err := runCLI(t, dataDir, []string{oldKey}, "backup", "--out", archive); err != nil {
+		t.Fatalf("backup: %v\n%s", err, out)
+	}
+	scanArchive(t, archive, key, fake.URL+"/v1")
+
 	if out, err := runCLI(t, dataDir, []string{oldKey}, "secrets", "rotate"); err == nil || !strings.Contains(out, "KB_NEW_SECRETS_KEY") {
 		t.Fatalf("rotate without a new key: %v\n%s", err, out)
 	}
@@ -51,5 +66,42 @@ func TestSecretsRotate(t *testing.T) {
 	}
 	if last := fake.Requests()[len(fake.Requests())-1]; last.Header.Get("Authorization") != "Bearer "+key {
 		t.Fatal("the provider did not get the key after the rotation")
+	}
+}
+
+// scanArchive fails when any member of the .tar.gz holds secret, or none
+// holds shown (a value stored beside it: the scan did read the row).
+func scanArchive(t *testing.T, path, secret, shown string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	seen := false
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen = seen || bytes.Contains(body, []byte(shown))
+		if bytes.Contains(body, []byte(secret)) {
+			t.Fatalf("the backup's %s holds the key", h.Name)
+		}
+	}
+	if !seen {
+		t.Fatalf("no member of the backup holds %q: the scan proves nothing", shown)
 	}
 }
