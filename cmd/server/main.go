@@ -1,6 +1,6 @@
 // Command knowspace serves the Knowspace API and web app, runs migrations at
 // start, and offers operator subcommands (knowspace user add|passwd|list,
-// backup, restore, fsck, reindex, probe, eval-search).
+// backup, restore, fsck, reindex, probe, eval-search, secrets rotate).
 package main
 
 import (
@@ -52,6 +52,8 @@ func main() {
 		err = probeCommand(*configPath, args[1:])
 	case args[0] == "eval-search":
 		err = evalSearchCommand(*configPath, args[1:])
+	case args[0] == "secrets":
+		err = secretsCommand(*configPath, args[1:])
 	default:
 		usage()
 		os.Exit(2)
@@ -73,6 +75,7 @@ func usage() {
        knowspace [--config file] reindex
        knowspace [--config file] probe [/readyz|/healthz]
        knowspace [--config file] eval-search --questions FILE.jsonl --uri kb://… [--user NAME] [--modes literal,ranked] [--json]
+       knowspace [--config file] secrets rotate   (the new key in KB_NEW_SECRETS_KEY)
 `)
 }
 

@@ -63,6 +63,11 @@ describe("admin", { timeout: 180_000 }, () => {
         ["POST", "/admin/jobs/1/cancel"],
         ["GET", "/admin/overview"],
         ["GET", "/admin/groups"],
+        ["GET", "/admin/models"],
+        ["POST", "/admin/models", { id: "m", profile: "openai-compatible", base_url: "http://127.0.0.1:1/v1", context_window: 8192, output_reserve: 1024 }],
+        ["POST", "/admin/models/check", { id: "m" }],
+        ["PATCH", "/admin/models/m", { disabled: true }],
+        ["DELETE", "/admin/models/m"],
       ]) {
         const res = await call(method, p, token, body);
         assert.equal(res.status, 403, `${method} ${p}`);

@@ -158,7 +158,7 @@ describe("the main screens in Chinese, word by word", { timeout: 180_000 }, () =
       await page.getByRole("navigation").first().waitFor();
       await check(page, `settings/${section}`);
     }
-    for (const section of ["users", "tokens", "jobs", "groups", "audit", "overview"]) {
+    for (const section of ["users", "tokens", "jobs", "groups", "models", "usage", "audit", "overview"]) {
       await page.goto(`/admin/${section}`);
       await page.getByRole("navigation").first().waitFor();
       await check(page, `admin/${section}`);

@@ -189,6 +189,13 @@ var (
 	CodeEmbeddingFailed       = def("embedding_failed", "the embedding model did not embed the query", 502)
 )
 
+// Models managed in the admin screens.
+var (
+	CodeInvalidModelConfig = def("invalid_model_config", "a field of a model added in the admin screens is wrong; the message names it", 400)
+	CodeModelReadOnly      = def("model_read_only", "the model comes from the config file or the environment, which win its id; change it there", 409)
+	CodeNoSecretsKey       = def("no_secrets_key", "an API key cannot be stored: the server has no secrets_key (KB_SECRETS_KEY) to seal it with", 409)
+)
+
 // A model provider's failure before any byte was answered (llm.ErrorKind).
 var (
 	CodeLLMAuth             = def("llm_auth", "the provider rejected the server's API key", 502)

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/catalog"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/config"
@@ -47,6 +48,7 @@ type Options struct {
 type App struct {
 	*Core
 	models     *llm.Registry
+	catalog    *catalog.Service
 	extraction *extract.Isolation
 	compiler   *compile.Service
 	ingester   *ingest.Service
@@ -107,9 +109,16 @@ func (a *App) build(ctx context.Context, opts Options) error {
 			a.Embedder.Kick()
 		}
 	}
-	if a.models, err = llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}, Recorder: a.Usage}); err != nil {
+	base, err := llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}, Recorder: a.Usage})
+	if err != nil {
 		return fmt.Errorf("models: %w", err)
 	}
+	// The admin's models join the config's behind them; every service gets
+	// the one live registry, which follows their changes.
+	if a.catalog, err = catalog.New(ctx, a.Store, base, cfg.SecretsKey, llm.RegistryOptions{Recorder: a.Usage}); err != nil {
+		return fmt.Errorf("admin models: %w", err)
+	}
+	a.models = a.catalog.Models()
 	ocr := extract.OCR{Languages: cfg.OCR.Languages, MaxPages: cfg.OCR.MaxPages, PageTimeout: cfg.OCR.PageTimeout,
 		MinConfidence: cfg.OCR.MinConfidence, Disabled: !cfg.OCR.On()}
 	if st := ocr.Status(); st.Available {
@@ -154,7 +163,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	turns.Budget, turns.Shutdown, turns.DetachedTimeout = budgets, a.shutdown, cfg.Turns.DetachedTimeout
 	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.Auth, Models: a.models, Turns: turns, Shutdown: a.shutdown})
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,
-		Models: a.models, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
+		Models: a.models, Catalog: a.catalog, Embedding: a.embedding(), Compile: a.compiler, Import: imports, Workers: cfg.Workers, Skills: skills, Shutdown: a.shutdown,
 		Turns: turns, Timeouts: a.timeouts, MaxUploadRequest: cfg.MaxUploadRequestBytes, OCR: ocr, Pages: a.extraction,
 		TrustedProxies: cfg.TrustedProxyRanges(), SSO: a.SSO, Usage: a.Usage, Budgets: budgets, Audit: a.Audit, PasswordLoginOff: !cfg.Auth.FormShown(),
 		Space: httpapi.Space{DataDir: cfg.DataDir, TempDir: os.TempDir(), MinFree: cfg.MinFreeBytes},
@@ -177,7 +186,8 @@ func (a *App) embedding() interface{ LastError() string } {
 // and the web app.
 func (a *App) Handler() http.Handler { return a.handler }
 
-// Models are the configured models (the fake's first with FakeLLM).
+// Models are the configured models (the fake's first with FakeLLM), then
+// the admin's; the registry follows the admin's changes.
 func (a *App) Models() *llm.Registry { return a.models }
 
 // GeneratedPassword is the first admin's password when New created the

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/knowspace/knowspace/internal/catalog"
 	"github.com/knowspace/knowspace/internal/httpapi"
 	"github.com/knowspace/knowspace/internal/observe"
 )
@@ -43,6 +44,7 @@ func (a *App) Start(ctx context.Context) error {
 	go func() { a.served <- a.server.Serve(ln) }()
 	go housekeep(ctx, a.Blobs, a.Tree, cfg.BlobSweepInterval, expireAudit(a.Audit, cfg.Audit.RetentionDays))
 	go a.Usage.Run(ctx)
+	go a.catalog.Watch(ctx, catalog.PollInterval)
 	go warmExtraction(ctx, a.extraction)
 	if cfg.Extract.On() {
 		go backfillExtractions(ctx, a.Tree)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/knowspace/knowspace/internal/access"
+	"github.com/knowspace/knowspace/internal/agent/llm"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/kb"
@@ -103,7 +104,9 @@ func (s *Service) snapshot(ctx context.Context, c kb.Caller, r Request) (Snapsho
 		if s.models == nil {
 			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q: no model is configured", snap.ModelID).WithDetail("model", snap.ModelID)
 		}
-		if _, err := s.models.Lookup(snap.ModelID); err != nil {
+		if _, err := s.models.LookupFor(ctx, c.ID, snap.ModelID); err != nil && !llm.IsUnknownModel(err) {
+			return Snapshot{}, err
+		} else if err != nil {
 			return Snapshot{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", snap.ModelID).WithDetail("model", snap.ModelID)
 		}
 		if r.ReasoningEffort == "" {

@@ -90,7 +90,14 @@ type Config struct {
 	Turns Turns `yaml:"turns"`
 	// Audit configures the audit log.
 	Audit Audit `yaml:"audit"`
+	// SecretsKey seals the API keys of the models added in the admin
+	// screens (AES-GCM); never the JWT secret. Without it the admin
+	// screens refuse to store a key. `knowspace secrets rotate` changes it.
+	SecretsKey string `yaml:"secrets_key"`
 }
+
+// MinSecretsKey is the shortest secrets_key accepted.
+const MinSecretsKey = 32
 
 // Conversations configures stored chat history. Store false keeps nothing:
 // history lives in the page only, as a temporary chat does.
@@ -139,7 +146,7 @@ type CLIProfile struct {
 
 // serverSecrets may never be handed to a CLI, whatever a profile lists:
 // with them a program could sign sessions or read every user's data.
-var serverSecrets = map[string]bool{"KB_JWT_SECRET": true, "KB_ADMIN_PASSWORD": true, "KB_DATABASE_DSN": true}
+var serverSecrets = map[string]bool{"KB_JWT_SECRET": true, "KB_SECRETS_KEY": true, "KB_ADMIN_PASSWORD": true, "KB_DATABASE_DSN": true}
 
 func validEnvName(n string) bool {
 	for i, r := range n {
@@ -244,7 +251,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"KB_BLOB_STORE": &c.BlobStore, "KB_S3_ENDPOINT": &c.S3.Endpoint, "KB_S3_BUCKET": &c.S3.Bucket,
 		"KB_S3_PREFIX": &c.S3.Prefix, "KB_S3_REGION": &c.S3.Region,
 		"KB_LOG_FORMAT": &c.LogFormat, "KB_LOG_LEVEL": &c.LogLevel, "KB_METRICS_LISTEN": &c.MetricsListen,
-		"KB_CLI_USER": &c.CLIUser, "KB_PUBLIC_URL": &c.PublicURL,
+		"KB_CLI_USER": &c.CLIUser, "KB_PUBLIC_URL": &c.PublicURL, "KB_SECRETS_KEY": &c.SecretsKey,
 	} {
 		if v := getenv(name); v != "" {
 			*dst = v
@@ -313,6 +320,12 @@ func (c Config) Validate() error {
 	}
 	if c.JWTSecret != "" && len(c.JWTSecret) < 32 {
 		return errors.New("jwt_secret: must be at least 32 characters")
+	}
+	if c.SecretsKey != "" && len(c.SecretsKey) < MinSecretsKey {
+		return fmt.Errorf("secrets_key: must be at least %d characters", MinSecretsKey)
+	}
+	if c.SecretsKey != "" && c.SecretsKey == c.JWTSecret {
+		return errors.New("secrets_key: must differ from jwt_secret")
 	}
 	if c.SessionTTL < time.Minute || c.SessionTTL > 30*24*time.Hour {
 		return errors.New("session_ttl: must be between 1m and 720h")

@@ -33,7 +33,10 @@ const (
 func (h *handlers) options(c echo.Context) error {
 	models := []llm.ModelOption{}
 	if h.Models != nil {
-		models = h.Models.Options()
+		var err error
+		if models, err = h.Models.OptionsFor(c.Request().Context(), currentUser(c).ID); err != nil {
+			return err
+		}
 	}
 	profiles := []compile.CLIProfileOption{}
 	defaults := compile.OptionDefaults(compile.DefaultDefaults)
@@ -137,9 +140,12 @@ func (h *handlers) stream(c echo.Context) error {
 		return err
 	}
 	if h.Models == nil || h.Models.Len() == 0 {
-		return apierr.BadRequest(apierr.CodeNoModels, "no model is configured: add one under models: in the config file, or set OPENAI_API_KEY, DEEPSEEK_API_KEY, DASHSCOPE_API_KEY or GEMINI_API_KEY, or run Ollama locally, then restart")
+		return apierr.BadRequest(apierr.CodeNoModels, "no model is configured: an admin can add one in the admin screens (Models), or under models: in the config file, or set OPENAI_API_KEY, DEEPSEEK_API_KEY, DASHSCOPE_API_KEY or GEMINI_API_KEY, or run Ollama locally, then restart")
 	}
-	model, err := h.Models.Lookup(req.ModelID)
+	model, err := h.Models.LookupFor(c.Request().Context(), currentUser(c).ID, req.ModelID)
+	if err != nil && !llm.IsUnknownModel(err) {
+		return err
+	}
 	if err != nil {
 		return apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", req.ModelID).WithDetail("model", req.ModelID)
 	}

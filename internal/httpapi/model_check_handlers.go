@@ -37,17 +37,30 @@ func (h *handlers) checkModel(c echo.Context) error {
 	if err != nil || h.Models == nil {
 		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", c.Param("id")).WithDetail("model", c.Param("id"))
 	}
-	if _, err := h.Models.Lookup(id); err != nil {
-		return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", id).WithDetail("model", id)
+	if _, err := h.Models.LookupFor(c.Request().Context(), currentUser(c).ID, id); err != nil {
+		if llm.IsUnknownModel(err) {
+			return apierr.NotFound(apierr.CodeUnknownModel, "no model with id %q", id).WithDetail("model", id)
+		}
+		return err
 	}
 	if err := h.checks.allow(currentUser(c).ID, apierr.CodeTooManyChecks, "checks"); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(c.Request().Context(), checkTimeout)
+	return c.JSON(http.StatusOK, probe(checkContext(c), h.Models, id))
+}
+
+// checkContext files a check's call under its user, as usage purpose check.
+func checkContext(c echo.Context) context.Context {
+	return llm.WithAttribution(c.Request().Context(), llm.Attribution{UserID: currentUser(c).ID, Purpose: llm.PurposeCheck})
+}
+
+// probe is the check itself: one 1-token completion of model id through
+// reg, timed.
+func probe(ctx context.Context, reg *llm.Registry, id string) checkJSON {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
 	start := time.Now()
-	ctx = llm.WithAttribution(ctx, llm.Attribution{UserID: currentUser(c).ID, Purpose: llm.PurposeCheck})
-	_, err = h.Models.Complete(ctx, id, llm.Request{MaxTokens: 1,
+	_, err := reg.Complete(ctx, id, llm.Request{MaxTokens: 1,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: "Reply with OK."}}})
 	out := checkJSON{OK: err == nil, LatencyMS: time.Since(start).Milliseconds()}
 	if err != nil {
@@ -56,7 +69,7 @@ func (h *handlers) checkModel(c echo.Context) error {
 			out.Error = &compile.JobError{Code: le.Code(), Message: le.Message}
 		}
 	}
-	return c.JSON(http.StatusOK, out)
+	return out
 }
 
 // checkCLIProfile runs the profile's program with --version (see

@@ -17,6 +17,7 @@ import (
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/audit"
 	"github.com/knowspace/knowspace/internal/auth"
+	"github.com/knowspace/knowspace/internal/catalog"
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/compile"
 	"github.com/knowspace/knowspace/internal/extract"
@@ -39,6 +40,9 @@ type Deps struct {
 	SPA   http.Handler // the web app, served for every non-API path
 	// Models is the LLM registry; nil or empty means chat is unavailable.
 	Models *llm.Registry
+	// Catalog keeps the models added in the admin screens; nil answers
+	// their routes 503. Its live registry is the one to pass as Models.
+	Catalog *catalog.Service
 	// Embedding is the embedder of meaning search (nil without an
 	// embedding model): the admin overview says why it last paused.
 	Embedding interface{ LastError() string }
@@ -187,6 +191,11 @@ func New(d Deps) *echo.Echo {
 	admin.POST("/eval-search", h.evalSearch)
 	admin.GET("/audit", h.listAudit)
 	admin.GET("/audit/export", h.exportAudit)
+	admin.GET("/models", h.listAdminModels)
+	admin.POST("/models", h.createAdminModel)
+	admin.POST("/models/check", h.checkAdminModel)
+	admin.PATCH("/models/:id", h.updateAdminModel)
+	admin.DELETE("/models/:id", h.deleteAdminModel)
 
 	authed.GET("/resources", h.listResources)
 	authed.POST("/resources/folders", h.createFolder)

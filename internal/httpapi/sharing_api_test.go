@@ -321,6 +321,11 @@ func TestSearchSharedWalksEveryRoot(t *testing.T) {
 		// read on kb://shared/ itself is refused with a way forward.
 		wantErr(t, e.do(http.MethodPost, "/api/v1/knowledge-agent/command", bob, map[string]any{"command": "read", "uri": "kb://shared/"}),
 			http.StatusBadRequest, "virtual_folder")
+		// The counts below are of an index that holds every file: a file
+		// still waiting for the index writer is read in full, and counted.
+		if err := e.Index.WaitIndexed(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 		for _, mode := range []string{"index", "scan"} {
 			if mode == "scan" {
 				// As while the index is rebuilt: every file is read.

@@ -56,6 +56,11 @@ var routeCapabilities = map[string]access.Capability{
 	"POST /api/v1/admin/eval-search":                   access.Account,
 	"GET /api/v1/admin/audit":                          access.Account,
 	"GET /api/v1/admin/audit/export":                   access.Account,
+	"GET /api/v1/admin/models":                         access.Account,
+	"POST /api/v1/admin/models":                        access.Account,
+	"POST /api/v1/admin/models/check":                  access.Account,
+	"PATCH /api/v1/admin/models/:id":                   access.Account,
+	"DELETE /api/v1/admin/models/:id":                  access.Account,
 
 	"GET /api/v1/resources":                   access.FolderRead,
 	"POST /api/v1/resources/folders":          access.FolderWrite,

@@ -1,6 +1,7 @@
 package openaiapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -25,30 +26,43 @@ type modelJSON struct {
 	OwnedBy string `json:"owned_by"`
 }
 
-func (s *server) modelList() []modelJSON {
+// modelList is the models the caller may use.
+func (s *server) modelList(ctx context.Context, who kb.Caller) ([]modelJSON, error) {
 	out := []modelJSON{}
 	if s.Models != nil {
-		for _, m := range s.Models.Options() {
+		opts, err := s.Models.OptionsFor(ctx, who.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range opts {
 			out = append(out, modelJSON{ID: m.ID, Object: "model", Created: s.started, OwnedBy: "knowspace"})
 		}
 	}
-	return out
+	return out, nil
 }
 
-func (s *server) models(w http.ResponseWriter, _ *http.Request, _ kb.Caller) error {
-	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": s.modelList()})
+func (s *server) models(w http.ResponseWriter, r *http.Request, who kb.Caller) error {
+	list, err := s.modelList(r.Context(), who)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": list})
 	return nil
 }
 
-func (s *server) model(w http.ResponseWriter, r *http.Request, _ kb.Caller) error {
+func (s *server) model(w http.ResponseWriter, r *http.Request, who kb.Caller) error {
 	id := r.PathValue("id")
-	for _, m := range s.modelList() {
+	list, err := s.modelList(r.Context(), who)
+	if err != nil {
+		return err
+	}
+	for _, m := range list {
 		if m.ID == id {
 			writeJSON(w, http.StatusOK, m)
 			return nil
 		}
 	}
-	_, err := s.lookup(id)
+	_, err = s.lookup(r.Context(), who, id)
 	return err
 }
 
@@ -59,7 +73,7 @@ func (s *server) completions(w http.ResponseWriter, r *http.Request, who kb.Call
 	if err != nil {
 		return err
 	}
-	model, err := s.lookup(req.Model)
+	model, err := s.lookup(r.Context(), who, req.Model)
 	if err != nil {
 		return err
 	}

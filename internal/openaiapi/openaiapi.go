@@ -6,6 +6,7 @@
 package openaiapi
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -81,11 +82,16 @@ func (s *server) authed(h handlerFunc) http.HandlerFunc {
 	}
 }
 
-// lookup finds the requested model; there is never a fallback to another.
-func (s *server) lookup(id string) (*llm.Model, error) {
+// lookup finds the requested model among those the caller may use; there
+// is never a fallback to another.
+func (s *server) lookup(ctx context.Context, who kb.Caller, id string) (*llm.Model, error) {
 	if s.Models != nil {
-		if m, err := s.Models.Lookup(id); err == nil {
+		m, err := s.Models.LookupFor(ctx, who.ID, id)
+		if err == nil {
 			return m, nil
+		}
+		if !llm.IsUnknownModel(err) {
+			return nil, err
 		}
 	}
 	return nil, apierr.NotFound(apierr.CodeModelNotFound, "the model %q does not exist; GET /v1/models lists the models of this server", id).WithDetail("param", "model")

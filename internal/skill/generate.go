@@ -60,7 +60,10 @@ func (s *Service) Generate(ctx context.Context, c kb.Caller, r GenerateRequest) 
 	if s.Models == nil || s.Models.Len() == 0 {
 		return Draft{}, apierr.BadRequest(apierr.CodeNoModels, "no model is configured on this server")
 	}
-	m, err := s.Models.Lookup(r.ModelID)
+	m, err := s.Models.LookupFor(ctx, c.ID, r.ModelID)
+	if err != nil && !llm.IsUnknownModel(err) {
+		return Draft{}, err
+	}
 	if err != nil {
 		return Draft{}, apierr.BadRequest(apierr.CodeUnknownModel, "unknown model %q; GET /api/v1/knowledge-agent/options lists the models", r.ModelID).WithDetail("model", r.ModelID)
 	}

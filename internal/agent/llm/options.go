@@ -16,6 +16,7 @@ type ModelOption struct {
 // Options lists every model's safe metadata, in configuration order; never
 // nil, so it encodes as [] when no model is configured.
 func (r *Registry) Options() []ModelOption {
+	r = r.now()
 	out := make([]ModelOption, 0, len(r.models))
 	for _, m := range r.models {
 		meta := m.Meta()

@@ -28,10 +28,12 @@ type RegistryOptions struct {
 }
 
 // Registry maps configured model ids to callable models. It is immutable
-// after construction and safe for concurrent use.
+// after construction and safe for concurrent use, unless made live
+// (NewLive, live.go): then Swap replaces the models all its holders see.
 type Registry struct {
 	models []*Model
 	byID   map[string]*Model
+	live   *live
 }
 
 // upstreamBufSize is the read and write buffer of a provider connection.
@@ -137,18 +139,18 @@ func secretsOf(mc ModelConfig, key string) []string {
 // Lookup returns the model with that id, or an *UnknownModelError: there
 // is never a fallback to another model.
 func (r *Registry) Lookup(id string) (*Model, error) {
-	if m, ok := r.byID[id]; ok {
+	if m, ok := r.now().byID[id]; ok {
 		return m, nil
 	}
 	return nil, &UnknownModelError{ID: id}
 }
 
 // Models returns the models in configuration order.
-func (r *Registry) Models() []*Model { return append([]*Model(nil), r.models...) }
+func (r *Registry) Models() []*Model { return append([]*Model(nil), r.now().models...) }
 
 // Len is the number of models; 0 means chat is unavailable and the UI
 // explains how to add one.
-func (r *Registry) Len() int { return len(r.models) }
+func (r *Registry) Len() int { return len(r.now().models) }
 
 // Stream looks the model up and starts a streaming call.
 func (r *Registry) Stream(ctx context.Context, modelID string, req Request) (*Stream, error) {

@@ -1,6 +1,7 @@
-// The Admin page: users, every user's tokens and jobs, groups, the audit
-// log and an overview, each section at /admin/<section>. Admins only; the server
-// refuses the endpoints to anyone else anyway.
+// The Admin page: users, every user's tokens and jobs, groups, models,
+// usage and budgets, the audit log and an overview, each section at
+// /admin/<section>. Admins only; the server refuses the endpoints to anyone
+// else anyway.
 
 import { useTranslation } from "react-i18next";
 import type { User } from "../api/types";
@@ -10,11 +11,12 @@ import { AdminJobsSection } from "./AdminJobsSection";
 import { AdminTokensSection } from "./AdminTokensSection";
 import { AuditSection } from "./AuditSection";
 import { GroupsPanel } from "./GroupsPanel";
+import { ModelsSection } from "./ModelsSection";
 import { OverviewSection } from "./OverviewSection";
 import { UsersSection } from "./UsersSection";
 import { UsageAdminSection } from "./UsageAdminSection";
 
-const sections = ["users", "tokens", "jobs", "groups", "usage", "audit", "overview"] as const;
+const sections = ["users", "tokens", "jobs", "groups", "models", "usage", "audit", "overview"] as const;
 
 export default function AdminPage({ user }: { user: User }) {
   const { t } = useTranslation("admin");
@@ -24,6 +26,7 @@ export default function AdminPage({ user }: { user: User }) {
     tokens: t("nav.tokens"),
     jobs: t("nav.jobs"),
     groups: t("nav.groups"),
+    models: t("nav.models"),
     usage: t("nav.usage"),
     audit: t("nav.audit"),
     overview: t("nav.overview"),
@@ -54,6 +57,7 @@ export default function AdminPage({ user }: { user: User }) {
             </section>
           )}
           {section === "audit" && <AuditSection />}
+          {section === "models" && <ModelsSection />}
           {section === "overview" && <OverviewSection />}
         </>
       )}

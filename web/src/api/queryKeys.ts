@@ -52,4 +52,6 @@ export const queryKeys = {
   adminAudit: (userID: number, action: string, from: string, to: string) => ["admin-audit", userID, action, from, to] as const,
   /** the caller's own sign-ins and token uses */
   myAudit: () => ["my-audit"] as const,
+  /** the config's and the admin's models (GET /admin/models) */
+  adminModels: () => ["admin-models"] as const,
 };

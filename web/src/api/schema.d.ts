@@ -193,6 +193,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every model, the config file's and the environment's first (read-only, they win an id), then those added here. A key is only ever said to be set, with its last four characters. */
+        get: operations["listAdminModels"];
+        put?: never;
+        /** Add a model; it is usable at once on this replica and within seconds on every other. Its API key is sealed with secrets_key (409 no_secrets_key without one). */
+        post: operations["createAdminModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/models/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The model check (one 1-token completion) with the form's fields, saved or not; without api_key it uses the stored key of the model with that id. It shares the per-user limit of the model checks. */
+        post: operations["checkAdminModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model id, path-escaped (team%2Fgpt). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a model added here; a model of the config file is 409 model_read_only. */
+        delete: operations["deleteAdminModel"];
+        options?: never;
+        head?: never;
+        /** Change the fields sent (the id stays); api_key absent keeps the stored key and "" removes it; disabled true takes the model out of use everywhere. A model of the config file is 409 model_read_only. */
+        patch: operations["updateAdminModel"];
+        trace?: never;
+    };
     "/api/v1/admin/overview": {
         parameters: {
             query?: never;
@@ -1322,6 +1378,75 @@ export interface components {
             jobs: components["schemas"]["AdminJob"][];
             next_cursor: components["schemas"]["NextCursor"];
         };
+        /** @description A model as the admin screens list it. A model of the config file or the environment is read_only and shows no base_url or upstream model. */
+        AdminModel: {
+            /** @description All that is ever said of the key. */
+            api_key: {
+                /** @description Its last four characters (none for a key shorter than 12). */
+                last4?: string;
+                set: boolean;
+            };
+            base_url?: string;
+            context_window: number;
+            disabled: boolean;
+            groups: number[];
+            id: string;
+            /** @enum {string} */
+            kind: "chat";
+            max_output: number;
+            model?: string;
+            name: string;
+            native_tools: boolean;
+            output_reserve: number;
+            price_input: number;
+            price_output: number;
+            profile: string;
+            read_only: boolean;
+            reasoning: boolean;
+            /** @description A model added here whose id a config model has taken; it is stored but not used. */
+            shadowed: boolean;
+            /**
+             * @description config: the config file or the environment, which win an id.
+             * @enum {string}
+             */
+            source: "config" | "admin";
+            /** Format: date-time */
+            updated_at?: string;
+            users: number[];
+        };
+        /** @description A model as the admin's form sends it. On PATCH absent fields keep their values. */
+        AdminModelInput: {
+            /** @description Sealed at rest and never returned. On PATCH: absent keeps the stored key, "" removes it. */
+            api_key?: string;
+            /** @description The provider's address; the profile's default when empty. */
+            base_url?: string;
+            context_window?: number;
+            disabled?: boolean;
+            /** @description Group ids whose members may use the model. */
+            groups?: number[];
+            /** @description Letters, digits and . _ : / @ + -; the id users pick. */
+            id?: string;
+            max_output?: number;
+            /** @description The upstream model name; the id when empty. */
+            model?: string;
+            name?: string;
+            native_tools?: boolean;
+            output_reserve?: number;
+            /** @description Price per million input tokens. */
+            price_input?: number;
+            /** @description Price per million output tokens. */
+            price_output?: number;
+            /** @description The provider profile: openai, openai-compatible, deepseek, qwen, gemini, ollama and the others of the config file. */
+            profile?: string;
+            reasoning?: boolean;
+            /** @description Account ids that may use the model; with groups both empty, everyone may. */
+            users?: number[];
+        };
+        AdminModelList: {
+            models: components["schemas"]["AdminModel"][];
+            /** @description Whether secrets_key is configured; without it no API key can be stored. */
+            secrets_key: boolean;
+        };
         /**
          * @description What happened. token_use is a token's first use after an hour unused; group_member_add and group_member_remove say in source whether an admin ("admin") or a provider's claims at sign-in ("claims:ID") made the change; delete is a file, folder or conversation; purge empties trash; skill_change is a skill made (no before), changed, or deleted (no after).
          * @enum {string}
@@ -1732,6 +1857,9 @@ export interface components {
                  *     | `output_truncated` | 502 | the model's answer was cut at its output limit |
                  *     | `llm_error` | 502 | the model could not be reached |
                  *     | `embedding_failed` | 502 | the embedding model did not embed the query |
+                 *     | `invalid_model_config` | 400 | a field of a model added in the admin screens is wrong; the message names it |
+                 *     | `model_read_only` | 409 | the model comes from the config file or the environment, which win its id; change it there |
+                 *     | `no_secrets_key` | 409 | an API key cannot be stored: the server has no secrets_key (KB_SECRETS_KEY) to seal it with |
                  *     | `llm_auth` | 502 | the provider rejected the server's API key |
                  *     | `llm_model_not_found` | 502 | the provider does not know the model |
                  *     | `llm_rate_limited` | 429 | the provider is rate-limiting requests |
@@ -1790,7 +1918,7 @@ export interface components {
                  * @example not_found
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "invalid_action" | "invalid_time" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "budget_exceeded" | "invalid_budget" | "budget_not_found" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "answer_not_running" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
+                code: "invalid_request" | "invalid_json" | "body_too_large" | "no_route" | "method_not_allowed" | "invalid_id" | "invalid_user_id" | "invalid_limit" | "invalid_offset" | "invalid_cursor" | "invalid_parents" | "invalid_case_sensitive" | "invalid_regex" | "invalid_query" | "invalid_search_mode" | "no_embedding_model" | "invalid_kind" | "invalid_state" | "invalid_format" | "invalid_versions" | "invalid_page" | "invalid_questions" | "invalid_action" | "invalid_time" | "missing_token" | "invalid_token" | "token_expired" | "token_scope_deleted" | "invalid_credentials" | "api_token_required" | "username_mismatch" | "invalid_api_key" | "wrong_password" | "weak_password" | "invalid_password" | "not_a_session" | "too_many_attempts" | "too_many_logins" | "account_disabled" | "password_login_disabled" | "budget_exceeded" | "invalid_budget" | "budget_not_found" | "sso_unknown_provider" | "sso_state_mismatch" | "sso_denied" | "sso_invalid_token" | "sso_provider_unavailable" | "sso_no_account" | "sso_email_taken" | "invalid_ticket" | "admin_only" | "cannot_modify_self" | "read_only" | "scoped_token" | "scope_root" | "scope_violation" | "share_root" | "outside_share" | "not_owner" | "generated_read_only" | "foreign_origin" | "invalid_username" | "invalid_role" | "username_taken" | "user_not_found" | "group_not_found" | "not_a_member" | "token_not_found" | "invalid_scope" | "invalid_expiry" | "invalid_uri" | "invalid_uris" | "missing_uri" | "not_found" | "not_a_folder" | "not_a_file" | "virtual_folder" | "invalid_name" | "already_exists" | "duplicate_name" | "path_in_name" | "invalid_move" | "invalid_copy" | "invalid_delete" | "holds_source" | "busy" | "offset_out_of_range" | "invalid_on_conflict" | "invalid_upload" | "no_files" | "too_many_files" | "file_too_large" | "upload_too_large" | "part_too_large" | "upload_failed" | "not_an_archive" | "import_unavailable" | "invalid_grantee" | "self_share" | "already_shared" | "share_not_found" | "not_a_pdf" | "too_large" | "page_out_of_range" | "parse_timeout" | "encrypted" | "parse_failed" | "renderer_unavailable" | "no_models" | "unknown_model" | "model_not_found" | "invalid_model" | "invalid_message" | "invalid_history" | "unknown_tool" | "unknown_command" | "invalid_arguments" | "outside_scope" | "scope_not_found" | "result_too_large" | "resource_too_large" | "too_many_streams" | "too_many_requests" | "too_many_checks" | "conversation_not_found" | "conversations_disabled" | "turn_in_progress" | "answer_not_running" | "uri_mismatch" | "invalid_title" | "invalid_edit" | "invalid_regenerate" | "invalid_skill" | "unknown_skill" | "builtin_skill" | "invalid_draft" | "model_refused" | "output_truncated" | "llm_error" | "embedding_failed" | "invalid_model_config" | "model_read_only" | "no_secrets_key" | "llm_auth" | "llm_model_not_found" | "llm_rate_limited" | "llm_bad_request" | "llm_server_error" | "llm_stream_error" | "llm_protocol_error" | "llm_incomplete_stream" | "llm_timeout" | "llm_connect_error" | "llm_canceled" | "compile_unavailable" | "invalid_executor" | "unknown_cli_profile" | "cli_profile_not_found" | "invalid_reasoning_effort" | "invalid_call_budget" | "invalid_timeout" | "invalid_output_parent" | "invalid_stale_in" | "invalid_quiet_s" | "generated_artifact" | "queue_full" | "job_not_found" | "job_finished" | "job_not_retryable" | "active_job_conflict" | "auto_compile_not_found" | "invalid_destination" | "foreign_destination" | "same_destination" | "destination_exists" | "no_parent" | "invalid_depth" | "invalid_if_header" | "lock_token_mismatch" | "locked" | "lock_check_failed" | "precondition_failed" | "is_a_folder" | "root" | "invalid_xml" | "unreadable_body" | "incomplete_body" | "internal" | "unavailable" | "insufficient_storage" | "not_ready" | "client_closed_request" | "directory_unavailable" | "directory_tls" | "directory_error";
                 /** @description The conversation that does not exist (conversation_not_found). */
                 conversation_id?: number;
                 /** @description The node already at the name (upload conflict). */
@@ -3334,6 +3462,147 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listAdminModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models, and whether a secrets key is configured (without one no API key can be stored). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminModelList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createAdminModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminModelInput"];
+            };
+        };
+        responses: {
+            /** @description The model as stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    checkAdminModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminModelInput"];
+            };
+        };
+        responses: {
+            /** @description Whether the call worked, how long it took, and why not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooMany"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAdminModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model id, path-escaped (team%2Fgpt). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateAdminModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model id, path-escaped (team%2Fgpt). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminModelInput"];
+            };
+        };
+        responses: {
+            /** @description The model as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };
