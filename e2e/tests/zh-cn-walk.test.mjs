@@ -22,7 +22,7 @@ const NAMES = new Set(
   [
     "Knowspace", "KnowAgent", "MCP", "API", "REST", "URL", "PDF", "OCR", "JSON", "Markdown", "SSE", "OpenAI",
     "Claude", "Code", "Cursor", "VS", "Codex", "WebDAV", "Ollama", "CLI", "LLM", "UTF", "token",
-    "Authorization", "Bearer", "English",
+    "Authorization", "Bearer", "English", "CSV", "UTC",
     // KnowAgent's tools, named as the model calls them.
     "read", "search",
     "Ctrl", "Shift", "Enter", "Del", "Esc",
