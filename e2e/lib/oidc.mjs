@@ -15,16 +15,17 @@ function binaryPath() {
 /**
  * startProvider runs the provider with users ({subject: {username,
  * password, email, email_verified, groups}}) and one client "web" whose
- * redirect is the server at serverURL, provider id id. It resolves to
- * { issuer, usersFile, setUsers, stop }.
+ * redirects are the server at serverURL, for each provider id in ids. It
+ * resolves to { issuer, usersFile, setUsers, stop }.
  */
-export async function startProvider({ serverURL, id, users }) {
+export async function startProvider({ serverURL, ids, users }) {
   const dir = await mkdtemp(path.join(tmpdir(), "knowspace-oidc-"));
   const usersFile = path.join(dir, "users.json");
   const setUsers = (u) => writeFile(usersFile, JSON.stringify(u));
   await setUsers(users);
   const port = await freePort();
-  const client = `web:web-secret:${serverURL}/api/v1/auth/sso/${id}/callback|${serverURL}/`;
+  const redirects = ids.map((id) => `${serverURL}/api/v1/auth/sso/${id}/callback`).join(",");
+  const client = `web:web-secret:${redirects}|${serverURL}/`;
   const child = spawn(binaryPath(), ["-addr", `127.0.0.1:${port}`, "-users", usersFile, "-client", client], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -41,8 +42,11 @@ export async function startProvider({ serverURL, id, users }) {
   return { issuer, usersFile, setUsers, stop: () => child.kill("SIGTERM") };
 }
 
-/** ssoEnv writes a config with the provider and returns the server environment that reads it. */
-export async function ssoEnv({ serverURL, provider, id, name, passwordLogin = true }) {
+/**
+ * ssoEnv writes a config naming the provider once per entry of providers
+ * ({id, name}) and returns the server environment that reads it.
+ */
+export async function ssoEnv({ serverURL, provider, providers, passwordLogin = true }) {
   const dir = await mkdtemp(path.join(tmpdir(), "knowspace-sso-cfg-"));
   const file = path.join(dir, "config.yaml");
   await writeFile(
@@ -51,7 +55,9 @@ export async function ssoEnv({ serverURL, provider, id, name, passwordLogin = tr
 auth:
   password_login: ${passwordLogin}
   oidc:
-    - id: ${id}
+${providers
+  .map(
+    ({ id, name }) => `    - id: ${id}
       name: ${name}
       issuer: ${provider.issuer}
       client_id: web
@@ -59,6 +65,8 @@ auth:
       groups_claim: groups
       groups: {eng: engineering}
 `,
+  )
+  .join("")}`,
   );
   return { KB_CONFIG: file, KB_E2E_OIDC_SECRET: "web-secret", KB_LISTEN: new URL(serverURL).host };
 }

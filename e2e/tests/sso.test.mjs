@@ -14,18 +14,19 @@ import { freePort } from "../lib/server.mjs";
 
 const ALICE = { u1: { username: "alice@corp.example", password: "alice-pw", email: "alice@corp.example", email_verified: true, groups: ["eng"] } };
 
-function withProvider({ passwordLogin }) {
-  const providers = [];
-  after(() => providers.forEach((p) => p.stop()));
+function withProvider({ passwordLogin, providers = [{ id: "corp", name: "Corp SSO" }] }) {
+  const running = [];
+  after(() => running.forEach((p) => p.stop()));
   const ws = withWorkspace({
     page: false,
     env: async () => {
       const serverURL = `http://127.0.0.1:${await freePort()}`;
-      const provider = await startProvider({ serverURL, id: "corp", users: ALICE });
-      providers.push(provider);
-      return ssoEnv({ serverURL, provider, id: "corp", name: "Corp SSO", passwordLogin });
+      const provider = await startProvider({ serverURL, ids: providers.map((p) => p.id), users: ALICE });
+      running.push(provider);
+      return ssoEnv({ serverURL, provider, providers, passwordLogin });
     },
   });
+  ws.provider = () => running[0];
   return ws;
 }
 
@@ -37,7 +38,7 @@ async function signInAtProvider(page) {
 }
 
 describe("single sign-on", { timeout: 120_000 }, () => {
-  const ws = withProvider({ passwordLogin: true });
+  const ws = withProvider({ passwordLogin: true, providers: [{ id: "corp", name: "Corp SSO" }, { id: "lab", name: "Lab login" }] });
 
   ws.it("signs in through the provider with the mapped group, and signs out there too", async () => {
     await ws.api("/admin/groups", { method: "POST", json: { name: "engineering" }, status: 201 });
@@ -69,6 +70,22 @@ describe("single sign-on", { timeout: 120_000 }, () => {
     assert.equal(endSession.length, 1, "the browser went to the provider's end-session endpoint");
     assert.ok(endSession[0].searchParams.get("id_token_hint"), "with the ID token as hint");
     assert.equal(new URL(page.url()).origin, ws.server.baseURL, "and the provider sent it back");
+
+    // The provider drops alice from eng: the next sign-in takes the membership, and the share, away.
+    await ws.provider().setUsers({ u1: { ...ALICE.u1, groups: ["staff"] } });
+    await page.getByRole("link", { name: "Continue with Corp SSO" }).click();
+    await signInAtProvider(page);
+    await page.getByRole("tree", { name: "Files" }).waitFor();
+    const again = await page.evaluate(() => localStorage.getItem("knowspace.token"));
+    const after = await (await fetch(`${ws.server.baseURL}/api/v1/resources?uri=kb://shared/`, { headers: { Authorization: `Bearer ${again}` } })).json();
+    assert.deepEqual(after.items, [], "the share went with the membership");
+  });
+
+  ws.it("offers every configured provider side by side", async () => {
+    const page = await ws.open({ signIn: false });
+    await page.goto("/");
+    const names = await page.locator(".login-providers a").allInnerTexts();
+    assert.deepEqual(names.map((n) => n.trim()), ["Continue with Corp SSO", "Continue with Lab login"]);
   });
 
   ws.it("the button speaks Chinese", async () => {
