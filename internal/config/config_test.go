@@ -100,6 +100,7 @@ func TestLoadErrorsNameTheField(t *testing.T) {
 		{"blob_store: s3\ns3:\n  endpoint: http://s3:8333", "", "s3.bucket"},
 		{"blob_store: s3\ns3:\n  endpoint: http://s3:8333\n  bucket: b\n  prefix: kb", "", "s3.prefix"},
 		{"auth:\n  password_login: false", "", "auth.password_login"},
+		{"turns:\n  detached_timeout: 10ms", "", "turns.detached_timeout"},
 		{"auth:\n  oidc:\n    - id: corp\n      issuer: https://idp.example\n      client_id: kb\n      client_secret_env: S", "S=x", "public_url:"},
 		{"public_url: https://kb.example/app\nauth:\n  oidc:\n    - id: corp", "", "public_url:"},
 		{"public_url: https://kb.example\nauth:\n  oidc:\n    - id: Corp!", "", "auth.oidc[0].id"},
