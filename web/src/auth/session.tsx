@@ -1,6 +1,6 @@
 // The signed-in session: who is logged in, sign-in, sign-out, and the 401 path.
 
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, authHeaders, onUnauthorized } from "../api/client";
@@ -10,22 +10,9 @@ import { clearSession, loadSession, saveSession } from "../api/token";
 import type { LoginResponse, User } from "../api/types";
 import { navigate } from "../layout/route";
 import { setErrorReader } from "../ui/errors";
+import { SessionContext } from "./sessionContext";
+import type { SessionValue } from "./sessionContext";
 
-interface SessionValue {
-  user: User | null;
-  /** notice is shown on the login page, e.g. after the session expired. */
-  notice: string | null;
-  /** ssoError is the code a provider's sign-in failed with, for the login page to explain. */
-  ssoError: string | null;
-  /** redeeming: a provider's sign-in is being finished; the login page waits. */
-  redeeming: boolean;
-  signIn: (username: string, password: string) => Promise<void>;
-  signOut: () => void;
-  /** signedInHere: this page signed in (rather than loading a kept session), so focus has nowhere to be yet. */
-  signedInHere: boolean;
-}
-
-export const SessionContext = createContext<SessionValue | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();

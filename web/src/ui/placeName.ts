@@ -4,7 +4,7 @@
 
 import { useCallback, useContext } from "react";
 import { useTranslation } from "react-i18next";
-import { SessionContext } from "../auth/session";
+import { SessionContext } from "../auth/sessionContext";
 import { displayPath, rootURI } from "../api/uri";
 
 const ME = "kb://me/";
