@@ -115,47 +115,47 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	if len(raw) > maxAnswerBytes {
 		return nil, &Error{Status: resp.StatusCode, msg: fmt.Sprintf("embedding model %s: answer larger than %d MiB", c.cfg.ID, maxAnswerBytes>>20)}
 	}
-	vs, err := c.decode(raw, len(texts))
+	vs, prompt, err := c.decode(raw, len(texts))
 	if err == nil && c.OnUsage != nil {
-		tokens, estimated := usageOf(raw, texts)
+		tokens, estimated := prompt, false
+		if tokens <= 0 {
+			tokens, estimated = estimateTokens(texts), true
+		}
 		c.OnUsage(c.cfg.ID, tokens, estimated, float64(tokens)*c.cfg.PriceInput/1e6)
 	}
 	return vs, err
 }
 
-// usageOf is the answer's prompt_tokens, or bytes/3 of the texts (as the
-// chat models' estimate) when the provider sent none.
-func usageOf(raw []byte, texts []string) (int, bool) {
-	var ans struct {
-		Usage *struct {
-			PromptTokens int `json:"prompt_tokens"`
-		} `json:"usage"`
-	}
-	if json.Unmarshal(raw, &ans) == nil && ans.Usage != nil && ans.Usage.PromptTokens > 0 {
-		return ans.Usage.PromptTokens, false
-	}
+// estimateTokens counts texts as the chat models' estimate does (bytes/3),
+// for a provider that reports no usage.
+func estimateTokens(texts []string) int {
 	n := 0
 	for _, t := range texts {
 		n += len(t)
 	}
-	return (n + 2) / 3, true
+	return (n + 2) / 3
 }
 
-func (c *Client) decode(raw []byte, n int) ([][]float32, error) {
+// decode reads the vectors and the prompt_tokens the answer reports (0
+// when it reports none).
+func (c *Client) decode(raw []byte, n int) ([][]float32, int, error) {
 	var ans struct {
 		Data []struct {
 			Index     *int      `json:"index"`
 			Embedding []float32 `json:"embedding"`
 		} `json:"data"`
+		Usage struct {
+			PromptTokens int `json:"prompt_tokens"`
+		} `json:"usage"`
 	}
 	bad := func(format string, args ...any) error {
 		return &Error{Status: http.StatusOK, msg: fmt.Sprintf("embedding model %s: ", c.cfg.ID) + fmt.Sprintf(format, args...)}
 	}
 	if err := json.Unmarshal(raw, &ans); err != nil {
-		return nil, bad("answer is not an embeddings object: %v", err)
+		return nil, 0, bad("answer is not an embeddings object: %v", err)
 	}
 	if len(ans.Data) != n {
-		return nil, bad("asked for %d vectors, got %d", n, len(ans.Data))
+		return nil, 0, bad("asked for %d vectors, got %d", n, len(ans.Data))
 	}
 	out := make([][]float32, n)
 	for i, d := range ans.Data {
@@ -164,13 +164,13 @@ func (c *Client) decode(raw []byte, n int) ([][]float32, error) {
 			at = *d.Index
 		}
 		if at < 0 || at >= n || out[at] != nil {
-			return nil, bad("answer holds a bad or repeated index %d", at)
+			return nil, 0, bad("answer holds a bad or repeated index %d", at)
 		}
 		if len(d.Embedding) == 0 {
-			return nil, bad("vector %d is empty", at)
+			return nil, 0, bad("vector %d is empty", at)
 		}
 		if !Normalize(d.Embedding) {
-			return nil, bad("vector %d has no direction (all zeros, or not finite)", at)
+			return nil, 0, bad("vector %d has no direction (all zeros, or not finite)", at)
 		}
 		out[at] = d.Embedding
 	}
@@ -181,10 +181,10 @@ func (c *Client) decode(raw []byte, n int) ([][]float32, error) {
 	}
 	for i, v := range out {
 		if len(v) != c.dims {
-			return nil, bad("vector %d has %d dimensions, expected %d", i, len(v), c.dims)
+			return nil, 0, bad("vector %d has %d dimensions, expected %d", i, len(v), c.dims)
 		}
 	}
-	return out, nil
+	return out, ans.Usage.PromptTokens, nil
 }
 
 // upstreamMessage picks the message of an OpenAI-style error body, or the

@@ -62,6 +62,9 @@ func (b *Budgets) For(ctx context.Context, userID int64) ([]Status, error) {
 	if err != nil {
 		return nil, apierr.Internal("read budgets", err)
 	}
+	if len(all) == 0 {
+		return []Status{}, nil // every turn asks; most servers set no budget
+	}
 	groups, err := b.st.GroupsOf(ctx, userID)
 	if err != nil {
 		return nil, apierr.Internal("read budgets: groups", err)
