@@ -1,11 +1,8 @@
 package httpapi
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,42 +14,8 @@ import (
 	"github.com/knowspace/knowspace/internal/turn"
 )
 
-// sseEvent is one event with the id it was sent under.
-type sseEvent struct {
-	id   int
-	name string
-	data map[string]any
-}
-
-// readSSE reads events, with their ids, until each says stop or the body
-// ends.
-func readSSE(t *testing.T, r io.Reader, each func(sseEvent) bool) []sseEvent {
-	t.Helper()
-	var out []sseEvent
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var cur sseEvent
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "id: "):
-			cur.id, _ = strconv.Atoi(strings.TrimPrefix(line, "id: "))
-		case strings.HasPrefix(line, "event: "):
-			cur.name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			_ = json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &cur.data)
-		case line == "" && cur.name != "":
-			out = append(out, cur)
-			if !each(cur) {
-				return out
-			}
-			cur = sseEvent{}
-		}
-	}
-	return out
-}
-
-func answerText(evs []sseEvent) string {
+// answerText is the deltas of events, joined.
+func answerText(evs []stEvent) string {
 	var b strings.Builder
 	for _, e := range evs {
 		if e.name == "delta" {
@@ -73,7 +36,7 @@ func TestDetachedTurnOutlivesItsClient(t *testing.T) {
 			fakellm.Data(fakellm.TextChunk(" second")), fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Done()))
 		ctx, leave := context.WithCancel(context.Background())
 		resp := env.post(ctx, t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"stay","detach":true}`)
-		seen := readSSE(t, resp.Body, func(e sseEvent) bool { return e.name != "delta" })
+		seen := stReadEvents(t, resp.Body, func(e stEvent) bool { return e.name != "delta" })
 		leave()
 		resp.Body.Close()
 		if len(seen) < 2 || seen[0].name != "start" || seen[0].id != 1 || answerText(seen) != "first" {
@@ -86,7 +49,7 @@ func TestDetachedTurnOutlivesItsClient(t *testing.T) {
 		path := fmt.Sprintf("/api/v1/knowledge-agent/stream/%d", msgID)
 		req := env.request(t, context.Background(), http.MethodGet, path, "alice", nil)
 		req.Header.Set("Last-Event-ID", strconv.Itoa(last))
-		rest := readSSE(t, env.send(t, req).Body, func(sseEvent) bool { return true })
+		rest := stReadEvents(t, env.send(t, req).Body, func(stEvent) bool { return true })
 		if len(rest) == 0 || rest[0].id != last+1 || answerText(rest) != " second" || rest[len(rest)-1].name != "done" {
 			t.Fatalf("after id %d: %+v", last, rest)
 		}
@@ -102,7 +65,7 @@ func TestDetachedTurnOutlivesItsClient(t *testing.T) {
 		st, raw := env.call(t, "bob", http.MethodGet, path, "")
 		wantCode(t, st, raw, http.StatusNotFound, "answer_not_running")
 		// Read from the start once more: the whole answer, as sent.
-		all := readSSE(t, env.send(t, env.request(t, context.Background(), http.MethodGet, path+"?after=0", "alice", nil)).Body, func(sseEvent) bool { return true })
+		all := stReadEvents(t, env.send(t, env.request(t, context.Background(), http.MethodGet, path+"?after=0", "alice", nil)).Body, func(stEvent) bool { return true })
 		if answerText(all) != "first second" || all[0].name != "start" {
 			t.Fatalf("from the start: %+v", all)
 		}
@@ -125,7 +88,7 @@ func TestDetachedTurnStopsOnStopAndWhenUnwatched(t *testing.T) {
 		defer leave()
 		resp := env.post(ctx, t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"go","detach":true}`)
 		defer resp.Body.Close()
-		seen := readSSE(t, resp.Body, func(e sseEvent) bool { return e.name != "delta" })
+		seen := stReadEvents(t, resp.Body, func(e stEvent) bool { return e.name != "delta" })
 		return int64(seen[0].data["message_id"].(float64)), int64(seen[0].data["conversation_id"].(float64))
 	}
 
@@ -137,7 +100,7 @@ func TestDetachedTurnStopsOnStopAndWhenUnwatched(t *testing.T) {
 		t.Fatalf("stop: %d %s", st, raw)
 	}
 	// A client coming back after the stop reads how it ended.
-	evs := readSSE(t, env.send(t, env.request(t, context.Background(), http.MethodGet, path, "alice", nil)).Body, func(sseEvent) bool { return true })
+	evs := stReadEvents(t, env.send(t, env.request(t, context.Background(), http.MethodGet, path, "alice", nil)).Body, func(stEvent) bool { return true })
 	if last := evs[len(evs)-1]; last.name != "error" || last.data["code"] != "stopped" {
 		t.Fatalf("a follower of a stopped turn: %+v", evs)
 	}

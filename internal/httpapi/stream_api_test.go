@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,7 @@ func stSetupOn(t testing.TB, stack *apptest.Stack, tweak ...func(*Deps)) *apiEnv
 type stEvent struct {
 	name string
 	data map[string]any
+	id   int // the SSE id a detached turn sends; 0 when none
 }
 
 // stReadEvents parses an SSE body the way a strict client would.
@@ -61,9 +63,12 @@ func stReadEvents(t *testing.T, r io.Reader, each func(stEvent) bool) []stEvent 
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	var name string
+	id := 0
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
+		case strings.HasPrefix(line, "id: "):
+			id, _ = strconv.Atoi(strings.TrimPrefix(line, "id: "))
 		case strings.HasPrefix(line, "event: "):
 			name = strings.TrimPrefix(line, "event: ")
 		case strings.HasPrefix(line, "data: "):
@@ -71,7 +76,8 @@ func stReadEvents(t *testing.T, r io.Reader, each func(stEvent) bool) []stEvent 
 			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
 				t.Fatalf("event %s has bad JSON: %v", name, err)
 			}
-			ev := stEvent{name, d}
+			ev := stEvent{name: name, data: d, id: id}
+			id = 0
 			out = append(out, ev)
 			if each != nil && !each(ev) {
 				return out

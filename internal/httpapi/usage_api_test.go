@@ -166,7 +166,9 @@ func TestBudgetRefusesTheNextTurn(t *testing.T) {
 			t.Fatal(err)
 		}
 		gid := g.ID
-		env.call(t, "root", http.MethodPut, "/api/v1/admin/budgets", fmt.Sprintf(`{"scope":"group","group_id":%d,"period":"month","max_cost":0.001}`, gid))
+		if st, raw := env.call(t, "root", http.MethodPut, "/api/v1/admin/budgets", fmt.Sprintf(`{"scope":"group","group_id":%d,"period":"month","max_cost":0.001}`, gid)); st != http.StatusOK || !strings.Contains(string(raw), `"subject":"team"`) {
+			t.Fatalf("put the group's budget: %d %s", st, raw)
+		}
 		st, raw = env.call(t, "bob", http.MethodPost, "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"again"}`)
 		if st != http.StatusTooManyRequests || !strings.Contains(string(raw), `"subject":"team"`) {
 			t.Fatalf("bob over his group's budget: %d %s", st, raw)
