@@ -7,31 +7,9 @@ import { previewContent, treeItem } from "../lib/browser.mjs";
 import { ADMIN_PASSWORD, ADMIN_USER } from "../lib/server.mjs";
 import { lastAssistant, waitStatus } from "../lib/agent.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
+import { focusedName, tabTo } from "../lib/keyboard.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
-
-/** focusedName is "role-or-tag:accessible-ish name" of document.activeElement. */
-function focusedName(page) {
-  return page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return "body";
-    const role = el.getAttribute("role") ?? el.tagName.toLowerCase();
-    const name = el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 40) ?? "";
-    return `${role}:${name}`;
-  });
-}
-
-/** tabTo presses Tab until the focused element's name matches want (at most 40 times). */
-async function tabTo(page, want) {
-  const seen = [];
-  for (let i = 0; i < 40; i++) {
-    await page.keyboard.press("Tab");
-    const name = await focusedName(page);
-    if (want.test(name)) return;
-    seen.push(name);
-  }
-  assert.fail(`Tab never reached ${want}; went through ${seen.join(" | ")}`);
-}
 
 describe("the main jobs, keyboard only", { timeout: 120_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM, signIn: false });

@@ -11,32 +11,10 @@ import { lastAssistant, waitStatus } from "../lib/agent.mjs";
 import { assertAccessible } from "../lib/axe.mjs";
 import { compileForm } from "../lib/compile.mjs";
 import { FAKE_LLM, withWorkspace } from "../lib/fixture.mjs";
+import { focusedName, tabTo } from "../lib/keyboard.mjs";
 
 const ROOT = `kb://users/${ADMIN_USER}/`;
 const PLAN = `${ROOT}notes/research-plan.md`;
-
-/** focusedName is "role-or-tag:name" of document.activeElement. */
-function focusedName(page) {
-  return page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return "body";
-    const role = el.getAttribute("role") ?? el.tagName.toLowerCase();
-    const name = el.getAttribute("aria-label") ?? el.textContent?.trim().slice(0, 40) ?? "";
-    return `${role}:${name}`;
-  });
-}
-
-/** tabTo presses Tab until the focused element's name matches want (at most 60 times). */
-async function tabTo(page, want) {
-  const seen = [];
-  for (let i = 0; i < 60; i++) {
-    await page.keyboard.press("Tab");
-    const name = await focusedName(page);
-    if (want.test(name)) return;
-    seen.push(name);
-  }
-  assert.fail(`Tab never reached ${want}; went through ${seen.join(" | ")}`);
-}
 
 describe("a newcomer's journey, keyboard only, with axe on every screen", { timeout: 240_000 }, () => {
   const ws = withWorkspace({ env: FAKE_LLM, signIn: false });
