@@ -48,6 +48,9 @@ type Conversation struct {
 	// ActiveAt is the last activity (a question asked, an answer stored):
 	// the list's order. A rename changes UpdatedAt, not this.
 	ActiveAt time.Time `json:"active_at"`
+	// AnsweringMessageID is the answer being written right now, in lists:
+	// another tab follows it at /knowledge-agent/stream/{id}.
+	AnsweringMessageID *int64 `json:"answering_message_id,omitempty"`
 }
 
 func view(c store.Conversation) Conversation {
@@ -214,8 +217,20 @@ func (s *Service) List(ctx context.Context, c kb.Caller, r ListRequest) (Page, e
 	if rows, err = s.visible(ctx, c, rows); err != nil {
 		return Page{}, err
 	}
+	ids := make([]int64, len(rows))
+	for i, row := range rows {
+		ids[i] = row.ID
+	}
+	answering, err := s.Store.AnsweringMessages(ctx, ids)
+	if err != nil {
+		return Page{}, err
+	}
 	for _, row := range rows {
-		p.Items = append(p.Items, view(row))
+		v := view(row)
+		if id, ok := answering[row.ID]; ok {
+			v.AnsweringMessageID = &id
+		}
+		p.Items = append(p.Items, v)
 	}
 	return p, nil
 }

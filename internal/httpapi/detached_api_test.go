@@ -119,3 +119,37 @@ func TestDetachedTurnStopsOnStopAndWhenUnwatched(t *testing.T) {
 		t.Fatalf("an unwatched turn after the timeout: %+v", a[len(a)-1])
 	}
 }
+
+// TestConversationListMarksAnswering: while a detached turn writes its
+// answer, the list names the message being written, so another tab can
+// mark the conversation "answering…" and follow it; once it ends, no mark.
+func TestConversationListMarksAnswering(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := stSetup(t, dialect)
+		env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("slow")), fakellm.Sleep(500*time.Millisecond),
+			fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Done()))
+		resp := env.post(context.Background(), t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"mark","detach":true}`)
+		seen := stReadEvents(t, resp.Body, func(e stEvent) bool { return e.name != "delta" })
+		resp.Body.Close()
+		msgID := int64(seen[0].data["message_id"].(float64))
+		convID := int64(seen[0].data["conversation_id"].(float64))
+		type item struct {
+			ID        int64  `json:"id"`
+			Answering *int64 `json:"answering_message_id"`
+		}
+		list := func(user string) []item {
+			var page struct {
+				Items []item `json:"items"`
+			}
+			env.mustCall(t, user, http.MethodGet, convPath, "", 200, &page)
+			return page.Items
+		}
+		if got := list("alice"); len(got) != 1 || got[0].ID != convID || got[0].Answering == nil || *got[0].Answering != msgID {
+			t.Fatalf("while answering: %+v", got)
+		}
+		env.settled(t, "alice", convID)
+		if got := list("alice"); len(got) != 1 || got[0].Answering != nil {
+			t.Fatalf("after the answer: %+v", got)
+		}
+	})
+}

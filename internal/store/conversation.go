@@ -104,6 +104,22 @@ func (s *Store) ListConversations(ctx context.Context, q ConversationQuery) ([]C
 	return out, translate(err)
 }
 
+// AnsweringMessages maps each of the conversations with an answer still
+// being written to that answer's message id.
+func (s *Store) AnsweringMessages(ctx context.Context, conversationIDs []int64) (map[int64]int64, error) {
+	out := map[int64]int64{}
+	if len(conversationIDs) == 0 {
+		return out, nil
+	}
+	var rows []ConversationMessage
+	err := s.db.WithContext(ctx).Select("id", "conversation_id").
+		Where("conversation_id IN ? AND status = ? AND is_current", conversationIDs, MessageStreaming).Find(&rows).Error
+	for _, m := range rows {
+		out[m.ConversationID] = m.ID
+	}
+	return out, translate(err)
+}
+
 // RenameConversation sets the title.
 func (s *Store) RenameConversation(ctx context.Context, id int64, title string) error {
 	return translate(s.db.WithContext(ctx).Model(&Conversation{}).Where("id = ?", id).
