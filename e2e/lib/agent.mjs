@@ -63,7 +63,8 @@ export async function askAndWait(page, text, statuses = "done") {
 export function recordStreams(page) {
   const bodies = [];
   page.on("request", (req) => {
-    if (req.method() === "POST" && req.url().includes("/api/v1/knowledge-agent/stream")) {
+    // The question itself, not a Stop (…/stream/{id}/stop).
+    if (req.method() === "POST" && new URL(req.url()).pathname === "/api/v1/knowledge-agent/stream") {
       bodies.push(JSON.parse(req.postData() ?? "{}"));
     }
   });

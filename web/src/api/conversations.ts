@@ -55,3 +55,15 @@ export async function exportConversation(id: number): Promise<{ blob: Blob; name
   const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(cd);
   return { blob: await res.blob(), name: m ? decodeURIComponent(m[1]!) : `conversation-${id}.md` };
 }
+
+/**
+ * stopAnswer ends an answer being written, from any tab; one that already
+ * ended (404) is fine: there is nothing left to stop.
+ */
+export async function stopAnswer(messageId: number): Promise<void> {
+  try {
+    await request(`/knowledge-agent/stream/${messageId}/stop`, { method: "POST" });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
+}

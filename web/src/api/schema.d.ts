@@ -1643,6 +1643,11 @@ export interface components {
              * @description The last activity (a question asked, an answer stored): the list is ordered by it, newest first. A rename changes updated_at, not this.
              */
             active_at: string;
+            /**
+             * Format: int64
+             * @description In lists, the answer being written right now (a turn still running): GET /knowledge-agent/stream/{message_id} follows it. Absent otherwise.
+             */
+            answering_message_id?: number;
             /** Format: date-time */
             created_at: string;
             /** Format: int64 */

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Download, Folder, Pencil, Trash2 } from "lucide-react";
+import { Download, Folder, LoaderCircle, Pencil, Trash2 } from "lucide-react";
 import type { StoredConversation } from "../api/conversations";
 
 interface Props {
@@ -27,7 +27,14 @@ export function ConversationRow({ conversation: c, title, folder, time, current,
         <span className="conversation-meta muted small">
           <Folder size={11} aria-hidden />
           <span className="conversation-folder">{folder}</span>
-          <time dateTime={c.active_at}>{time}</time>
+          {c.answering_message_id ? (
+            <span className="conversation-answering" data-answering>
+              <LoaderCircle size={11} className="spin" aria-hidden />
+              {t("answering")}
+            </span>
+          ) : (
+            <time dateTime={c.active_at}>{time}</time>
+          )}
         </span>
       </button>
       <span className="conversation-actions">

@@ -52,6 +52,17 @@ describe("turnsOf", () => {
   });
 });
 
+describe("an answer still being written", () => {
+  it("opens as a streaming turn with nothing in it yet, to be followed from its first event", () => {
+    const c = storedConversation(9, S, [
+      msg({ id: 1, role: "user", content: "q" }),
+      msg({ id: 2, role: "assistant", content: "half", status: "streaming" }),
+    ]);
+    expect(c.turns[0]).toMatchObject({ id: "2", status: "streaming", parts: [], question: "q" });
+    expect(historyOf(c)).toEqual([]);
+  });
+});
+
 describe("turnsOf with versions", () => {
   it("keeps an answer's earlier versions as earlier turns, oldest first", () => {
     const [t] = turnsOf(

@@ -8,12 +8,17 @@ import type { Conversation, Turn, TurnPart, TurnStatus } from "../agent/chat/con
 function statusOf(m: StoredMessage): TurnStatus {
   if (m.status === "complete") return "done";
   if (m.status === "stopped") return "stopped";
+  // Still being written: the page follows it (useAgentChat) from its first event.
+  if (m.status === "streaming") return "streaming";
   return "error";
 }
 
 function answerTurn(user: StoredMessage, answer: StoredMessage | undefined, scope: string): Turn {
   const parts: TurnPart[] = [];
   const tools: Turn["tools"] = {};
+  if (answer?.status === "streaming") {
+    return { userId: String(user.id), id: String(answer.id), question: user.content, scope, modelId: answer.model_id ?? user.model_id, status: "streaming", parts, tools };
+  }
   if (answer?.reasoning) parts.push({ kind: "reasoning", text: answer.reasoning });
   for (const c of answer?.tool_calls ?? []) {
     parts.push({ kind: "tool", id: c.id });

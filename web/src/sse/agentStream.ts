@@ -1,10 +1,13 @@
 // One KnowAgent turn over POST /knowledge-agent/stream.
 
 import i18n from "../i18n";
-import { apiURL, authHeaders, errorFromBody, reportUnauthorized } from "../api/client";
-import { decodeEvent } from "./events";
-import type { AgentEvent, DoneEvent } from "./events";
-import { readSSE } from "./readSSE";
+import { apiURL, authHeaders } from "../api/client";
+import { followTurn } from "./followTurn";
+import { incompleteMessage, lostMessage, readTurn, refusal } from "./turnRead";
+import type { ProgressEvent, TurnCursor, TurnHooks, TurnOutcome } from "./turnRead";
+
+export { incompleteMessage, lostMessage } from "./turnRead";
+export type { ProgressEvent, TurnHooks, TurnOutcome } from "./turnRead";
 
 export interface HistoryItem {
   role: "user" | "assistant";
@@ -21,37 +24,24 @@ export interface StreamRequest {
   temporary?: boolean;
   regenerate?: number;
   edit?: number;
+  /** detach keeps the turn running when this connection ends; it is followed again by its message id */
+  detach?: boolean;
 }
-
-/** ProgressEvent is every event but the two that end a turn. */
-export type ProgressEvent = Exclude<AgentEvent, { type: "done" } | { type: "error" }>;
-
-/**
- * TurnOutcome is how a turn ended. Only "done" is a complete answer:
- * "error" is an error event or a refusal, "incomplete" a stream that ended
- * without done or error, "stopped" the client's own abort.
- */
-export type TurnOutcome =
-  | { kind: "done"; done: DoneEvent }
-  | { kind: "error"; code: string; message: string; status?: number }
-  | { kind: "incomplete"; message: string }
-  | { kind: "stopped" };
-
-// Functions, not constants: the sentence is in the language of the moment the turn ends.
-export const incompleteMessage = () => i18n.t("agent:incomplete");
-export const lostMessage = () => i18n.t("agent:lost");
 
 /**
  * streamTurn sends one question and reports each event as it arrives. It never
  * throws: every ending, including the caller's abort, is a TurnOutcome. The
  * first done or error ends the turn at once: reading stops and the body is
- * cancelled; anything after it is ignored.
+ * cancelled; anything after it is ignored. A detached turn (req.detach) whose
+ * connection drops is followed again after the last event id it saw, so a
+ * flaky network leaves no gap.
  */
 export async function streamTurn(
   req: StreamRequest,
   onEvent: (ev: ProgressEvent) => void,
   signal: AbortSignal,
   fetchImpl: typeof fetch = fetch,
+  hooks: TurnHooks = {},
 ): Promise<TurnOutcome> {
   let res: Response;
   try {
@@ -65,42 +55,13 @@ export async function streamTurn(
     if (signal.aborted) return { kind: "stopped" };
     return { kind: "error", code: "network_error", message: i18n.t("errors:network_error") };
   }
-  if (!res.ok) {
-    const err = errorFromBody(res.status, res.statusText, await res.text().catch(() => ""));
-    if (res.status === 401) reportUnauthorized(err);
-    return { kind: "error", code: err.code, message: err.message, status: res.status };
+  if (!res.ok) return refusal(res);
+  const cursor: TurnCursor = { last: 0 };
+  const read = await readTurn(res, onEvent, signal, cursor);
+  if (read.outcome) return read.outcome;
+  if (req.detach && cursor.messageId !== undefined) {
+    return followTurn(cursor.messageId, cursor.last, onEvent, signal, { ...hooks, fetchImpl, reconnecting: true });
   }
-  if (!res.body) {
-    return { kind: "incomplete", message: incompleteMessage() };
-  }
-
-  // A holder, not a let: TypeScript does not see assignments made in callbacks.
-  const end: { outcome: TurnOutcome | null } = { outcome: null };
-  try {
-    await readSSE(res.body, {
-      onMessage: (msg) => {
-        if (end.outcome) return "stop";
-        const ev = decodeEvent(msg.event, msg.data);
-        if (!ev) return;
-        if (ev.type === "done") end.outcome = { kind: "done", done: ev.data };
-        else if (ev.type === "error")
-          end.outcome = {
-            kind: "error",
-            code: String(ev.data.code ?? "error"),
-            message: String(ev.data.message || ev.data.code || i18n.t("agent:failed")),
-          };
-        else onEvent(ev);
-        // done or error ends the turn now, even if the server keeps the
-        // connection open: stop reading (readSSE cancels the body).
-        return end.outcome ? "stop" : undefined;
-      },
-    });
-  } catch {
-    if (end.outcome) return end.outcome;
-    if (signal.aborted) return { kind: "stopped" };
-    return { kind: "incomplete", message: lostMessage() };
-  }
-  if (end.outcome) return end.outcome;
-  if (signal.aborted) return { kind: "stopped" };
-  return { kind: "incomplete", message: incompleteMessage() };
+  return read.broken ? { kind: "incomplete", message: lostMessage() } : { kind: "incomplete", message: incompleteMessage() };
 }
+

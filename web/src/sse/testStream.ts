@@ -67,3 +67,8 @@ export function bodyOf(chunks: (Uint8Array | string)[]): ReadableStream<Uint8Arr
 export function sse(event: string, data: unknown, eol = "\n"): string {
   return `event: ${event}${eol}data: ${JSON.stringify(data)}${eol}${eol}`;
 }
+
+/** sseID formats one event of a detached turn, with its id line. */
+export function sseID(id: number, event: string, data: unknown): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}

@@ -19,7 +19,7 @@ import { shownVersion } from "./versions";
 export function statusLine(tr: TFunction, t: Turn): { icon: ReactNode; text: string } {
   switch (t.status) {
     case "streaming":
-      return { icon: <LoaderCircle size={12} className="spin" aria-hidden />, text: tr("status.answering") };
+      return { icon: <LoaderCircle size={12} className="spin" aria-hidden />, text: tr(t.reconnecting ? "reconnecting" : "status.answering") };
     case "done": {
       const d = t.done;
       const bits = [tr("status.complete")];

@@ -35,6 +35,8 @@ export interface Turn {
   error?: { code: string; message: string };
   /** earlier answers to this question (Retry or Edit kept them), oldest first */
   earlier?: Turn[];
+  /** reconnecting: the connection to a running answer dropped and is being made again */
+  reconnecting?: boolean;
 }
 
 /** Conversation is the chat of one folder; switching folder starts a new one. */
@@ -118,10 +120,16 @@ export function applyEvent(c: Conversation, turnId: string, ev: ProgressEvent): 
   });
 }
 
+/** markReconnecting shows (or clears) that a streaming turn's connection is being made again. */
+export function markReconnecting(c: Conversation, turnId: string, on: boolean): Conversation {
+  return updateTurn(c, turnId, (t) => (t.status !== "streaming" || !!t.reconnecting === on ? t : { ...t, reconnecting: on }));
+}
+
 /** finishTurn records how a streaming turn ended; an already finished turn keeps its ending. */
 export function finishTurn(c: Conversation, turnId: string, outcome: TurnOutcome): Conversation {
-  return updateTurn(c, turnId, (t) => {
-    if (t.status !== "streaming") return t;
+  return updateTurn(c, turnId, (raw) => {
+    if (raw.status !== "streaming") return raw;
+    const t = raw.reconnecting ? { ...raw, reconnecting: false } : raw;
     switch (outcome.kind) {
       case "done":
         return { ...t, status: "done", done: outcome.done };

@@ -2,13 +2,17 @@
 // Stop, and a new conversation (with the old stream cancelled) when the
 // folder changes. With a server that stores conversations (stored), turns
 // name their conversation and Retry/Edit use regenerate/edit; otherwise
-// history lives in the page, as before.
+// history lives in the page, as before. Stored turns are detached: the server
+// runs them to their end whatever happens to this page, so a reload, another
+// tab or a dropped network follows them again; Stop and a folder switch stop
+// them on the server.
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { getConversation } from "../../api/conversations";
+import { getConversation, stopAnswer } from "../../api/conversations";
 import { storedConversation } from "../../conversations/fromStored";
 import { streamTurn } from "../../sse/agentStream";
-import type { StreamRequest } from "../../sse/agentStream";
+import type { StreamRequest, TurnOutcome } from "../../sse/agentStream";
+import { followTurn } from "../../sse/followTurn";
 import {
   appendTurn,
   applyEvent,
@@ -16,12 +20,25 @@ import {
   finishTurn,
   historyOf,
   isStreaming,
+  markReconnecting,
   newConversation,
   newTurn,
 } from "./conversation";
 import type { Conversation, Turn } from "./conversation";
 import { newMessageId } from "./ids";
+import { notifyIfHidden } from "./notifyDone";
 import { earlierAfterRetry } from "./versions";
+
+/** Active is the turn this page is reading: its stream, and the answer it writes once start names it. */
+interface Active {
+  ac: AbortController;
+  turnId: string;
+  /** detached: the server runs it on without this page; Stop must ask the server */
+  detached: boolean;
+  messageId?: number;
+  /** stopWhenNamed: Stop came before start named the answer; it is sent then */
+  stopWhenNamed?: boolean;
+}
 
 export interface AgentChat {
   conversation: Conversation;
@@ -47,7 +64,8 @@ function serverIds(t: Turn): { user?: number; answer?: number } {
   return { user: t.start?.user_message_id ?? num(t.userId), answer: t.start?.message_id ?? num(t.id) };
 }
 
-export function useAgentChat(scope: string, stored = false, onStored?: (id: number) => void): AgentChat {
+/** onChanged is told when the stored list changes: a conversation made, an answer begun or ended. */
+export function useAgentChat(scope: string, stored = false, onChanged?: () => void): AgentChat {
   const [conversation, setConversation] = useState<Conversation>(() => newConversation(newMessageId(), scope));
   const [storedId, setStoredId] = useState<number | null>(null);
   const [temporary, setTemporary] = useState(false);
@@ -55,20 +73,52 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
   latest.current = conversation;
   const storedRef = useRef(storedId);
   storedRef.current = storedId;
-  const onStoredRef = useRef(onStored);
-  onStoredRef.current = onStored;
-  const active = useRef<AbortController | null>(null);
+  const onChangedRef = useRef(onChanged);
+  onChangedRef.current = onChanged;
+  const active = useRef<Active | null>(null);
 
-  const abortActive = useCallback(() => {
-    active.current?.abort();
+  // leave stops reading the active turn; stop also ends it on the server.
+  const leave = useCallback((stop: boolean) => {
+    const a = active.current;
+    if (!a) return;
     active.current = null;
+    if (stop && a.detached) {
+      if (a.messageId === undefined) {
+        // The server has the turn but has not named it yet: read on until it does.
+        a.stopWhenNamed = true;
+        return;
+      }
+      void stopAnswer(a.messageId).catch(() => {});
+    }
+    a.ac.abort();
   }, []);
 
+  // finish records how the turn ended; the list drops its "answering…" mark.
+  const finish = useCallback((a: Active, outcome: TurnOutcome) => {
+    const t = latest.current.turns.find((x) => x.id === a.turnId);
+    if (t?.status === "streaming" && outcome.kind === "done") notifyIfHidden(t.question);
+    setConversation((c) => finishTurn(c, a.turnId, outcome));
+    if (active.current === a) active.current = null;
+    if (a.detached) onChangedRef.current?.();
+  }, []);
+
+  // follow reads a running answer into the turn until it ends.
+  const follow = useCallback(
+    (turnId: string, messageId: number) => {
+      const a: Active = { ac: new AbortController(), turnId, detached: true, messageId };
+      active.current = a;
+      void followTurn(messageId, 0, (ev) => setConversation((c) => applyEvent(c, turnId, ev)), a.ac.signal, {
+        onReconnecting: (on) => setConversation((c) => markReconnecting(c, turnId, on)),
+      }).then((outcome) => finish(a, outcome));
+    },
+    [finish],
+  );
+
   const reset = useCallback(() => {
-    abortActive();
+    leave(true);
     setStoredId(null);
     setConversation(newConversation(newMessageId(), scope));
-  }, [abortActive, scope]);
+  }, [leave, scope]);
 
   // A different folder is a different conversation: cancel the running stream
   // (the server stops the model and tools) and drop the chat.
@@ -76,7 +126,8 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
     if (latest.current.scope !== scope) reset();
   }, [scope, reset]);
 
-  useEffect(() => abortActive, [abortActive]);
+  // Leaving the page leaves a detached turn running: a reload follows it again.
+  useEffect(() => () => leave(false), [leave]);
 
   const run = useCallback(
     (message: string, modelId: string, replacing: string | undefined, extra: Partial<StreamRequest>) => {
@@ -88,13 +139,15 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
       // assigns new ones.
       const ids = { userId: newMessageId(), id: newMessageId() };
       const history = historyOf(conv);
-      const ac = new AbortController();
-      active.current = ac;
       const body: StreamRequest = { uri: scope, model_id: modelId, message, history, ...extra };
       // The server asks the stored question again itself and refuses a message with regenerate.
       if (body.regenerate !== undefined) body.message = "";
       if (stored && storedRef.current !== null && !temporary) body.conversation_id = storedRef.current;
       if (stored && temporary && storedRef.current === null) body.temporary = true;
+      // Only a stored answer can be found again, so only it outlives the page.
+      body.detach = stored && !body.temporary;
+      const a: Active = { ac: new AbortController(), turnId: ids.id, detached: body.detach };
+      active.current = a;
       const turn = newTurn(ids, message, scope, modelId);
       // A regenerated answer keeps the one it replaces as an earlier version, as the server does.
       if (replaced && extra.regenerate !== undefined) turn.earlier = earlierAfterRetry(replaced);
@@ -102,20 +155,29 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
       void streamTurn(
         body,
         (ev) => {
-          if (ev.type === "start" && typeof ev.data.conversation_id === "number" && storedRef.current !== ev.data.conversation_id) {
-            storedRef.current = ev.data.conversation_id;
-            setStoredId(ev.data.conversation_id);
-            onStoredRef.current?.(ev.data.conversation_id);
+          if (ev.type === "start") {
+            a.messageId = ev.data.message_id;
+            if (a.stopWhenNamed && a.messageId !== undefined) {
+              void stopAnswer(a.messageId).catch(() => {});
+              a.ac.abort();
+            }
+            if (typeof ev.data.conversation_id === "number") {
+              if (storedRef.current !== ev.data.conversation_id) {
+                storedRef.current = ev.data.conversation_id;
+                setStoredId(ev.data.conversation_id);
+              }
+              // The list marks the conversation answering (and shows a new one).
+              onChangedRef.current?.();
+            }
           }
           setConversation((c) => applyEvent(c, ids.id, ev));
         },
-        ac.signal,
-      ).then((outcome) => {
-        setConversation((c) => finishTurn(c, ids.id, outcome));
-        if (active.current === ac) active.current = null;
-      });
+        a.ac.signal,
+        fetch,
+        { onReconnecting: (on) => setConversation((c) => markReconnecting(c, ids.id, on)) },
+      ).then((outcome) => finish(a, outcome));
     },
-    [scope, stored, temporary],
+    [scope, stored, temporary, finish],
   );
 
   const send = useCallback(
@@ -141,23 +203,31 @@ export function useAgentChat(scope: string, stored = false, onStored?: (id: numb
     [run, stored],
   );
 
+  // Opening another conversation leaves this one's answer running; one
+  // still being written in the opened conversation is followed.
   const open = useCallback(
     async (id: number) => {
-      abortActive();
+      leave(false);
       const c = await getConversation(id, undefined, true);
       const conv = storedConversation(c.id, c.uri, c.messages ?? []);
       storedRef.current = c.id;
       latest.current = conv;
       setStoredId(c.id);
       setConversation(conv);
+      const writing = conv.turns.find((t) => t.status === "streaming");
+      if (writing) follow(writing.id, Number(writing.id));
       return conv;
     },
-    [abortActive],
+    [leave, follow],
   );
 
+  // Stop ends the answer at once, here and on the server (every tab following it sees it stopped).
   const stop = useCallback(() => {
-    active.current?.abort();
-  }, []);
+    const a = active.current;
+    if (!a) return;
+    leave(true);
+    setConversation((c) => finishTurn(c, a.turnId, { kind: "stopped" }));
+  }, [leave]);
 
   return {
     conversation,
