@@ -10,6 +10,7 @@ import { SourcesList } from "../../citations/SourcesList";
 import { sourcesOf } from "../../citations/sources";
 import { ChatMarkdown } from "./ChatMarkdown";
 import { ReasoningBlock } from "./ReasoningBlock";
+import { NotifyOffer } from "./NotifyOffer";
 import { ToolCard } from "./ToolCard";
 import { TurnActions } from "./TurnActions";
 import type { OpenPreview } from "../types";
@@ -123,6 +124,7 @@ export const TurnView = memo(function TurnView({
         {!live && <SourcesList sources={sources} display={display} onOpenPreview={onOpenPreview} />}
         <p className={`turn-status ${turn.status}`} role={turn.status === "error" || turn.status === "incomplete" ? "alert" : undefined}>
           {status.icon} <span>{status.text}</span>
+          {live && latest && <NotifyOffer />}
         </p>
         {/* Retry always asks again in place of the current answer, whichever version is shown. */}
         {!live && <TurnActions turn={turn} onRetry={onRetry && latest ? () => onRetry(current) : undefined} />}
