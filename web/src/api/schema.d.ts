@@ -1577,6 +1577,24 @@ export interface components {
         /** @description The tool's result; which one follows from the command. */
         CommandResult: components["schemas"]["LsResult"] | components["schemas"]["ReadResult"] | components["schemas"]["SearchResult"] | components["schemas"]["StatusResult"];
         CompileAnswer: {
+            /** @description Set when the batch would cross a usage budget of the caller, so only the files that fit (in the order given, each estimated by its size) were queued; the others are rejected with code budget_exceeded. */
+            budget?: {
+                /** @description How many were left out for the budget. */
+                left_out: number;
+                /** @enum {string} */
+                period: "day" | "month";
+                /** @description How many of the batch's files were queued. */
+                queued: number;
+                /** Format: date-time */
+                resets_at: string;
+                /**
+                 * @description The budget that leaves the least.
+                 * @enum {string}
+                 */
+                scope: "global" | "user" | "group";
+                /** @description The user's or group's name; empty for global. */
+                subject: string;
+            };
             jobs: components["schemas"]["Job"][];
             rejected: {
                 code: string;
