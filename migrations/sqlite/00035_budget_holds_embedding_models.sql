@@ -17,5 +17,16 @@ CREATE TABLE budget_holds (
 );
 CREATE INDEX budget_holds_budget ON budget_holds(budget_id, settled, id);
 
+-- Embedding models are added in the admin screens too: their dimensions
+-- and batch size (0: the defaults). Which embedding model is in use is
+-- kept with the change counter, so choosing one reaches every replica as
+-- any change of the models does; '' is the config file's first.
+ALTER TABLE admin_models ADD COLUMN dimensions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE admin_models ADD COLUMN batch_size INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE admin_models_version ADD COLUMN embedding_in_use TEXT NOT NULL DEFAULT '';
+
 -- +goose Down
+ALTER TABLE admin_models_version DROP COLUMN embedding_in_use;
+ALTER TABLE admin_models DROP COLUMN batch_size;
+ALTER TABLE admin_models DROP COLUMN dimensions;
 DROP TABLE budget_holds;
