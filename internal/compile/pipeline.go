@@ -79,6 +79,11 @@ func (s *Service) runJob(ctx context.Context, j store.Job, owner string) (Result
 		admitted, done, err := s.budget.Admit(ctx, j.UserID)
 		if err != nil {
 			if e, ok := apierr.As(err); ok {
+				if e.Details["in_flight"] == true {
+					// What is left is held by work running now: it may
+					// be free when that ends.
+					return r.res, transient(e.Code.String(), "%s", e.Message)
+				}
 				return r.res, permanent(e.Code.String(), "%s", e.Message)
 			}
 			return r.res, err

@@ -41,7 +41,7 @@ func compileBudgetEnv(t *testing.T, dialect string) (*apiEnv, *compile.Service, 
 	}
 	budgets := usage.NewBudgets(stack.Store, meter)
 	comp := compile.New(compile.Options{Store: stack.Store, Tree: stack.Tree, Models: cat.Models(), Budget: budgets,
-		Poll: 20 * time.Millisecond, Heartbeat: 50 * time.Millisecond})
+		Poll: 20 * time.Millisecond, Heartbeat: 50 * time.Millisecond, Backoff: func(int) time.Duration { return 300 * time.Millisecond }})
 	e := newAPIEnv(t, stack, Deps{Models: cat.Models(), Catalog: cat, Compile: comp, Usage: meter, Budgets: budgets}, "alice")
 	e.fake = fake
 	e.tokens["root"] = stack.NewUser(t, "root", store.RoleAdmin).Token
@@ -147,6 +147,61 @@ func TestQueuedJobChecksModelAccessWhenItStarts(t *testing.T) {
 		}
 		if n := e.fake.Completed(); n != 0 {
 			t.Fatalf("%d model calls for a job its user may not make", n)
+		}
+	})
+}
+
+// TestJobWaitsForTheRestHeldByRunningWork: a job that starts while what is
+// left of its user's budget is held by other running work is tried again,
+// not failed, and runs once that work settled.
+func TestJobWaitsForTheRestHeldByRunningWork(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e, comp, _ := compileBudgetEnv(t, dialect)
+		ctx := context.Background()
+		alice, err := e.stack.Store.UserByUsername(ctx, "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.expect("PUT", "/api/v1/admin/budgets", "root",
+			map[string]any{"scope": "user", "user_id": alice.ID, "period": "day", "max_tokens": 100000}, 200)
+		budgets, err := e.stack.Store.Budgets(ctx)
+		if err != nil || len(budgets) != 1 {
+			t.Fatalf("budgets: %v %v", budgets, err)
+		}
+		// Another replica's turn runs into the rest: nothing has settled
+		// yet to estimate from, so the job would have to cross too.
+		running := store.BudgetHold{BudgetID: budgets[0].ID, Crossing: true, CreatedAt: time.Now(), ExpiresAt: time.Now().Add(time.Hour)}
+		if err := e.stack.Store.AddBudgetHold(ctx, &running); err != nil {
+			t.Fatal(err)
+		}
+		e.upload("alice", "kb://me/obs/", map[string]string{"tides.md": "# Tides\n\nThe moon pulls the sea.\n"})
+		b := e.expect("POST", "/api/v1/knowledge-agent/compile", "alice",
+			map[string]any{"uris": []string{"kb://me/obs/tides.md"}, "executor": "llm", "model_id": "fake"}, 200)
+		id := cmpDecode[cmpEnqueue](t, b).Jobs[0].ID
+		pool := comp.Start(1)
+		defer pool.Stop(ctx)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			j, err := e.stack.Store.JobByID(ctx, alice.ID, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.State == store.JobFailed {
+				t.Fatalf("the job failed while the rest was held: %+v", j)
+			}
+			if j.Attempts >= 2 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the job was not tried again: %+v", j)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err := e.stack.Store.SettleBudgetHolds(ctx, []int64{running.ID}, 10, 0); err != nil {
+			t.Fatal(err)
+		}
+		if j, _ := e.waitJob(id, 20*time.Second); j.State != "succeeded" {
+			t.Fatalf("after the running work settled: %+v %+v", j, j.Error)
 		}
 	})
 }
