@@ -119,10 +119,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	// Meaning search uses the embedding model in use, which an admin may
 	// change on any replica: the embedder then embeds every file again, as
 	// a changed model in the config file does at start.
-	meaning := a.catalog.Meaning()
-	a.Embedder = search.NewEmbedder(a.Index, meaning)
-	embedder := a.Embedder
-	if err := a.catalog.WithEmbedding(ctx, embeddings, a.Usage.Embedded, embedder.Kick); err != nil {
+	a.Embedder = search.NewEmbedder(a.Index, a.catalog.Meaning())
+	if err := a.catalog.WithEmbedding(ctx, embeddings, a.Usage.Embedded, a.Embedder.Kick); err != nil {
 		return fmt.Errorf("embedding models: %w", err)
 	}
 	ocr := extract.OCR{Languages: cfg.OCR.Languages, MaxPages: cfg.OCR.MaxPages, PageTimeout: cfg.OCR.PageTimeout,
