@@ -95,18 +95,15 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if err := a.Index.Ensure(ctx); err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	configured := cfg.Models
+	configured, embeddings := cfg.Models, cfg.EmbeddingModels
 	if opts.FakeLLM {
 		fakes, base, err := startFakeLLM()
 		if err != nil {
 			return err
 		}
 		configured = append(fakes, configured...)
-		if opts.FakeEmbeddings && a.Embedder == nil {
-			client := embed.New(embed.Config{ID: "fake-embed", BaseURL: base}, nil)
-			client.OnUsage = a.Usage.Embedded
-			a.Embedder = search.NewEmbedder(a.Index, client)
-			a.Embedder.Kick()
+		if opts.FakeEmbeddings && len(embeddings) == 0 {
+			embeddings = []embed.Config{{ID: "fake-embed", BaseURL: base}}
 		}
 	}
 	base, err := llm.Load(ctx, configured, llm.RegistryOptions{Discover: &llm.DiscoverOptions{}, Recorder: a.Usage})
@@ -119,6 +116,13 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		return fmt.Errorf("admin models: %w", err)
 	}
 	a.models = a.catalog.Models()
+	// Meaning search uses the embedding model in use, which an admin may
+	// change on any replica: the embedder then embeds every file again, as
+	// a changed model in the config file does at start.
+	a.Embedder = search.NewEmbedder(a.Index, a.catalog.Meaning())
+	if err := a.catalog.WithEmbedding(ctx, embeddings, a.Usage.Embedded, a.Embedder.Kick); err != nil {
+		return fmt.Errorf("embedding models: %w", err)
+	}
 	ocr := extract.OCR{Languages: cfg.OCR.Languages, MaxPages: cfg.OCR.MaxPages, PageTimeout: cfg.OCR.PageTimeout,
 		MinConfidence: cfg.OCR.MinConfidence, Disabled: !cfg.OCR.On()}
 	if st := ocr.Status(); st.Available {

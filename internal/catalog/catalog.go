@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent/llm"
+	"github.com/knowspace/knowspace/internal/embed"
 	"github.com/knowspace/knowspace/internal/store"
 )
 
@@ -21,7 +22,7 @@ import (
 // made on another replica is live here within about this long.
 const PollInterval = 2 * time.Second
 
-// KindChat is the only kind of model the admin screens add so far.
+// KindChat is a chat model (the default kind).
 const KindChat = "chat"
 
 // Service is the admin's models and the live registry built from them.
@@ -37,6 +38,13 @@ type Service struct {
 	// shadowed are the admin's model ids the base wins, from the last
 	// rebuild (guarded by mu).
 	shadowed map[string]bool
+
+	// Meaning search's models (embedding.go), guarded by mu.
+	embedBase     []embed.Config
+	onEmbedUsage  func(string, int, bool, float64)
+	onEmbedChange func()
+	embedInUse    string
+	meaning       *Meaning
 }
 
 // New builds the live registry from base and the stored models. secret is
@@ -44,7 +52,7 @@ type Service struct {
 // model that cannot be built (its key sealed with another secrets key) is
 // left out with a warning, so one bad row never stops the server.
 func New(ctx context.Context, st *store.Store, base *llm.Registry, secret string, opts llm.RegistryOptions) (*Service, error) {
-	s := &Service{store: st, base: base, live: llm.NewLive(base), opts: opts}
+	s := &Service{store: st, base: base, live: llm.NewLive(base), opts: opts, meaning: &Meaning{}}
 	if s.opts.HTTPClient == nil {
 		s.opts.HTTPClient = llm.NewHTTPClient()
 	}
@@ -112,6 +120,9 @@ func (s *Service) Reload(ctx context.Context) error {
 		delete(audiences, id)
 	}
 	if err := s.live.Swap(combined, s.accessRule(audiences)); err != nil {
+		return err
+	}
+	if err := s.reloadEmbedding(ctx, rows); err != nil {
 		return err
 	}
 	s.version = version

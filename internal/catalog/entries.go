@@ -26,7 +26,9 @@ const (
 // fields keep their values; APIKey nil keeps the stored key and "" removes
 // it.
 type Input struct {
-	ID            string  `json:"id"`
+	ID string `json:"id"`
+	// Kind is chat (the default) or embedding; it cannot change.
+	Kind          string  `json:"kind"`
 	Name          string  `json:"name"`
 	Profile       string  `json:"profile"`
 	BaseURL       string  `json:"base_url"`
@@ -42,6 +44,9 @@ type Input struct {
 	APIKey        *string `json:"api_key"`
 	Users         []int64 `json:"users"`
 	Groups        []int64 `json:"groups"`
+	// Dimensions and BatchSize are an embedding model's (0: defaults).
+	Dimensions int `json:"dimensions"`
+	BatchSize  int `json:"batch_size"`
 }
 
 // KeyView is all that is ever said of a stored key.
@@ -70,6 +75,10 @@ type View struct {
 	APIKey        KeyView `json:"api_key"`
 	Users         []int64 `json:"users"`
 	Groups        []int64 `json:"groups"`
+	Dimensions    int     `json:"dimensions"`
+	BatchSize     int     `json:"batch_size"`
+	// InUse marks the embedding model meaning search uses.
+	InUse bool `json:"in_use"`
 	// Source is "config" (the file or the environment) or "admin".
 	Source   string `json:"source"`
 	ReadOnly bool   `json:"read_only"`
@@ -100,6 +109,7 @@ func (s *Service) List(ctx context.Context) (Listing, error) {
 			NativeTools: meta.NativeTools, Reasoning: meta.Reasoning, Users: []int64{}, Groups: []int64{},
 			Source: "config", ReadOnly: true})
 	}
+	out.Models = append(out.Models, s.embeddingViews()...)
 	for _, row := range rows {
 		out.Models = append(out.Models, s.view(row))
 	}
@@ -108,21 +118,32 @@ func (s *Service) List(ctx context.Context) (Listing, error) {
 
 func (s *Service) view(row store.AdminModel) View {
 	_, notInBase := s.base.Lookup(row.ID)
+	shadowed := notInBase == nil
+	if row.Kind == KindEmbedding {
+		_, shadowed = s.embedFromFile(row.ID)
+	}
 	at := row.UpdatedAt
 	return View{ID: row.ID, Name: row.Name, Kind: row.Kind, Profile: row.Profile, BaseURL: row.BaseURL, Model: row.Upstream,
 		ContextWindow: row.ContextWindow, OutputReserve: row.OutputReserve, MaxOutput: row.MaxOutput,
 		NativeTools: row.NativeTools, Reasoning: row.Reasoning, PriceInput: row.PriceInput, PriceOutput: row.PriceOutput,
 		Disabled: row.Disabled, APIKey: KeyView{Set: row.APIKeySealed != "", Last4: row.APIKeyLast4},
-		Users: nonNil(row.AllowedUsers), Groups: nonNil(row.AllowedGroups), Source: "admin", Shadowed: notInBase == nil, UpdatedAt: &at}
+		Users: nonNil(row.AllowedUsers), Groups: nonNil(row.AllowedGroups), Source: "admin", Shadowed: shadowed, UpdatedAt: &at,
+		Dimensions: row.Dimensions, BatchSize: row.BatchSize, InUse: row.Kind == KindEmbedding && !shadowed && row.ID == s.EmbeddingInUse()}
 }
 
 // Create stores a new model and makes it live on this replica at once
 // (the others within PollInterval).
 func (s *Service) Create(ctx context.Context, in Input) (View, error) {
-	if _, err := s.base.Lookup(in.ID); err == nil {
+	_, fromFile := s.embedFromFile(in.ID)
+	if _, err := s.base.Lookup(in.ID); err == nil || fromFile {
 		return View{}, apierr.Conflict(apierr.CodeModelReadOnly, "model %q comes from the config file or the environment, which wins its id; choose another id", in.ID)
 	}
 	row := store.AdminModel{Kind: KindChat}
+	if isEmbedding(in) {
+		row.Kind = KindEmbedding
+	} else if in.Kind != "" && in.Kind != KindChat {
+		return View{}, apierr.BadRequest(apierr.CodeInvalidModelConfig, "kind: must be chat or embedding")
+	}
 	if err := s.apply(&row, in, true); err != nil {
 		return View{}, err
 	}
@@ -149,7 +170,7 @@ func (s *Service) Update(ctx context.Context, id string, edit func(*Input) error
 	if err := edit(&in); err != nil {
 		return View{}, err
 	}
-	in.ID = row.ID
+	in.ID, in.Kind = row.ID, row.Kind
 	if err := s.apply(&row, in, false); err != nil {
 		return View{}, err
 	}
@@ -203,12 +224,16 @@ func (s *Service) Draft(ctx context.Context, in Input) (*llm.Registry, error) {
 
 // apply validates in and writes it over row, sealing a new key.
 func (s *Service) apply(row *store.AdminModel, in Input, creating bool) error {
-	mc := configOf(in)
+	mc, ec := configOf(in), embedConfigOf(in)
 	if in.APIKey == nil && row.APIKeySealed != "" {
 		// The stored key stands in for validation (a profile may need one).
-		mc.APIKey = "stored"
+		mc.APIKey, ec.APIKey = "stored", "stored"
 	}
-	if err := validate(mc, in); err != nil {
+	if row.Kind == KindEmbedding {
+		if err := validateEmbedding(ec, in); err != nil {
+			return err
+		}
+	} else if err := validate(mc, in); err != nil {
 		return err
 	}
 	if creating {
@@ -219,6 +244,7 @@ func (s *Service) apply(row *store.AdminModel, in Input, creating bool) error {
 	row.NativeTools, row.Reasoning, row.Disabled = in.NativeTools, in.Reasoning, in.Disabled
 	row.PriceInput, row.PriceOutput = in.PriceInput, in.PriceOutput
 	row.AllowedUsers, row.AllowedGroups = nonNil(in.Users), nonNil(in.Groups)
+	row.Dimensions, row.BatchSize = in.Dimensions, in.BatchSize
 	if in.APIKey != nil {
 		row.APIKeySealed, row.APIKeyLast4 = "", ""
 		if *in.APIKey != "" {
@@ -236,6 +262,17 @@ func (s *Service) apply(row *store.AdminModel, in Input, creating bool) error {
 }
 
 func validate(mc llm.ModelConfig, in Input) error {
+	if err := validateForm(in); err != nil {
+		return err
+	}
+	if err := mc.Validate(); err != nil {
+		return invalid(err)
+	}
+	return nil
+}
+
+// validateForm checks what every kind of model's form shares.
+func validateForm(in Input) error {
 	if utf8.RuneCountInString(in.Name) > maxNameLength {
 		return apierr.BadRequest(apierr.CodeInvalidModelConfig, "name: is longer than %d characters", maxNameLength)
 	}
@@ -244,9 +281,6 @@ func validate(mc llm.ModelConfig, in Input) error {
 	}
 	if len(in.Users) > maxAllowed || len(in.Groups) > maxAllowed {
 		return apierr.BadRequest(apierr.CodeInvalidModelConfig, "users, groups: at most %d each", maxAllowed)
-	}
-	if err := mc.Validate(); err != nil {
-		return invalid(err)
 	}
 	return nil
 }
@@ -278,7 +312,7 @@ func configOf(in Input) llm.ModelConfig {
 }
 
 func inputOf(row store.AdminModel) Input {
-	return Input{ID: row.ID, Name: row.Name, Profile: row.Profile, BaseURL: row.BaseURL, Model: row.Upstream,
+	return Input{ID: row.ID, Kind: row.Kind, Dimensions: row.Dimensions, BatchSize: row.BatchSize, Name: row.Name, Profile: row.Profile, BaseURL: row.BaseURL, Model: row.Upstream,
 		ContextWindow: row.ContextWindow, OutputReserve: row.OutputReserve, MaxOutput: row.MaxOutput,
 		NativeTools: row.NativeTools, Reasoning: row.Reasoning, PriceInput: row.PriceInput, PriceOutput: row.PriceOutput,
 		Disabled: row.Disabled, Users: row.AllowedUsers, Groups: row.AllowedGroups}
@@ -288,6 +322,9 @@ func inputOf(row store.AdminModel) Input {
 // when the config has it, unknown otherwise.
 func (s *Service) notStored(id string) error {
 	if _, err := s.base.Lookup(id); err == nil {
+		return readOnly(id)
+	}
+	if _, ok := s.embedFromFile(id); ok {
 		return readOnly(id)
 	}
 	return unknown(id)

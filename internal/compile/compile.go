@@ -69,11 +69,9 @@ type Options struct {
 	// Skills resolves the skill a request names; nil knows the built-ins
 	// only.
 	Skills *skill.Service
-	// Budget refuses to start a job that calls our models when its user's
-	// usage budget is spent; nil checks none.
-	Budget interface {
-		Check(ctx context.Context, userID int64) error
-	}
+	// Budget refuses to queue or start a job that calls our models when
+	// its user's usage budget is spent; nil checks none.
+	Budget Budget
 	// QueuedJobsPerUser caps one user's waiting jobs (default 200), so
 	// one user cannot fill the queue for everyone.
 	QueuedJobsPerUser int
@@ -111,9 +109,7 @@ type Service struct {
 	extract  *extract.Isolation
 	skills   *skill.Service
 	runners  map[string]Runner
-	budget   interface {
-		Check(ctx context.Context, userID int64) error
-	}
+	budget   Budget
 	// cliUser runs CLI profiles; cliUserErr, when set, fails CLI jobs.
 	cliUser    cliUser
 	cliUserErr error

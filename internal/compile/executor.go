@@ -44,15 +44,23 @@ func (b *budgeted) run(ctx context.Context, system, prompt string) (string, erro
 }
 
 // executorFor builds the executor a snapshot names.
-func (s *Service) executorFor(snap Snapshot) (executor, error) {
+func (s *Service) executorFor(ctx context.Context, snap Snapshot, userID int64) (executor, error) {
 	switch snap.Executor {
 	case ExecutorLLM:
 		if s.models == nil {
 			return nil, permanent("bad_configuration", "no model is configured on this server")
 		}
-		m, err := s.models.Lookup(snap.ModelID)
-		if err != nil {
+		if _, err := s.models.Lookup(snap.ModelID); err != nil {
 			return nil, permanent("bad_configuration", "model %q of the job's snapshot is not configured on this server", snap.ModelID)
+		}
+		// Who may use a model can change while the job waits: the job
+		// runs only if its user still may.
+		m, err := s.models.LookupFor(ctx, userID, snap.ModelID)
+		if llm.IsUnknownModel(err) {
+			return nil, permanent("model_not_allowed", "you may no longer use model %q (an admin limits it to some users or groups); compile again with another model", snap.ModelID)
+		}
+		if err != nil {
+			return nil, err
 		}
 		return llmExecutor{model: m, effort: snap.ReasoningEffort}, nil
 	case ExecutorCLI:

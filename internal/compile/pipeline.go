@@ -75,6 +75,22 @@ func (s *Service) runJob(ctx context.Context, j store.Job, owner string) (Result
 	if err != nil {
 		return r.res, err
 	}
+	if _, ours := r.exec.next.(llmExecutor); ours && s.budget != nil {
+		admitted, done, err := s.budget.Admit(ctx, j.UserID)
+		if err != nil {
+			if e, ok := apierr.As(err); ok {
+				if e.Details["in_flight"] == true {
+					// What is left is held by work running now: it may
+					// be free when that ends.
+					return r.res, transient(e.Code.String(), "%s", e.Message)
+				}
+				return r.res, permanent(e.Code.String(), "%s", e.Message)
+			}
+			return r.res, err
+		}
+		defer done()
+		ctx = admitted
+	}
 	err = r.pipeline(ctx)
 	r.res.ModelCalls = r.exec.used
 	return r.res, r.sourceGone(ctx, err)
@@ -105,17 +121,9 @@ func (s *Service) newRun(ctx context.Context, j store.Job, owner string) (*jobRu
 	if err := json.Unmarshal([]byte(*j.ConfigurationJSON), &r.snap); err != nil {
 		return r, permanent("bad_configuration", "the job's configuration snapshot is unreadable")
 	}
-	ex, err := s.executorFor(r.snap)
+	ex, err := s.executorFor(ctx, r.snap, j.UserID)
 	if err != nil {
 		return r, err
-	}
-	if _, ours := ex.(llmExecutor); ours && s.budget != nil {
-		if err := s.budget.Check(ctx, j.UserID); err != nil {
-			if e, ok := apierr.As(err); ok {
-				return r, permanent(e.Code.String(), "%s", e.Message)
-			}
-			return r, err
-		}
 	}
 	r.exec = &budgeted{next: ex, max: r.snap.CallBudget}
 	u, err := s.st.UserByID(ctx, j.UserID)

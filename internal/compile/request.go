@@ -61,6 +61,9 @@ type Rejection struct {
 type EnqueueResult struct {
 	Jobs     []JobView   `json:"jobs"`
 	Rejected []Rejection `json:"rejected"`
+	// Budget is set when files were left out because the batch would
+	// cross a usage budget.
+	Budget *BudgetCut `json:"budget,omitempty"`
 }
 
 // snapshot resolves the request against the server's defaults into the
@@ -179,8 +182,16 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 	if err != nil {
 		return EnqueueResult{}, err
 	}
+	room := &budgetRoom{}
 	if snap.Executor == ExecutorLLM && s.budget != nil {
 		if err := s.budget.Check(ctx, c.ID); err != nil {
+			return EnqueueResult{}, err
+		}
+		m, err := s.models.LookupFor(ctx, c.ID, snap.ModelID)
+		if err != nil {
+			return EnqueueResult{}, err
+		}
+		if room, err = s.budgetRoom(ctx, c.ID, m); err != nil {
 			return EnqueueResult{}, err
 		}
 	}
@@ -255,7 +266,13 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 	if err != nil {
 		return EnqueueResult{}, apierr.Internal("compile: count queued jobs", err)
 	}
+	leftOut := 0
 	for _, a := range ok {
+		if !room.take(a.node.Size) {
+			reject(a.uri.String(), apierr.CodeBudgetExceeded.String(), "%s", room.leftOutMessage())
+			leftOut++
+			continue
+		}
 		if queued >= int64(s.maxQueued) {
 			reject(a.uri.String(), "queue_full", "you already have %d queued jobs, the most one user may have; wait for some to finish or cancel them", queued)
 			continue
@@ -288,6 +305,7 @@ func (s *Service) Enqueue(ctx context.Context, c kb.Caller, r Request) (EnqueueR
 		}
 		out.Jobs = append(out.Jobs, viewOf(c.Username, a.uri.Username, got))
 	}
+	out.Budget = room.cut(len(out.Jobs), leftOut)
 	if len(out.Jobs) > 0 {
 		s.notify()
 	}

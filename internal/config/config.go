@@ -58,8 +58,10 @@ type Config struct {
 	// environment and a local Ollama add more at start.
 	Models []llm.ModelConfig `yaml:"models"`
 	// EmbeddingModels are OpenAI-compatible embedding models for meaning
-	// search; the first is the one in use. Changing it embeds every file
-	// again in the background.
+	// search; the first is the one in use until an admin puts another in
+	// use in the admin screens (where these are listed read-only and win
+	// an id). Changing the one in use embeds every file again in the
+	// background.
 	EmbeddingModels []embed.Config `yaml:"embedding_models"`
 	// CLIProfiles are the command-line compile executors (SPEC §9).
 	CLIProfiles []CLIProfile `yaml:"cli_profiles"`

@@ -115,6 +115,16 @@ func (h *handlers) checkAdminModel(c echo.Context) error {
 	if err := bindJSON(c, &body); err != nil {
 		return err
 	}
+	if body.Kind == catalog.KindEmbedding {
+		if err := h.checks.allow(currentUser(c).ID, apierr.CodeTooManyChecks, "checks"); err != nil {
+			return err
+		}
+		out, err := h.checkEmbedding(c.Request().Context(), cat, catalog.Input(body))
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, out)
+	}
 	reg, err := cat.Draft(c.Request().Context(), catalog.Input(body))
 	if err != nil {
 		return err
@@ -130,7 +140,7 @@ func (h *handlers) checkAdminModel(c echo.Context) error {
 func (h *handlers) recordModel(c echo.Context, id string, v catalog.View, err error) {
 	ev := audit.Event{Action: audit.ModelChange, Target: "model:" + id}
 	if v.ID != "" {
-		ev.After = audit.JSON(map[string]any{"profile": v.Profile, "disabled": v.Disabled, "users": v.Users, "groups": v.Groups,
+		ev.After = audit.JSON(map[string]any{"kind": v.Kind, "profile": v.Profile, "disabled": v.Disabled, "users": v.Users, "groups": v.Groups,
 			"price_input": v.PriceInput, "price_output": v.PriceOutput, "api_key_set": v.APIKey.Set})
 	}
 	h.record(c, ev, err)

@@ -194,6 +194,7 @@ func New(d Deps) *echo.Echo {
 	admin.GET("/models", h.listAdminModels)
 	admin.POST("/models", h.createAdminModel)
 	admin.POST("/models/check", h.checkAdminModel)
+	admin.PUT("/models/embedding-in-use", h.useEmbeddingModel)
 	admin.PATCH("/models/:id", h.updateAdminModel)
 	admin.DELETE("/models/:id", h.deleteAdminModel)
 

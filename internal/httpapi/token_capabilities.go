@@ -59,6 +59,7 @@ var routeCapabilities = map[string]access.Capability{
 	"GET /api/v1/admin/models":                         access.Account,
 	"POST /api/v1/admin/models":                        access.Account,
 	"POST /api/v1/admin/models/check":                  access.Account,
+	"PUT /api/v1/admin/models/embedding-in-use":        access.Account,
 	"PATCH /api/v1/admin/models/:id":                   access.Account,
 	"DELETE /api/v1/admin/models/:id":                  access.Account,
 

@@ -12,8 +12,20 @@ type Meaning interface {
 	BatchSize() int
 }
 
+// Switchable is a Meaning an admin may swap at run time, and may leave
+// with no model in use.
+type Switchable interface {
+	InUse() bool
+}
+
 // SetMeaning makes m the tree's embedding model.
 func (t *Tree) SetMeaning(m Meaning) { t.meaning = m }
 
-// Meaning is the tree's embedding model, nil when none is configured.
-func (t *Tree) Meaning() Meaning { return t.meaning }
+// Meaning is the tree's embedding model, nil when none is configured or
+// in use.
+func (t *Tree) Meaning() Meaning {
+	if s, ok := t.meaning.(Switchable); ok && !s.InUse() {
+		return nil
+	}
+	return t.meaning
+}

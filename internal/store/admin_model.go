@@ -27,6 +27,9 @@ type AdminModel struct {
 	Disabled      bool
 	APIKeySealed  string
 	APIKeyLast4   string `gorm:"column:api_key_last4"`
+	// Dimensions and BatchSize are an embedding model's (0: defaults).
+	Dimensions int
+	BatchSize  int
 	// AllowedUsers and AllowedGroups are who may use the model; both
 	// empty means everyone.
 	AllowedUsers  []int64 `gorm:"serializer:json"`
@@ -37,8 +40,9 @@ type AdminModel struct {
 
 // adminModelsVersion is the change counter of admin_models.
 type adminModelsVersion struct {
-	ID      int64 `gorm:"primaryKey"`
-	Version int64
+	ID             int64 `gorm:"primaryKey"`
+	Version        int64
+	EmbeddingInUse string
 }
 
 func (adminModelsVersion) TableName() string { return "admin_models_version" }
@@ -63,6 +67,22 @@ func (s *Store) AdminModelsVersion(ctx context.Context) (int64, error) {
 	var v adminModelsVersion
 	err := s.db.WithContext(ctx).Where("id = 1").Take(&v).Error
 	return v.Version, translate(err)
+}
+
+// EmbeddingInUse is the id of the embedding model the admin put in use;
+// "" when none was chosen.
+func (s *Store) EmbeddingInUse(ctx context.Context) (string, error) {
+	var v adminModelsVersion
+	err := s.db.WithContext(ctx).Where("id = 1").Take(&v).Error
+	return v.EmbeddingInUse, translate(err)
+}
+
+// SetEmbeddingInUse records the embedding model in use, as a change of
+// the models every replica takes up.
+func (s *Store) SetEmbeddingInUse(ctx context.Context, id string) error {
+	return s.changeAdminModels(ctx, func(db *gorm.DB) error {
+		return db.Model(&adminModelsVersion{}).Where("id = 1").Update("embedding_in_use", id).Error
+	})
 }
 
 // CreateAdminModel inserts m; ErrConflict when the id is taken.

@@ -124,5 +124,8 @@ func (s *Store) DeleteBudget(ctx context.Context, id int64) error {
 	if res.Error == nil && res.RowsAffected == 0 {
 		return ErrNotFound
 	}
-	return translate(res.Error)
+	if res.Error != nil {
+		return translate(res.Error)
+	}
+	return translate(s.db.WithContext(ctx).Where("budget_id = ?", id).Delete(&BudgetHold{}).Error)
 }

@@ -52,9 +52,11 @@ type Service struct {
 	detached        detachedTurns
 }
 
-// Budget is the usage limit a turn is checked against before it starts.
+// Budget is the usage limits a turn is admitted under before it starts.
+// Admit's context counts the turn's calls; done is called once as the
+// turn ends.
 type Budget interface {
-	Check(ctx context.Context, userID int64) error
+	Admit(ctx context.Context, userID int64) (_ context.Context, done func(), _ error)
 }
 
 // New builds the service; streamsPerUser <= 0 means DefaultStreamsPerUser.
@@ -121,23 +123,29 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 	if purpose == "" {
 		purpose = llm.PurposeChat
 	}
+	if req.Detach && (s.Chat == nil || req.Temporary) {
+		return nil, apierr.BadRequest(apierr.CodeInvalidRequest, "detach needs a stored conversation: it is how the answer is found again")
+	}
+	settle := func() {}
 	if s.Budget != nil {
-		if err := s.Budget.Check(ctx, req.Caller.ID); err != nil {
+		if ctx, settle, err = s.Budget.Admit(ctx, req.Caller.ID); err != nil {
 			return nil, err
 		}
 	}
 	if req.Detach {
-		if s.Chat == nil || req.Temporary {
-			return nil, apierr.BadRequest(apierr.CodeInvalidRequest, "detach needs a stored conversation: it is how the answer is found again")
-		}
 		// The turn is the server's: the request ending does not end it.
 		ctx = context.WithoutCancel(ctx)
 	}
 	ctx, cancel := context.WithCancel(llm.WithAttribution(ctx, llm.Attribution{UserID: req.Caller.ID, Purpose: purpose}))
-	release, err := s.streams.enter(req.Caller.ID, cancel)
+	leave, err := s.streams.enter(req.Caller.ID, cancel)
 	if err != nil {
 		cancel()
+		settle()
 		return nil, err
+	}
+	release := func() {
+		leave()
+		settle()
 	}
 	defer func() {
 		if err != nil {

@@ -11,10 +11,10 @@ import (
 )
 
 // Budgets are limits on model usage: for everyone together, a user, or a
-// group's members together, per UTC day or month, in tokens or cost. They
-// are checked before a turn or a compile job calls a model; a call already
-// running finishes, so a budget is overspent by at most the calls in
-// flight.
+// group's members together, per UTC day or month, in tokens or cost. Work
+// is admitted under them before it calls a model (Admit); work already
+// running finishes, and what it is expected to spend is held against the
+// budget meanwhile, so replicas racing for its rest cannot all win it.
 type Budgets struct {
 	st    *store.Store
 	meter *Meter
@@ -58,12 +58,21 @@ func periodOf(period string, now time.Time) (from string, resets time.Time) {
 
 // For is every budget that applies to the user, with its usage.
 func (b *Budgets) For(ctx context.Context, userID int64) ([]Status, error) {
+	mine, err := b.applicable(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	return b.status(ctx, mine)
+}
+
+// applicable is every budget that counts the user's usage.
+func (b *Budgets) applicable(ctx context.Context, userID int64) ([]store.Budget, error) {
 	all, err := b.st.Budgets(ctx)
 	if err != nil {
 		return nil, apierr.Internal("read budgets", err)
 	}
 	if len(all) == 0 {
-		return []Status{}, nil // every turn asks; most servers set no budget
+		return nil, nil // every turn asks; most servers set no budget
 	}
 	groups, err := b.st.GroupsOf(ctx, userID)
 	if err != nil {
@@ -79,7 +88,7 @@ func (b *Budgets) For(ctx context.Context, userID int64) ([]Status, error) {
 			mine = append(mine, bg)
 		}
 	}
-	return b.status(ctx, mine)
+	return mine, nil
 }
 
 // All is every budget with its usage, for the admins.
@@ -99,46 +108,55 @@ func (b *Budgets) status(ctx context.Context, budgets []store.Budget) ([]Status,
 	b.meter.Flush(ctx)
 	now := b.now()
 	for _, bg := range budgets {
-		from, resets := periodOf(bg.Period, now)
-		f := store.UsageFilter{From: from}
-		st := Status{ID: bg.ID, Scope: bg.Scope, SubjectID: bg.SubjectID, Period: bg.Period, MaxTokens: bg.MaxTokens, MaxCost: bg.MaxCost, ResetsAt: resets}
-		switch bg.Scope {
-		case store.BudgetUser:
-			f.UserIDs = []int64{bg.SubjectID}
-			names, err := b.st.Usernames(ctx, f.UserIDs)
-			if err != nil {
-				return nil, apierr.Internal("read budgets: user", err)
-			}
-			st.Subject = names[bg.SubjectID]
-		case store.BudgetGroup:
-			g, err := b.st.GroupByID(ctx, bg.SubjectID)
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return nil, apierr.Internal("read budgets: group", err)
-			}
-			st.Subject = g.Name
-			members, err := b.st.MembersOf(ctx, []int64{bg.SubjectID})
-			if err != nil {
-				return nil, apierr.Internal("read budgets: members", err)
-			}
-			f.UserIDs = []int64{}
-			for _, m := range members[bg.SubjectID] {
-				f.UserIDs = append(f.UserIDs, m.ID)
-			}
-		}
-		sum, err := b.st.SumUsage(ctx, f)
+		st, err := statusOf(ctx, b.st, bg, now)
 		if err != nil {
-			return nil, apierr.Internal("read budgets: usage", err)
-		}
-		st.UsedTokens, st.UsedCost = sum.Tokens, sum.Cost
-		if bg.MaxTokens > 0 {
-			st.Fraction = float64(sum.Tokens) / float64(bg.MaxTokens)
-		}
-		if bg.MaxCost > 0 {
-			st.Fraction = max(st.Fraction, sum.Cost/bg.MaxCost)
+			return nil, err
 		}
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// statusOf is the budget with the usage its period has recorded in st.
+func statusOf(ctx context.Context, st *store.Store, bg store.Budget, now time.Time) (Status, error) {
+	from, resets := periodOf(bg.Period, now)
+	f := store.UsageFilter{From: from}
+	s := Status{ID: bg.ID, Scope: bg.Scope, SubjectID: bg.SubjectID, Period: bg.Period, MaxTokens: bg.MaxTokens, MaxCost: bg.MaxCost, ResetsAt: resets}
+	switch bg.Scope {
+	case store.BudgetUser:
+		f.UserIDs = []int64{bg.SubjectID}
+		names, err := st.Usernames(ctx, f.UserIDs)
+		if err != nil {
+			return s, apierr.Internal("read budgets: user", err)
+		}
+		s.Subject = names[bg.SubjectID]
+	case store.BudgetGroup:
+		g, err := st.GroupByID(ctx, bg.SubjectID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return s, apierr.Internal("read budgets: group", err)
+		}
+		s.Subject = g.Name
+		members, err := st.MembersOf(ctx, []int64{bg.SubjectID})
+		if err != nil {
+			return s, apierr.Internal("read budgets: members", err)
+		}
+		f.UserIDs = []int64{}
+		for _, m := range members[bg.SubjectID] {
+			f.UserIDs = append(f.UserIDs, m.ID)
+		}
+	}
+	sum, err := st.SumUsage(ctx, f)
+	if err != nil {
+		return s, apierr.Internal("read budgets: usage", err)
+	}
+	s.UsedTokens, s.UsedCost = sum.Tokens, sum.Cost
+	if bg.MaxTokens > 0 {
+		s.Fraction = float64(sum.Tokens) / float64(bg.MaxTokens)
+	}
+	if bg.MaxCost > 0 {
+		s.Fraction = max(s.Fraction, sum.Cost/bg.MaxCost)
+	}
+	return s, nil
 }
 
 // Check refuses with 429 budget_exceeded when a budget that applies to the
@@ -152,30 +170,46 @@ func (b *Budgets) Check(ctx context.Context, userID int64) error {
 		return err
 	}
 	for _, s := range statuses {
-		if !s.Spent() {
-			continue
+		if s.Spent() {
+			return refusal(s, false)
 		}
-		who := "everyone's"
-		switch s.Scope {
-		case store.BudgetUser:
-			who = "your"
-		case store.BudgetGroup:
-			who = fmt.Sprintf("the group %s's", s.Subject)
-		}
-		e := apierr.New(429, apierr.CodeBudgetExceeded, "%s %s model budget is spent (%s); it resets at %s",
-			who, map[string]string{store.PeriodDay: "daily", store.PeriodMonth: "monthly"}[s.Period], usedText(s), s.ResetsAt.Format(time.RFC3339)).
-			WithDetail("budget", map[string]any{"id": s.ID, "scope": s.Scope, "subject": s.Subject, "period": s.Period}).
-			WithDetail("used_tokens", s.UsedTokens).WithDetail("max_tokens", s.MaxTokens).
-			WithDetail("used_cost", s.UsedCost).WithDetail("max_cost", s.MaxCost).
-			WithDetail("resets_at", s.ResetsAt)
-		e.RetryAfter = time.Until(s.ResetsAt)
-		return e
 	}
 	return nil
 }
 
+// refusal is the answer to work a budget cannot admit: spent, or (inFlight)
+// its rest reserved by work running now, which a retry may find free.
+func refusal(s Status, inFlight bool) error {
+	who := "everyone's"
+	switch s.Scope {
+	case store.BudgetUser:
+		who = "your"
+	case store.BudgetGroup:
+		who = fmt.Sprintf("the group %s's", s.Subject)
+	}
+	period := map[string]string{store.PeriodDay: "daily", store.PeriodMonth: "monthly"}[s.Period]
+	var e *apierr.Error
+	if inFlight {
+		e = apierr.New(429, apierr.CodeBudgetExceeded, "%s %s model budget is nearly spent (%s) and what is left is reserved by work running now; try again when it ends, or after %s",
+			who, period, usedText(s), s.ResetsAt.Format(time.RFC3339))
+	} else {
+		e = apierr.New(429, apierr.CodeBudgetExceeded, "%s %s model budget is spent (%s); it resets at %s",
+			who, period, usedText(s), s.ResetsAt.Format(time.RFC3339))
+	}
+	e = e.WithDetail("budget", map[string]any{"id": s.ID, "scope": s.Scope, "subject": s.Subject, "period": s.Period}).
+		WithDetail("used_tokens", s.UsedTokens).WithDetail("max_tokens", s.MaxTokens).
+		WithDetail("used_cost", s.UsedCost).WithDetail("max_cost", s.MaxCost).
+		WithDetail("resets_at", s.ResetsAt)
+	e.RetryAfter = time.Until(s.ResetsAt)
+	if inFlight {
+		e = e.WithDetail("in_flight", true)
+		e.RetryAfter = inFlightRetry
+	}
+	return e
+}
+
 func usedText(s Status) string {
-	if s.MaxTokens > 0 && float64(s.UsedTokens) >= float64(s.MaxTokens) {
+	if s.MaxTokens > 0 && (s.MaxCost == 0 || float64(s.UsedTokens)/float64(s.MaxTokens) >= s.UsedCost/s.MaxCost) {
 		return fmt.Sprintf("%d of %d tokens", s.UsedTokens, s.MaxTokens)
 	}
 	return fmt.Sprintf("%.4g of %.4g in cost", s.UsedCost, s.MaxCost)

@@ -29,7 +29,12 @@ func (s *Stream) observed(outcome string) {
 		in, out = s.usage.InputTokens, s.usage.OutputTokens
 	}
 	observe.ModelCall(s.model.cfg.ID, outcome, time.Since(s.start), in, out)
-	if s.model.recorder != nil {
-		s.model.recorder.RecordUsage(s.callUsage())
+	tally := TallyOf(s.ctx)
+	if s.model.recorder != nil || tally != nil {
+		u := s.callUsage()
+		if s.model.recorder != nil {
+			s.model.recorder.RecordUsage(u)
+		}
+		tally.add(u)
 	}
 }

@@ -82,3 +82,10 @@ func (s *Stream) callUsage() CallUsage {
 	u.Cost = (float64(u.InputTokens)*s.model.cfg.PriceInput + float64(u.OutputTokens)*s.model.cfg.PriceOutput) / 1e6
 	return u
 }
+
+// EstimateTokens is the token count usage accounting assumes for text of
+// n bytes when the provider reports none.
+func EstimateTokens(n int) int { return estimateTokens(n) }
+
+// InputCost is what tokens of input cost at the model's price.
+func (m *Model) InputCost(tokens int) float64 { return float64(tokens) * m.cfg.PriceInput / 1e6 }

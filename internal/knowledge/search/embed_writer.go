@@ -120,6 +120,9 @@ func (e *Embedder) WaitEmbedded(ctx context.Context) error {
 // pass embeds one batch of waiting files, or, with none waiting, drops
 // vectors of other models; it tells how many files it took.
 func (e *Embedder) pass(ctx context.Context) (int, error) {
+	if s, ok := e.model.(knowledge.Switchable); ok && !s.InUse() {
+		return 0, nil // files wait for an admin to put a model in use
+	}
 	key, err := e.model.Key(ctx)
 	if err != nil {
 		return 0, err

@@ -15,7 +15,7 @@ import { useGroups } from "./groupQueries";
 import { checkAdminModel } from "./modelApi";
 import type { AdminModel } from "./modelApi";
 import { draftOf, inputOf, PROFILES, toggle } from "./modelDraft";
-import type { Draft } from "./modelDraft";
+import type { Draft, Kind } from "./modelDraft";
 import { useChangeModel } from "./modelQueries";
 
 export function ModelForm(props: { editing: AdminModel | null; canStoreKeys: boolean; onDone: (notice: string) => void; onCancel: () => void }) {
@@ -47,18 +47,31 @@ export function ModelForm(props: { editing: AdminModel | null; canStoreKeys: boo
       <input value={d[k]} autoComplete="off" spellCheck={false} onChange={(e) => set(k, e.target.value)} {...extra} />
     </label>
   );
-  const number = (k: "context_window" | "output_reserve" | "max_output" | "price_input" | "price_output", label: string) => (
+  const number = (
+    k: "context_window" | "output_reserve" | "max_output" | "price_input" | "price_output" | "dimensions" | "batch_size",
+    label: string,
+    placeholder?: string,
+  ) => (
     <label className="field">
       <span>{label}</span>
-      <input inputMode="decimal" value={d[k]} autoComplete="off" onChange={(e) => set(k, e.target.value)} />
+      <input inputMode="decimal" value={d[k]} autoComplete="off" placeholder={placeholder} onChange={(e) => set(k, e.target.value)} />
     </label>
   );
+  const embedding = d.kind === "embedding";
   return (
     <form className="model-form" onSubmit={save} noValidate aria-labelledby="model-form-h" data-testid="model-form">
       <h3 id="model-form-h">{editing ? t("models.editHeading", { id: editing.id }) : t("models.addHeading")}</h3>
       <div className="model-form-grid">
+        <label className="field">
+          <span>{t("models.kind")}</span>
+          <select value={d.kind} disabled={!!editing} onChange={(e) => set("kind", e.target.value as Kind)}>
+            <option value="chat">{t("models.kindChat")}</option>
+            <option value="embedding">{t("models.kindEmbedding")}</option>
+          </select>
+        </label>
         {text("id", t("models.id"), { disabled: !!editing })}
         {text("name", t("models.name"))}
+        {!embedding && (
         <label className="field">
           <span>{t("models.profile")}</span>
           <select value={d.profile} onChange={(e) => set("profile", e.target.value)}>
@@ -69,13 +82,16 @@ export function ModelForm(props: { editing: AdminModel | null; canStoreKeys: boo
             ))}
           </select>
         </label>
-        {text("base_url", t("models.baseURL"), { placeholder: t("models.baseURLHint") })}
+        )}
+        {text("base_url", t("models.baseURL"), { placeholder: embedding ? undefined : t("models.baseURLHint") })}
         {text("model", t("models.upstream"), { placeholder: t("models.upstreamHint") })}
-        {number("context_window", t("models.window"))}
-        {number("output_reserve", t("models.reserve"))}
-        {number("max_output", t("models.maxOutput"))}
+        {!embedding && number("context_window", t("models.window"))}
+        {!embedding && number("output_reserve", t("models.reserve"))}
+        {!embedding && number("max_output", t("models.maxOutput"))}
+        {embedding && number("dimensions", t("models.dimensions"), t("models.dimensionsHint"))}
+        {embedding && number("batch_size", t("models.batchSize"), t("models.batchSizeHint"))}
         {number("price_input", t("models.priceInput"))}
-        {number("price_output", t("models.priceOutput"))}
+        {!embedding && number("price_output", t("models.priceOutput"))}
         <label className="field">
           <span>{t("models.apiKey")}</span>
           <input
@@ -90,18 +106,23 @@ export function ModelForm(props: { editing: AdminModel | null; canStoreKeys: boo
       </div>
       {!props.canStoreKeys && <p className="muted small">{t("models.keyNeedsSecretsKey")}</p>}
       <div className="model-form-checks">
-        <label>
-          <input type="checkbox" checked={d.native_tools} onChange={(e) => set("native_tools", e.target.checked)} /> {t("models.nativeTools")}
-        </label>
-        <label>
-          <input type="checkbox" checked={d.reasoning} onChange={(e) => set("reasoning", e.target.checked)} /> {t("models.reasoning")}
-        </label>
+        {!embedding && (
+          <>
+            <label>
+              <input type="checkbox" checked={d.native_tools} onChange={(e) => set("native_tools", e.target.checked)} /> {t("models.nativeTools")}
+            </label>
+            <label>
+              <input type="checkbox" checked={d.reasoning} onChange={(e) => set("reasoning", e.target.checked)} /> {t("models.reasoning")}
+            </label>
+          </>
+        )}
         {key?.set && (
           <label>
             <input type="checkbox" checked={d.remove_key} onChange={(e) => set("remove_key", e.target.checked)} /> {t("models.removeKey")}
           </label>
         )}
       </div>
+      {!embedding && (
       <fieldset className="choice-group">
         <legend>{t("models.access")}</legend>
         <label>
@@ -131,6 +152,7 @@ export function ModelForm(props: { editing: AdminModel | null; canStoreKeys: boo
           </div>
         )}
       </fieldset>
+      )}
       <div className="dialog-actions">
         <button type="button" className="btn" disabled={check.isPending || !d.id.trim()} onClick={() => check.mutate(inputOf(d))}>
           {check.isPending ? t("models.checking") : t("models.check")}

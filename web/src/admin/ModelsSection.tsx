@@ -48,6 +48,7 @@ export function ModelsSection() {
             <thead>
               <tr>
                 <th scope="col">{t("models.id")}</th>
+                <th scope="col">{t("models.kind")}</th>
                 <th scope="col">{t("models.profile")}</th>
                 <th scope="col">{t("models.source")}</th>
                 <th scope="col">{t("models.status")}</th>
@@ -58,21 +59,42 @@ export function ModelsSection() {
             </thead>
             <tbody>
               {list.models.map((m) => (
-                <tr key={`${m.source}:${m.id}`} data-model={m.id} data-source={m.source}>
+                <tr key={`${m.source}:${m.kind}:${m.id}`} data-model={m.id} data-source={m.source} data-kind={m.kind} data-in-use={m.in_use || undefined}>
                   <td>
                     {m.name && m.name !== m.id ? m.name : m.id}
                     {m.name && m.name !== m.id && <code className="muted small"> {m.id}</code>}
                   </td>
-                  <td>{m.profile}</td>
+                  <td>{m.kind === "embedding" ? t("models.kindEmbedding") : t("models.kindChat")}</td>
+                  <td>{m.profile || "—"}</td>
                   <td>{m.read_only ? t("models.fromConfig") : t("models.fromAdmin")}</td>
-                  <td>{m.shadowed ? t("models.shadowed") : m.disabled ? t("models.disabled") : t("models.enabled")}</td>
+                  <td>
+                    {m.shadowed
+                      ? t("models.shadowed")
+                      : m.disabled
+                        ? t("models.disabled")
+                        : m.in_use
+                          ? t("models.inUseMeaning")
+                          : t("models.enabled")}
+                  </td>
                   <td>{keyText(m, t)}</td>
                   <td>{m.users.length + m.groups.length > 0 ? t("models.restricted") : t("models.everyone")}</td>
                   <td>
+                    <div className="actions">
+                    {m.kind === "embedding" && !m.in_use && !m.disabled && !m.shadowed && (
+                      <button
+                        type="button"
+                        className="btn small"
+                        disabled={busy}
+                        aria-label={t("models.useForMeaningNamed", { id: m.id })}
+                        onClick={() => run(() => change.mutateAsync({ kind: "use-embedding", id: m.id }), t("models.usedForMeaning", { id: m.id }))}
+                      >
+                        {t("models.useForMeaning")}
+                      </button>
+                    )}
                     {m.read_only ? (
                       <span className="muted small">{t("models.readOnly")}</span>
                     ) : (
-                      <div className="actions">
+                      <>
                         <button type="button" className="btn small" disabled={busy} aria-label={t("models.editNamed", { id: m.id })} onClick={() => setEditing(m)}>
                           {t("models.edit")}
                         </button>
@@ -103,8 +125,9 @@ export function ModelsSection() {
                         >
                           {t("models.delete")}
                         </button>
-                      </div>
+                      </>
                     )}
+                    </div>
                   </td>
                 </tr>
               ))}

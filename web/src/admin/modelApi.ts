@@ -30,6 +30,11 @@ export async function deleteAdminModel(id: string): Promise<void> {
   await request(path(id), { method: "DELETE" });
 }
 
+/** useEmbeddingModel puts an embedding model in use for meaning search on every server; files are embedded again under it. */
+export function useEmbeddingModel(id: string): Promise<AdminModelList> {
+  return requestJSON("/admin/models/embedding-in-use", { method: "PUT", json: { id } });
+}
+
 /** checkAdminModel makes the one-token check with the form's fields; without api_key the stored key of that id is used. */
 export function checkAdminModel(input: AdminModelInput): Promise<ModelCheck> {
   return requestJSON("/admin/models/check", { method: "POST", json: input });

@@ -6,6 +6,9 @@ const stored: AdminModel = {
   id: "team",
   name: "Team",
   kind: "chat",
+  dimensions: 0,
+  batch_size: 0,
+  in_use: false,
   profile: "openai-compatible",
   base_url: "http://llm.local/v1",
   model: "up",
@@ -45,5 +48,20 @@ describe("the model form's draft", () => {
   it("starts a new model open to everyone with tools on", () => {
     const d = draftOf(null);
     expect(d).toMatchObject({ id: "", restricted: false, native_tools: true, profile: "openai-compatible" });
+  });
+});
+
+describe("an embedding model's draft", () => {
+  it("sends only what an embedding model has", () => {
+    const d = { ...draftOf(null), kind: "embedding" as const, id: " team-embed ", base_url: "http://e.local/v1", dimensions: "256", batch_size: "", price_input: "0.02", api_key: "sk-new" };
+    expect(inputOf(d)).toEqual({
+      id: "team-embed", kind: "embedding", name: "", base_url: "http://e.local/v1", model: "", dimensions: 256, batch_size: 0, price_input: 0.02, api_key: "sk-new",
+    });
+  });
+
+  it("keeps a stored model's kind and sizes", () => {
+    const d = draftOf({ ...stored, kind: "embedding", dimensions: 512, batch_size: 8 });
+    expect([d.kind, d.dimensions, d.batch_size]).toEqual(["embedding", "512", "8"]);
+    expect(inputOf(d).api_key).toBeUndefined();
   });
 });

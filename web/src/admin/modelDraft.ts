@@ -6,7 +6,10 @@ import type { AdminModel, AdminModelInput } from "./modelApi";
 
 export const PROFILES = ["openai-compatible", "openai", "deepseek", "qwen", "gemini", "ollama"] as const;
 
+export type Kind = "chat" | "embedding";
+
 export type Draft = {
+  kind: Kind;
   id: string;
   name: string;
   profile: string;
@@ -24,10 +27,13 @@ export type Draft = {
   restricted: boolean;
   users: number[];
   groups: number[];
+  dimensions: string;
+  batch_size: string;
 };
 
 export function draftOf(m: AdminModel | null): Draft {
   return {
+    kind: m?.kind ?? "chat",
     id: m?.id ?? "",
     name: m?.name ?? "",
     profile: m?.profile ?? "openai-compatible",
@@ -45,11 +51,29 @@ export function draftOf(m: AdminModel | null): Draft {
     restricted: !!m && (m.users.length > 0 || m.groups.length > 0),
     users: m?.users ?? [],
     groups: m?.groups ?? [],
+    dimensions: m?.dimensions ? String(m.dimensions) : "",
+    batch_size: m?.batch_size ? String(m.batch_size) : "",
   };
 }
 
 export function inputOf(d: Draft): AdminModelInput {
   const num = (s: string) => (s.trim() === "" ? 0 : Number(s));
+  if (d.kind === "embedding") {
+    // An embedding model has no profile, window or access lists.
+    const input: AdminModelInput = {
+      id: d.id.trim(),
+      kind: "embedding",
+      name: d.name.trim(),
+      base_url: d.base_url.trim(),
+      model: d.model.trim(),
+      dimensions: num(d.dimensions),
+      batch_size: num(d.batch_size),
+      price_input: num(d.price_input),
+    };
+    if (d.api_key) input.api_key = d.api_key;
+    else if (d.remove_key) input.api_key = "";
+    return input;
+  }
   const input: AdminModelInput = {
     id: d.id.trim(),
     name: d.name.trim(),

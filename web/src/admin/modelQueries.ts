@@ -3,7 +3,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { queryKeys } from "../api/queryKeys";
-import { createAdminModel, deleteAdminModel, listAdminModels, updateAdminModel } from "./modelApi";
+import { createAdminModel, deleteAdminModel, listAdminModels, updateAdminModel, useEmbeddingModel } from "./modelApi";
 import type { AdminModelInput } from "./modelApi";
 
 export function useAdminModels() {
@@ -13,7 +13,8 @@ export function useAdminModels() {
 export type ModelChange =
   | { kind: "create"; input: AdminModelInput }
   | { kind: "update"; id: string; input: AdminModelInput }
-  | { kind: "delete"; id: string };
+  | { kind: "delete"; id: string }
+  | { kind: "use-embedding"; id: string };
 
 export function useChangeModel() {
   const qc = useQueryClient();
@@ -26,6 +27,8 @@ export function useChangeModel() {
           return updateAdminModel(c.id, c.input);
         case "delete":
           return deleteAdminModel(c.id);
+        case "use-embedding":
+          return useEmbeddingModel(c.id);
       }
     },
     onSettled: () => {

@@ -220,8 +220,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The model check (one 1-token completion) with the form's fields, saved or not; without api_key it uses the stored key of the model with that id. It shares the per-user limit of the model checks. */
+        /** The model check (one 1-token completion; for kind embedding, one short text embedded) with the form's fields, saved or not; without api_key it uses the stored key of the model with that id. It shares the per-user limit of the model checks. */
         post: operations["checkAdminModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/models/embedding-in-use": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Put an embedding model in use for meaning search, on this replica at once and on every other within seconds; every file is embedded again under it in the background (the old vectors serve until then). A model of the config file or an enabled one added here. */
+        put: operations["useEmbeddingModel"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1387,12 +1404,16 @@ export interface components {
                 set: boolean;
             };
             base_url?: string;
+            batch_size: number;
             context_window: number;
+            dimensions: number;
             disabled: boolean;
             groups: number[];
             id: string;
+            /** @description The embedding model meaning search uses (the config file's first until an admin chooses one). */
+            in_use: boolean;
             /** @enum {string} */
-            kind: "chat";
+            kind: "chat" | "embedding";
             max_output: number;
             model?: string;
             name: string;
@@ -1420,12 +1441,21 @@ export interface components {
             api_key?: string;
             /** @description The provider's address; the profile's default when empty. */
             base_url?: string;
+            /** @description How many chunks one embedding request carries; 0 is 32. */
+            batch_size?: number;
             context_window?: number;
+            /** @description An embedding model's vector length, sent to the provider and checked; 0 takes the first answer's. */
+            dimensions?: number;
             disabled?: boolean;
             /** @description Group ids whose members may use the model. */
             groups?: number[];
             /** @description Letters, digits and . _ : / @ + -; the id users pick. */
             id?: string;
+            /**
+             * @description chat (the default) or embedding (for meaning search: base_url, model, dimensions, batch_size, price_input and api_key count); fixed once created.
+             * @enum {string}
+             */
+            kind?: "chat" | "embedding";
             max_output?: number;
             /** @description The upstream model name; the id when empty. */
             model?: string;
@@ -1577,6 +1607,24 @@ export interface components {
         /** @description The tool's result; which one follows from the command. */
         CommandResult: components["schemas"]["LsResult"] | components["schemas"]["ReadResult"] | components["schemas"]["SearchResult"] | components["schemas"]["StatusResult"];
         CompileAnswer: {
+            /** @description Set when the batch would cross a usage budget of the caller, so only the files that fit (in the order given, each estimated by its size) were queued; the others are rejected with code budget_exceeded. */
+            budget?: {
+                /** @description How many were left out for the budget. */
+                left_out: number;
+                /** @enum {string} */
+                period: "day" | "month";
+                /** @description How many of the batch's files were queued. */
+                queued: number;
+                /** Format: date-time */
+                resets_at: string;
+                /**
+                 * @description The budget that leaves the least.
+                 * @enum {string}
+                 */
+                scope: "global" | "user" | "group";
+                /** @description The user's or group's name; empty for global. */
+                subject: string;
+            };
             jobs: components["schemas"]["Job"][];
             rejected: {
                 code: string;
@@ -1711,6 +1759,10 @@ export interface components {
              * @enum {string}
              */
             event: "done";
+        };
+        EmbeddingInUse: {
+            /** @description An embedding model of the config file or an enabled one added here. */
+            id: string;
         };
         /** @description The one error shape of every refused or failed request. */
         Error: {
@@ -3549,6 +3601,36 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooMany"];
+            default: components["responses"]["Error"];
+        };
+    };
+    useEmbeddingModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmbeddingInUse"];
+            };
+        };
+        responses: {
+            /** @description The models, the one now in use marked in_use. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminModelList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };

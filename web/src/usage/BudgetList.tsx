@@ -8,7 +8,7 @@ import type { BudgetStatus } from "./api";
 /** budgetName says whose budget it is and for how long, in our words. */
 export function useBudgetName() {
   const { t } = useTranslation("usage");
-  return (b: BudgetStatus) => t(`budget.${b.scope}.${b.period}`, { name: b.subject });
+  return (b: Pick<BudgetStatus, "scope" | "period" | "subject">) => t(`budget.${b.scope}.${b.period}`, { name: b.subject });
 }
 
 export function budgetUsed(b: BudgetStatus, t: (k: string, o?: Record<string, unknown>) => string): string {

@@ -10,6 +10,7 @@ import { ACTIVE_POLL_MS, useJobs } from "../../api/jobQueries";
 import { isActiveJob } from "../../tree/badges";
 import { Dialog } from "../../ui/Dialog";
 import { errorText } from "../../ui/errors";
+import { useBudgetName } from "../../usage/BudgetList";
 
 /**
  * followJobs is each submitted job as the jobs list says it is now; a job
@@ -37,6 +38,8 @@ function StateIcon({ state }: { state: string }) {
 export function CompileResult(props: { result: CompileResponse; display: (uri: string) => string; onClose: () => void; onTasks: () => void }) {
   const { t } = useTranslation("agent");
   const { result, display } = props;
+  const budgetName = useBudgetName();
+  const cut = result.budget;
   const jobs = useFollowedJobs(result.jobs);
   const ended = jobs.filter((j) => !isActiveJob(j.state));
   const count = (state: string) => jobs.filter((j) => j.state === state).length;
@@ -48,6 +51,16 @@ export function CompileResult(props: { result: CompileResponse; display: (uri: s
             ? t("compile.queuedRejected", { count: result.jobs.length, rejected: result.rejected.length })
             : t("compile.queued", { count: result.jobs.length })}
         </p>
+        {cut && (
+          <p className="notice small budget-notice" role="status" data-testid="compile-budget-cut">
+            {t("compile.budgetCut", {
+              count: cut.queued,
+              leftOut: cut.left_out,
+              name: budgetName(cut),
+              at: new Date(cut.resets_at).toLocaleString(),
+            })}
+          </p>
+        )}
         {jobs.length > 0 && (
           <p className="small muted" role="status" data-testid="compile-progress" data-done={ended.length === jobs.length || undefined}>
             {ended.length === jobs.length
