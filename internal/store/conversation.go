@@ -203,3 +203,11 @@ func (s *Store) MessageByID(ctx context.Context, conversationID, id int64) (Conv
 	err := s.db.WithContext(ctx).Where("conversation_id = ? AND id = ?", conversationID, id).Take(&m).Error
 	return m, translate(err)
 }
+
+// MessageOnly finds a message by its id alone; the caller checks whose
+// conversation it is.
+func (s *Store) MessageOnly(ctx context.Context, id int64) (ConversationMessage, error) {
+	var m ConversationMessage
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&m).Error
+	return m, translate(err)
+}

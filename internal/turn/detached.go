@@ -2,13 +2,15 @@ package turn
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
-	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 // DefaultDetachedTimeout is how long a detached turn runs with nobody
@@ -46,19 +48,29 @@ func (s *Service) find(c kb.Caller, messageID int64) (*Running, error) {
 	r := s.detached.byMessage[messageID]
 	s.detached.mu.Unlock()
 	if r == nil || r.req.Caller.ID != c.ID || c.Scoped() && !c.SeesURI(r.Scope.URI) {
-		return nil, apierr.NotFound(apierr.CodeAnswerNotRunning, "no answer %d is being written on this server; the stored conversation has it once it ends", messageID)
+		return nil, noAnswer(messageID)
 	}
 	return r, nil
 }
 
 // Follow reads a detached turn's events after id after (the SSE
-// Last-Event-ID), then each new one until the turn ends or ctx does.
+// Last-Event-ID), then each new one until the turn ends or ctx does. A
+// turn that ended answers with its stored message.
 func (s *Service) Follow(ctx context.Context, c kb.Caller, messageID int64, after int) (<-chan agent.Event, error) {
-	r, err := s.find(c, messageID)
+	if r, err := s.find(c, messageID); err == nil {
+		return r.journal.follow(ctx, after), nil
+	}
+	if s.Chat == nil {
+		return nil, noAnswer(messageID)
+	}
+	a, err := s.Chat.AnswerOf(ctx, c, messageID)
+	if errors.Is(err, chat.ErrNoAnswer) || err == nil && a.Status == store.MessageStreaming {
+		return nil, noAnswer(messageID)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return r.journal.follow(ctx, after), nil
+	return sendAll(ctx, storedEvents(a), after), nil
 }
 
 // Stop ends a detached turn at once, as Stop in the web app does.
