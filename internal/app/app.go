@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -148,9 +149,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	var conversations *chat.Service
 	if cfg.Conversations.Store {
 		conversations = &chat.Service{Store: a.Store, Tree: a.Tree}
-		// Nothing streams yet: a turn still streaming was cut by the
-		// previous run of the server.
-		n, err := conversations.Interrupt(ctx)
+		// Nothing streams here yet: a turn still streaming that no live
+		// replica runs was cut by the previous run of its server.
+		n, err := conversations.Interrupt(ctx, time.Now().Add(-turn.Lease))
 		if err != nil {
 			return fmt.Errorf("mark interrupted turns: %w", err)
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	"gorm.io/driver/sqlite"
@@ -37,6 +38,8 @@ type Store struct {
 	// gate orders SQLite's writers (write_gate.go); nil inside a
 	// transaction, which already holds the lock.
 	gate *writeGate
+	// pgConfig connects Listen's own connection; nil on SQLite.
+	pgConfig *pgx.ConnConfig
 }
 
 // Open connects to PostgreSQL when dsn starts with postgres:// (or
@@ -45,12 +48,13 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	var (
 		dialector gorm.Dialector
 		dialect   string
+		pgConfig  *pgx.ConnConfig
 		err       error
 	)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		dialect = DialectPostgres
-		if dialector, err = openPostgres(dsn); err != nil {
+		if dialector, pgConfig, err = openPostgres(dsn); err != nil {
 			return nil, err
 		}
 	case dsn == "":
@@ -70,7 +74,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dialect, err)
 	}
-	s := &Store{db: db, dialect: dialect, gate: &writeGate{}}
+	s := &Store{db: db, dialect: dialect, gate: &writeGate{}, pgConfig: pgConfig}
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, err

@@ -54,38 +54,74 @@ func (s *Service) find(c kb.Caller, messageID int64) (*Running, error) {
 }
 
 // Follow reads a detached turn's events after id after (the SSE
-// Last-Event-ID), then each new one until the turn ends or ctx does. A
-// turn that ended answers with its stored message.
+// Last-Event-ID), then each new one until the turn ends or ctx does:
+// from this replica's journal when it runs here, else from the events
+// table. A turn whose events are gone answers with its stored message.
 func (s *Service) Follow(ctx context.Context, c kb.Caller, messageID int64, after int) (<-chan agent.Event, error) {
 	if r, err := s.find(c, messageID); err == nil {
-		return r.journal.follow(ctx, after), nil
+		return r.follow(ctx, after), nil
 	}
-	if s.Chat == nil {
-		return nil, noAnswer(messageID)
-	}
-	a, err := s.Chat.AnswerOf(ctx, c, messageID)
-	if errors.Is(err, chat.ErrNoAnswer) || err == nil && a.Status == store.MessageStreaming {
-		return nil, noAnswer(messageID)
-	}
+	a, row, err := s.elsewhere(ctx, c, messageID)
 	if err != nil {
 		return nil, err
+	}
+	if row != nil {
+		return s.followTable(ctx, messageID, after), nil
+	}
+	if a.Status == store.MessageStreaming {
+		return nil, noAnswer(messageID)
 	}
 	return sendAll(ctx, storedEvents(a), after), nil
 }
 
-// Stop ends a detached turn at once, as Stop in the web app does.
-func (s *Service) Stop(c kb.Caller, messageID int64) error {
-	r, err := s.find(c, messageID)
+// elsewhere loads the caller's answer not running here, and its detached
+// turn's row when there is one (running on another replica, or ended with
+// its events still kept).
+func (s *Service) elsewhere(ctx context.Context, c kb.Caller, messageID int64) (chat.Answer, *store.RunningTurn, error) {
+	if s.Chat == nil {
+		return chat.Answer{}, nil, noAnswer(messageID)
+	}
+	s.startReplica()
+	a, err := s.Chat.AnswerOf(ctx, c, messageID)
+	if errors.Is(err, chat.ErrNoAnswer) {
+		return a, nil, noAnswer(messageID)
+	}
+	if err != nil {
+		return a, nil, err
+	}
+	row, err := s.Chat.Store.RunningTurnOf(ctx, messageID)
+	if errors.Is(err, store.ErrNotFound) || err == nil && !row.Detached {
+		return a, nil, nil
+	}
+	if err != nil {
+		return a, nil, err
+	}
+	return a, &row, nil
+}
+
+// Stop ends a detached turn at once, as Stop in the web app does; one
+// running on another replica is asked to stop through the database.
+func (s *Service) Stop(ctx context.Context, c kb.Caller, messageID int64) error {
+	if r, err := s.find(c, messageID); err == nil {
+		r.cancel()
+		return nil
+	}
+	_, row, err := s.elsewhere(ctx, c, messageID)
 	if err != nil {
 		return err
 	}
-	r.cancel()
-	return nil
+	if row == nil {
+		return noAnswer(messageID)
+	}
+	if row.Ended != 0 {
+		return nil
+	}
+	return s.Chat.Store.RequestTurnStop(ctx, messageID)
 }
 
 // Follow reads this detached turn's events from the start, for the door
 // that started it.
-func (r *Running) Follow(ctx context.Context) <-chan agent.Event { return r.journal.follow(ctx, 0) }
+func (r *Running) Follow(ctx context.Context) <-chan agent.Event { return r.follow(ctx, 0) }
 
 // runDetached runs the turn to its end without a door, then ends it as a
 // door would: counted, stored, its stream freed.
@@ -111,17 +147,23 @@ func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
 	close(r.finished)
 	r.End(shutdown.Load())
 	r.journal.close()
+	<-r.persisted
+	r.endRunning()
 	messageID := t.Stored.MessageID
 	time.AfterFunc(keepFinished, func() { r.svc.detached.forget(messageID, r) })
+}
+
+// watchedElsewhere says a client on another replica followed the turn
+// within the timeout.
+func (r *Running) watchedElsewhere(now time.Time, timeout time.Duration) bool {
+	row, err := r.svc.Chat.Store.RunningTurnOf(r.ctx, r.Stored.MessageID)
+	return err == nil && row.Watched >= store.Millis(now.Add(-timeout))
 }
 
 // watch ends the turn when nobody has followed it for the timeout, or when
 // the server stops.
 func (r *Running) watch(shutdown *atomic.Bool) {
-	timeout := r.svc.DetachedTimeout
-	if timeout <= 0 {
-		timeout = DefaultDetachedTimeout
-	}
+	timeout := r.svc.detachedTimeout()
 	tick := time.NewTicker(min(max(timeout/10, 50*time.Millisecond), 5*time.Second))
 	defer tick.Stop()
 	for {
@@ -133,7 +175,7 @@ func (r *Running) watch(shutdown *atomic.Bool) {
 			r.cancel()
 			return
 		case now := <-tick.C:
-			if r.journal.aloneFor(now) >= timeout {
+			if r.journal.aloneFor(now) >= timeout && !r.watchedElsewhere(now, timeout) {
 				r.cancel()
 				return
 			}
