@@ -28,6 +28,7 @@ import (
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/skill"
+	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/turn"
 	"github.com/knowspace/knowspace/internal/usage"
 	"github.com/knowspace/knowspace/web"
@@ -151,7 +152,12 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		conversations = &chat.Service{Store: a.Store, Tree: a.Tree}
 		// Nothing streams here yet: a turn still streaming that no live
 		// replica runs was cut by the previous run of its server.
-		n, err := conversations.Interrupt(ctx, time.Now().Add(-turn.Lease))
+		// On SQLite this is the only process: nothing streaming is live.
+		liveSince := time.Now().Add(-turn.Lease)
+		if a.Store.Dialect() == store.DialectSQLite {
+			liveSince = time.Now()
+		}
+		n, err := conversations.Interrupt(ctx, liveSince)
 		if err != nil {
 			return fmt.Errorf("mark interrupted turns: %w", err)
 		}

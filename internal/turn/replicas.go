@@ -191,3 +191,20 @@ func (r *Running) endRunning() {
 		slog.Warn("record a turn's end", "message", r.Stored.MessageID, "err", err)
 	}
 }
+
+// elsewhereLimit refuses a turn when the user's turns here (this one
+// counted) and on the other live replicas reach the stream limit. A
+// database that cannot say lets the turn start: the limit here still holds.
+func (s *Service) elsewhereLimit(ctx context.Context, userID int64) error {
+	if s.Chat == nil || s.Chat.Store.Dialect() != store.DialectPostgres {
+		return nil // SQLite has one process: the limit here is the limit
+	}
+	n, err := s.Chat.Store.CountRunningTurns(ctx, userID, s.Replica, time.Now().Add(-Lease))
+	if err != nil || n == 0 {
+		return nil
+	}
+	if here := s.streams.mine(userID); here+n > s.streams.max {
+		return tooMany(s.streams.max)
+	}
+	return nil
+}

@@ -151,6 +151,11 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		cancel()
 		return nil, err
 	}
+	if err := s.elsewhereLimit(ctx, req.Caller.ID); err != nil {
+		release()
+		cancel()
+		return nil, err
+	}
 	defer func() {
 		if err != nil {
 			release()
