@@ -125,6 +125,22 @@ func (e *apiEnv) resumeQuiet(msgID int64, after int) []stEvent {
 // both end with error stopped, and the answer is stored stopped.
 func TestStopFromAnotherReplica(t *testing.T) {
 	a, b := twoReplicas(t)
+	stopEndsEveryFollower(t, a, b)
+}
+
+// TestStopFromASecondConnection: Stop from another connection ends the
+// turn for its own client and for a second follower alike.
+func TestStopFromASecondConnection(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := stSetup(t, dialect)
+		stopEndsEveryFollower(t, env, env)
+	})
+}
+
+// stopEndsEveryFollower starts a detached turn on a and follows it there
+// (its own client) and on b, then asks b to stop it.
+func stopEndsEveryFollower(t *testing.T, a, b *apiEnv) {
+	t.Helper()
 	a.fake.Push(fakellm.Stream(fakellm.Data(fakellm.TextChunk("thinking")), fakellm.Sleep(30*time.Second), fakellm.Done()))
 	resp := a.post(context.Background(), t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"go","detach":true}`)
 	defer resp.Body.Close()
@@ -148,7 +164,7 @@ func TestStopFromAnotherReplica(t *testing.T) {
 	if st, raw := b.call(t, "alice", http.MethodPost, fmt.Sprintf("/api/v1/knowledge-agent/stream/%d/stop", msg), ""); st != http.StatusNoContent {
 		t.Fatalf("stop on the other replica: %d %s", st, raw)
 	}
-	for name, c := range map[string]chan []stEvent{"its own client": first, "a follower on the other replica": other} {
+	for name, c := range map[string]chan []stEvent{"its own client": first, "a second follower": other} {
 		select {
 		case evs := <-c:
 			if end := evs[len(evs)-1]; end.name != "error" || end.data["code"] != "stopped" {
@@ -158,7 +174,7 @@ func TestStopFromAnotherReplica(t *testing.T) {
 			t.Fatalf("%s never saw the stop", name)
 		}
 	}
-	t.Logf("stopped %v after the request on the other replica", time.Since(began).Round(time.Millisecond))
+	t.Logf("stopped %v after the request", time.Since(began).Round(time.Millisecond))
 	if m := a.settled(t, "alice", conv).Messages; m[len(m)-1].Status != "stopped" {
 		t.Fatalf("stored %+v", m[len(m)-1])
 	}

@@ -3,6 +3,7 @@ package turn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -139,6 +140,9 @@ func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
 		// Stopped, timed out or cut by the server's stop: the runner said
 		// nothing more, so followers are told here.
 		e := agent.Event{Name: agent.EventError, Data: agent.ErrorData{Code: "stopped", Message: "the answer was stopped before it ended"}}
+		if r.stopReason != nil {
+			e.Data = agent.ErrorData{Code: r.stopReason.Code, Message: r.stopReason.Message}
+		}
 		if shutdown.Load() {
 			e.Data = agent.ShutdownError
 		}
@@ -176,6 +180,7 @@ func (r *Running) watch(shutdown *atomic.Bool) {
 			return
 		case now := <-tick.C:
 			if r.journal.aloneFor(now) >= timeout && !r.watchedElsewhere(now, timeout) {
+				r.stopReason = &chat.Error{Code: "stopped", Message: fmt.Sprintf("no client followed this answer for %v (turns.detached_timeout), so it was stopped", timeout)}
 				r.cancel()
 				return
 			}

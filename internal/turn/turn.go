@@ -19,6 +19,7 @@ import (
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 // Request bounds, the same for every door: checked before a turn starts.
@@ -120,6 +121,9 @@ type Running struct {
 	journal *journal
 	// persisted closes when the journal's events are all in the table.
 	persisted chan struct{}
+	// stopReason says why a detached turn was stopped when it was not
+	// Stop (nil then): kept with the stopped answer.
+	stopReason *chat.Error
 }
 
 // Context ends when the turn is ended (End) or the request's context ends.
@@ -234,6 +238,9 @@ func (r *Running) End(shutdown bool) chat.Outcome {
 	<-r.finished
 	defer r.release()
 	outcome := r.record.outcome(shutdown)
+	if outcome.Status == store.MessageStopped && r.stopReason != nil {
+		outcome.Error = r.stopReason
+	}
 	r.record.report(r.req.RequestID, r.ID, r.req.Model.Meta().ID, r.req.Caller.ID, outcome)
 	if r.Stored != nil && !r.stored {
 		r.save(outcome)
