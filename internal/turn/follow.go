@@ -93,7 +93,7 @@ func (s *Service) followTable(ctx context.Context, messageID int64, after int) <
 					case <-ctx.Done():
 						return
 					}
-					if e.Name == agent.EventDone || e.Name == agent.EventError {
+					if isEnd(e) {
 						return
 					}
 				}
@@ -111,16 +111,17 @@ func (s *Service) followTable(ctx context.Context, messageID int64, after int) <
 				}
 			}
 			checkEnd = false
-		wait:
-			select {
-			case <-ctx.Done():
-				return
-			case <-watch.C:
-				_ = st.WatchRunningTurn(ctx, messageID)
-				goto wait
-			case <-wake:
-			case <-poll.C:
-				checkEnd = true
+			for woke := false; !woke; {
+				select {
+				case <-ctx.Done():
+					return
+				case <-watch.C:
+					_ = st.WatchRunningTurn(ctx, messageID)
+				case <-wake:
+					woke = true
+				case <-poll.C:
+					woke, checkEnd = true, true
+				}
 			}
 		}
 	}()

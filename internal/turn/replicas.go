@@ -2,6 +2,7 @@ package turn
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -124,7 +125,11 @@ func (s *Service) tend(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-beat.C:
-			if _, err := st.BeatRunningTurns(ctx, s.Replica); err != nil && ctx.Err() == nil {
+			_, err := st.BeatRunningTurns(ctx, s.Replica)
+			if errors.Is(err, store.ErrClosed) {
+				return // the server is stopping
+			}
+			if err != nil && ctx.Err() == nil {
 				slog.Warn("renew the running turns' lease", "err", err)
 			}
 		case <-poll.C:
