@@ -22,6 +22,15 @@ func (s *Store) Listen(ctx context.Context, channel string, wake func(messageID 
 	if s.pgConfig == nil {
 		return
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.closed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	for ctx.Err() == nil {
 		err := s.listenOnce(ctx, channel, wake)
 		if ctx.Err() != nil {
