@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/knowspace/knowspace/internal/fakellm"
+	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 	"github.com/knowspace/knowspace/internal/turn"
 )
@@ -132,6 +133,46 @@ func TestDetachedTurnFailedUpstreamResumesIntoItsError(t *testing.T) {
 		}
 		if m := env.settled(t, "alice", conv).Messages; m[len(m)-1].Status != "failed" || m[len(m)-1].Error.Code != end.data["code"] {
 			t.Fatalf("stored %+v", m[len(m)-1])
+		}
+	})
+}
+
+// TestFollowingATurnWhoseReplicaIsGone: a detached turn recorded by a
+// replica that stopped renewing its lease, with some events written: a
+// follower reads them, then ends with error interrupted instead of waiting
+// for ever.
+func TestFollowingATurnWhoseReplicaIsGone(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		env := stSetup(t, dialect)
+		ctx := context.Background()
+		conv, _, _ := startIDs(t, env.turn(t, "alice", `{"uri":"kb://me/","model_id":"fake","message":"first"}`))
+		u, err := env.stack.Store.UserByUsername(ctx, "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := env.stack.Store
+		begun, err := newChatService(env).Begin(ctx, callerOf(u), chatTurn(conv, "then?"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.BeginRunningTurn(ctx, store.RunningTurn{MessageID: begun.MessageID, UserID: u.ID, ConversationID: conv,
+			Replica: "gone", Detached: true, Beat: store.Millis(time.Now().Add(-time.Hour))}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.AppendTurnEvents(ctx, []store.TurnEvent{{MessageID: begun.MessageID, ID: 1, Name: "start",
+			Data: fmt.Sprintf(`{"turn_id":"t","model_id":"fake","uri":"kb://users/alice/","mode":"native_tools","limits":{"max_steps":1,"max_tool_calls":1,"max_model_calls":1},"message_id":%d}`, begun.MessageID)},
+			{MessageID: begun.MessageID, ID: 2, Name: "delta", Data: `{"text":"half an ans"}`}}); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan []stEvent, 1)
+		go func() { done <- env.resumeQuiet(begun.MessageID, 0) }()
+		select {
+		case evs := <-done:
+			if stNames(evs) != "start,delta,error" || answerText(evs) != "half an ans" || evs[2].data["code"] != "interrupted" || evs[2].id != 3 {
+				t.Fatalf("following a turn whose replica is gone: %+v", evs)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the follower waited on a turn whose replica is gone")
 		}
 	})
 }
