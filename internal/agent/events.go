@@ -45,6 +45,9 @@ type StartData struct {
 	Mode    string `json:"mode"` // "native_tools" or "text_only"
 	Limits  Limits `json:"limits"`
 	StoredTurn
+	// Replay says the stream is a stored answer told again, its events
+	// numbered afresh: the turn ended and its own events are gone.
+	Replay bool `json:"replay,omitempty"`
 }
 
 // TextData carries a delta of the answer or of the reasoning.

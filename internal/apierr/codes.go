@@ -174,7 +174,7 @@ var (
 	CodeConversationNotFound  = def("conversation_not_found", "no such conversation of the caller", 404)
 	CodeConversationsDisabled = def("conversations_disabled", "this server keeps no conversations", 400)
 	CodeTurnInProgress        = def("turn_in_progress", "the conversation is still answering", 409)
-	CodeAnswerNotRunning      = def("answer_not_running", "no answer with this message id is being written on this server for the caller (ended, never started, or another user's)", 404)
+	CodeAnswerNotRunning      = def("answer_not_running", "no answer of the caller with this message id can be followed: missing, another user's, outside a scoped token's folder, or still being written by a turn not started with detach", 404)
 	CodeURIMismatch           = def("uri_mismatch", "the conversation is about another folder", 400)
 	CodeInvalidTitle          = def("invalid_title", "the title is empty or too long", 400)
 	CodeInvalidEdit           = def("invalid_edit", "only the latest question can be edited", 400)

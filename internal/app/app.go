@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/openaiapi"
 	"github.com/knowspace/knowspace/internal/skill"
+	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/turn"
 	"github.com/knowspace/knowspace/internal/usage"
 	"github.com/knowspace/knowspace/web"
@@ -152,9 +154,14 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	var conversations *chat.Service
 	if cfg.Conversations.Store {
 		conversations = &chat.Service{Store: a.Store, Tree: a.Tree}
-		// Nothing streams yet: a turn still streaming was cut by the
-		// previous run of the server.
-		n, err := conversations.Interrupt(ctx)
+		// Nothing streams here yet: a turn still streaming that no live
+		// replica runs was cut by the previous run of its server.
+		// On SQLite this is the only process: nothing streaming is live.
+		liveSince := time.Now().Add(-turn.Lease)
+		if a.Store.Dialect() == store.DialectSQLite {
+			liveSince = time.Now()
+		}
+		n, err := conversations.Interrupt(ctx, liveSince)
 		if err != nil {
 			return fmt.Errorf("mark interrupted turns: %w", err)
 		}

@@ -305,7 +305,9 @@ func (s *Service) Delete(ctx context.Context, c kb.Caller, id int64) error {
 	return s.Store.DeleteConversation(ctx, conv.ID)
 }
 
-// Interrupt marks the turns a previous run of the server left in flight.
-func (s *Service) Interrupt(ctx context.Context) (int64, error) {
-	return s.Store.InterruptStreaming(ctx, "the server restarted while this answer was being written; retry to answer again")
+// Interrupt marks the turns a previous run of the server left in flight:
+// those no live replica runs (none recorded, or its replica has not
+// renewed its lease since liveSince). Other replicas' turns run on.
+func (s *Service) Interrupt(ctx context.Context, liveSince time.Time) (int64, error) {
+	return s.Store.InterruptStreaming(ctx, "the server restarted while this answer was being written; retry to answer again", liveSince)
 }

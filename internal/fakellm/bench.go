@@ -42,14 +42,23 @@ func TimeStream(client *http.Client, url, token, body, marker string, decode boo
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	t, _, err := TimeRequest(client, req, marker, decode)
+	return t, err
+}
+
+// TimeRequest is TimeStream for a request the caller built (a GET that
+// resumes a stream); it also returns the first data line (the start event).
+func TimeRequest(client *http.Client, req *http.Request, marker string, decode bool) (Timed, []byte, error) {
+	url := req.URL.String()
+	var first []byte
 	start := time.Now()
 	resp, err := client.Do(req)
 	if err != nil {
-		return Timed{}, err
+		return Timed{}, nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return Timed{}, fmt.Errorf("%s: status %d", url, resp.StatusCode)
+		return Timed{}, nil, fmt.Errorf("%s: status %d", url, resp.StatusCode)
 	}
 	var t Timed
 	sc := bufio.NewScanner(resp.Body)
@@ -59,10 +68,13 @@ func TimeStream(client *http.Client, url, token, body, marker string, decode boo
 		if !bytes.HasPrefix(line, []byte("data: ")) || bytes.Equal(line, []byte("data: [DONE]")) {
 			continue
 		}
+		if first == nil {
+			first = bytes.Clone(line[len("data: "):])
+		}
 		if decode {
 			var v map[string]any
 			if err := json.Unmarshal(line[len("data: "):], &v); err != nil {
-				return t, fmt.Errorf("%s: bad event JSON: %w", url, err)
+				return t, first, fmt.Errorf("%s: bad event JSON: %w", url, err)
 			}
 		}
 		if i := bytes.Index(line, []byte(marker)); i >= 0 {
@@ -79,5 +91,5 @@ func TimeStream(client *http.Client, url, token, body, marker string, decode boo
 		}
 	}
 	t.Whole = time.Since(start)
-	return t, sc.Err()
+	return t, first, sc.Err()
 }

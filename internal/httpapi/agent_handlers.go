@@ -211,7 +211,7 @@ func (h *handlers) stopTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Turns.Stop(caller(c), id); err != nil {
+	if err := h.Turns.Stop(c.Request().Context(), caller(c), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -23,10 +23,10 @@ type replica struct {
 	meter *usage.Meter
 }
 
-// twoReplicas serves two servers on one database, each with its own store
+// meteredReplicas serves two servers on one database, each with its own store
 // handle, meter and budgets, calling one fake model; users signed in on
 // the first are known to both.
-func twoReplicas(t *testing.T, dialect string, fake *apptest.Fake, users ...string) [2]replica {
+func meteredReplicas(t *testing.T, dialect string, fake *apptest.Fake, users ...string) [2]replica {
 	t.Helper()
 	dsn, dir := storetest.Empty(t, dialect)
 	var out [2]replica
@@ -69,7 +69,7 @@ func TestBudgetHoldsAcrossRacingReplicas(t *testing.T) {
 			return fakellm.Stream(fakellm.Sleep(30*time.Millisecond), fakellm.Data(fakellm.TextChunk("ok")),
 				fakellm.Data(fakellm.FinishChunk("stop")), fakellm.Data(fakellm.UsageChunk(90, 10)), fakellm.Done())
 		})
-		rs := twoReplicas(t, dialect, fake, "alice")
+		rs := meteredReplicas(t, dialect, fake, "alice")
 		rs[0].tokens["root"] = rs[0].stack.NewUser(t, "root", store.RoleAdmin).Token
 		alice, err := rs[0].stack.Store.UserByUsername(context.Background(), "alice")
 		if err != nil {

@@ -345,7 +345,7 @@ func TestConversationShutdownAndRestartInterrupt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, err := svc.Interrupt(ctx); err != nil || n != 1 {
+		if n, err := svc.Interrupt(ctx, time.Now()); err != nil || n != 1 {
 			t.Fatalf("interrupt: %d %v", n, err)
 		}
 		c := env.conversation(t, "alice", convID, "")

@@ -114,9 +114,15 @@ func TestDetachedTurnStopsOnStopAndWhenUnwatched(t *testing.T) {
 	}
 
 	slow()
-	_, convID = start()
-	if a := env.settled(t, "alice", convID).Messages; a[len(a)-1].Status != "stopped" {
-		t.Fatalf("an unwatched turn after the timeout: %+v", a[len(a)-1])
+	msgID, convID = start()
+	a := env.settled(t, "alice", convID).Messages
+	if last := a[len(a)-1]; last.Status != "stopped" || last.Error == nil || last.Error.Code != "stopped" || !strings.Contains(last.Error.Message, "turns.detached_timeout") {
+		t.Fatalf("an unwatched turn after the timeout: %+v", last)
+	}
+	// A client coming back reads why it stopped.
+	evs = env.resume(t, "alice", msgID, 0)
+	if last := evs[len(evs)-1]; last.name != "error" || !strings.Contains(last.data["message"].(string), "turns.detached_timeout") {
+		t.Fatalf("coming back to an unwatched turn: %+v", last)
 	}
 }
 

@@ -202,20 +202,17 @@ func (s *Store) FinishMessage(ctx context.Context, m ConversationMessage) error 
 		}).Error)
 }
 
-// InterruptStreaming marks every message still streaming as failed with
-// code interrupted: it is called at start, before any turn runs, so its
-// server went away mid-turn. (A replica's live turn marked so by another
-// replica starting is set right when it ends: its final status overwrites.)
-func (s *Store) InterruptStreaming(ctx context.Context, message string) (int64, error) {
-	res := s.db.WithContext(ctx).Model(&ConversationMessage{}).
-		Where("status = ?", MessageStreaming).
-		Updates(map[string]any{"status": MessageFailed, "error_code": "interrupted", "error_message": message, "updated_at": now()})
-	return res.RowsAffected, translate(res.Error)
-}
-
 // MessageByID finds one message of a conversation.
 func (s *Store) MessageByID(ctx context.Context, conversationID, id int64) (ConversationMessage, error) {
 	var m ConversationMessage
 	err := s.db.WithContext(ctx).Where("conversation_id = ? AND id = ?", conversationID, id).Take(&m).Error
+	return m, translate(err)
+}
+
+// MessageOnly finds a message by its id alone; the caller checks whose
+// conversation it is.
+func (s *Store) MessageOnly(ctx context.Context, id int64) (ConversationMessage, error) {
+	var m ConversationMessage
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&m).Error
 	return m, translate(err)
 }

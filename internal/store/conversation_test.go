@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -78,7 +79,7 @@ func TestConversationsPerUserVersionsAndInterrupt(t *testing.T) {
 		if got := list(store.ConversationQuery{UserID: alice.ID, Text: "FIRST"}); len(got) != 1 || got[0] != mine.ID {
 			t.Fatalf("search of an earlier version's text %v", got)
 		}
-		n, err := st.InterruptStreaming(ctx, "restarted")
+		n, err := st.InterruptStreaming(ctx, "restarted", time.Now())
 		if err != nil || n != 1 {
 			t.Fatalf("interrupt %d %v", n, err)
 		}

@@ -31,15 +31,15 @@ type retryPool struct {
 	*sql.DB
 }
 
-func openPostgres(dsn string) (gorm.Dialector, error) {
+func openPostgres(dsn string) (gorm.Dialector, *pgx.ConnConfig, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("database dsn: %w", err)
+		return nil, nil, fmt.Errorf("database dsn: %w", err)
 	}
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(pgOpenConns)
 	db.SetMaxIdleConns(pgIdleConns)
-	return postgres.New(postgres.Config{Conn: retryPool{db}}), nil
+	return postgres.New(postgres.Config{Conn: retryPool{db}}), cfg, nil
 }
 
 // GetDBConn gives gorm's DB() the pool underneath.

@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	"gorm.io/driver/sqlite"
@@ -37,6 +39,11 @@ type Store struct {
 	// gate orders SQLite's writers (write_gate.go); nil inside a
 	// transaction, which already holds the lock.
 	gate *writeGate
+	// pgConfig connects Listen's own connection; nil on SQLite. closed
+	// ends every Listen when the store closes.
+	pgConfig  *pgx.ConnConfig
+	closed    chan struct{}
+	closeOnce *sync.Once
 }
 
 // Open connects to PostgreSQL when dsn starts with postgres:// (or
@@ -45,12 +52,13 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	var (
 		dialector gorm.Dialector
 		dialect   string
+		pgConfig  *pgx.ConnConfig
 		err       error
 	)
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		dialect = DialectPostgres
-		if dialector, err = openPostgres(dsn); err != nil {
+		if dialector, pgConfig, err = openPostgres(dsn); err != nil {
 			return nil, err
 		}
 	case dsn == "":
@@ -70,7 +78,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dialect, err)
 	}
-	s := &Store{db: db, dialect: dialect, gate: &writeGate{}}
+	s := &Store{db: db, dialect: dialect, gate: &writeGate{}, pgConfig: pgConfig, closed: make(chan struct{}), closeOnce: &sync.Once{}}
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, err
@@ -173,6 +181,9 @@ func (s *Store) Dialect() string { return s.dialect }
 
 // Close releases the connection pool.
 func (s *Store) Close() error {
+	if s.closeOnce != nil {
+		s.closeOnce.Do(func() { close(s.closed) })
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err

@@ -2,13 +2,16 @@ package turn
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
-	"github.com/knowspace/knowspace/internal/apierr"
+	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/kb"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 // DefaultDetachedTimeout is how long a detached turn runs with nobody
@@ -46,34 +49,80 @@ func (s *Service) find(c kb.Caller, messageID int64) (*Running, error) {
 	r := s.detached.byMessage[messageID]
 	s.detached.mu.Unlock()
 	if r == nil || r.req.Caller.ID != c.ID || c.Scoped() && !c.SeesURI(r.Scope.URI) {
-		return nil, apierr.NotFound(apierr.CodeAnswerNotRunning, "no answer %d is being written on this server; the stored conversation has it once it ends", messageID)
+		return nil, noAnswer(messageID)
 	}
 	return r, nil
 }
 
 // Follow reads a detached turn's events after id after (the SSE
-// Last-Event-ID), then each new one until the turn ends or ctx does.
+// Last-Event-ID), then each new one until the turn ends or ctx does:
+// from this replica's journal when it runs here, else from the events
+// table. A turn whose events are gone answers with its stored message.
 func (s *Service) Follow(ctx context.Context, c kb.Caller, messageID int64, after int) (<-chan agent.Event, error) {
-	r, err := s.find(c, messageID)
+	if r, err := s.find(c, messageID); err == nil {
+		return r.follow(ctx, after), nil
+	}
+	a, row, err := s.elsewhere(ctx, c, messageID)
 	if err != nil {
 		return nil, err
 	}
-	return r.journal.follow(ctx, after), nil
+	if row != nil {
+		return s.followTable(ctx, messageID, after), nil
+	}
+	if a.Status == store.MessageStreaming {
+		return nil, noAnswer(messageID)
+	}
+	return sendAll(ctx, storedEvents(a), after), nil
 }
 
-// Stop ends a detached turn at once, as Stop in the web app does.
-func (s *Service) Stop(c kb.Caller, messageID int64) error {
-	r, err := s.find(c, messageID)
+// elsewhere loads the caller's answer not running here, and its detached
+// turn's row when there is one (running on another replica, or ended with
+// its events still kept).
+func (s *Service) elsewhere(ctx context.Context, c kb.Caller, messageID int64) (chat.Answer, *store.RunningTurn, error) {
+	if s.Chat == nil {
+		return chat.Answer{}, nil, noAnswer(messageID)
+	}
+	s.startReplica()
+	a, err := s.Chat.AnswerOf(ctx, c, messageID)
+	if errors.Is(err, chat.ErrNoAnswer) {
+		return a, nil, noAnswer(messageID)
+	}
+	if err != nil {
+		return a, nil, err
+	}
+	row, err := s.Chat.Store.RunningTurnOf(ctx, messageID)
+	if errors.Is(err, store.ErrNotFound) || err == nil && !row.Detached {
+		return a, nil, nil
+	}
+	if err != nil {
+		return a, nil, err
+	}
+	return a, &row, nil
+}
+
+// Stop ends a detached turn at once, as Stop in the web app does; one
+// running on another replica is asked to stop through the database.
+func (s *Service) Stop(ctx context.Context, c kb.Caller, messageID int64) error {
+	if r, err := s.find(c, messageID); err == nil {
+		r.cancel()
+		return nil
+	}
+	_, row, err := s.elsewhere(ctx, c, messageID)
 	if err != nil {
 		return err
 	}
-	r.cancel()
-	return nil
+	if row == nil {
+		return noAnswer(messageID)
+	}
+	if row.Ended != 0 {
+		return nil
+	}
+	return s.Chat.Store.RequestTurnStop(ctx, messageID)
 }
 
 // Follow reads this detached turn's events from the start, for the door
 // that started it.
-func (r *Running) Follow(ctx context.Context) <-chan agent.Event { return r.journal.follow(ctx, 0) }
+func (r *Running) Follow(ctx context.Context) <-chan agent.Event { return r.follow(ctx, 0) }
 
 // runDetached runs the turn to its end without a door, then ends it as a
 // door would: counted, stored, its stream freed.
@@ -91,6 +140,9 @@ func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
 		// Stopped, timed out or cut by the server's stop: the runner said
 		// nothing more, so followers are told here.
 		e := agent.Event{Name: agent.EventError, Data: agent.ErrorData{Code: "stopped", Message: "the answer was stopped before it ended"}}
+		if r.stopReason != nil {
+			e.Data = agent.ErrorData{Code: r.stopReason.Code, Message: r.stopReason.Message}
+		}
 		if shutdown.Load() {
 			e.Data = agent.ShutdownError
 		}
@@ -99,17 +151,23 @@ func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
 	close(r.finished)
 	r.End(shutdown.Load())
 	r.journal.close()
+	<-r.persisted
+	r.endRunning()
 	messageID := t.Stored.MessageID
 	time.AfterFunc(keepFinished, func() { r.svc.detached.forget(messageID, r) })
+}
+
+// watchedElsewhere says a client on another replica followed the turn
+// within the timeout.
+func (r *Running) watchedElsewhere(now time.Time, timeout time.Duration) bool {
+	row, err := r.svc.Chat.Store.RunningTurnOf(r.ctx, r.Stored.MessageID)
+	return err == nil && row.Watched >= store.Millis(now.Add(-timeout))
 }
 
 // watch ends the turn when nobody has followed it for the timeout, or when
 // the server stops.
 func (r *Running) watch(shutdown *atomic.Bool) {
-	timeout := r.svc.DetachedTimeout
-	if timeout <= 0 {
-		timeout = DefaultDetachedTimeout
-	}
+	timeout := r.svc.detachedTimeout()
 	tick := time.NewTicker(min(max(timeout/10, 50*time.Millisecond), 5*time.Second))
 	defer tick.Stop()
 	for {
@@ -121,7 +179,8 @@ func (r *Running) watch(shutdown *atomic.Bool) {
 			r.cancel()
 			return
 		case now := <-tick.C:
-			if r.journal.aloneFor(now) >= timeout {
+			if r.journal.aloneFor(now) >= timeout && !r.watchedElsewhere(now, timeout) {
+				r.stopReason = &chat.Error{Code: "stopped", Message: fmt.Sprintf("no client followed this answer for %v (turns.detached_timeout), so it was stopped", timeout)}
 				r.cancel()
 				return
 			}

@@ -1,7 +1,6 @@
 package turn
 
 import (
-	"context"
 	"sync"
 	"time"
 
@@ -10,34 +9,93 @@ import (
 
 // journal keeps a detached turn's events in order, each with its id (1, 2,
 // …), so a client that comes back reads on after the last it saw, and
-// knows when nobody has followed for a while.
+// knows when nobody has followed for a while. It holds at most about
+// maxBytes of them in memory: once an event is in the events table
+// (persisted), it may be dropped from the front, and a follower that needs
+// it reads it from the table. An event not yet written is never dropped,
+// so while the database is down the journal grows, up to maxJournal events.
 type journal struct {
 	mu        sync.Mutex
 	events    []agent.Event
+	base      int // the id before events[0]
+	bytes     int // the estimated size of events
+	maxBytes  int
+	persisted int // the last id written to the table
 	closed    bool
 	changed   chan struct{} // closed and replaced at each add and at close
+	done      chan struct{} // closed at close
 	followers int
 	alone     time.Time // since when nobody follows; zero while someone does
 }
 
-// maxJournal bounds the events kept for one turn; the limits of a turn
-// (steps, tool calls, output) keep real ones far below it.
+// maxJournal bounds the events of one turn; the limits of a turn (steps,
+// tool calls, output) keep real ones far below it.
 const maxJournal = 200_000
 
-func newJournal(now time.Time) *journal {
-	return &journal{changed: make(chan struct{}), alone: now}
+// DefaultJournalBytes is how much of a detached turn's events a replica
+// keeps in memory (Service.JournalBytes).
+const DefaultJournalBytes = 256 << 10
+
+func newJournal(now time.Time, maxBytes int) *journal {
+	if maxBytes <= 0 {
+		maxBytes = DefaultJournalBytes
+	}
+	return &journal{changed: make(chan struct{}), done: make(chan struct{}), alone: now, maxBytes: maxBytes}
+}
+
+// eventSize estimates what an event holds in memory.
+func eventSize(e agent.Event) int {
+	const overhead = 96
+	switch d := e.Data.(type) {
+	case agent.TextData:
+		return overhead + len(d.Text)
+	case agent.ToolResultData:
+		return overhead + 256 + d.Bytes
+	case agent.ToolCallData:
+		return overhead + len(d.Arguments)
+	}
+	return overhead + 256
 }
 
 func (j *journal) add(e agent.Event) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.closed || len(j.events) >= maxJournal && e.Name != agent.EventDone && e.Name != agent.EventError {
+	last := j.base + len(j.events)
+	if j.closed || last >= maxJournal && e.Name != agent.EventDone && e.Name != agent.EventError {
 		return
 	}
-	e.ID = len(j.events) + 1
+	e.ID = last + 1
 	j.events = append(j.events, e)
+	j.bytes += eventSize(e)
+	j.trim()
 	close(j.changed)
 	j.changed = make(chan struct{})
+}
+
+// trim drops written events from the front down to half the bound, into a
+// new slice so the old array is freed; halving makes the copies rare.
+func (j *journal) trim() {
+	if j.bytes <= j.maxBytes {
+		return
+	}
+	n := 0
+	for n < len(j.events) && j.bytes > j.maxBytes/2 && j.events[n].ID <= j.persisted {
+		j.bytes -= eventSize(j.events[n])
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	j.base += n
+	j.events = append(make([]agent.Event, 0, len(j.events)-n+64), j.events[n:]...)
+}
+
+// written records that the events up to id are in the table.
+func (j *journal) written(id int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.persisted = max(j.persisted, id)
+	j.trim()
 }
 
 func (j *journal) close() {
@@ -46,50 +104,21 @@ func (j *journal) close() {
 	if !j.closed {
 		j.closed = true
 		close(j.changed)
+		close(j.done)
 	}
 }
 
-// since is the events after id after, a channel closed when more come, and
-// whether no more will.
-func (j *journal) since(after int) ([]agent.Event, <-chan struct{}, bool) {
+// since is the events after id after still in memory, a channel closed
+// when more come, and whether no more will. gone says events after after
+// were dropped from memory: read them from the table first.
+func (j *journal) since(after int) (evs []agent.Event, gone bool, changed <-chan struct{}, closed bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	after = min(max(after, 0), len(j.events))
-	return j.events[after:], j.changed, j.closed
-}
-
-// follow sends the events after id after, then each new one, until the
-// turn ends or ctx does; the channel closes then. Following counts as
-// someone watching, which keeps a detached turn alive.
-func (j *journal) follow(ctx context.Context, after int) <-chan agent.Event {
-	out := make(chan agent.Event, eventQueue)
-	j.watch(1, time.Time{})
-	go func() {
-		defer close(out)
-		defer j.watch(-1, time.Now())
-		for {
-			evs, changed, closed := j.since(after)
-			for _, e := range evs {
-				select {
-				case out <- e:
-					after = e.ID
-				case <-ctx.Done():
-					return
-				}
-			}
-			if closed && len(evs) == 0 {
-				return
-			}
-			if len(evs) == 0 {
-				select {
-				case <-changed:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}
-	}()
-	return out
+	if after < j.base {
+		return nil, true, j.changed, j.closed
+	}
+	after = min(after-j.base, len(j.events))
+	return j.events[after:], false, j.changed, j.closed
 }
 
 func (j *journal) watch(delta int, now time.Time) {
@@ -103,7 +132,7 @@ func (j *journal) watch(delta int, now time.Time) {
 	}
 }
 
-// aloneFor is how long nobody has followed (0 while someone does).
+// aloneFor is how long nobody has followed here (0 while someone does).
 func (j *journal) aloneFor(now time.Time) time.Duration {
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -73,7 +73,7 @@ func (r *turnRecord) outcome(shutdown bool) chat.Outcome {
 		o.Status, o.Error = store.MessageFailed, r.err
 	case shutdown:
 		o.Status = store.MessageFailed
-		o.Error = &chat.Error{Code: "interrupted", Message: "the server restarted while this answer was being written; retry to answer again"}
+		o.Error = &chat.Error{Code: "interrupted", Message: interruptedMessage}
 	default:
 		o.Status = store.MessageStopped
 	}

@@ -8,6 +8,10 @@ import (
 	"github.com/knowspace/knowspace/internal/observe"
 )
 
+func tooMany(max int) error {
+	return apierr.TooMany(apierr.CodeTooManyStreams, "you already have %d answers streaming, the most one user may have; stop one or wait for it to finish", max).WithDetail("max", max)
+}
+
 // DefaultStreamsPerUser is limits.streams_per_user unless configured.
 const DefaultStreamsPerUser = 4
 
@@ -35,7 +39,7 @@ func (r *streamRegistry) enter(userID int64, cancel context.CancelFunc) (release
 	defer r.mu.Unlock()
 	mine := r.open[userID]
 	if len(mine) >= r.max {
-		return nil, apierr.TooMany(apierr.CodeTooManyStreams, "you already have %d answers streaming, the most one user may have; stop one or wait for it to finish", len(mine)).WithDetail("max", len(mine))
+		return nil, tooMany(len(mine))
 	}
 	if mine == nil {
 		mine = map[uint64]context.CancelFunc{}
@@ -56,6 +60,13 @@ func (r *streamRegistry) enter(userID int64, cancel context.CancelFunc) (release
 			delete(r.open, userID)
 		}
 	}, nil
+}
+
+// mine is the number of the user's streams open on this replica.
+func (r *streamRegistry) mine(userID int64) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.open[userID])
 }
 
 // endUser cancels every open stream of the user.

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
@@ -18,6 +19,7 @@ import (
 	"github.com/knowspace/knowspace/internal/chat"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
+	"github.com/knowspace/knowspace/internal/store"
 )
 
 // Request bounds, the same for every door: checked before a turn starts.
@@ -48,8 +50,16 @@ type Service struct {
 	// every detached turn as the server stops.
 	DetachedTimeout time.Duration
 	Shutdown        <-chan struct{}
-	streams         *streamRegistry
-	detached        detachedTurns
+	// Replica names this server among those sharing the database: the
+	// running turns it records are its own (a random id per start).
+	Replica string
+	// JournalBytes bounds a detached turn's events kept in memory
+	// (default DefaultJournalBytes); older ones are read from the table.
+	JournalBytes int
+	streams      *streamRegistry
+	detached     detachedTurns
+	wakers       wakers
+	replicaOnce  sync.Once
 }
 
 // Budget is the usage limits a turn is admitted under before it starts.
@@ -61,7 +71,8 @@ type Budget interface {
 
 // New builds the service; streamsPerUser <= 0 means DefaultStreamsPerUser.
 func New(tree *knowledge.Tree, conversations *chat.Service, streamsPerUser int) *Service {
-	return &Service{Tree: tree, Chat: conversations, streams: newStreamRegistry(streamsPerUser), detached: detachedTurns{byMessage: map[int64]*Running{}}}
+	return &Service{Tree: tree, Chat: conversations, streams: newStreamRegistry(streamsPerUser), detached: detachedTurns{byMessage: map[int64]*Running{}},
+		Replica: newReplicaID()}
 }
 
 // Request is one question, already validated by the door.
@@ -110,6 +121,11 @@ type Running struct {
 	svc    *Service
 	// journal keeps a detached turn's events; nil for one its door ends.
 	journal *journal
+	// persisted closes when the journal's events are all in the table.
+	persisted chan struct{}
+	// stopReason says why a detached turn was stopped when it was not
+	// Stop (nil then): kept with the stopped answer.
+	stopReason *chat.Error
 }
 
 // Context ends when the turn is ended (End) or the request's context ends.
@@ -147,6 +163,11 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		leave()
 		settle()
 	}
+	if err := s.elsewhereLimit(ctx, req.Caller.ID); err != nil {
+		release()
+		cancel()
+		return nil, err
+	}
 	defer func() {
 		if err != nil {
 			release()
@@ -171,6 +192,7 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		run.Stored, run.Scope, t.Message = &st, st.Scope, st.Message
 		t.Stored = agent.StoredTurn{ConversationID: st.Conversation.ID, UserMessageID: st.UserMessageID, MessageID: st.MessageID}
 		t.History = toLLM(st.History)
+		run.beginRunning(ctx)
 	} else {
 		if req.ConversationID != 0 {
 			return nil, ConversationsOff()
@@ -190,8 +212,9 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		t.Material = tools.Material(ctx)
 	}
 	if req.Detach {
-		run.journal = newJournal(time.Now())
+		run.journal, run.persisted = newJournal(time.Now(), s.JournalBytes), make(chan struct{})
 		s.detached.add(t.Stored.MessageID, run)
+		go run.persist()
 		go run.runDetached(runner, t)
 		return run, nil
 	}
@@ -223,9 +246,15 @@ func (r *Running) End(shutdown bool) chat.Outcome {
 	<-r.finished
 	defer r.release()
 	outcome := r.record.outcome(shutdown)
+	if outcome.Status == store.MessageStopped && r.stopReason != nil {
+		outcome.Error = r.stopReason
+	}
 	r.record.report(r.req.RequestID, r.ID, r.req.Model.Meta().ID, r.req.Caller.ID, outcome)
 	if r.Stored != nil && !r.stored {
 		r.save(outcome)
+	}
+	if r.Stored != nil && r.journal == nil {
+		r.endRunning()
 	}
 	return outcome
 }
@@ -278,6 +307,12 @@ func toLLM(items []chat.HistoryItem) []llm.Message {
 		out = append(out, llm.Message{Role: llm.Role(m.Role), Content: m.Content})
 	}
 	return out
+}
+
+func newReplicaID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 func newTurnID() string {

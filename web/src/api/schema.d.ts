@@ -940,7 +940,7 @@ export interface paths {
         };
         /**
          * Follow a detached turn again, from after Last-Event-ID.
-         * @description For a turn started with detach true, {id} is its answer's message_id (the start event's). The events after the Last-Event-ID header (or ?after=; 0 or none is from the start) are sent again, then each new one live, ending with the turn's own done or error. A turn ended more than two minutes ago, another user's, or one on another replica answers 404 answer_not_running: the stored conversation has its answer.
+         * @description {id} is an answer's message_id (the start event's). For a turn started with detach true, the events after the Last-Event-ID header (or ?after=; 0 or none is from the start) are sent again, then each new one live, ending with the turn's own done or error; any replica serves it, whichever runs the turn. A turn that ended answers the same way while its events are kept (some minutes); after that, or for an answer never detached, the stored message is told again (the start event says replay). A missing answer, another user's, one outside a scoped token's folder, or one a turn not started with detach is still writing answers 404 answer_not_running, all with the same body.
          */
         get: operations["followStream"];
         put?: never;
@@ -960,7 +960,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop a detached turn at once; its answer is stored as stopped. */
+        /**
+         * Stop a detached turn at once; its answer is stored as stopped.
+         * @description Any replica takes it: a turn running on another one is asked to stop through the database and stops within a second. A detached turn that already ended answers 204 too while its events are kept; any other answer, missing or not the caller's, 404 answer_not_running.
+         */
         post: operations["stopStream"];
         delete?: never;
         options?: never;
@@ -1901,7 +1904,7 @@ export interface components {
                  *     | `conversation_not_found` | 404 | no such conversation of the caller |
                  *     | `conversations_disabled` | 400 | this server keeps no conversations |
                  *     | `turn_in_progress` | 409 | the conversation is still answering |
-                 *     | `answer_not_running` | 404 | no answer with this message id is being written on this server for the caller (ended, never started, or another user's) |
+                 *     | `answer_not_running` | 404 | no answer of the caller with this message id can be followed: missing, another user's, outside a scoped token's folder, or still being written by a turn not started with detach |
                  *     | `uri_mismatch` | 400 | the conversation is about another folder |
                  *     | `invalid_title` | 400 | the title is empty or too long |
                  *     | `invalid_edit` | 400 | only the latest question can be edited |
@@ -2710,6 +2713,8 @@ export interface components {
             /** @enum {string} */
             mode: "native_tools" | "text_only";
             model_id: string;
+            /** @description Set on GET /knowledge-agent/stream/{id} for an answer whose turn ended and whose events are gone: the stream is the stored message told again (start, reasoning, tool cards, the whole text, then done or its stored error), numbered afresh from 1; its done carries no finish reason or step count of its own. */
+            replay?: boolean;
             turn_id: string;
             /** @description The scope of the turn. */
             uri: string;

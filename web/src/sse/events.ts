@@ -16,6 +16,8 @@ export interface StartEvent {
   conversation_id?: number;
   user_message_id?: number;
   message_id?: number;
+  /** replay: the stored answer told again, whole, numbered from 1 (its events were no longer kept) */
+  replay?: boolean;
 }
 
 export interface TextEvent {

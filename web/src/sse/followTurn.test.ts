@@ -99,4 +99,16 @@ describe("detached turns", () => {
     expect(outcome.kind).toBe("incomplete");
     expect(calls).toHaveLength(4);
   });
+
+  it("takes a stored replay numbered afresh from 1 whole, even after a higher Last-Event-ID", async () => {
+    const { f, calls } = server([
+      sseOK(bodyOf([sseID(1, "start", { ...START, replay: true }), sseID(2, "delta", { text: "the whole answer" }), sseID(3, "done", DONE)])),
+    ]);
+    const events: ProgressEvent[] = [];
+    const outcome = await followTurn(42, 57, (e) => events.push(e), new AbortController().signal, { ...fast, fetchImpl: f });
+    expect(outcome).toEqual({ kind: "done", done: DONE });
+    expect(events.map((e) => e.type)).toEqual(["start", "delta"]);
+    expect(text(events)).toBe("the whole answer");
+    expect(calls[0]?.lastEventID).toBe("57");
+  });
 });

@@ -67,11 +67,14 @@ export async function readTurn(
       onMessage: (msg) => {
         if (end.outcome) return "stop";
         const id = msg.id ? Number(msg.id) : NaN;
+        const ev = decodeEvent(msg.event, msg.data);
+        // A stored replay (the turn's events are gone) is numbered afresh
+        // from 1 and tells the whole answer: it is taken whole.
+        const replay = ev?.type === "start" && ev.data.replay === true;
         if (Number.isInteger(id)) {
-          if (id <= cursor.last) return;
+          if (id <= cursor.last && !replay) return;
           cursor.last = id;
         }
-        const ev = decodeEvent(msg.event, msg.data);
         if (!ev) return;
         if (ev.type === "done") end.outcome = { kind: "done", done: ev.data };
         else if (ev.type === "error") end.outcome = errorOutcome(ev.data);

@@ -121,3 +121,14 @@ describe("dropTurn", () => {
     expect(dropTurn(c, "nope")).toBe(c);
   });
 });
+
+describe("a stored replay", () => {
+  it("starts the answer over: what was shown before is replaced, not doubled", () => {
+    let c = appendTurn(newConversation("c", "kb://me/"), newTurn({ userId: "u", id: "a" }, "q", "kb://me/", "fake"));
+    c = applyEvent(c, "a", { type: "delta", data: { text: "half an" } });
+    const start = { turn_id: "t", model_id: "fake", uri: "kb://me/", limits: { max_steps: 1, max_tool_calls: 1, max_model_calls: 1 } };
+    c = applyEvent(c, "a", { type: "start", data: { ...start, replay: true } });
+    c = applyEvent(c, "a", { type: "delta", data: { text: "the whole answer" } });
+    expect(answerText(c.turns[0]!)).toBe("the whole answer");
+  });
+});

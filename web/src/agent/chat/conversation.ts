@@ -94,6 +94,8 @@ export function applyEvent(c: Conversation, turnId: string, ev: ProgressEvent): 
     if (t.status !== "streaming") return t;
     switch (ev.type) {
       case "start":
+        // A stored replay tells the whole answer again: start it over.
+        if (ev.data.replay) return { ...t, start: ev.data, parts: [], tools: {} };
         return { ...t, start: ev.data };
       case "delta":
         return { ...t, parts: appendText(t.parts, "text", ev.data.text) };
