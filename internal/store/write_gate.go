@@ -66,3 +66,16 @@ func (s *Store) Yield(ctx context.Context) {
 		s.gate.yield(ctx)
 	}
 }
+
+// Pause waits, on SQLite, for as long as a background transaction of ctx
+// took (at least a millisecond), so that other writers get the lock
+// before the next one.
+func (s *Store) Pause(ctx context.Context, took time.Duration) {
+	if s.dialect != DialectSQLite {
+		return
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(max(took, time.Millisecond)):
+	}
+}
