@@ -88,6 +88,7 @@ func pdfPool() (pdfium.Pool, error) {
 	}
 	n := runtime.GOMAXPROCS(0)
 	pool, err := webassembly.Init(webassembly.Config{
+		Context:       experimental.WithMemoryAllocator(context.Background(), pdfMemoryAllocator()),
 		MinIdle:       0,
 		MaxIdle:       n,
 		MaxTotal:      n,
@@ -114,6 +115,7 @@ type pdfInstance struct {
 	pdfium.Pdfium
 	stop   func() bool
 	killed chan struct{} // closed once a kill has finished
+	done   sync.Once     // the instance is no longer used
 }
 
 // acquirePDFInstance waits for a free instance while acquire lasts and
@@ -130,6 +132,7 @@ func acquirePDFInstance(ctx, acquire context.Context) (*pdfInstance, error) {
 		}
 		return nil, fmt.Errorf("PDF engine: %w", err)
 	}
+	pdfInstanceBusy()
 	p := &pdfInstance{Pdfium: inst, killed: make(chan struct{})}
 	p.stop = context.AfterFunc(ctx, func() {
 		defer close(p.killed)
@@ -141,6 +144,7 @@ func acquirePDFInstance(ctx, acquire context.Context) (*pdfInstance, error) {
 // release returns the instance; after a kill there is nothing left to close
 // (Kill and Close must not run together).
 func (p *pdfInstance) release() {
+	defer p.done.Do(pdfInstanceIdle)
 	if p.stop() {
 		_ = p.Close()
 		return
@@ -151,6 +155,7 @@ func (p *pdfInstance) release() {
 // discard drops an instance whose state can no longer be trusted (a trap
 // inside PDFium).
 func (p *pdfInstance) discard() {
+	defer p.done.Do(pdfInstanceIdle)
 	if p.stop() {
 		_ = p.Kill()
 		return

@@ -25,22 +25,27 @@ func (s *Store) WriteRankDoc(ctx context.Context, d SearchDoc, doc RankDoc) erro
 	if s.dialect == DialectPostgres {
 		return s.writeRankPostings(ctx, d, doc)
 	}
+	return s.InTx(ctx, func(tx *Store) error {
+		if still, err := tx.stillPending(d); err != nil || !still {
+			return err
+		}
+		return tx.writeRankFTS(d, doc)
+	})
+}
+
+// writeRankFTS replaces d's row of SQLite's word index.
+func (tx *Store) writeRankFTS(d SearchDoc, doc RankDoc) error {
 	join := func(t RankText) string {
 		if t.CJK == "" {
 			return clean(t.Words)
 		}
 		return clean(t.Words + "\n" + t.CJK)
 	}
-	return s.InTx(ctx, func(tx *Store) error {
-		if still, err := tx.stillPending(d); err != nil || !still {
-			return err
-		}
-		if err := tx.db.Exec(`DELETE FROM rank_fts WHERE rowid = ?`, d.NodeID).Error; err != nil {
-			return err
-		}
-		return tx.db.Exec(`INSERT INTO rank_fts (rowid, name, title, headings, body) VALUES (?, ?, ?, ?, ?)`,
-			d.NodeID, join(doc.Name), join(doc.Title), join(doc.Headings), join(doc.Body)).Error
-	})
+	if err := tx.db.Exec(`DELETE FROM rank_fts WHERE rowid = ?`, d.NodeID).Error; err != nil {
+		return err
+	}
+	return tx.db.Exec(`INSERT INTO rank_fts (rowid, name, title, headings, body) VALUES (?, ?, ?, ?, ?)`,
+		d.NodeID, join(doc.Name), join(doc.Title), join(doc.Headings), join(doc.Body)).Error
 }
 
 // clean keeps text the databases accept: no NUL, valid UTF-8.

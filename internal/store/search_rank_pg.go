@@ -21,35 +21,38 @@ const (
 // (english stems, simple for the CJK bigrams), so a query's words, cut the
 // same way, meet them.
 func (s *Store) writeRankPostings(ctx context.Context, d SearchDoc, doc RankDoc) error {
+	return s.InTx(ctx, func(tx *Store) error { return tx.writeRankPostingsTx(d, doc) })
+}
+
+// writeRankPostingsTx is writeRankPostings inside the caller's transaction.
+func (tx *Store) writeRankPostingsTx(d SearchDoc, doc RankDoc) error {
 	body := doc.Body
 	body.Words = clipBytes(body.Words, maxRankTSBytes)
 	body.CJK = clipBytes(body.CJK, maxRankTSBytes/2)
-	return s.InTx(ctx, func(tx *Store) error {
-		res := tx.db.Exec(`INSERT INTO rank_docs (node_id, user_id, len)
+	res := tx.db.Exec(`INSERT INTO rank_docs (node_id, user_id, len)
 SELECT n.id, n.user_id, ? FROM nodes n
 WHERE n.id = ? AND EXISTS (SELECT 1 FROM search_docs WHERE node_id = n.id AND version_id = ? AND pending)
 ON CONFLICT (node_id) DO UPDATE SET len = excluded.len`,
-			len(strings.Fields(body.Words))+len(strings.Fields(body.CJK)), d.NodeID, d.VersionID)
-		if res.Error != nil || res.RowsAffected == 0 {
-			return res.Error
-		}
-		if err := tx.db.Exec(`DELETE FROM rank_terms WHERE node_id = ?`, d.NodeID).Error; err != nil {
-			return err
-		}
-		// A tsvector's positions carry the weight class of the column
-		// they came from; tf adds each occurrence's column weight.
-		return tx.db.Exec(fmt.Sprintf(`INSERT INTO rank_terms (term, user_id, node_id, tf)
+		len(strings.Fields(body.Words))+len(strings.Fields(body.CJK)), d.NodeID, d.VersionID)
+	if res.Error != nil || res.RowsAffected == 0 {
+		return res.Error
+	}
+	if err := tx.db.Exec(`DELETE FROM rank_terms WHERE node_id = ?`, d.NodeID).Error; err != nil {
+		return err
+	}
+	// A tsvector's positions carry the weight class of the column
+	// they came from; tf adds each occurrence's column weight.
+	return tx.db.Exec(fmt.Sprintf(`INSERT INTO rank_terms (term, user_id, node_id, tf)
 SELECT u.lexeme, r.user_id, r.node_id,
-	(SELECT SUM(CASE w WHEN 'A' THEN %d WHEN 'B' THEN %d WHEN 'C' THEN %d ELSE %d END) FROM unnest(u.weights) w)
+(SELECT SUM(CASE w WHEN 'A' THEN %d WHEN 'B' THEN %d WHEN 'C' THEN %d ELSE %d END) FROM unnest(u.weights) w)
 FROM rank_docs r, unnest(
-	setweight(to_tsvector('english', ?), 'A') || setweight(to_tsvector('simple', ?), 'A') ||
-	setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('simple', ?), 'B') ||
-	setweight(to_tsvector('english', ?), 'C') || setweight(to_tsvector('simple', ?), 'C') ||
-	setweight(to_tsvector('english', ?), 'D') || setweight(to_tsvector('simple', ?), 'D')) u
+setweight(to_tsvector('english', ?), 'A') || setweight(to_tsvector('simple', ?), 'A') ||
+setweight(to_tsvector('english', ?), 'B') || setweight(to_tsvector('simple', ?), 'B') ||
+setweight(to_tsvector('english', ?), 'C') || setweight(to_tsvector('simple', ?), 'C') ||
+setweight(to_tsvector('english', ?), 'D') || setweight(to_tsvector('simple', ?), 'D')) u
 WHERE r.node_id = ?`, rankWeightName, rankWeightTitle, rankWeightHeadings, rankWeightBody),
-			clean(doc.Name.Words), clean(doc.Name.CJK), clean(doc.Title.Words), clean(doc.Title.CJK),
-			clean(doc.Headings.Words), clean(doc.Headings.CJK), clean(body.Words), clean(body.CJK), d.NodeID).Error
-	})
+		clean(doc.Name.Words), clean(doc.Name.CJK), clean(doc.Title.Words), clean(doc.Title.CJK),
+		clean(doc.Headings.Words), clean(doc.Headings.CJK), clean(body.Words), clean(body.CJK), d.NodeID).Error
 }
 
 // rankPostings scores BM25 on PostgreSQL from the postings of the query's

@@ -44,9 +44,7 @@ func (s *Store) PendingSearchDocs(ctx context.Context, limit int) ([]SearchDoc, 
 // transaction: PostgreSQL writes the row at once; SQLite writes chunk by
 // chunk, pausing between them so that other writers get the lock.
 func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int64, text string) (bool, error) {
-	// Neither dialect stores NUL in text, and PostgreSQL refuses invalid
-	// UTF-8; the index only proposes candidates, so a cleaned copy serves.
-	text = strings.ToValidUTF8(strings.ReplaceAll(text, "\x00", " "), "\uFFFD")
+	text = cleanSearchText(text)
 	if s.dialect == DialectPostgres {
 		res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?
 WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.VersionID)
@@ -92,6 +90,13 @@ WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.
 WHERE node_id = ? AND version_id = ? AND pending AND (SELECT COUNT(*) FROM search_chunks WHERE node_id = ? AND id IN ?) = ?`,
 		versionID, d.NodeID, d.VersionID, d.NodeID, written, len(written))
 	return res.RowsAffected == 1, translate(res.Error)
+}
+
+// cleanSearchText is text as both dialects store it: neither stores NUL,
+// and PostgreSQL refuses invalid UTF-8; the index only proposes
+// candidates, so a cleaned copy serves.
+func cleanSearchText(text string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(text, "\x00", " "), "\uFFFD")
 }
 
 func (s *Store) stillPending(d SearchDoc) (bool, error) {

@@ -66,3 +66,17 @@ func (s *Store) Yield(ctx context.Context) {
 		s.gate.yield(ctx)
 	}
 }
+
+// Pause waits, on SQLite, for as long as a background transaction of ctx
+// took (at least a millisecond), so that a request's transaction waiting
+// for the lock gets it before the next one; with none waiting or running
+// there is nobody to let in.
+func (s *Store) Pause(ctx context.Context, took time.Duration) {
+	if s.dialect != DialectSQLite || s.gate != nil && s.gate.active.Load() == 0 {
+		return
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(max(took, time.Millisecond)):
+	}
+}

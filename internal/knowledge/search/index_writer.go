@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/blob"
 	"github.com/knowspace/knowspace/internal/index"
@@ -145,10 +146,31 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 	for _, n := range nodes {
 		names[n.ID] = n.Name
 	}
+	// Small files go into the index together, a batch of about one chunk
+	// per transaction; a large one is written chunk by chunk.
+	var batch []store.SearchEntry
+	batchBytes := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		start := time.Now()
+		_, err := w.st.WriteSearchEntries(ctx, batch)
+		batch, batchBytes = batch[:0], 0
+		if err != nil {
+			return err
+		}
+		// As after a large file's chunk: others get the write lock.
+		w.st.Pause(ctx, time.Since(start))
+		return nil
+	}
 	for _, d := range docs {
 		// Reading and cutting a body is most of a file's CPU: it waits
-		// for the requests' writes too, not only its transactions.
-		w.st.Yield(ctx)
+		// for the requests' writes too, not only its transactions — once
+		// per batch of small files.
+		if batchBytes == 0 {
+			w.st.Yield(ctx)
+		}
 		v, ok := knowledge.TextBody(bodies[d.NodeID])
 		var text, raw string
 		if ok {
@@ -161,6 +183,15 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 				continue
 			}
 		}
+		if len(text) <= store.SmallSearchBytes {
+			batch = append(batch, store.SearchEntry{Doc: d, VersionID: v.ID, Text: text, Rank: rankDoc(names[d.NodeID], raw)})
+			if batchBytes += len(text) + 1; batchBytes >= store.SmallSearchBytes {
+				if err := flush(); err != nil {
+					return 0, err
+				}
+			}
+			continue
+		}
 		// The word index first: once the body is marked indexed, ranked
 		// searches take the file's entry as current.
 		if err := w.st.WriteRankDoc(ctx, d, rankDoc(names[d.NodeID], raw)); err != nil {
@@ -169,6 +200,9 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 		if _, err := w.st.WriteSearchText(ctx, d, v.ID, text); err != nil {
 			return 0, err
 		}
+	}
+	if err := flush(); err != nil {
+		return 0, err
 	}
 	return len(docs), nil
 }

@@ -1,0 +1,81 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/knowspace/knowspace/internal/rank"
+	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/store/storetest"
+)
+
+// TestSearchEntriesWrittenTogether: small files written in one batch are
+// each found by the trigram index and ranked by their words, are no
+// longer pending, and one re-marked since it was read is left pending
+// with nothing of its stale text stored.
+func TestSearchEntriesWrittenTogether(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		ctx := context.Background()
+		st, u, first := aliceWithFile(t, dialect)
+		nodes := []store.Node{first}
+		for i := 1; i < 5; i++ {
+			n := store.Node{UserID: u.ID, ParentID: first.ParentID, Name: fmt.Sprintf("n%d.md", i), Path: fmt.Sprintf("n%d.md", i), Kind: store.KindFile}
+			if err := st.CreateNode(ctx, &n); err != nil {
+				t.Fatal(err)
+			}
+			nodes = append(nodes, n)
+		}
+		for _, n := range nodes {
+			if err := st.MarkSearchPending(ctx, n.ID, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		docs, err := st.PendingSearchDocs(ctx, 10)
+		if err != nil || len(docs) != len(nodes) {
+			t.Fatalf("pending %+v, %v", docs, err)
+		}
+		// The last file gets a newer version after the writer read it.
+		if err := st.MarkSearchPending(ctx, nodes[4].ID, 2); err != nil {
+			t.Fatal(err)
+		}
+		var es []store.SearchEntry
+		for i, d := range docs {
+			body := fmt.Sprintf("creature%d lives in burrow%d", i, i)
+			es = append(es, store.SearchEntry{Doc: d, VersionID: 1, Text: body,
+				Rank: store.RankDoc{Body: store.RankText{Words: body}}})
+		}
+		n, err := st.WriteSearchEntries(ctx, es)
+		if err != nil || n != 4 {
+			t.Fatalf("written %d, %v; want 4", n, err)
+		}
+		root := store.SearchRoot{UserID: u.ID, Dir: true}
+		for i := range es {
+			cands, err := st.SearchCandidates(ctx, store.FindCandidates{Root: root, Literals: []string{fmt.Sprintf("burrow%d", i)}, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := rank.ParseQuery(fmt.Sprintf("creature%d", i))
+			ranked, err := st.RankFiles(ctx, store.FindRanked{Root: root, FTS5: q.FTS5(), Words: q.Words, Bigrams: q.Bigrams, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A pending file is every query's candidate: each literal
+			// finds its own file and the stale one, and the stale one is
+			// not ranked by the words it no longer has.
+			got := map[int64]bool{}
+			for _, c := range cands {
+				got[c.ID] = true
+			}
+			stale := i == 4
+			if !got[nodes[i].ID] || !got[nodes[4].ID] || len(got) > 2 || stale != (len(ranked) == 0) {
+				t.Fatalf("file %d: candidates %v, ranked %d", i, got, len(ranked))
+			}
+		}
+		left, err := st.PendingSearchDocs(ctx, 10)
+		if err != nil || len(left) != 1 || left[0].NodeID != nodes[4].ID || left[0].VersionID != 2 {
+			t.Fatalf("pending after the batch: %+v, %v", left, err)
+		}
+	})
+}
