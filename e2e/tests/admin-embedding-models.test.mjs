@@ -6,46 +6,31 @@
 // Chinese.
 
 import assert from "node:assert/strict";
-import http from "node:http";
 import { after, before, describe } from "node:test";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
+import { startProvider } from "../lib/provider.mjs";
 
 const KEY = "sk-e2e-embedding-model-3a7b9c1d";
 const LANGUAGE_KEY = "knowspace.lang";
 const DIMS = 8;
 
-/** startProvider serves OpenAI's /v1/embeddings and records each call's Authorization header. */
-async function startProvider() {
-  const auth = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      if (req.method !== "POST" || !req.url.endsWith("/embeddings")) {
-        res.writeHead(404).end();
-        return;
-      }
-      auth.push(req.headers.authorization);
-      const input = JSON.parse(body).input;
-      const texts = Array.isArray(input) ? input : [input];
-      const data = texts.map((t, index) => ({
-        object: "embedding",
-        index,
-        embedding: Array.from({ length: DIMS }, (_, i) => ((t.length + i) % 7) / 7 + 0.01),
-      }));
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ object: "list", data, model: JSON.parse(body).model, usage: { prompt_tokens: texts.length, total_tokens: texts.length } }));
-    });
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, auth, close: () => new Promise((r) => server.close(r)) };
+/** embeddings answers OpenAI's /v1/embeddings with a vector of DIMS for each input. */
+function embeddings(body, res) {
+  const texts = Array.isArray(body.input) ? body.input : [body.input];
+  const data = texts.map((t, index) => ({
+    object: "embedding",
+    index,
+    embedding: Array.from({ length: DIMS }, (_, i) => ((t.length + i) % 7) / 7 + 0.01),
+  }));
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: texts.length, total_tokens: texts.length } }));
 }
 
 describe("admin embedding models", { timeout: 180_000 }, () => {
   let provider;
   before(async () => {
-    provider = await startProvider();
+    provider = await startProvider("embeddings", embeddings);
   });
   after(() => provider?.close());
   const ws = withWorkspace({ env: { KB_SECRETS_KEY: "e2e-secrets-key-0123456789abcdefghij" }, page: false });

@@ -5,12 +5,12 @@
 // is axe clean in English and Chinese.
 
 import assert from "node:assert/strict";
-import http from "node:http";
 import { after, before, describe } from "node:test";
 import { answerText, askAndWait, chatBox } from "../lib/agent.mjs";
 import { axeViolations, blocking, formatViolations } from "../lib/axe.mjs";
 import { screenshot } from "../lib/browser.mjs";
 import { withWorkspace } from "../lib/fixture.mjs";
+import { startProvider } from "../lib/provider.mjs";
 
 const MEMBER = "erin";
 const MEMBER_PASSWORD = "erin-Password-1";
@@ -18,38 +18,20 @@ const KEY = "sk-e2e-admin-model-5c9d1e7f";
 const LANGUAGE_KEY = "knowspace.lang";
 const ANSWER = "Hello from the model the admin added.";
 
-/**
- * startProvider serves a minimal OpenAI-compatible chat endpoint that
- * streams ANSWER and records the Authorization header of each call.
- */
-async function startProvider() {
-  const auth = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      if (req.method !== "POST" || !req.url.endsWith("/chat/completions")) {
-        res.writeHead(404).end();
-        return;
-      }
-      auth.push(req.headers.authorization);
-      const model = JSON.parse(body).model;
-      const chunk = (delta, finish) =>
-        `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.writeHead(200, { "Content-Type": "text/event-stream" });
-      res.write(chunk({ role: "assistant", content: ANSWER }, null));
-      res.write(chunk({}, "stop"));
-      res.end("data: [DONE]\n\n");
-    });
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, auth, close: () => new Promise((r) => server.close(r)) };
+/** chatAnswer streams ANSWER as an OpenAI chat completion. */
+function chatAnswer(body, res) {
+  const chunk = (delta, finish) =>
+    `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  res.write(chunk({ role: "assistant", content: ANSWER }, null));
+  res.write(chunk({}, "stop"));
+  res.end("data: [DONE]\n\n");
 }
 
 describe("admin models", { timeout: 180_000 }, () => {
   let provider;
   before(async () => {
-    provider = await startProvider();
+    provider = await startProvider("chat/completions", chatAnswer);
   });
   after(() => provider?.close());
   const ws = withWorkspace({

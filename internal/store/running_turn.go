@@ -134,17 +134,34 @@ func (s *Store) CountRunningTurns(ctx context.Context, userID int64, except stri
 // whose turn's replica has not renewed its lease since liveSince. Another
 // replica's live turns are left to end on their own.
 func (s *Store) InterruptStreaming(ctx context.Context, message string, liveSince time.Time) (int64, error) {
+	return s.interrupt(ctx, message, liveSince, func(db *gorm.DB) *gorm.DB {
+		live := db.Model(&RunningTurn{}).Select("message_id").Where("ended = 0 AND beat >= ?", Millis(liveSince))
+		return db.Model(&ConversationMessage{}).Where("status = ? AND id NOT IN (?)", MessageStreaming, live)
+	})
+}
+
+// InterruptStale marks the messages still streaming whose turn's replica
+// has not renewed its lease since liveSince as failed (interrupted), and
+// those turns as ended.
+func (s *Store) InterruptStale(ctx context.Context, message string, liveSince time.Time) (int64, error) {
+	return s.interrupt(ctx, message, liveSince, func(db *gorm.DB) *gorm.DB {
+		stale := db.Model(&RunningTurn{}).Select("message_id").Where("ended = 0 AND beat < ?", Millis(liveSince))
+		return db.Model(&ConversationMessage{}).Where("status = ? AND id IN (?)", MessageStreaming, stale)
+	})
+}
+
+// interrupt marks the messages pick selects as failed (interrupted) and
+// ends the turns whose replica stopped renewing its lease before liveSince:
+// they ended with the replica that ran them.
+func (s *Store) interrupt(ctx context.Context, message string, liveSince time.Time, pick func(*gorm.DB) *gorm.DB) (int64, error) {
 	var n int64
 	err := s.InTx(ctx, func(tx *Store) error {
 		db := tx.db.WithContext(ctx)
-		live := db.Model(&RunningTurn{}).Select("message_id").Where("ended = 0 AND beat >= ?", Millis(liveSince))
-		res := db.Model(&ConversationMessage{}).Where("status = ? AND id NOT IN (?)", MessageStreaming, live).
-			Updates(map[string]any{"status": MessageFailed, "error_code": "interrupted", "error_message": message, "updated_at": now()})
+		res := pick(db).Updates(map[string]any{"status": MessageFailed, "error_code": "interrupted", "error_message": message, "updated_at": now()})
 		if res.Error != nil {
 			return res.Error
 		}
 		n = res.RowsAffected
-		// Their turns ended with the replica that ran them.
 		return db.Model(&RunningTurn{}).Where("ended = 0 AND beat < ?", Millis(liveSince)).Update("ended", Millis(time.Now())).Error
 	})
 	return n, translate(err)
@@ -167,23 +184,4 @@ func (s *Store) notify(tx *gorm.DB, channel string, messageID int64) error {
 		return nil
 	}
 	return tx.Exec("SELECT pg_notify(?, ?)", channel, strconv.FormatInt(messageID, 10)).Error
-}
-
-// InterruptStale marks the messages still streaming whose turn's replica
-// has not renewed its lease since liveSince as failed (interrupted), and
-// those turns as ended.
-func (s *Store) InterruptStale(ctx context.Context, message string, liveSince time.Time) (int64, error) {
-	var n int64
-	err := s.InTx(ctx, func(tx *Store) error {
-		db := tx.db.WithContext(ctx)
-		stale := db.Model(&RunningTurn{}).Select("message_id").Where("ended = 0 AND beat < ?", Millis(liveSince))
-		res := db.Model(&ConversationMessage{}).Where("status = ? AND id IN (?)", MessageStreaming, stale).
-			Updates(map[string]any{"status": MessageFailed, "error_code": "interrupted", "error_message": message, "updated_at": now()})
-		if res.Error != nil {
-			return res.Error
-		}
-		n = res.RowsAffected
-		return db.Model(&RunningTurn{}).Where("ended = 0 AND beat < ?", Millis(liveSince)).Update("ended", Millis(time.Now())).Error
-	})
-	return n, translate(err)
 }
