@@ -122,6 +122,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	// change on any replica: the embedder then embeds every file again, as
 	// a changed model in the config file does at start.
 	a.Embedder = search.NewEmbedder(a.Index, a.catalog.Meaning())
+	budgets := usage.NewBudgets(a.Store, a.Usage)
+	a.Embedder.Budget = budgets
 	if err := a.catalog.WithEmbedding(ctx, embeddings, a.Usage.Embedded, a.Embedder.Kick); err != nil {
 		return fmt.Errorf("embedding models: %w", err)
 	}
@@ -138,7 +140,6 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	imports := &importer.Service{Store: a.Store, Tree: a.Tree, MaxUpload: cfg.MaxUploadBytes,
 		QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser,
 		Limits:            importer.Limits{MaxEntries: cfg.Import.MaxEntries, MaxBytes: cfg.Import.MaxBytes}}
-	budgets := usage.NewBudgets(a.Store, a.Usage)
 	a.compiler = compile.New(compile.Options{Store: a.Store, Tree: a.Tree, Models: a.models, CLIProfiles: cfg.CLIProfiles, Budget: budgets,
 		Extraction: a.extraction, QueuedJobsPerUser: cfg.Limits.QueuedJobsPerUser, Skills: skills,
 		Runners: map[string]compile.Runner{importer.Kind: imports}, CLIUser: cfg.CLIUser})

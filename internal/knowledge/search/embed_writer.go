@@ -28,12 +28,20 @@ type Embedder struct {
 	st    *store.Store
 	blobs *blob.Store
 	model knowledge.Meaning
+	// Budget, when set before the first Kick, is asked before each batch:
+	// embeddings are filed under no user, so only global budgets apply.
+	Budget BudgetCheck
 
 	runState
 	retry   *time.Timer
 	backoff time.Duration
 	lastErr string
 	ready   string // the key whose vector index is ensured
+}
+
+// BudgetCheck refuses work over a budget (usage.Budgets).
+type BudgetCheck interface {
+	Check(ctx context.Context, userID int64) error
 }
 
 // Embedding limits: a pass takes embedFiles files; a file's first
@@ -89,7 +97,7 @@ func (e *Embedder) run() {
 		default:
 			e.backoff = min(max(2*e.backoff, embedRetryMin), embedRetryMax)
 			e.lastErr = err.Error()
-			slog.Warn("meaning search: embedding paused; files wait until the model answers", "retry_in", e.backoff, "err", err)
+			slog.Warn("meaning search: embedding paused; files wait until the model answers or the global budget resets", "retry_in", e.backoff, "err", err)
 			e.retry = time.AfterFunc(e.backoff, func() {
 				e.mu.Lock()
 				e.retry = nil
@@ -122,6 +130,12 @@ func (e *Embedder) WaitEmbedded(ctx context.Context) error {
 func (e *Embedder) pass(ctx context.Context) (int, error) {
 	if s, ok := e.model.(knowledge.Switchable); ok && !s.InUse() {
 		return 0, nil // files wait for an admin to put a model in use
+	}
+	// Before the model is asked anything (its key may probe it).
+	if e.Budget != nil {
+		if err := e.Budget.Check(ctx, 0); err != nil {
+			return 0, err // waits, as for a model that does not answer
+		}
 	}
 	key, err := e.model.Key(ctx)
 	if err != nil {
