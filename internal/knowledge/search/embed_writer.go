@@ -61,7 +61,11 @@ const (
 func NewEmbedder(ix *Index, model knowledge.Meaning) *Embedder {
 	e := &Embedder{st: ix.st, blobs: ix.blobs, model: model}
 	ix.tree.SetMeaning(model)
+	// Under the writer's lock: it may be running already (a restart resumes
+	// what waited before the embedder is built).
+	ix.mu.Lock()
 	ix.after = e.Kick
+	ix.mu.Unlock()
 	return e
 }
 
