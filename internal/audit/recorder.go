@@ -80,7 +80,8 @@ func (r *Recorder) Record(ctx context.Context, e Event) error {
 	if e.Result == "" {
 		e.Result = OK
 	}
-	e.Target = kb.Clip(e.Target, maxTarget)
+	e.Target = kb.Clip(printable(e.Target), maxTarget)
+	e.Username, e.Provider, e.Source, e.ClientAddr = printable(e.Username), printable(e.Provider), printable(e.Source), printable(e.ClientAddr)
 	e.Before, e.After = small(e.Before), small(e.After)
 	row := toRow(e)
 	if err := r.st.AppendAuditEvent(context.WithoutCancel(ctx), &row); err != nil {

@@ -56,3 +56,30 @@ func TestRecordFillsFromTheActorAndLogsOneLine(t *testing.T) {
 		}
 	})
 }
+
+// TestRecordKeepsHostileTargets: a request naming a path with a NUL or
+// bytes that are not UTF-8 is recorded all the same (PostgreSQL refuses
+// such text), its odd bytes written as %XX so the log shows what was asked;
+// an attacker cannot keep an attempt out of the log by spelling it so.
+func TestRecordKeepsHostileTargets(t *testing.T) {
+	t.Parallel()
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		t.Parallel()
+		st, _ := storetest.Open(t, dialect)
+		rec := audit.New(st, audit.Options{})
+		ctx := audit.WithActor(context.Background(), audit.Actor{UserID: 3, Username: "mallory\xff", ClientAddr: "203.0.113.9"})
+		for _, target := range []string{"kb://users/alice/secret/plan.md\x00", "kb://users/alice/secret/\xc0\xae\xc0\xae/plan.md"} {
+			if err := rec.Record(ctx, audit.Event{Action: audit.Delete, Target: target}.WithError(apierr.NotFound(apierr.CodeNotFound, "no"))); err != nil {
+				t.Fatalf("%q: %v", target, err)
+			}
+		}
+		es, _, err := rec.List(context.Background(), audit.Filter{})
+		if err != nil || len(es) != 2 {
+			t.Fatalf("list: %v %+v", err, es)
+		}
+		got := map[string]bool{es[0].Target: true, es[1].Target: true}
+		if !got["kb://users/alice/secret/plan.md%00"] || !got["kb://users/alice/secret/%C0%AE%C0%AE/plan.md"] || es[0].Username != "mallory%FF" {
+			t.Errorf("recorded %q %q by %q", es[0].Target, es[1].Target, es[0].Username)
+		}
+	})
+}

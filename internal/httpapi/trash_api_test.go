@@ -208,8 +208,10 @@ func TestTrashExpiry(t *testing.T) {
 		_, bob := e.newUser("bob")
 		e.mustUpload(bob, "kb://me/", upFile{"old.md", []byte("old")}, upFile{"new.md", []byte("new")})
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/old.md"), bob, nil), http.StatusNoContent, nil)
-		time.Sleep(50 * time.Millisecond)
-		e.Tree.SetTrashTTL(25 * time.Millisecond)
+		// Wide margins: under load the second delete and the expiry can take
+		// tens of milliseconds, which must not age new.md past the TTL.
+		time.Sleep(time.Second)
+		e.Tree.SetTrashTTL(500 * time.Millisecond)
 		e.mustOK(e.do(http.MethodDelete, q("/api/v1/resources", "kb://me/new.md"), bob, nil), http.StatusNoContent, nil)
 		n, err := trash.New(e.Tree).ExpireTrash(context.Background())
 		if err != nil || n != 1 {
