@@ -49,12 +49,19 @@ func TestEmbeddingWaitsForTheGlobalBudget(t *testing.T) {
 		if err := budgets.Delete(ctx, bg.ID); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for fake.Embedded() == 0 {
-			if time.Now().After(deadline) {
-				t.Fatal("the files were not embedded once the budget was lifted")
+		// The question itself is embedded by the search above, so the
+		// file's own vectors are what must come: searched until they do (the
+		// paused embedder tries again after its back-off).
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			r = e.searchWith(e.alice, "kb://me/", map[string]any{"query": "quarterly budget", "mode": "meaning"})
+			if r.Complete && r.UnembeddedFiles == 0 && len(r.Hits) > 0 {
+				break
 			}
-			time.Sleep(100 * time.Millisecond)
+			if time.Now().After(deadline) {
+				t.Fatalf("the file was not embedded once the budget was lifted: %+v", r)
+			}
+			time.Sleep(200 * time.Millisecond)
 		}
 	})
 }
