@@ -46,62 +46,145 @@ type Encoder func(buf []byte, e Event) []byte
 // WriteEvents is WriteSSE with the events spelled by enc: another door's
 // protocol gets the same batching, heartbeat and shutdown behaviour.
 func WriteEvents(ctx context.Context, w http.ResponseWriter, events <-chan Event, shutdown <-chan struct{}, heartbeat time.Duration, enc Encoder) error {
-	rc := http.NewResponseController(w)
-	timer := time.NewTimer(heartbeat)
-	defer timer.Stop()
-	write := func(b []byte) error {
-		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		return rc.Flush()
-	}
+	s := newSSEWriter(w, heartbeat, enc)
+	defer s.timer.Stop()
+	var queued []Event
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-shutdown:
-			_ = write(enc(nil, Event{Name: EventError, Data: ShutdownError}))
-			return ErrShutdown
-		case <-timer.C:
-			if err := write([]byte(": heartbeat\n\n")); err != nil {
+			return s.shutdown()
+		case <-s.timer.C:
+			if err := s.heartbeat(); err != nil {
 				return err
 			}
-			timer.Reset(heartbeat)
 		case e, ok := <-events:
 			if !ok {
 				return nil
 			}
 			// Events already queued when this one arrived go out in the same
 			// write: nothing waits for later events, and a fast producer costs
-			// one flush per batch, not per event. Queued text of one kind
-			// becomes one event: a client behind a fast model parses one
-			// JSON object where it would have parsed hundreds.
-			var buf []byte
-			j := joiner{cur: e}
-			for queued := len(events); queued > 0 && len(buf) < maxBatchBytes; queued-- {
+			// one flush per batch, not per event.
+			queued = append(queued[:0], e)
+			end := false
+			for n := len(events); n > 0 && !end; n-- {
 				next, more := <-events
-				if !more {
-					return write(enc(buf, j.event()))
-				}
-				if !j.join(next) {
-					buf = enc(buf, j.event())
-					j = joiner{cur: next}
+				if end = !more; more {
+					queued = append(queued, next)
 				}
 			}
-			buf = enc(buf, j.event())
-			if err := write(buf); err != nil {
+			if err := s.send(queued); err != nil || end {
 				return err
 			}
-			if !timer.Stop() {
-				select {
-				case <-timer.C:
-				default:
-				}
-			}
-			timer.Reset(heartbeat)
 		}
 	}
+}
+
+// A Feed is a stream's events for a writer that pulls them: Next returns
+// the events ready now, or none and a channel ready when there may be
+// more; end says the feed has no more after evs. Close says the writer is
+// done with it. A feed read this way needs no goroutine of its own
+// between its writer and its source.
+type Feed interface {
+	Next(ctx context.Context) (evs []Event, wait <-chan struct{}, end bool)
+	Close()
+}
+
+// WriteFeed is WriteSSE pulling its events from feed.
+func WriteFeed(ctx context.Context, w http.ResponseWriter, feed Feed, shutdown <-chan struct{}, heartbeat time.Duration) error {
+	s := newSSEWriter(w, heartbeat, appendEvent)
+	defer s.timer.Stop()
+	defer feed.Close()
+	for {
+		evs, wait, end := feed.Next(ctx)
+		if len(evs) > 0 {
+			if err := s.send(evs); err != nil {
+				return err
+			}
+		}
+		if end {
+			return nil
+		}
+		if len(evs) > 0 {
+			continue
+		}
+		for ready := false; !ready; {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-shutdown:
+				return s.shutdown()
+			case <-s.timer.C:
+				if err := s.heartbeat(); err != nil {
+					return err
+				}
+			case <-wait:
+				ready = true
+			}
+		}
+	}
+}
+
+// sseWriter writes events and heartbeats to one stream, each write
+// flushed at once and bounded by writeTimeout.
+type sseWriter struct {
+	w     http.ResponseWriter
+	rc    *http.ResponseController
+	timer *time.Timer
+	every time.Duration
+	enc   Encoder
+}
+
+func newSSEWriter(w http.ResponseWriter, heartbeat time.Duration, enc Encoder) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w), timer: time.NewTimer(heartbeat), every: heartbeat, enc: enc}
+}
+
+func (s *sseWriter) write(b []byte) error {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	if _, err := s.w.Write(b); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+func (s *sseWriter) heartbeat() error {
+	if err := s.write([]byte(": heartbeat\n\n")); err != nil {
+		return err
+	}
+	s.timer.Reset(s.every)
+	return nil
+}
+
+func (s *sseWriter) shutdown() error {
+	_ = s.write(s.enc(nil, Event{Name: EventError, Data: ShutdownError}))
+	return ErrShutdown
+}
+
+// send writes evs in as few writes as maxBatchBytes allows. Text of one
+// kind in a row becomes one event: a client behind a fast model parses
+// one JSON object where it would have parsed hundreds.
+func (s *sseWriter) send(evs []Event) error {
+	var buf []byte
+	j := joiner{cur: evs[0]}
+	for _, next := range evs[1:] {
+		if j.join(next) {
+			continue
+		}
+		buf = s.enc(buf, j.event())
+		j = joiner{cur: next}
+		if len(buf) >= maxBatchBytes {
+			if err := s.write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	if err := s.write(s.enc(buf, j.event())); err != nil {
+		return err
+	}
+	s.timer.Reset(s.every)
+	return nil
 }
 
 // maxBatchBytes bounds one coalesced write; maxJoinedText one joined event.

@@ -159,7 +159,7 @@ func (h *handlers) stream(c echo.Context) error {
 		return err
 	}
 	if req.Detach {
-		return h.writeFollowed(c, run.Follow(c.Request().Context()))
+		return h.writeFollowed(c, run.Follow())
 	}
 	agent.SSEHeaders(c.Response())
 	err = agent.WriteSSE(run.Context(), c.Response(), run.Events, h.Shutdown, agent.HeartbeatInterval)
@@ -172,9 +172,9 @@ func (h *handlers) stream(c echo.Context) error {
 
 // writeFollowed writes a detached turn's events until it ends or the client
 // leaves; the turn runs on without it.
-func (h *handlers) writeFollowed(c echo.Context, events <-chan agent.Event) error {
+func (h *handlers) writeFollowed(c echo.Context, feed agent.Feed) error {
 	agent.SSEHeaders(c.Response())
-	err := agent.WriteSSE(c.Request().Context(), c.Response(), events, h.Shutdown, agent.HeartbeatInterval)
+	err := agent.WriteFeed(c.Request().Context(), c.Response(), feed, h.Shutdown, agent.HeartbeatInterval)
 	if err != nil && c.Request().Context().Err() == nil {
 		slog.Debug("follow ended", "request_id", currentRequestID(c), "err", err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/store"
+	"github.com/knowspace/knowspace/internal/turn"
 )
 
 // idleStreams is how many streams BenchmarkIdleStreams holds open.
@@ -41,6 +42,15 @@ const idlePeerEnv = "KS_IDLE_STREAM_PEER"
 // KS_IDLE_HEAP_PROFILE=file writes the in-use heap profile while all
 // streams are open, and the goroutine dump to file.goroutines.
 func BenchmarkIdleStreams(b *testing.B) {
+	// attached: the turn ends with its request (a script's stream);
+	// detached: the turn is the server's and the request follows it (the
+	// web app's).
+	for _, mode := range []string{"attached", "detached"} {
+		b.Run(mode, func(b *testing.B) { idleStreamsBench(b, mode == "detached") })
+	}
+}
+
+func idleStreamsBench(b *testing.B, detach bool) {
 	peer := exec.Command(os.Args[0], "-test.run=^TestIdleStreamPeer$")
 	peer.Env = append(os.Environ(), idlePeerEnv+"=1")
 	peer.Stderr = os.Stderr
@@ -72,13 +82,17 @@ func BenchmarkIdleStreams(b *testing.B) {
 	stack := apptest.NewStack(b, store.DialectSQLite)
 	reg := apptest.Models(b, llm.ModelConfig{ID: "fake-text", Profile: "openai-compatible", BaseURL: fakeURL + "/v1",
 		APIKey: stFakeKey, Model: "m", ContextWindow: 32768, OutputReserve: 4096})
+	chats := &chat.Service{Store: stack.Store, Tree: stack.Tree}
+	turns := turn.New(stack.Tree, chats, idleStreams+1)
+	// Detached turns end this long after their clients leave, between rounds.
+	turns.DetachedTimeout = time.Second
 	e := newAPIEnv(b, stack, Deps{Models: reg, Shutdown: make(chan struct{}),
-		Chat: &chat.Service{Store: stack.Store, Tree: stack.Tree}, StreamsPerUser: idleStreams + 1}, "alice")
+		Chat: chats, Turns: turns, StreamsPerUser: idleStreams + 1}, "alice")
 	srv, token := e.srv, e.tokens["alice"]
 
 	for i := 0; i < b.N; i++ {
 		// Warm-up: one stream opened and released.
-		fmt.Fprintf(toPeer, "OPEN %s %s 1\n", srv.URL, token)
+		fmt.Fprintf(toPeer, "OPEN %s %s 1 %t\n", srv.URL, token, detach)
 		expect("IDLE")
 		fmt.Fprintln(toPeer, "CLOSE")
 		expect("CLOSED")
@@ -86,7 +100,7 @@ func BenchmarkIdleStreams(b *testing.B) {
 		heap0, g0 := settle()
 		rss0 := residentBytes(b)
 
-		fmt.Fprintf(toPeer, "OPEN %s %s %d\n", srv.URL, token, idleStreams)
+		fmt.Fprintf(toPeer, "OPEN %s %s %d %t\n", srv.URL, token, idleStreams, detach)
 		expect("IDLE")
 		heap1, g1 := settle()
 		rss1 := residentBytes(b)
@@ -163,7 +177,7 @@ func waitStreams(b *testing.B, want float64) {
 
 // TestIdleStreamPeer is BenchmarkIdleStreams's child process: it serves the
 // fake LLM and opens streams when told. Commands on stdin:
-// "OPEN url token n" opens n streams and answers IDLE once each has its
+// "OPEN url token n detach" opens n streams and answers IDLE once each has its
 // first delta; "CLOSE" ends them and answers CLOSED.
 func TestIdleStreamPeer(t *testing.T) {
 	if os.Getenv(idlePeerEnv) == "" {
@@ -186,7 +200,7 @@ func TestIdleStreamPeer(t *testing.T) {
 	for in.Scan() {
 		f := strings.Fields(in.Text())
 		switch {
-		case len(f) == 4 && f[0] == "OPEN":
+		case len(f) == 5 && f[0] == "OPEN":
 			n, _ := strconv.Atoi(f[3])
 			var ctx context.Context
 			ctx, cancel = context.WithCancel(context.Background())
@@ -196,7 +210,7 @@ func TestIdleStreamPeer(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					openIdle(ctx, client, f[1], f[2], idle.Done)
+					openIdle(ctx, client, f[1], f[2], f[4] == "true", idle.Done)
 				}()
 			}
 			idle.Wait()
@@ -211,11 +225,11 @@ func TestIdleStreamPeer(t *testing.T) {
 	wg.Wait()
 }
 
-func openIdle(ctx context.Context, client *http.Client, url, token string, idle func()) {
+func openIdle(ctx context.Context, client *http.Client, url, token string, detach bool, idle func()) {
 	var once sync.Once
 	defer once.Do(idle)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/api/v1/knowledge-agent/stream",
-		strings.NewReader(`{"uri":"kb://me/","model_id":"fake-text","message":"hi"}`))
+		strings.NewReader(fmt.Sprintf(`{"uri":"kb://me/","model_id":"fake-text","message":"hi","detach":%t}`, detach)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := client.Do(req)

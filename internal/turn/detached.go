@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
@@ -26,6 +25,24 @@ const keepFinished = 2 * time.Minute
 type detachedTurns struct {
 	mu        sync.Mutex
 	byMessage map[int64]*Running
+	sweeping  bool // the sweeper runs
+}
+
+// running is the detached turns still running; nil when there are none,
+// and then the sweeper, which called it, is taken to stop.
+func (d *detachedTurns) running() []*Running {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*Running
+	for _, r := range d.byMessage {
+		if r.ctx.Err() == nil {
+			out = append(out, r)
+		}
+	}
+	if out == nil {
+		d.sweeping = false
+	}
+	return out
 }
 
 func (d *detachedTurns) add(messageID int64, r *Running) {
@@ -58,21 +75,21 @@ func (s *Service) find(c kb.Caller, messageID int64) (*Running, error) {
 // Last-Event-ID), then each new one until the turn ends or ctx does:
 // from this replica's journal when it runs here, else from the events
 // table. A turn whose events are gone answers with its stored message.
-func (s *Service) Follow(ctx context.Context, c kb.Caller, messageID int64, after int) (<-chan agent.Event, error) {
+func (s *Service) Follow(ctx context.Context, c kb.Caller, messageID int64, after int) (agent.Feed, error) {
 	if r, err := s.find(c, messageID); err == nil {
-		return r.follow(ctx, after), nil
+		return r.follow(after), nil
 	}
 	a, row, err := s.elsewhere(ctx, c, messageID)
 	if err != nil {
 		return nil, err
 	}
 	if row != nil {
-		return s.followTable(ctx, messageID, after), nil
+		return s.followTable(messageID, after), nil
 	}
 	if a.Status == store.MessageStreaming {
 		return nil, noAnswer(messageID)
 	}
-	return sendAll(ctx, storedEvents(a), after), nil
+	return sendAll(storedEvents(a), after), nil
 }
 
 // elsewhere loads the caller's answer not running here, and its detached
@@ -122,19 +139,18 @@ func (s *Service) Stop(ctx context.Context, c kb.Caller, messageID int64) error 
 
 // Follow reads this detached turn's events from the start, for the door
 // that started it.
-func (r *Running) Follow(ctx context.Context) <-chan agent.Event { return r.follow(ctx, 0) }
+func (r *Running) Follow() agent.Feed { return r.follow(0) }
 
 // runDetached runs the turn to its end without a door, then ends it as a
 // door would: counted, stored, its stream freed.
 func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
-	var shutdown atomic.Bool
-	go r.watch(&shutdown)
 	runner.Run(r.ctx, t, func(e agent.Event) {
 		r.record.observe(e)
 		if e.Name == agent.EventDone || e.Name == agent.EventError {
 			e = r.store(e)
 		}
 		r.journal.add(e)
+		r.persist.kick()
 	})
 	if !r.stored {
 		// Stopped, timed out or cut by the server's stop: the runner said
@@ -143,15 +159,16 @@ func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
 		if r.stopReason != nil {
 			e.Data = agent.ErrorData{Code: r.stopReason.Code, Message: r.stopReason.Message}
 		}
-		if shutdown.Load() {
+		if r.shutdown.Load() {
 			e.Data = agent.ShutdownError
 		}
 		r.journal.add(e)
 	}
 	close(r.finished)
-	r.End(shutdown.Load())
+	r.End(r.shutdown.Load())
 	r.journal.close()
-	<-r.persisted
+	r.persist.kick()
+	<-r.persist.done
 	r.endRunning()
 	messageID := t.Stored.MessageID
 	time.AfterFunc(keepFinished, func() { r.svc.detached.forget(messageID, r) })
@@ -164,25 +181,43 @@ func (r *Running) watchedElsewhere(now time.Time, timeout time.Duration) bool {
 	return err == nil && row.Watched >= store.Millis(now.Add(-timeout))
 }
 
-// watch ends the turn when nobody has followed it for the timeout, or when
-// the server stops.
-func (r *Running) watch(shutdown *atomic.Bool) {
-	timeout := r.svc.detachedTimeout()
+// sweepDetached makes sure the sweeper runs: one goroutine for all of this
+// replica's detached turns, while any runs, rather than one per turn.
+func (s *Service) sweepDetached() {
+	s.detached.mu.Lock()
+	defer s.detached.mu.Unlock()
+	if !s.detached.sweeping {
+		s.detached.sweeping = true
+		go s.sweep()
+	}
+}
+
+// sweep ends each detached turn nobody has followed for the timeout, and
+// every one when the server stops; it returns when none runs.
+func (s *Service) sweep() {
+	timeout := s.detachedTimeout()
 	tick := time.NewTicker(min(max(timeout/10, 50*time.Millisecond), 5*time.Second))
 	defer tick.Stop()
+	shutdown, stopping := s.Shutdown, false
 	for {
 		select {
-		case <-r.ctx.Done():
+		case <-shutdown:
+			shutdown, stopping = nil, true
+		case <-tick.C:
+		}
+		now := time.Now()
+		running := s.detached.running()
+		if running == nil {
 			return
-		case <-r.svc.Shutdown:
-			shutdown.Store(true)
-			r.cancel()
-			return
-		case now := <-tick.C:
-			if r.journal.aloneFor(now) >= timeout && !r.watchedElsewhere(now, timeout) {
+		}
+		for _, r := range running {
+			switch {
+			case stopping:
+				r.shutdown.Store(true)
+				r.cancel()
+			case r.journal.aloneFor(now) >= timeout && !r.watchedElsewhere(now, timeout):
 				r.stopReason = &chat.Error{Code: "stopped", Message: fmt.Sprintf("no client followed this answer for %v (turns.detached_timeout), so it was stopped", timeout)}
 				r.cancel()
-				return
 			}
 		}
 	}

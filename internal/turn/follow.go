@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
@@ -20,112 +21,117 @@ const (
 	remotePoll = 500 * time.Millisecond
 )
 
-// follow sends the events after id after, then each new one, until the
-// turn ends or ctx does; the channel closes then. Following counts as
-// someone watching, which keeps a detached turn alive. Events the journal
-// no longer holds come from the table.
-func (r *Running) follow(ctx context.Context, after int) <-chan agent.Event {
-	out := make(chan agent.Event, eventQueue)
-	j := r.journal
-	j.watch(1, time.Time{})
-	go func() {
-		defer close(out)
-		defer j.watch(-1, time.Now())
-		for {
-			evs, gone, changed, closed := j.since(after)
-			if gone {
-				rows, err := r.svc.Chat.Store.TurnEventsAfter(ctx, r.Stored.MessageID, after, tablePage)
-				if err != nil || len(rows) == 0 {
-					// Dropped events are written first, so only a database
-					// failure gets here: the follower reconnects later.
-					slog.Warn("read a turn's events", "message", r.Stored.MessageID, "err", err)
-					return
-				}
-				evs = decodeEvents(rows)
-			}
-			for _, e := range evs {
-				select {
-				case out <- e:
-					after = e.ID
-				case <-ctx.Done():
-					return
-				}
-			}
-			if closed && len(evs) == 0 {
-				return
-			}
-			if len(evs) == 0 {
-				select {
-				case <-changed:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}
-	}()
-	return out
+// journalFeed follows a turn running on this replica through its
+// journal; events the journal no longer holds come from the table. While
+// it is open it counts as someone watching, which keeps a detached turn
+// alive.
+type journalFeed struct {
+	r     *Running
+	after int
+	done  bool
 }
 
-// followTable follows a detached turn through the events table: one
-// running on another replica, or one ended whose journal is gone. It ends
-// at the turn's done or error; when the table has none (the replica
-// running it died, or the last write failed), at the stored answer's end.
-func (s *Service) followTable(ctx context.Context, messageID int64, after int) <-chan agent.Event {
-	out := make(chan agent.Event, eventQueue)
-	wake := s.wakers.add(messageID)
-	st := s.Chat.Store
-	go func() {
-		defer close(out)
-		defer s.wakers.remove(messageID, wake)
-		poll, watch := time.NewTicker(remotePoll), time.NewTicker(s.watchEvery())
-		defer poll.Stop()
-		defer watch.Stop()
+func (r *Running) follow(after int) *journalFeed {
+	r.journal.watch(1, time.Time{})
+	return &journalFeed{r: r, after: after}
+}
+
+func (f *journalFeed) Next(ctx context.Context) ([]agent.Event, <-chan struct{}, bool) {
+	if f.done {
+		return nil, nil, true
+	}
+	evs, gone, changed, closed := f.r.journal.since(f.after)
+	if gone {
+		rows, err := f.r.svc.Chat.Store.TurnEventsAfter(ctx, f.r.Stored.MessageID, f.after, tablePage)
+		if err != nil || len(rows) == 0 {
+			// Dropped events are written first, so only a database
+			// failure gets here: the follower reconnects later.
+			slog.Warn("read a turn's events", "message", f.r.Stored.MessageID, "err", err)
+			return nil, nil, true
+		}
+		evs, closed = decodeEvents(rows), false
+	}
+	if len(evs) > 0 {
+		f.after = evs[len(evs)-1].ID
+		return evs, nil, false
+	}
+	return nil, changed, closed
+}
+
+func (f *journalFeed) Close() {
+	if !f.done {
+		f.done = true
+		f.r.journal.watch(-1, time.Now())
+	}
+}
+
+// tableFeed follows a detached turn through the events table: one running
+// on another replica, or one ended whose journal is gone. It ends at the
+// turn's done or error; when the table has none (the replica running it
+// died, or the last write failed), at the stored answer's end. A
+// notification wakes it, and a poll when none comes: every remotePoll, or
+// more often when it must say it watches more often.
+type tableFeed struct {
+	s         *Service
+	id        int64
+	after     int
+	wake      chan struct{}
+	poll      *time.Timer
+	polled    atomic.Bool
+	nextWatch time.Time
+	done      bool
+}
+
+func (s *Service) followTable(messageID int64, after int) *tableFeed {
+	f := &tableFeed{s: s, id: messageID, after: after, wake: s.wakers.add(messageID)}
+	f.poll = time.AfterFunc(f.every(), func() {
+		f.polled.Store(true)
+		select {
+		case f.wake <- struct{}{}:
+		default:
+		}
+	})
+	return f
+}
+
+func (f *tableFeed) Next(ctx context.Context) ([]agent.Event, <-chan struct{}, bool) {
+	if f.done {
+		return nil, nil, true
+	}
+	st := f.s.Chat.Store
+	if now := time.Now(); now.After(f.nextWatch) {
 		// Someone follows: the running replica's timeout waits.
-		_ = st.WatchRunningTurn(ctx, messageID)
-		checkEnd := false
-		for {
-			rows, err := st.TurnEventsAfter(ctx, messageID, after, tablePage)
-			if err == nil {
-				for _, e := range decodeEvents(rows) {
-					select {
-					case out <- e:
-						after = e.ID
-					case <-ctx.Done():
-						return
-					}
-					if isEnd(e) {
-						return
-					}
-				}
-				if len(rows) == tablePage {
-					continue
-				}
-				if checkEnd && len(rows) == 0 {
-					if e, ended := s.endedWithout(ctx, messageID, after); ended {
-						select {
-						case out <- e:
-						case <-ctx.Done():
-						}
-						return
-					}
-				}
-			}
-			checkEnd = false
-			for woke := false; !woke; {
-				select {
-				case <-ctx.Done():
-					return
-				case <-watch.C:
-					_ = st.WatchRunningTurn(ctx, messageID)
-				case <-wake:
-					woke = true
-				case <-poll.C:
-					woke, checkEnd = true, true
-				}
+		_ = st.WatchRunningTurn(ctx, f.id)
+		f.nextWatch = now.Add(f.s.watchEvery())
+	}
+	checkEnd := f.polled.Swap(false)
+	rows, err := st.TurnEventsAfter(ctx, f.id, f.after, tablePage)
+	if err == nil && len(rows) > 0 {
+		evs := decodeEvents(rows)
+		for i, e := range evs {
+			if isEnd(e) {
+				evs, f.done = evs[:i+1], true
+				break
 			}
 		}
-	}()
-	return out
+		f.after = evs[len(evs)-1].ID
+		return evs, nil, f.done
+	}
+	if err == nil && checkEnd {
+		if e, ended := f.s.endedWithout(ctx, f.id, f.after); ended {
+			f.done = true
+			return []agent.Event{e}, nil, true
+		}
+	}
+	f.poll.Reset(f.every())
+	return nil, f.wake, false
+}
+
+func (f *tableFeed) every() time.Duration { return min(remotePoll, f.s.watchEvery()) }
+
+func (f *tableFeed) Close() {
+	f.poll.Stop()
+	f.s.wakers.remove(f.id, f.wake)
 }
 
 // endedWithout tells whether a turn followed through the table ended with

@@ -3,6 +3,7 @@ package turn
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
@@ -19,47 +20,90 @@ const (
 	flushGiveUp = 10 * time.Second
 )
 
-// persist writes the journal's events to the table until it is closed
-// and all are written (or, the database failing, flushGiveUp after).
-func (r *Running) persist() {
-	defer close(r.persisted)
-	j, st, id := r.journal, r.svc.Chat.Store, r.Stored.MessageID
-	ctx := context.WithoutCancel(r.ctx)
-	after := 0
-	var failingSince time.Time
-	for {
-		evs, _, changed, closed := j.since(after)
-		if len(evs) == 0 {
-			if closed {
-				return
-			}
-			<-changed
-			continue
-		}
-		if !closed {
-			// Gather what comes in the next moment into the same write.
-			select {
-			case <-time.After(flushEvery):
-			case <-j.done:
-			}
-			evs, _, _, _ = j.since(after)
-		}
-		evs = evs[:min(len(evs), flushEvents)]
-		if err := st.AppendTurnEvents(ctx, encodeEvents(id, evs)); err != nil {
-			if failingSince.IsZero() {
-				failingSince = time.Now()
-				slog.Warn("write a turn's events", "message", id, "err", err)
-			}
-			if closed && time.Since(failingSince) > flushGiveUp {
-				return
-			}
-			time.Sleep(flushEvery)
-			continue
-		}
-		failingSince = time.Time{}
-		after = evs[len(evs)-1].ID
-		j.written(after)
+// persister writes a detached turn's journal to the table. Its writes run
+// from timers, so a turn that waits for its model holds no goroutine for
+// them; done closes when every event is written, or, the database
+// failing, flushGiveUp after the journal closed.
+type persister struct {
+	r    *Running
+	done chan struct{}
+
+	mu           sync.Mutex
+	after        int  // the last id written
+	busy         bool // a write is scheduled or running
+	finished     bool
+	failingSince time.Time
+}
+
+func newPersister(r *Running) *persister { return &persister{r: r, done: make(chan struct{})} }
+
+// kick says the journal has new events, or closed: a write is scheduled
+// flushEvery from now, at once for a closed journal, unless one is.
+func (p *persister) kick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.busy || p.finished {
+		return
 	}
+	p.busy = true
+	_, _, _, closed := p.r.journal.since(p.after)
+	time.AfterFunc(p.delay(closed), p.flush)
+}
+
+func (p *persister) delay(closed bool) time.Duration {
+	if closed {
+		return 0
+	}
+	return flushEvery
+}
+
+// flush writes one batch, then schedules the next while events wait.
+func (p *persister) flush() {
+	j, id := p.r.journal, p.r.Stored.MessageID
+	p.mu.Lock()
+	after := p.after
+	p.mu.Unlock()
+	evs, _, _, closed := j.since(after)
+	evs = evs[:min(len(evs), flushEvents)]
+	var err error
+	if len(evs) > 0 {
+		err = p.r.svc.Chat.Store.AppendTurnEvents(context.WithoutCancel(p.r.ctx), encodeEvents(id, evs))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case err != nil:
+		if p.failingSince.IsZero() {
+			p.failingSince = time.Now()
+			slog.Warn("write a turn's events", "message", id, "err", err)
+		}
+		if closed && time.Since(p.failingSince) > flushGiveUp {
+			p.finish()
+			return
+		}
+		time.AfterFunc(flushEvery, p.flush)
+		return
+	case len(evs) > 0:
+		p.failingSince = time.Time{}
+		p.after = evs[len(evs)-1].ID
+		j.written(p.after)
+	}
+	rest, _, _, closed := j.since(p.after)
+	switch {
+	case len(rest) == 0 && closed:
+		p.finish()
+	case len(rest) == 0:
+		p.busy = false
+	case len(rest) >= flushEvents:
+		time.AfterFunc(0, p.flush)
+	default:
+		time.AfterFunc(p.delay(closed), p.flush)
+	}
+}
+
+func (p *persister) finish() {
+	p.busy, p.finished = false, true
+	close(p.done)
 }
 
 // isEnd says e ends a stream.

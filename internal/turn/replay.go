@@ -67,21 +67,21 @@ func storedEnd(a chat.Answer) agent.Event {
 	return agent.Event{Name: agent.EventError, Data: e}
 }
 
-// sendAll sends the events after id after, then closes the channel.
-func sendAll(ctx context.Context, evs []agent.Event, after int) <-chan agent.Event {
-	out := make(chan agent.Event, eventQueue)
-	go func() {
-		defer close(out)
-		for _, e := range evs {
-			if e.ID <= after {
-				continue
-			}
-			select {
-			case out <- e:
-			case <-ctx.Done():
-				return
-			}
+// storedFeed is a stored answer's events after id after, all at once.
+type storedFeed []agent.Event
+
+func sendAll(evs []agent.Event, after int) storedFeed {
+	out := make(storedFeed, 0, len(evs))
+	for _, e := range evs {
+		if e.ID > after {
+			out = append(out, e)
 		}
-	}()
+	}
 	return out
 }
+
+func (f storedFeed) Next(context.Context) ([]agent.Event, <-chan struct{}, bool) {
+	return f, nil, true
+}
+
+func (storedFeed) Close() {}

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/agent"
@@ -121,8 +122,10 @@ type Running struct {
 	svc    *Service
 	// journal keeps a detached turn's events; nil for one its door ends.
 	journal *journal
-	// persisted closes when the journal's events are all in the table.
-	persisted chan struct{}
+	// persist writes the journal's events to the table.
+	persist *persister
+	// shutdown says the server's stop ended a detached turn.
+	shutdown atomic.Bool
 	// stopReason says why a detached turn was stopped when it was not
 	// Stop (nil then): kept with the stopped answer.
 	stopReason *chat.Error
@@ -212,9 +215,10 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		t.Material = tools.Material(ctx)
 	}
 	if req.Detach {
-		run.journal, run.persisted = newJournal(time.Now(), s.JournalBytes), make(chan struct{})
+		run.journal = newJournal(time.Now(), s.JournalBytes)
+		run.persist = newPersister(run)
 		s.detached.add(t.Stored.MessageID, run)
-		go run.persist()
+		s.sweepDetached()
 		go run.runDetached(runner, t)
 		return run, nil
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"sync/atomic"
+
+	"github.com/knowspace/knowspace/internal/agent/llm/h1"
 )
 
 // Access tells whether a user may use a model. A refused user is answered
@@ -119,9 +121,11 @@ func Combine(base, extra *Registry) (combined *Registry, shadowed []string) {
 
 // NewHTTPClient is the provider client NewRegistry makes when given none;
 // a caller that builds registries again and again shares one, so each
-// does not open its own connections.
+// does not open its own connections. Its transport keeps no goroutine
+// for an open stream (h1); what it cannot carry, a SOCKS proxy, goes
+// through net/http's.
 func NewHTTPClient() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.ReadBufferSize, tr.WriteBufferSize = upstreamBufSize, upstreamBufSize
-	return &http.Client{Transport: tr}
+	fallback := http.DefaultTransport.(*http.Transport).Clone()
+	fallback.ReadBufferSize, fallback.WriteBufferSize = upstreamBufSize, upstreamBufSize
+	return &http.Client{Transport: &h1.Transport{BufSize: upstreamBufSize, Fallback: fallback}}
 }

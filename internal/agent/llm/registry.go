@@ -36,7 +36,10 @@ type Registry struct {
 	live   *live
 }
 
-// upstreamBufSize is the read and write buffer of a provider connection.
+// upstreamBufSize is the read and write buffer of a provider connection:
+// every open stream holds it while it waits for the model; the sseBody
+// reads in its own larger pieces, and a request body larger than the
+// write buffer is written through.
 const upstreamBufSize = 1 << 10
 
 // NewRegistry validates models and builds a registry. A model whose
@@ -51,12 +54,7 @@ func NewRegistry(models []ModelConfig, opts RegistryOptions) (*Registry, error) 
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		// Every open stream holds its connection's buffers while it waits
-		// for the model; the sseBody reads in its own larger pieces, and a
-		// request body larger than the write buffer is written through.
-		tr.ReadBufferSize, tr.WriteBufferSize = upstreamBufSize, upstreamBufSize
-		hc = &http.Client{Transport: tr}
+		hc = NewHTTPClient()
 	}
 	to := opts.Timeouts
 	if to.FirstByte <= 0 {
