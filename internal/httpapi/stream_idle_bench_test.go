@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -99,11 +100,15 @@ func idleStreamsBench(b *testing.B, detach bool) {
 		waitStreams(b, 0)
 		heap0, g0 := settle()
 		rss0 := residentBytes(b)
+		debug.FreeOSMemory()
+		kept0 := residentBytes(b)
 
 		fmt.Fprintf(toPeer, "OPEN %s %s %d %t\n", srv.URL, token, idleStreams, detach)
 		expect("IDLE")
 		heap1, g1 := settle()
 		rss1 := residentBytes(b)
+		debug.FreeOSMemory()
+		kept1 := residentBytes(b)
 		if path := os.Getenv("KS_IDLE_HEAP_PROFILE"); path != "" {
 			f, err := os.Create(path)
 			if err != nil {
@@ -121,6 +126,9 @@ func idleStreamsBench(b *testing.B, detach bool) {
 		b.ReportMetric(float64(int64(heap1.StackInuse)-int64(heap0.StackInuse))/idleStreams, "stack-B/stream")
 		b.ReportMetric(float64(g1-g0)/idleStreams, "goroutines/stream")
 		b.ReportMetric(float64(rss1-rss0)/idleStreams, "rss-B/stream")
+		// What stays resident once the runtime has returned the free pages
+		// (its scavenger does so over minutes on a server left idle).
+		b.ReportMetric(float64(kept1-kept0)/idleStreams, "rss-kept-B/stream")
 		fmt.Fprintln(toPeer, "CLOSE")
 		expect("CLOSED")
 		waitStreams(b, 0)

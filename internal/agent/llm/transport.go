@@ -66,6 +66,14 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	if err != nil || st == nil {
 		return resp, err
 	}
+	if resp.Request != nil {
+		// The stream keeps its response, and through it the request's
+		// body: kilobytes of conversation held for as long as the model
+		// takes. Nothing reads them again.
+		r := *resp.Request
+		r.Body, r.GetBody = nil, nil
+		resp.Request = &r
+	}
 	st.touch()
 	st.started.Store(true)
 	st.status = resp.StatusCode
