@@ -349,15 +349,20 @@ func serve(req request, raw []byte) reply {
 	return rep
 }
 
-// capped keeps the first max bytes written to it.
+// capped keeps the first max bytes written to it. Its buffer is a field,
+// not embedded: io.Copy, which fills a command's writers, would take an
+// embedded buffer's ReadFrom and keep everything.
 type capped struct {
-	bytes.Buffer
+	buf bytes.Buffer
 	max int
 }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(len(p), room)])
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
+
+func (c *capped) Len() int       { return c.buf.Len() }
+func (c *capped) String() string { return c.buf.String() }
