@@ -145,9 +145,10 @@ func (iso Isolation) prepare(req *request, timeout time.Duration) (budget, error
 		bud.argv = []string{exe, "extract"}
 	}
 	req.MemoryBytes = bud.ceiling
-	// The child has no PATH; Tesseract is found here. OCR stops starting
+	// The child has no PATH; Tesseract and pdftotext are found here. OCR stops starting
 	// pages a little before the deadline, so a long scan keeps what it read.
 	req.Limits.OCR = req.Limits.OCR.Resolve()
+	req.Limits = req.Limits.resolvePdftotext()
 	req.Limits.OCR.Until = time.Now().Add(bud.timeout - min(max(bud.timeout/5, time.Second), 15*time.Second))
 	return bud, nil
 }
