@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -241,21 +240,22 @@ func pdftoppm(ctx context.Context, bin, path string, page, dpi int, flags ...str
 func runPoppler(ctx context.Context, tool, bin string, args ...string) ([]byte, error) {
 	var out bytes.Buffer
 	errs := &capped{max: 1 << 10}
-	if err := runPopplerTo(ctx, bin, nil, &out, errs, args...); err != nil {
+	cmd := popplerCommand(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = &out, errs
+	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s: %v %s", tool, err, lastLine(strings.TrimSpace(errs.String())))
 	}
 	return out.Bytes(), nil
 }
 
-// runPopplerTo runs one of poppler's tools with no environment (no secret
+// popplerCommand is one of poppler's tools with no environment (no secret
 // of ours reaches a parser of hostile files), dying with this process.
-func runPopplerTo(ctx context.Context, bin string, stdin io.Reader, stdout, stderr io.Writer, args ...string) error {
+func popplerCommand(ctx context.Context, bin string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = []string{}
 	dieWithParent(cmd)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	cmd.WaitDelay = toolIODelay
-	return cmd.Run()
+	return cmd
 }
 
 // close removes the temporary copy of the document.

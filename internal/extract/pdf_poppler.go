@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,22 +23,27 @@ const progressFromBytes = 1 << 20
 
 // extractPDFPoppler reads the text of every page with poppler's pdftotext,
 // run as a child of this process (the extraction child, whose deadline,
-// cancel and memory ceiling cover its whole process tree) and handed the
-// file on its stdin, so no copy is left on disk if the child is killed.
-// Pages split at pdftotext's form feeds. A page with too little text to be
-// read as is goes to PDFium, as it would have without poppler: it decides
-// whether the page is a scan and has it OCRed. Any error leaves the file
-// to PDFium.
+// cancel and memory ceiling cover its whole process tree). Pages split at
+// pdftotext's form feeds. A page with too little text to be read as is
+// goes to PDFium, as it would have without poppler: it decides whether the
+// page is a scan and has it OCRed. Any error leaves the file to PDFium.
 func extractPDFPoppler(ctx context.Context, raw []byte, lim Limits) (Result, error) {
+	f, err := unlinkedPDF(raw)
+	if err != nil {
+		return Result{}, err
+	}
+	defer f.Close()
 	var prog *pageProgress
 	if lim.Progress != nil && len(raw) >= progressFromBytes {
-		if n := popplerPages(ctx, pdfinfoBeside(lim.Pdftotext), raw); n > 0 {
+		if n := popplerPages(ctx, pdfinfoBeside(lim.Pdftotext), f); n > 0 {
 			prog = newPageProgress(lim.Progress, n)
 		}
 	}
 	out := &pageSplitter{max: lim.MaxTextBytes + 64<<10, prog: prog}
 	errs := &damageWatch{capped: capped{max: 1 << 10}}
-	if err := runPopplerTo(ctx, lim.Pdftotext, bytes.NewReader(raw), out, errs, "-enc", "UTF-8", "-", "-"); err != nil {
+	cmd := popplerCommand(ctx, lim.Pdftotext, "-enc", "UTF-8", inheritedPDF, "-")
+	cmd.ExtraFiles, cmd.Stdout, cmd.Stderr = []*os.File{f}, out, errs
+	if err := cmd.Run(); err != nil {
 		return Result{}, fmt.Errorf("pdftotext: %v %s", err, lastLine(strings.TrimSpace(errs.String())))
 	}
 	if errs.damaged {
@@ -94,13 +99,40 @@ func extractPDFPoppler(ctx context.Context, raw []byte, lim Limits) (Result, err
 	return res, nil
 }
 
-// popplerPages counts raw's pages with pdfinfo (bin); 0 when it cannot.
-func popplerPages(ctx context.Context, bin string, raw []byte) int {
+// inheritedPDF is the path under which poppler's tools open the document:
+// the first of the descriptors they inherit (ExtraFiles). pdftotext reads
+// a file twice as fast as the same bytes from its stdin.
+const inheritedPDF = "/dev/fd/3"
+
+// unlinkedPDF writes raw to a temporary file whose name is removed at once:
+// poppler's tools open it through an inherited descriptor, and nothing is
+// left on disk even when the extraction child is killed mid-read.
+func unlinkedPDF(raw []byte) (*os.File, error) {
+	f, err := os.CreateTemp("", "knowspace-text-*.pdf")
+	if err != nil {
+		return nil, err
+	}
+	err = os.Remove(f.Name())
+	if err == nil {
+		_, err = f.Write(raw)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// popplerPages counts the pages of the PDF f with pdfinfo (bin); 0 when
+// it cannot.
+func popplerPages(ctx context.Context, bin string, f *os.File) int {
 	if bin == "" {
 		return 0
 	}
 	out := &capped{max: 16 << 10}
-	if runPopplerTo(ctx, bin, bytes.NewReader(raw), out, io.Discard, "-") != nil {
+	cmd := popplerCommand(ctx, bin, inheritedPDF)
+	cmd.ExtraFiles, cmd.Stdout = []*os.File{f}, out
+	if cmd.Run() != nil {
 		return 0
 	}
 	for line := range strings.Lines(out.String()) {
@@ -199,7 +231,9 @@ func pdftotextName(ctx context.Context, bin string) string {
 	}
 	name := "pdftotext (poppler)"
 	out := &capped{max: 256}
-	if runPopplerTo(ctx, bin, nil, out, out, "-v") == nil {
+	cmd := popplerCommand(ctx, bin, "-v")
+	cmd.Stdout, cmd.Stderr = out, out
+	if cmd.Run() == nil {
 		first, _, _ := strings.Cut(out.String(), "\n")
 		if v, ok := strings.CutPrefix(strings.TrimSpace(first), "pdftotext version "); ok && v != "" {
 			name = "pdftotext " + SafeMessage(v) + " (poppler)"
