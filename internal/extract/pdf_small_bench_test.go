@@ -12,14 +12,15 @@ import (
 )
 
 // BenchmarkPDFSmallEngines reads small PDFs as the product does, through
-// resident extraction children, with pdftotext (a process and a temporary
-// file per document) and with PDFium (kept loaded in the child), the
-// sides alternating each iteration, each with children of its own. One
-// iteration is 32 documents: the text PDFs of both corpora and one-page
-// PDFs. It reports ms per document of each side and their ratio.
+// resident extraction children, with pdftotext (a process per document)
+// and with PDFium (kept loaded in the child), the sides alternating each
+// iteration, each with children of its own. One iteration is 32
+// documents: "mixed" are the text PDFs of both corpora (1–36 pages, 3–260
+// KB) and one-page PDFs, "one-page" only one-page PDFs of a line. It
+// reports ms per document of each side and their ratio.
 func BenchmarkPDFSmallEngines(b *testing.B) {
 	needPdftotext(b)
-	var docs [][]byte
+	var mixed [][]byte
 	var names []string
 	files := realPDFFiles(b)
 	for _, c := range pdfCases {
@@ -32,10 +33,25 @@ func BenchmarkPDFSmallEngines(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		docs, names = append(docs, raw), append(names, filepath.Base(f))
+		mixed, names = append(mixed, raw), append(names, filepath.Base(f))
 	}
-	for i := len(docs); i < 32; i++ {
-		docs, names = append(docs, extracttest.MinimalPDF("A note of one page, number "+strings.Repeat("x", i))), append(names, "note.pdf")
+	var onePage [][]byte
+	for i := range 32 {
+		note := extracttest.MinimalPDF("A note of one page, number " + strings.Repeat("x", i))
+		onePage = append(onePage, note)
+		if len(mixed) < 32 {
+			mixed, names = append(mixed, note), append(names, "note.pdf")
+		}
+	}
+	b.Run("mixed", func(b *testing.B) { benchSmallPDFs(b, mixed, names) })
+	b.Run("one-page", func(b *testing.B) { benchSmallPDFs(b, onePage, make([]string, 32)) })
+}
+
+func benchSmallPDFs(b *testing.B, docs [][]byte, names []string) {
+	for i := range names {
+		if names[i] == "" {
+			names[i] = "note.pdf"
+		}
 	}
 	type side struct {
 		name string
@@ -46,7 +62,7 @@ func BenchmarkPDFSmallEngines(b *testing.B) {
 	for _, name := range []string{"pdftotext", "pdfium"} {
 		iso := testIsolation()
 		iso.Timeout = time.Minute
-		iso.Command = []string{os.Args[0], "-test.run=^$", "-resident=small-" + name}
+		iso.Command = []string{os.Args[0], "-test.run=^$", "-resident=" + b.Name() + "-" + name}
 		iso.Limits.PDFiumOnly = name == "pdfium"
 		// A child's first document loads what it keeps (PDFium's code).
 		if _, err := iso.Run(context.Background(), names[0], docs[0]); err != nil {
