@@ -221,3 +221,46 @@ func TestPageSplitterCountsPastTheCap(t *testing.T) {
 		t.Fatalf("kept %q, over %v, %d pages, %d reported", s.buf.String(), s.over, s.pages, prog.read.Load())
 	}
 }
+
+// In the extraction child pdftotext is held to the child's deadline and
+// memory ceiling: one that hangs ends in parse_timeout and is killed with
+// the child, one that balloons ends in too_large.
+func TestIsolatedPdftotextBounded(t *testing.T) {
+	raw := readCorpus(t, "merged.pdf")
+	t.Run("hangs", func(t *testing.T) {
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		iso := residentIsolation(t)
+		iso.Limits.Pdftotext = fakePdftotext(t, "echo $$ > "+pidFile+"; exec sleep 60")
+		start := time.Now()
+		_, err := iso.Run(context.Background(), "m.pdf", raw)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeTimeout || time.Since(start) > iso.Timeout+5*time.Second {
+			t.Fatalf("after %v: %v; want parse_timeout at %v", time.Since(start), err, iso.Timeout)
+		}
+		pid, err := os.ReadFile(pidFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if _, err := os.Stat("/proc/" + strings.TrimSpace(string(pid))); err != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pdftotext (pid %s) still runs after its child was killed", strings.TrimSpace(string(pid)))
+			}
+		}
+	})
+	t.Run("balloons", func(t *testing.T) {
+		if _, err := exec.LookPath("python3"); err != nil {
+			t.Skip("no python3 to stand for a pdftotext that balloons")
+		}
+		iso := residentIsolation(t)
+		iso.Timeout = 20 * time.Second
+		iso.Limits.Pdftotext = fakePdftotext(t, `exec python3 -c "import time; a = b'x' * (600 << 20); time.sleep(60)"`)
+		_, err := iso.Run(context.Background(), "m.pdf", raw)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeTooLarge {
+			t.Fatalf("got %v; want too_large past the %d MB ceiling", err, iso.MemoryBytes>>20)
+		}
+	})
+}
