@@ -21,7 +21,7 @@ import (
 const maxPDFReopens = 3
 
 // extractPDF reads the text of every page with poppler's pdftotext when it
-// is installed (a fifth of PDFium's time in WebAssembly, docs/BENCHMARKS.md),
+// is installed (6–10× faster than PDFium in WebAssembly, docs/BENCHMARKS.md),
 // and with PDFium when it is not or when pdftotext fails on the file.
 func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	if lim.Pdftotext != "" {
