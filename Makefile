@@ -25,6 +25,7 @@ check-tools:
 	@node -e 'const [a, b] = process.versions.node.split(".").map(Number); if (a < 20 || (a === 20 && b < 19)) { console.log("missing: Node.js 20.19+ (this is " + process.version + "; Vite needs 20.19)"); process.exit(1) }'
 	@command -v tesseract >/dev/null || echo "note: Tesseract is missing (apt-get install -y tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra): scanned pages and images will have no text, and the OCR tests will be skipped"
 	@! command -v tesseract >/dev/null || tesseract --list-langs 2>/dev/null | grep -qx chi_tra || echo "note: Tesseract's Traditional Chinese model is missing (apt-get install -y tesseract-ocr-chi-tra): the OCR corpus test leaves it out"
+	@command -v pdftotext >/dev/null || echo "note: poppler-utils is missing (apt-get install -y poppler-utils poppler-data): PDFs will be read by the slower built-in PDFium, and the pdftotext tests will be skipped"
 
 web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund

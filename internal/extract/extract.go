@@ -7,6 +7,7 @@ package extract
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -32,6 +33,12 @@ type Limits struct {
 	MaxInflateBytes int64
 	// OCR reads images and the scanned pages of PDFs.
 	OCR OCR `json:"ocr"`
+	// Pdftotext is poppler's text extractor. A PDF's text comes from it
+	// when it is set (resolved on the PATH, like OCR's tools, since the
+	// extraction child has none), and from PDFium when it is absent or
+	// fails on the file. PDFiumOnly keeps PDFium even when it is installed.
+	Pdftotext  string `json:"pdftotext,omitempty"`
+	PDFiumOnly bool   `json:"pdfium_only,omitempty"`
 	// Progress, when set, hears how far a long document's reading has
 	// come (Isolation.RunReporting carries it from the child).
 	Progress func(Progress) `json:"-"`
@@ -52,6 +59,19 @@ func (l Limits) withDefaults() Limits {
 		l.MaxInflateBytes = DefaultMaxInflateBytes
 	}
 	l.OCR = l.OCR.Resolve()
+	return l.resolvePdftotext()
+}
+
+// resolvePdftotext fills Pdftotext from the PATH when it is empty.
+func (l Limits) resolvePdftotext() Limits {
+	switch {
+	case l.PDFiumOnly:
+		l.Pdftotext = ""
+	case l.Pdftotext == "":
+		if p, err := exec.LookPath("pdftotext"); err == nil {
+			l.Pdftotext = p
+		}
+	}
 	return l
 }
 

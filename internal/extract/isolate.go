@@ -145,9 +145,10 @@ func (iso Isolation) prepare(req *request, timeout time.Duration) (budget, error
 		bud.argv = []string{exe, "extract"}
 	}
 	req.MemoryBytes = bud.ceiling
-	// The child has no PATH; Tesseract is found here. OCR stops starting
+	// The child has no PATH; Tesseract and pdftotext are found here. OCR stops starting
 	// pages a little before the deadline, so a long scan keeps what it read.
 	req.Limits.OCR = req.Limits.OCR.Resolve()
+	req.Limits = req.Limits.resolvePdftotext()
 	req.Limits.OCR.Until = time.Now().Add(bud.timeout - min(max(bud.timeout/5, time.Second), 15*time.Second))
 	return bud, nil
 }
@@ -349,15 +350,20 @@ func serve(req request, raw []byte) reply {
 	return rep
 }
 
-// capped keeps the first max bytes written to it.
+// capped keeps the first max bytes written to it. Its buffer is a field,
+// not embedded: io.Copy, which fills a command's writers, would take an
+// embedded buffer's ReadFrom and keep everything.
 type capped struct {
-	bytes.Buffer
+	buf bytes.Buffer
 	max int
 }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(len(p), room)])
+	if room := c.max - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
+
+func (c *capped) Len() int       { return c.buf.Len() }
+func (c *capped) String() string { return c.buf.String() }

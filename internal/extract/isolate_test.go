@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,5 +127,18 @@ func TestIsolatedCancel(t *testing.T) {
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("cancel took %s", took)
+	}
+}
+
+// A writer handed to a command is filled by io.Copy, which prefers the
+// writer's ReadFrom: the cap must hold through it as through Write.
+func TestCappedHoldsThroughACopy(t *testing.T) {
+	big := strings.Repeat("complaint\n", 100_000)
+	c := &capped{max: 1 << 10}
+	if _, err := io.Copy(c, io.LimitReader(strings.NewReader(big), int64(len(big)))); err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != 1<<10 || !strings.HasPrefix(big, c.String()) {
+		t.Fatalf("kept %d bytes; want the first %d", c.Len(), 1<<10)
 	}
 }

@@ -20,12 +20,27 @@ import (
 // reopenings, not one per page.
 const maxPDFReopens = 3
 
-// extractPDF reads the text of every page with PDFium (chosen over
+// extractPDF reads the text of every page with poppler's pdftotext when it
+// is installed (6–10× faster than PDFium in WebAssembly, docs/BENCHMARKS.md),
+// and with PDFium when it is not or when pdftotext fails on the file.
+func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
+	if lim.Pdftotext != "" {
+		res, err := extractPDFPoppler(ctx, raw, lim)
+		if err == nil || ctx.Err() != nil {
+			return res, err
+		}
+		// PDFium gives a damaged file its own verdict: page by page, or
+		// the refusal of one that is truly unreadable.
+	}
+	return extractPDFium(ctx, raw, lim)
+}
+
+// extractPDFium reads the text of every page with PDFium (chosen over
 // ledongthuc/pdf by word recall and speed, docs/BENCHMARKS.md). A page
 // PDFium cannot read is lost alone and listed in PageErrors. A long
 // document is read in ranges by several engine instances at once, one per
 // core the process may use.
-func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
+func extractPDFium(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	d, err := openPDF(ctx, raw)
 	if err != nil {
 		return Result{}, err
@@ -74,8 +89,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	var b strings.Builder
-	var runes int64
+	var b pdfText
 	for k := range parts {
 		p := &parts[k]
 		if p.err != nil {
@@ -86,19 +100,7 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 			if b.Len() > lim.MaxTextBytes {
 				break
 			}
-			if t == "" { // a scanned page OCR found nothing on
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteString("\n\n")
-				runes += 2
-			}
-			res.PageStarts = append(res.PageStarts, PageStart{Page: p.pages[i], Offset: runes})
-			// Invalid UTF-8 becomes one U+FFFD per bad byte run, as
-			// Extract's ToValidUTF8 will make it, so the offsets hold.
-			t = strings.ToValidUTF8(t, "\uFFFD")
-			b.WriteString(t)
-			runes += int64(utf8.RuneCountInString(t))
+			b.add(&res, p.pages[i], t)
 		}
 	}
 	if len(res.PageErrors) == res.Pages {
@@ -107,9 +109,34 @@ func extractPDF(ctx context.Context, raw []byte, lim Limits) (Result, error) {
 	}
 	res.Text = b.String()
 	if res.OCR = ocr.info(); res.OCR != nil {
-		res.Source, res.Extractor = SourceOCR, pdfExtractor(res.OCR)
+		res.Source, res.Extractor = SourceOCR, pdfExtractor(PDFExtractor, res.OCR)
 	}
 	return res, nil
+}
+
+// pdfText is a document's text built page by page, pages apart by a blank
+// line, with where each page starts.
+type pdfText struct {
+	strings.Builder
+	runes int64
+}
+
+// add appends page's text t, unless it is empty (a blank page, or a scan
+// OCR found nothing on), and records where it starts in res.
+func (b *pdfText) add(res *Result, page int, t string) {
+	if t == "" {
+		return
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n\n")
+		b.runes += 2
+	}
+	res.PageStarts = append(res.PageStarts, PageStart{Page: page, Offset: b.runes})
+	// Invalid UTF-8 becomes one U+FFFD per bad byte run, as Extract's
+	// ToValidUTF8 will make it, so the offsets hold.
+	t = strings.ToValidUTF8(t, "\uFFFD")
+	b.WriteString(t)
+	b.runes += int64(utf8.RuneCountInString(t))
 }
 
 // minPagesPerRange keeps short documents in one instance: a second one
@@ -130,6 +157,7 @@ func splitPages(n, k int) [][2]int {
 // pdfRange is the work of one engine instance: pages [from, to).
 type pdfRange struct {
 	from, to int
+	only     []int // when set, the pages (0-based) read instead of [from, to)
 	doc      *pdfDoc
 	ocr      *ocrReader    // nil without OCR
 	prog     *pageProgress // nil when nobody listens
@@ -150,7 +178,14 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 	defer func() { d.close() }()
 	defer p.waitOCR()
 	reopens, size := 0, 0
-	for i := p.from; i < p.to; i++ {
+	pages := p.only
+	if pages == nil {
+		pages = make([]int, p.to-p.from)
+		for k := range pages {
+			pages[k] = p.from + k
+		}
+	}
+	for k, i := range pages {
 		if ctx.Err() != nil {
 			return
 		}
@@ -166,8 +201,8 @@ func (p *pdfRange) read(ctx context.Context, raw []byte, limit int) {
 				d.inst.discard()
 				if reopens++; reopens > maxPDFReopens {
 					d.inst = nil
-					for j := i + 2; j <= p.to; j++ {
-						p.addErr(PageError{Page: j, Reason: "not read: the engine failed on earlier pages"})
+					for _, j := range pages[k+1:] {
+						p.addErr(PageError{Page: j + 1, Reason: "not read: the engine failed on earlier pages"})
 					}
 					return
 				}

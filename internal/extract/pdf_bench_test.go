@@ -16,8 +16,9 @@ import (
 	"github.com/knowspace/knowspace/internal/extract/extracttest"
 )
 
-// The PDF benchmarks compare, in one run, our engine (PDFium), the engine
-// it replaced (ledongthuc/pdf) and poppler's pdftotext, the reference:
+// The PDF benchmarks compare, in one run, PDFium (our engine where poppler
+// is not installed), the engine it replaced (ledongthuc/pdf) and poppler's
+// pdftotext, the reference:
 // words/s and word recall per corpus file, a 40 MB merged PDF, and the
 // engine's start-up per process. pdftotext and qpdf are Debian's
 // poppler-utils and qpdf; without them those halves are skipped.
@@ -31,7 +32,7 @@ func BenchmarkPDFCorpus(b *testing.B) {
 		name := strings.TrimSuffix(c.file, ".pdf")
 		b.Run(name+"/pdfium", func(b *testing.B) {
 			benchEngine(b, ref, func() (string, error) {
-				res, err := Extract(context.Background(), c.file, raw, Limits{})
+				res, err := Extract(context.Background(), c.file, raw, Limits{PDFiumOnly: true})
 				return res.Text, err
 			})
 		})
@@ -51,7 +52,7 @@ func BenchmarkPDFCorpus(b *testing.B) {
 		ref, name := realGolden(b, path), strings.TrimSuffix(filepath.Base(path), ".pdf")
 		b.Run(name+"/pdfium", func(b *testing.B) {
 			benchEngine(b, ref, func() (string, error) {
-				res, err := Extract(context.Background(), name+".pdf", raw, Limits{})
+				res, err := Extract(context.Background(), name+".pdf", raw, Limits{PDFiumOnly: true})
 				return res.Text, err
 			})
 		})
@@ -80,7 +81,7 @@ func BenchmarkPDFLarge(b *testing.B) {
 	b.Run("pdfium", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		benchEngine(b, ref, func() (string, error) {
-			res, err := Extract(context.Background(), "large.pdf", raw, Limits{MaxTextBytes: 1 << 30})
+			res, err := Extract(context.Background(), "large.pdf", raw, Limits{MaxTextBytes: 1 << 30, PDFiumOnly: true})
 			return res.Text, err
 		})
 	})
@@ -234,7 +235,7 @@ func TestPDFStartupChild(t *testing.T) {
 		t.Skip("run by BenchmarkPDFStartup")
 	}
 	SetPDFCacheDir(strings.TrimPrefix(dir, "-"))
-	res, err := Extract(context.Background(), "a.pdf", extracttest.MinimalPDF("Hello startup"), Limits{})
+	res, err := Extract(context.Background(), "a.pdf", extracttest.MinimalPDF("Hello startup"), Limits{PDFiumOnly: true})
 	if err != nil || !strings.Contains(res.Text, "Hello startup") {
 		t.Fatalf("%q %v", res.Text, err)
 	}

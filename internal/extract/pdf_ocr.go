@@ -196,12 +196,13 @@ func (d *pdfDoc) render(page requests.Page, dpi int) (*image.Gray, int, error) {
 	return g, dpi, nil
 }
 
-// pdfExtractor names the engines that made a PDF's text.
-func pdfExtractor(info *OCRInfo) string {
+// pdfExtractor names the engines that made a PDF's text: engine, and OCR's
+// when it read some pages.
+func pdfExtractor(engine string, info *OCRInfo) string {
 	if info == nil {
-		return PDFExtractor
+		return engine
 	}
-	return strings.Join([]string{PDFExtractor, info.Engine}, " + ")
+	return strings.Join([]string{engine, info.Engine}, " + ")
 }
 
 // renderPoppler draws page (1-based) of raw with pdftoppm as 8-bit gray
@@ -237,17 +238,24 @@ func pdftoppm(ctx context.Context, bin, path string, page, dpi int, flags ...str
 // what it printed; its error carries the last line the tool complained
 // with.
 func runPoppler(ctx context.Context, tool, bin string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = []string{}
-	dieWithParent(cmd)
 	var out bytes.Buffer
 	errs := &capped{max: 1 << 10}
+	cmd := popplerCommand(ctx, bin, args...)
 	cmd.Stdout, cmd.Stderr = &out, errs
-	cmd.WaitDelay = toolIODelay
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s: %v %s", tool, err, lastLine(strings.TrimSpace(errs.String())))
 	}
 	return out.Bytes(), nil
+}
+
+// popplerCommand is one of poppler's tools with no environment (no secret
+// of ours reaches a parser of hostile files), dying with this process.
+func popplerCommand(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = []string{}
+	dieWithParent(cmd)
+	cmd.WaitDelay = toolIODelay
+	return cmd
 }
 
 // close removes the temporary copy of the document.

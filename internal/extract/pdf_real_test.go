@@ -32,31 +32,34 @@ func realGolden(tb testing.TB, file string) string {
 // Every real document reads with pdftotext's words, those whose producer
 // sets words apart by moving the pen (groff through Ghostscript) too.
 func TestPDFRealDocuments(t *testing.T) {
-	for _, f := range realPDFFiles(t) {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Extract(context.Background(), filepath.Base(f), raw, Limits{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := recall(realGolden(t, f), res.Text); r < minRecall {
-				t.Errorf("word recall against pdftotext %.4f; want ≥ %.2f", r, minRecall)
-			}
-		})
+	for engine, lim := range pdfEngines() {
+		for _, f := range realPDFFiles(t) {
+			t.Run(engine+"/"+filepath.Base(f), func(t *testing.T) {
+				raw, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Extract(context.Background(), filepath.Base(f), raw, lim)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := recall(realGolden(t, f), res.Text); r < minRecall {
+					t.Errorf("word recall against pdftotext %.4f; want ≥ %.2f", r, minRecall)
+				}
+			})
+		}
 	}
 }
 
 // The words a justified groff line sets apart without a space glyph are
-// apart, and the letters PDFium split at a kerning are together.
+// apart in PDFium's text, and the letters it split at a kerning are
+// together.
 func TestPDFSpacesFromGlyphPositions(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(realPDFs, "groff-ghostscript-tar.pdf"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Extract(context.Background(), "tar.pdf", raw, Limits{})
+	res, err := Extract(context.Background(), "tar.pdf", raw, Limits{PDFiumOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
