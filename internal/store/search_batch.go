@@ -2,9 +2,9 @@ package store
 
 import "context"
 
-// SmallSearchBytes is the largest folded text WriteSearchEntries takes: one
-// chunk of the trigram index.
-const SmallSearchBytes = searchChunkBytes
+// SmallSearchBytes is the largest folded text WriteSearchEntries takes,
+// indexed whole as one row of the trigram index.
+const SmallSearchBytes = 256 << 10
 
 // SearchEntry is a small file's entries in both indexes: the folded text
 // of its body's version VersionID (at most SmallSearchBytes) and its word
@@ -105,7 +105,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, d.NodeID, d.Vers
 		}
 	}
 	for _, r := range rows {
-		if err := tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, r.chunk, cleanSearchText(r.e.Text)).Error; err != nil {
+		if err := tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, r.chunk, gramTerms(cleanSearchText(r.e.Text))).Error; err != nil {
 			return 0, err
 		}
 	}

@@ -17,7 +17,7 @@ func (s *Store) SearchIndexVersion() string {
 	if s.dialect == DialectPostgres {
 		return "pg_trgm-gin-folded-1+rank-bm25-postings-1"
 	}
-	return "fts5-trigram-folded-chunks-2+rank-porter-bigram-1"
+	return "fts5-grams-hex-folded-chunks-3+rank-porter-bigram-1"
 }
 
 // MinIndexRunes is the shortest literal the index can look up: both the

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"iter"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -11,13 +10,12 @@ import (
 )
 
 // The index writer keeps SQLite's write lock briefly: a body is indexed in
-// chunks of searchChunkBytes, one transaction each. Consecutive chunks
-// overlap by searchChunkOverlap bytes, so any run of text that long lies
-// whole in one chunk; a literal is looked up by its first
-// maxChunkLiteralRunes runes (at most that many bytes), a superset of
-// where the literal itself is.
+// chunks (indexChunks), one transaction each. Consecutive chunks overlap
+// by searchChunkOverlap bytes, so any run of text that long lies whole in
+// one chunk; a literal is looked up by its first maxChunkLiteralRunes
+// runes (at most that many bytes), a superset of where the literal itself
+// is.
 const (
-	searchChunkBytes     = 256 << 10
 	searchChunkOverlap   = 4 << 10
 	maxChunkLiteralRunes = searchChunkOverlap / utf8.UTFMax
 )
@@ -52,7 +50,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.
 	}
 	first := true
 	var written []int64
-	for chunk := range indexChunks(text) {
+	for _, chunk := range indexChunks(text) {
 		start := time.Now()
 		still := false
 		err := s.InTx(ctx, func(tx *Store) error {
@@ -105,31 +103,6 @@ func (s *Store) stillPending(d SearchDoc) (bool, error) {
 	return n == 1, err
 }
 
-// indexChunks splits text into overlapping chunks on rune boundaries; an
-// empty text is one empty chunk, so the old chunks still get replaced.
-func indexChunks(text string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		start := 0
-		for {
-			end := len(text)
-			if end-start > searchChunkBytes {
-				end = start + searchChunkBytes
-				for end > start && !utf8.RuneStart(text[end]) {
-					end--
-				}
-			}
-			if !yield(text[start:end]) || end == len(text) {
-				return
-			}
-			next := end - searchChunkOverlap
-			for next > start && !utf8.RuneStart(text[next]) {
-				next--
-			}
-			start = next
-		}
-	}
-}
-
 // chunkMatch keeps the files whose body the index does not hold (too
 // large, or pending), and those with every literal in one of their chunks.
 func chunkMatch(db *gorm.DB, literals []string) *gorm.DB {
@@ -149,24 +122,4 @@ WHERE c.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)`, terms))
 		return db.Where("1 = 1")
 	}
 	return cond.Or(match)
-}
-
-// ftsQuery asks FTS5 for rows holding every trigram of the literal's
-// first maxChunkLiteralRunes runes. With detail=none a phrase of several
-// trigrams would match nothing, so each trigram is its own quoted term,
-// ANDed.
-func ftsQuery(literal string) string {
-	rs := []rune(literal)
-	rs = rs[:min(len(rs), maxChunkLiteralRunes)]
-	seen := map[string]bool{}
-	var terms []string
-	for i := 0; i+MinIndexRunes <= len(rs); i++ {
-		g := string(rs[i : i+MinIndexRunes])
-		if seen[g] {
-			continue
-		}
-		seen[g] = true
-		terms = append(terms, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
-	}
-	return strings.Join(terms, " AND ")
 }
