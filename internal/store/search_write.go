@@ -36,23 +36,32 @@ func (s *Store) PendingSearchDocs(ctx context.Context, limit int) ([]SearchDoc, 
 }
 
 // WriteSearchText makes text (the case-folded body of version versionID)
-// the indexed text of d's node, unless d changed since it was read — a
-// newer write marked it again, or the file is gone — which reports false
-// and leaves the newer state to a later round. It runs outside any
-// transaction: PostgreSQL writes the row at once; SQLite writes chunk by
-// chunk, pausing between them so that other writers get the lock.
-func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int64, text string) (bool, error) {
+// the indexed text of d's node, and rank, when given, its word-index
+// entry, unless d changed since it was read — a newer write marked it
+// again, or the file is gone — which reports false and leaves the newer
+// state to a later round. The word index is written first: once the body
+// is marked indexed, ranked searches take the file's entry as current. It
+// runs outside any transaction: PostgreSQL writes the row at once; SQLite
+// writes chunk by chunk, pausing between them so that other writers get
+// the lock, the word index with the first chunk and the mark with the
+// last, so that a file of one chunk costs one transaction.
+func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int64, text string, rank *RankDoc) (bool, error) {
 	text = cleanSearchText(text)
 	if s.dialect == DialectPostgres {
+		if rank != nil {
+			if err := s.writeRankPostings(ctx, d, *rank); err != nil {
+				return false, err
+			}
+		}
 		res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?
 WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.VersionID)
 		return res.RowsAffected == 1, translate(res.Error)
 	}
 	first := true
 	var written []int64
-	for _, chunk := range indexChunks(text) {
+	for end, chunk := range indexChunks(text) {
 		start := time.Now()
-		still := false
+		still, marked := false, false
 		err := s.InTx(ctx, func(tx *Store) error {
 			var err error
 			if still, err = tx.stillPending(d); err != nil || !still {
@@ -68,26 +77,45 @@ WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.
 				return err
 			}
 			written = append(written, id)
+			if end == len(text) {
+				if marked, err = tx.markIndexed(d, versionID, written); err != nil {
+					return err
+				}
+			}
+			// The FTS5 tables last: a statement on a plain table after them
+			// would flush their pending terms early (see writeSearchEntriesSQLite).
+			if first && rank != nil {
+				if err := tx.writeRankFTS(d, *rank); err != nil {
+					return err
+				}
+			}
 			return tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, id, chunk).Error
 		})
 		if err != nil || !still {
 			return false, err
 		}
+		if end == len(text) {
+			return marked, nil
+		}
 		first = false
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(max(time.Since(start), time.Millisecond)):
+		s.Pause(ctx, time.Since(start))
+		if err := ctx.Err(); err != nil {
+			return false, err
 		}
 	}
-	// A rebuild may have emptied the index and marked the file pending again
-	// (same version) while these chunks were written: the row then looks
-	// unchanged, but the chunks are gone. Only a row whose chunks are all
-	// still there is marked indexed.
-	res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false
+	return false, nil // indexChunks ends with the text's end
+}
+
+// markIndexed marks d's body indexed, in the transaction of its last
+// chunk. A rebuild may have emptied the index and marked the file pending
+// again (same version) while earlier chunks were written: the row then
+// looks unchanged, but the chunks are gone. Only a row whose chunks are
+// all still there is marked.
+func (tx *Store) markIndexed(d SearchDoc, versionID int64, written []int64) (bool, error) {
+	res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false
 WHERE node_id = ? AND version_id = ? AND pending AND (SELECT COUNT(*) FROM search_chunks WHERE node_id = ? AND id IN ?) = ?`,
 		versionID, d.NodeID, d.VersionID, d.NodeID, written, len(written))
-	return res.RowsAffected == 1, translate(res.Error)
+	return res.RowsAffected == 1, res.Error
 }
 
 // cleanSearchText is text as both dialects store it: neither stores NUL,

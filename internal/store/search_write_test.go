@@ -54,7 +54,7 @@ func TestIndexWrittenAfterTheWrite(t *testing.T) {
 		if err != nil || len(docs) != 1 || docs[0].NodeID != n.ID || docs[0].VersionID != 1 {
 			t.Fatalf("pending %+v, %v", docs, err)
 		}
-		if ok, err := st.WriteSearchText(ctx, docs[0], 1, text); !ok || err != nil {
+		if ok, err := st.WriteSearchText(ctx, docs[0], 1, text, nil); !ok || err != nil {
 			t.Fatalf("write: %v %v", ok, err)
 		}
 		if !found(lit) || found("absent words") {
@@ -77,14 +77,14 @@ func TestIndexWrittenAfterTheWrite(t *testing.T) {
 		if err := st.MarkSearchPending(ctx, n.ID, 3); err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := st.WriteSearchText(ctx, docs[0], 2, "version two"); ok || err != nil {
+		if ok, err := st.WriteSearchText(ctx, docs[0], 2, "version two", nil); ok || err != nil {
 			t.Fatalf("a stale write was stored: %v %v", ok, err)
 		}
 		if !found("anything at all") {
 			t.Fatal("the newer version is no longer read in full")
 		}
 		docs, _ = st.PendingSearchDocs(ctx, 10)
-		if ok, err := st.WriteSearchText(ctx, docs[0], 3, "version three"); !ok || err != nil {
+		if ok, err := st.WriteSearchText(ctx, docs[0], 3, "version three", nil); !ok || err != nil {
 			t.Fatalf("write: %v %v", ok, err)
 		}
 		if !found("version three") || found(lit) {
