@@ -131,10 +131,10 @@ func indexChunks(text string) iter.Seq2[int, string] {
 
 // ftsQuery asks FTS5 for rows holding every trigram of the literal's
 // first maxChunkLiteralRunes runes, each its own term, ANDed (detail=none
-// keeps no positions for a phrase). The literal is cleaned as the text
-// was, so its trigrams are the ones the text's index holds.
+// keeps no positions for a phrase). The literal comes cleaned as the text
+// was (SearchCandidates), so its trigrams are the ones the index holds.
 func ftsQuery(literal string) string {
-	rs := []rune(cleanSearchText(literal))
+	rs := []rune(literal)
 	rs = rs[:min(len(rs), maxChunkLiteralRunes)]
 	seen := map[string]bool{}
 	var terms []string
