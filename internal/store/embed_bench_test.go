@@ -54,7 +54,7 @@ func BenchmarkNearestChunks(b *testing.B) {
 					b.Fatal(err)
 				}
 				d := store.SearchDoc{NodeID: n.ID, VersionID: 1, Pending: true}
-				if _, err := st.WriteSearchText(ctx, d, 1, "x"); err != nil {
+				if _, err := st.WriteSearchText(ctx, d, 1, "x", nil); err != nil {
 					b.Fatal(err)
 				}
 				cs := make([]store.EmbedChunk, perFile)

@@ -50,7 +50,7 @@ func TestNearestChunks(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := store.SearchDoc{NodeID: n.ID, VersionID: version, Pending: true}
-			if ok, err := st.WriteSearchText(ctx, d, version, "text"); !ok || err != nil {
+			if ok, err := st.WriteSearchText(ctx, d, version, "text", nil); !ok || err != nil {
 				t.Fatalf("index: %v %v", ok, err)
 			}
 			return store.SearchDoc{NodeID: n.ID, VersionID: version}

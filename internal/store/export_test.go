@@ -21,9 +21,18 @@ func SQLiteDSN(path string) string { return sqliteDSN(path) }
 
 // Chunking of the SQLite index, for its tests.
 const (
-	SearchChunkBytes   = searchChunkBytes
+	MaxChunkGrams      = maxChunkGrams
 	SearchChunkOverlap = searchChunkOverlap
 )
+
+// IndexChunkEnds tells where the SQLite index's chunks of text end.
+func IndexChunkEnds(text string) []int {
+	var ends []int
+	for end := range indexChunks(text) {
+		ends = append(ends, end)
+	}
+	return ends
+}
 
 // IndexChunkRows counts the FTS rows the index holds for a node.
 func (s *Store) IndexChunkRows(ctx context.Context, nodeID int64) (int64, error) {

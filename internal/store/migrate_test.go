@@ -164,3 +164,50 @@ func TestPageStartsLeaveTheExtraction(t *testing.T) {
 		}
 	})
 }
+
+// TestTrigramIndexOfBeforeIsDropped: the upgrade to the index of distinct
+// trigrams (00036) leaves no row of the old trigram table to answer: no
+// body counts as indexed, and the index is not ready, so searches read the
+// files until the server's rebuild at start has written them again.
+func TestTrigramIndexOfBeforeIsDropped(t *testing.T) {
+	ctx := context.Background()
+	dsn, dir := storetest.Empty(t, store.DialectSQLite)
+	old := rawDB(t, store.DialectSQLite, dsn, dir)
+	if err := store.MigrateTo(ctx, old, store.DialectSQLite, 35); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES ('early', 'h', 'user', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+		`INSERT INTO nodes (user_id, name, path, kind, created_at, updated_at) SELECT id, 'a.md', 'a.md', 'file', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP FROM users`,
+		`INSERT INTO search_docs (node_id, version_id, indexed, pending) SELECT id, 1, true, false FROM nodes`,
+		`INSERT INTO search_chunks (id, node_id) SELECT 7, id FROM nodes`,
+		`INSERT INTO search_fts (rowid, body) VALUES (7, 'the quokka text')`,
+		`INSERT INTO search_meta (k, v) VALUES ('index_version', 'fts5-trigram-folded-chunks-2+rank-porter-bigram-1'), ('index_state', 'ready')`,
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	st, err := store.Open(ctx, dsn, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var chunks, indexed, rows int
+	if err := old.QueryRow(`SELECT (SELECT COUNT(*) FROM search_chunks), (SELECT COUNT(*) FROM search_docs WHERE indexed), (SELECT COUNT(*) FROM search_fts)`).Scan(&chunks, &indexed, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if chunks != 0 || indexed != 0 || rows != 0 {
+		t.Fatalf("after the upgrade: %d chunks, %d bodies indexed, %d rows of the trigram table", chunks, indexed, rows)
+	}
+	if ready, err := st.SearchIndexReady(ctx); err != nil || ready {
+		t.Fatalf("the old index counts as ready: %v %v", ready, err)
+	}
+	// The new table takes the words the writer gives it, whole.
+	if _, err := old.Exec(`INSERT INTO search_fts (rowid, body) VALUES (8, '717561 756f6b')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := old.QueryRow(`SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH '"717561" AND "756f6b"'`).Scan(&rows); err != nil || rows != 1 {
+		t.Fatalf("the new table answers %d rows, %v", rows, err)
+	}
+}

@@ -2,9 +2,9 @@ package store
 
 import "context"
 
-// SmallSearchBytes is the largest folded text WriteSearchEntries takes: one
-// chunk of the trigram index.
-const SmallSearchBytes = searchChunkBytes
+// SmallSearchBytes is the largest folded text WriteSearchEntries takes,
+// indexed whole as one row of the trigram index.
+const SmallSearchBytes = 256 << 10
 
 // SearchEntry is a small file's entries in both indexes: the folded text
 // of its body's version VersionID (at most SmallSearchBytes) and its word
@@ -23,12 +23,19 @@ type SearchEntry struct {
 // how many were written.
 func (s *Store) WriteSearchEntries(ctx context.Context, es []SearchEntry) (int, error) {
 	written := 0
+	var terms []string // SQLite's trigram terms, cut before the write lock is taken
+	if s.dialect == DialectSQLite {
+		terms = make([]string, len(es))
+		for i, e := range es {
+			terms[i] = gramTerms(cleanSearchText(e.Text))
+		}
+	}
 	err := s.InTx(ctx, func(tx *Store) error {
 		var err error
 		if tx.dialect == DialectPostgres {
 			written, err = tx.writeSearchEntriesPG(es)
 		} else {
-			written, err = tx.writeSearchEntriesSQLite(es)
+			written, err = tx.writeSearchEntriesSQLite(es, terms)
 		}
 		return err
 	})
@@ -66,9 +73,10 @@ WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(
 // table and cost more than everything else of the entry together
 // (profiled on a 10,000-file library). In this order the terms of the
 // whole batch are flushed once, at the commit.
-func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry) (int, error) {
+func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry, terms []string) (int, error) {
 	type row struct {
 		e     *SearchEntry
+		terms string
 		chunk int64
 	}
 	var rows []row
@@ -97,7 +105,7 @@ func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry) (int, error) {
 WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, d.NodeID, d.VersionID).Error; err != nil {
 			return 0, err
 		}
-		rows = append(rows, row{e, id})
+		rows = append(rows, row{e, terms[i], id})
 	}
 	for _, r := range rows {
 		if err := tx.writeRankFTS(r.e.Doc, r.e.Rank); err != nil {
@@ -105,7 +113,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, d.NodeID, d.Vers
 		}
 	}
 	for _, r := range rows {
-		if err := tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, r.chunk, cleanSearchText(r.e.Text)).Error; err != nil {
+		if err := tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, r.chunk, r.terms).Error; err != nil {
 			return 0, err
 		}
 	}

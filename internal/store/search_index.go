@@ -17,7 +17,7 @@ func (s *Store) SearchIndexVersion() string {
 	if s.dialect == DialectPostgres {
 		return "pg_trgm-gin-folded-1+rank-bm25-postings-1"
 	}
-	return "fts5-trigram-folded-chunks-2+rank-porter-bigram-1"
+	return "fts5-grams-hex-folded-chunks-3+rank-porter-bigram-1"
 }
 
 // MinIndexRunes is the shortest literal the index can look up: both the
@@ -90,7 +90,13 @@ type FindCandidates struct {
 // contains every literal, or whose body the index does not hold. The caller
 // confirms each candidate with the exact matcher.
 func (s *Store) SearchCandidates(ctx context.Context, f FindCandidates) ([]Node, error) {
-	root, literals, after, inclusive, dense, limit := f.Root, f.Literals, f.After, f.Inclusive, f.Dense, f.Limit
+	root, after, inclusive, dense, limit := f.Root, f.After, f.Inclusive, f.Dense, f.Limit
+	// Cleaned as the stored text was: PostgreSQL refuses a NUL or invalid
+	// UTF-8 in a query, and the text holds their replacements.
+	literals := make([]string, len(f.Literals))
+	for i, l := range f.Literals {
+		literals[i] = cleanSearchText(l)
+	}
 	query := func(db *gorm.DB) ([]Node, error) {
 		q := root.under(db.Table("nodes n").Select("n.*").Joins("JOIN search_docs d ON d.node_id = n.id")).
 			Where("n.kind = ?", KindFile)

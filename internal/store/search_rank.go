@@ -17,22 +17,6 @@ type RankDoc struct{ Name, Title, Headings, Body RankText }
 // size is limited to 1 MB: a longer body is ranked by its beginning.
 const maxRankTSBytes = 512 << 10
 
-// WriteRankDoc makes doc the word-index entry of d's node, unless d
-// changed since it was read (then a later round writes the newer text).
-// The index writer calls it before WriteSearchText marks the body
-// indexed.
-func (s *Store) WriteRankDoc(ctx context.Context, d SearchDoc, doc RankDoc) error {
-	if s.dialect == DialectPostgres {
-		return s.writeRankPostings(ctx, d, doc)
-	}
-	return s.InTx(ctx, func(tx *Store) error {
-		if still, err := tx.stillPending(d); err != nil || !still {
-			return err
-		}
-		return tx.writeRankFTS(d, doc)
-	})
-}
-
 // writeRankFTS replaces d's row of SQLite's word index.
 func (tx *Store) writeRankFTS(d SearchDoc, doc RankDoc) error {
 	join := func(t RankText) string {

@@ -32,10 +32,8 @@ func TestRankDocFollowsItsFile(t *testing.T) {
 		write := func(version int64, body string) {
 			t.Helper()
 			d := store.SearchDoc{NodeID: n.ID, VersionID: version, Pending: true}
-			if err := st.WriteRankDoc(ctx, d, store.RankDoc{Name: store.RankText{Words: "a md"}, Body: store.RankText{Words: body}}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := st.WriteSearchText(ctx, d, version, body); err != nil {
+			doc := store.RankDoc{Name: store.RankText{Words: "a md"}, Body: store.RankText{Words: body}}
+			if _, err := st.WriteSearchText(ctx, d, version, body, &doc); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"iter"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -11,13 +10,12 @@ import (
 )
 
 // The index writer keeps SQLite's write lock briefly: a body is indexed in
-// chunks of searchChunkBytes, one transaction each. Consecutive chunks
-// overlap by searchChunkOverlap bytes, so any run of text that long lies
-// whole in one chunk; a literal is looked up by its first
-// maxChunkLiteralRunes runes (at most that many bytes), a superset of
-// where the literal itself is.
+// chunks (indexChunks), one transaction each. Consecutive chunks overlap
+// by searchChunkOverlap bytes, so any run of text that long lies whole in
+// one chunk; a literal is looked up by its first maxChunkLiteralRunes
+// runes (at most that many bytes), a superset of where the literal itself
+// is.
 const (
-	searchChunkBytes     = 256 << 10
 	searchChunkOverlap   = 4 << 10
 	maxChunkLiteralRunes = searchChunkOverlap / utf8.UTFMax
 )
@@ -38,23 +36,32 @@ func (s *Store) PendingSearchDocs(ctx context.Context, limit int) ([]SearchDoc, 
 }
 
 // WriteSearchText makes text (the case-folded body of version versionID)
-// the indexed text of d's node, unless d changed since it was read — a
-// newer write marked it again, or the file is gone — which reports false
-// and leaves the newer state to a later round. It runs outside any
-// transaction: PostgreSQL writes the row at once; SQLite writes chunk by
-// chunk, pausing between them so that other writers get the lock.
-func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int64, text string) (bool, error) {
+// the indexed text of d's node, and rank, when given, its word-index
+// entry, unless d changed since it was read — a newer write marked it
+// again, or the file is gone — which reports false and leaves the newer
+// state to a later round. The word index is written first: once the body
+// is marked indexed, ranked searches take the file's entry as current. It
+// runs outside any transaction: PostgreSQL writes the row at once; SQLite
+// writes chunk by chunk, pausing between them so that other writers get
+// the lock, the word index with the first chunk and the mark with the
+// last, so that a file of one chunk costs one transaction.
+func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int64, text string, rank *RankDoc) (bool, error) {
 	text = cleanSearchText(text)
 	if s.dialect == DialectPostgres {
+		if rank != nil {
+			if err := s.writeRankPostings(ctx, d, *rank); err != nil {
+				return false, err
+			}
+		}
 		res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?
 WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.VersionID)
 		return res.RowsAffected == 1, translate(res.Error)
 	}
 	first := true
 	var written []int64
-	for chunk := range indexChunks(text) {
+	for end, chunk := range indexChunks(text) {
 		start := time.Now()
-		still := false
+		still, marked := false, false
 		err := s.InTx(ctx, func(tx *Store) error {
 			var err error
 			if still, err = tx.stillPending(d); err != nil || !still {
@@ -70,26 +77,45 @@ WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, d.NodeID, d.
 				return err
 			}
 			written = append(written, id)
+			if end == len(text) {
+				if marked, err = tx.markIndexed(d, versionID, written); err != nil {
+					return err
+				}
+			}
+			// The FTS5 tables last: a statement on a plain table after them
+			// would flush their pending terms early (see writeSearchEntriesSQLite).
+			if first && rank != nil {
+				if err := tx.writeRankFTS(d, *rank); err != nil {
+					return err
+				}
+			}
 			return tx.db.Exec(`INSERT INTO search_fts (rowid, body) VALUES (?, ?)`, id, chunk).Error
 		})
 		if err != nil || !still {
 			return false, err
 		}
+		if end == len(text) {
+			return marked, nil
+		}
 		first = false
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(max(time.Since(start), time.Millisecond)):
+		s.Pause(ctx, time.Since(start))
+		if err := ctx.Err(); err != nil {
+			return false, err
 		}
 	}
-	// A rebuild may have emptied the index and marked the file pending again
-	// (same version) while these chunks were written: the row then looks
-	// unchanged, but the chunks are gone. Only a row whose chunks are all
-	// still there is marked indexed.
-	res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false
+	return false, nil // indexChunks ends with the text's end
+}
+
+// markIndexed marks d's body indexed, in the transaction of its last
+// chunk. A rebuild may have emptied the index and marked the file pending
+// again (same version) while earlier chunks were written: the row then
+// looks unchanged, but the chunks are gone. Only a row whose chunks are
+// all still there is marked.
+func (tx *Store) markIndexed(d SearchDoc, versionID int64, written []int64) (bool, error) {
+	res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false
 WHERE node_id = ? AND version_id = ? AND pending AND (SELECT COUNT(*) FROM search_chunks WHERE node_id = ? AND id IN ?) = ?`,
 		versionID, d.NodeID, d.VersionID, d.NodeID, written, len(written))
-	return res.RowsAffected == 1, translate(res.Error)
+	return res.RowsAffected == 1, res.Error
 }
 
 // cleanSearchText is text as both dialects store it: neither stores NUL,
@@ -103,31 +129,6 @@ func (s *Store) stillPending(d SearchDoc) (bool, error) {
 	var n int64
 	err := s.db.Table("search_docs").Where("node_id = ? AND version_id = ? AND pending = ?", d.NodeID, d.VersionID, true).Count(&n).Error
 	return n == 1, err
-}
-
-// indexChunks splits text into overlapping chunks on rune boundaries; an
-// empty text is one empty chunk, so the old chunks still get replaced.
-func indexChunks(text string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		start := 0
-		for {
-			end := len(text)
-			if end-start > searchChunkBytes {
-				end = start + searchChunkBytes
-				for end > start && !utf8.RuneStart(text[end]) {
-					end--
-				}
-			}
-			if !yield(text[start:end]) || end == len(text) {
-				return
-			}
-			next := end - searchChunkOverlap
-			for next > start && !utf8.RuneStart(text[next]) {
-				next--
-			}
-			start = next
-		}
-	}
 }
 
 // chunkMatch keeps the files whose body the index does not hold (too
@@ -149,24 +150,4 @@ WHERE c.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)`, terms))
 		return db.Where("1 = 1")
 	}
 	return cond.Or(match)
-}
-
-// ftsQuery asks FTS5 for rows holding every trigram of the literal's
-// first maxChunkLiteralRunes runes. With detail=none a phrase of several
-// trigrams would match nothing, so each trigram is its own quoted term,
-// ANDed.
-func ftsQuery(literal string) string {
-	rs := []rune(literal)
-	rs = rs[:min(len(rs), maxChunkLiteralRunes)]
-	seen := map[string]bool{}
-	var terms []string
-	for i := 0; i+MinIndexRunes <= len(rs); i++ {
-		g := string(rs[i : i+MinIndexRunes])
-		if seen[g] {
-			continue
-		}
-		seen[g] = true
-		terms = append(terms, `"`+strings.ReplaceAll(g, `"`, `""`)+`"`)
-	}
-	return strings.Join(terms, " AND ")
 }

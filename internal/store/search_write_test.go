@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -35,14 +36,25 @@ func TestIndexWrittenAfterTheWrite(t *testing.T) {
 			t.Fatal("a pending body is not a candidate")
 		}
 		// Two chunks and more; the literal straddles the first boundary.
+		// A chunk ends at its MaxChunkGrams-th distinct trigram: in random
+		// Chinese text nearly every trigram is new.
 		lit := "straddling literal"
-		text := []byte(strings.Repeat("x", 3*store.SearchChunkBytes))
-		copy(text[store.SearchChunkBytes-len(lit)/2:], lit)
+		prng := rand.New(rand.NewSource(1))
+		runes := make([]rune, 3*store.MaxChunkGrams)
+		for i := range runes {
+			runes[i] = rune(0x4E00 + prng.Intn(20000))
+		}
+		at := store.MaxChunkGrams - 8
+		text := string(runes[:at]) + lit + string(runes[at+len(lit):])
+		ends := store.IndexChunkEnds(text)
+		if len(ends) < 3 || !strings.Contains(text[:ends[0]], "straddling") || strings.Contains(text[:ends[0]], lit) {
+			t.Fatalf("the literal does not straddle the first of chunk ends %v", ends)
+		}
 		docs, err := st.PendingSearchDocs(ctx, 10)
 		if err != nil || len(docs) != 1 || docs[0].NodeID != n.ID || docs[0].VersionID != 1 {
 			t.Fatalf("pending %+v, %v", docs, err)
 		}
-		if ok, err := st.WriteSearchText(ctx, docs[0], 1, string(text)); !ok || err != nil {
+		if ok, err := st.WriteSearchText(ctx, docs[0], 1, text, nil); !ok || err != nil {
 			t.Fatalf("write: %v %v", ok, err)
 		}
 		if !found(lit) || found("absent words") {
@@ -52,7 +64,7 @@ func TestIndexWrittenAfterTheWrite(t *testing.T) {
 			t.Fatalf("still pending: %+v", docs)
 		}
 		if dialect == store.DialectSQLite {
-			if rows, err := st.IndexChunkRows(ctx, n.ID); err != nil || rows != 4 {
+			if rows, err := st.IndexChunkRows(ctx, n.ID); err != nil || rows != int64(len(ends)) {
 				t.Fatalf("%d chunk rows for %d bytes, %v", rows, len(text), err)
 			}
 		}
@@ -65,14 +77,14 @@ func TestIndexWrittenAfterTheWrite(t *testing.T) {
 		if err := st.MarkSearchPending(ctx, n.ID, 3); err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := st.WriteSearchText(ctx, docs[0], 2, "version two"); ok || err != nil {
+		if ok, err := st.WriteSearchText(ctx, docs[0], 2, "version two", nil); ok || err != nil {
 			t.Fatalf("a stale write was stored: %v %v", ok, err)
 		}
 		if !found("anything at all") {
 			t.Fatal("the newer version is no longer read in full")
 		}
 		docs, _ = st.PendingSearchDocs(ctx, 10)
-		if ok, err := st.WriteSearchText(ctx, docs[0], 3, "version three"); !ok || err != nil {
+		if ok, err := st.WriteSearchText(ctx, docs[0], 3, "version three", nil); !ok || err != nil {
 			t.Fatalf("write: %v %v", ok, err)
 		}
 		if !found("version three") || found(lit) {

@@ -59,6 +59,17 @@ func (g *writeGate) yield(ctx context.Context) {
 	}
 }
 
+// Staging marks a request's write under way outside a transaction (an
+// upload's body being stored) until done is called: a background writer
+// that took the lock or a core meanwhile would make the write's own
+// transaction, a moment later, wait for it.
+func (s *Store) Staging() (done func()) {
+	if s.gate == nil || s.dialect != DialectSQLite {
+		return func() {}
+	}
+	return s.gate.enter()
+}
+
 // Yield waits as a background transaction of ctx would before it begins,
 // for background work that is heavy outside its transactions too.
 func (s *Store) Yield(ctx context.Context) {

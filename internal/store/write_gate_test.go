@@ -66,3 +66,25 @@ func TestBackgroundWritesYield(t *testing.T) {
 		t.Fatalf("under steady foreground writes the background transaction waited %v: want it to give way, for a bounded time", waited)
 	}
 }
+
+// TestBackgroundWaitsForStaging: an upload's body being stored counts as a
+// write under way, so a background transaction waits until it is done,
+// though no transaction of the upload has begun yet.
+func TestBackgroundWaitsForStaging(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, _ := storetest.Open(t, store.DialectSQLite)
+	done := st.Staging()
+	var stagedAt atomic.Int64
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		stagedAt.Store(time.Now().UnixNano())
+		done()
+	}()
+	if err := st.InTx(store.Background(ctx), func(*store.Store) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if stagedAt.Load() == 0 {
+		t.Fatal("the background transaction ran while an upload was being staged")
+	}
+}

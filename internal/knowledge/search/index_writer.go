@@ -192,12 +192,8 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 			}
 			continue
 		}
-		// The word index first: once the body is marked indexed, ranked
-		// searches take the file's entry as current.
-		if err := w.st.WriteRankDoc(ctx, d, rankDoc(names[d.NodeID], raw)); err != nil {
-			return 0, err
-		}
-		if _, err := w.st.WriteSearchText(ctx, d, v.ID, text); err != nil {
+		rd := rankDoc(names[d.NodeID], raw)
+		if _, err := w.st.WriteSearchText(ctx, d, v.ID, text, &rd); err != nil {
 			return 0, err
 		}
 	}
