@@ -22,8 +22,12 @@ func TestFileGoneMidRunFailsAsSourceMissing(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.fake.SetFunc(func(*fakellm.Request) fakellm.Response {
-			// The summary is being written: the file goes now.
-			if err := e.st.DeleteNode(context.Background(), src); err != nil {
+			// The summary is being written: the file goes now, in a
+			// transaction as every delete of the product's is, which
+			// PostgreSQL may pick as a deadlock's victim against the index
+			// writer (then it runs again).
+			err := e.st.InTx(context.Background(), func(tx *store.Store) error { return tx.DeleteNode(context.Background(), src) })
+			if err != nil {
 				t.Errorf("delete the source: %v", err)
 			}
 			return fakellm.TextStream("a summary")
