@@ -84,8 +84,9 @@ func WriteEvents(ctx context.Context, w http.ResponseWriter, events <-chan Event
 // A Feed is a stream's events for a writer that pulls them: Next returns
 // the events ready now, or none and a channel ready when there may be
 // more; end says the feed has no more after evs. Close says the writer is
-// done with it. A feed read this way needs no goroutine of its own
-// between its writer and its source.
+// done with it; it may come while Next runs, and more than once. A feed
+// read this way needs no goroutine of its own between its writer and its
+// source.
 type Feed interface {
 	Next(ctx context.Context) (evs []Event, wait <-chan struct{}, end bool)
 	Close()

@@ -173,6 +173,11 @@ func (h *handlers) stream(c echo.Context) error {
 // writeFollowed writes a detached turn's events until it ends or the client
 // leaves; the turn runs on without it.
 func (h *handlers) writeFollowed(c echo.Context, feed agent.Feed) error {
+	// Over HTTP/1.1 the connection is taken from the server and written as
+	// the turn makes events: an idle follower then holds no goroutine.
+	if err := agent.PushSSE(c.Response(), c.Request(), feed, agent.HeartbeatInterval); !errors.Is(err, agent.ErrNotPushable) {
+		return err
+	}
 	agent.SSEHeaders(c.Response())
 	err := agent.WriteFeed(c.Request().Context(), c.Response(), feed, h.Shutdown, agent.HeartbeatInterval)
 	if err != nil && c.Request().Context().Err() == nil {

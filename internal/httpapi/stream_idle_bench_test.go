@@ -38,8 +38,9 @@ const idlePeerEnv = "KS_IDLE_STREAM_PEER"
 // that sends one delta and then holds the connection. The fake LLM and the
 // clients run in a child process, so the heap and goroutines measured here
 // are the server's alone (its handler, runner and upstream connection).
-// The baseline is taken after one stream has run, so pools and lazily
-// built state are not counted as per-stream cost.
+// The baseline is taken after a first round of streams has run and
+// ended, so pools, lazily built state and the heap's first growth are not
+// counted as per-stream cost.
 // KS_IDLE_HEAP_PROFILE=file writes the in-use heap profile while all
 // streams are open, and the goroutine dump to file.goroutines.
 func BenchmarkIdleStreams(b *testing.B) {
@@ -92,8 +93,14 @@ func idleStreamsBench(b *testing.B, detach bool) {
 	srv, token := e.srv, e.tokens["alice"]
 
 	for i := 0; i < b.N; i++ {
-		// Warm-up: one stream opened and released.
-		fmt.Fprintf(toPeer, "OPEN %s %s 1 %t\n", srv.URL, token, detach)
+		// Warm-up: as many streams opened and released as are measured, so
+		// the figures are what 1,000 more idle streams cost a server that
+		// has served some (KS_IDLE_COLD=1: one, the cost in a fresh process).
+		warm := idleStreams
+		if os.Getenv("KS_IDLE_COLD") != "" {
+			warm = 1
+		}
+		fmt.Fprintf(toPeer, "OPEN %s %s %d %t\n", srv.URL, token, warm, detach)
 		expect("IDLE")
 		fmt.Fprintln(toPeer, "CLOSE")
 		expect("CLOSED")

@@ -211,6 +211,7 @@ func (s *Service) sweep() {
 			return
 		}
 		for _, r := range running {
+			r.journal.checkFollowers()
 			switch {
 			case stopping:
 				r.shutdown.Store(true)

@@ -28,7 +28,7 @@ const (
 type journalFeed struct {
 	r     *Running
 	after int
-	done  bool
+	done  atomic.Bool
 }
 
 func (r *Running) follow(after int) *journalFeed {
@@ -37,7 +37,7 @@ func (r *Running) follow(after int) *journalFeed {
 }
 
 func (f *journalFeed) Next(ctx context.Context) ([]agent.Event, <-chan struct{}, bool) {
-	if f.done {
+	if f.done.Load() {
 		return nil, nil, true
 	}
 	evs, gone, changed, closed := f.r.journal.since(f.after)
@@ -59,11 +59,19 @@ func (f *journalFeed) Next(ctx context.Context) ([]agent.Event, <-chan struct{},
 }
 
 func (f *journalFeed) Close() {
-	if !f.done {
-		f.done = true
+	if f.done.CompareAndSwap(false, true) {
+		f.r.journal.check(f, nil)
 		f.r.journal.watch(-1, time.Now())
 	}
 }
+
+// CheckWith has the sweeper run check, which ends the feed when its
+// reader has gone, before it asks whether anyone follows the turn.
+func (f *journalFeed) CheckWith(check func()) { f.r.journal.check(f, check) }
+
+// OnReady calls fn once the journal holds events after those Next
+// returned, or has closed: at once if it already does.
+func (f *journalFeed) OnReady(fn func()) { f.r.journal.onChange(f.after, fn) }
 
 // tableFeed follows a detached turn through the events table: one running
 // on another replica, or one ended whose journal is gone. It ends at the

@@ -26,6 +26,8 @@ type journal struct {
 	done      chan struct{} // closed at close
 	followers int
 	alone     time.Time // since when nobody follows; zero while someone does
+	listeners []func()  // called once at the next add or close
+	checks    map[*journalFeed]func()
 }
 
 // maxJournal bounds the events of one turn; the limits of a turn (steps,
@@ -70,6 +72,36 @@ func (j *journal) add(e agent.Event) {
 	j.trim()
 	close(j.changed)
 	j.changed = make(chan struct{})
+	j.tell()
+}
+
+// tell calls the listeners, each once, outside the lock (a listener may
+// read the journal).
+func (j *journal) tell() {
+	if len(j.listeners) == 0 {
+		return
+	}
+	ls := j.listeners
+	j.listeners = nil
+	j.mu.Unlock()
+	defer j.mu.Lock()
+	for _, fn := range ls {
+		fn()
+	}
+}
+
+// onChange calls fn once there are events after id after, or the journal
+// has closed: at once when there already are.
+func (j *journal) onChange(after int, fn func()) {
+	j.mu.Lock()
+	ready := j.closed || j.base+len(j.events) > after
+	if !ready {
+		j.listeners = append(j.listeners, fn)
+	}
+	j.mu.Unlock()
+	if ready {
+		fn()
+	}
 }
 
 // trim drops written events from the front down to half the bound, into a
@@ -105,6 +137,7 @@ func (j *journal) close() {
 		j.closed = true
 		close(j.changed)
 		close(j.done)
+		j.tell()
 	}
 }
 
@@ -129,6 +162,34 @@ func (j *journal) watch(delta int, now time.Time) {
 		j.alone = now
 	} else {
 		j.alone = time.Time{}
+	}
+}
+
+// check sets (or, with nil, drops) the check of f's reader.
+func (j *journal) check(f *journalFeed, fn func()) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if fn == nil {
+		delete(j.checks, f)
+		return
+	}
+	if j.checks == nil {
+		j.checks = map[*journalFeed]func(){}
+	}
+	j.checks[f] = fn
+}
+
+// checkFollowers runs the followers' checks: one whose reader has gone
+// stops following.
+func (j *journal) checkFollowers() {
+	j.mu.Lock()
+	fns := make([]func(), 0, len(j.checks))
+	for _, fn := range j.checks {
+		fns = append(fns, fn)
+	}
+	j.mu.Unlock()
+	for _, fn := range fns {
+		fn()
 	}
 }
 

@@ -85,3 +85,6 @@ func (f storedFeed) Next(context.Context) ([]agent.Event, <-chan struct{}, bool)
 }
 
 func (storedFeed) Close() {}
+
+// OnReady is never needed: the first Next returns the whole feed.
+func (storedFeed) OnReady(fn func()) { fn() }

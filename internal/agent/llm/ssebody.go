@@ -43,7 +43,7 @@ type sseBody struct {
 // reads fill it (a fast provider) up to sseMaxRead, and drops back once
 // reads come in small again.
 const (
-	sseMinRead = 4 << 10
+	sseMinRead = 1 << 10
 	sseMaxRead = 32 << 10
 )
 

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/knowspace/knowspace/internal/connstate"
 )
 
 // dial opens a connection to u's host, through proxy when one is given
@@ -118,7 +120,7 @@ func (t *Transport) take(key string) *conn {
 		c := list[len(list)-1]
 		list = list[:len(list)-1]
 		t.idle[key] = list
-		if time.Since(c.idleAt) < t.idleTimeout() && c.br.Buffered() == 0 && alive(c.Conn) {
+		if time.Since(c.idleAt) < t.idleTimeout() && c.br.Buffered() == 0 && connstate.Open(c.Conn) {
 			return c
 		}
 		_ = c.Close()

@@ -1,6 +1,8 @@
 //go:build linux || darwin || freebsd
 
-package h1
+// Package connstate tells whether a connection nobody is reading is still
+// open, without a goroutine blocked in a read to find out.
+package connstate
 
 import (
 	"crypto/tls"
@@ -9,11 +11,11 @@ import (
 	"syscall"
 )
 
-// alive says a pooled connection is still open: the socket has neither
-// its peer's close nor unread bytes waiting (an idle HTTP connection gets
+// Open says c is still open and quiet: the socket has neither its peer's
+// close nor unread bytes waiting (a connection between exchanges gets
 // none; a TLS one getting close_notify is closing). It peeks without
 // reading, so nothing is taken from the stream.
-func alive(c net.Conn) bool {
+func Open(c net.Conn) bool {
 	if tc, ok := c.(*tls.Conn); ok {
 		c = tc.NetConn()
 	}

@@ -1,0 +1,117 @@
+package agent
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// listFeed is a feed the test adds to; it wakes its pusher as a journal
+// does.
+type listFeed struct {
+	mu     sync.Mutex
+	evs    []Event
+	read   int
+	ended  bool
+	ready  func()
+	closed chan struct{}
+}
+
+func (f *listFeed) Next(context.Context) ([]Event, <-chan struct{}, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	evs := f.evs[f.read:]
+	f.read = len(f.evs)
+	return evs, nil, f.ended && len(evs) == 0
+}
+
+func (f *listFeed) OnReady(fn func()) {
+	f.mu.Lock()
+	if f.read < len(f.evs) || f.ended {
+		f.mu.Unlock()
+		fn()
+		return
+	}
+	f.ready = fn
+	f.mu.Unlock()
+}
+
+func (f *listFeed) Close() {
+	select {
+	case <-f.closed:
+	default:
+		close(f.closed)
+	}
+}
+
+func (f *listFeed) add(e Event, end bool) {
+	f.mu.Lock()
+	f.evs = append(f.evs, e)
+	f.ended = end
+	fn := f.ready
+	f.ready = nil
+	f.mu.Unlock()
+	if fn != nil {
+		fn()
+	}
+}
+
+// TestPushSSEWritesATakenConnection: a pushed stream carries the headers
+// set before it, each event as it comes (written by whoever made it
+// ready, after the handler has returned), and a clean chunked end.
+func TestPushSSEWritesATakenConnection(t *testing.T) {
+	feed := &listFeed{closed: make(chan struct{})}
+	returned := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", "r1")
+		if err := PushSSE(w, r, feed, time.Hour); err != nil {
+			t.Errorf("push: %v", err)
+		}
+		close(returned)
+	}))
+	defer srv.Close()
+	feed.add(Event{Name: EventDelta, Data: TextData{Text: "one "}, ID: 1}, false)
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get("X-Request-Id") != "r1" {
+		t.Fatalf("headers %v", resp.Header)
+	}
+	<-returned // the handler is gone; what follows is written from add
+	feed.add(Event{Name: EventDelta, Data: TextData{Text: "two"}, ID: 2}, false)
+	feed.add(Event{Name: EventDone, Data: map[string]any{}, ID: 3}, true)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("the stream did not end cleanly: %v", err)
+	}
+	want := "id: 1\nevent: delta\ndata: {\"text\":\"one \"}\n\nid: 2\nevent: delta\ndata: {\"text\":\"two\"}\n\nid: 3\nevent: done\ndata: {}\n\n"
+	if string(body) != want {
+		t.Fatalf("body %q\nwant %q", body, want)
+	}
+	select {
+	case <-feed.closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the feed was not closed at the stream's end")
+	}
+}
+
+// TestPushSSELeavesHTTP2Alone: a stream that is not HTTP/1.1 is not
+// taken, and nothing is written to it.
+func TestPushSSELeavesHTTP2Alone(t *testing.T) {
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.ProtoMajor, r.ProtoMinor = 2, 0
+	if err := PushSSE(rec, r, &listFeed{closed: make(chan struct{})}, time.Hour); err != ErrNotPushable {
+		t.Fatalf("HTTP/2: %v, want ErrNotPushable", err)
+	}
+	if rec.Body.Len() != 0 || strings.Contains(rec.Header().Get("Content-Type"), "event-stream") {
+		t.Fatalf("wrote %q", rec.Body.String())
+	}
+}
