@@ -374,7 +374,8 @@ type ocrResult struct {
 // detection (--psm 1), so a page scanned sideways or upside down is read
 // upright, and parses the TSV output for the text and word confidences.
 // On a Chinese page, lines read as Latin with low confidence are read
-// again as Chinese (retryLatinLines).
+// again as Chinese (retryLatinLines); headings in a margin are put back
+// where they are read (readingOrder).
 func (r *ocrReader) tesseract(ctx context.Context, img *image.Gray, dpi int) (ocrResult, error) {
 	lines, err := r.runTesseract(ctx, img, dpi, r.o.Languages, "1")
 	if err != nil {
@@ -383,7 +384,7 @@ func (r *ocrReader) tesseract(ctx context.Context, img *image.Gray, dpi int) (oc
 	if lines, err = r.retryLatinLines(ctx, img, dpi, lines); err != nil {
 		return ocrResult{}, err
 	}
-	return assemble(lines), nil
+	return assemble(readingOrder(lines)), nil
 }
 
 // runTesseract reads img in langs with page segmentation mode psm.

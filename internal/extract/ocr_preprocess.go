@@ -206,12 +206,16 @@ func skewAngle(g *image.Gray) float64 {
 	if len(xs) < 200 {
 		return 0
 	}
+	// A bin is as tall as the sampling step: one pixel tall, the rows
+	// sampled level would fill every step-th bin and those not between,
+	// and no tilt could score as high as none.
+	bin := float64(step)
 	score := func(deg float64) float64 {
 		sin, cos := math.Sincos(deg * math.Pi / 180)
-		bins := make([]float64, w+h+2)
+		bins := make([]float64, (w+h)/step+2)
 		off := float64(w)
 		for i := range xs {
-			b := int(ys[i]*cos - xs[i]*sin + off)
+			b := int((ys[i]*cos - xs[i]*sin + off) / bin)
 			if b >= 0 && b < len(bins) {
 				bins[b]++
 			}

@@ -14,7 +14,9 @@ import (
 // a line with a Latin word below latinNoiseConf is read again, cropped, by
 // the CJK models alone; each weak word of the first reading gives way to
 // the CJK words of the second that lie over it, and confident words (a
-// path, a command) stay as first read.
+// path, a command) stay as first read. A line with no CJK character at
+// all is read again too, and gives way whole when the CJK models read it
+// as CJK more surely: "它会将" came out as "ERT" at confidence 78.
 const (
 	latinNoiseConf = 65
 	// cjkPageRunes is how many CJK characters make a page one whose Latin
@@ -32,7 +34,7 @@ func (r *ocrReader) retryLatinLines(ctx context.Context, img *image.Gray, dpi in
 	}
 	retried := 0
 	for i, l := range lines {
-		if !latinNoise(l) || retried == maxRetriedLines {
+		if !latinNoise(l) && !latinOnly(l) || retried == maxRetriedLines {
 			continue
 		}
 		retried++
@@ -100,10 +102,34 @@ func latinNoise(l ocrLine) bool {
 	return false
 }
 
+// latinOnly is a line without a CJK character: on a CJK page, a line of
+// Chinese read as Latin with some confidence ("它会将" as "ERT", 78) is one.
+func latinOnly(l ocrLine) bool { return cjkRunes([]ocrLine{l}) == 0 }
+
+// meanConf is the mean confidence of words.
+func meanConf(words []ocrWord) float64 {
+	if len(words) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, w := range words {
+		sum += w.conf
+	}
+	return sum / float64(len(words))
+}
+
 // mergeRetry replaces each weak word of l by the words of again (read
 // from a crop at origin at) that overlap it most, when those hold a CJK
 // character.
 func mergeRetry(l ocrLine, again []ocrWord, at image.Point) ocrLine {
+	if latinOnly(l) && cjkRunes([]ocrLine{{words: again}}) > 0 && meanConf(again) > meanConf(l.words) {
+		// A whole line read as Chinese more surely than as Latin.
+		for i := range again {
+			again[i].box = again[i].box.Add(at)
+		}
+		l.words = again
+		return l
+	}
 	over := make([][]ocrWord, len(l.words))
 	for _, w := range again {
 		w.box = w.box.Add(at)

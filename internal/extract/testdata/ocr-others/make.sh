@@ -5,10 +5,11 @@
 # Chinese by ImageMagick with Noto Serif CJK — at 150 dpi clean and at
 # 300 dpi degraded by ImageMagick (grain, a 2° skew, JPEG at quality 50).
 # Each <name>.txt is the text on the page.
-#   apt-get install -y man-db manpages-zh tar groff-base ghostscript \
-#     poppler-utils imagemagick fonts-noto-cjk
+#   apt-get install -y man-db manpages-zh tar coreutils procps groff-base \
+#     ghostscript poppler-utils imagemagick fonts-noto-cjk
 # Versions used: groff 1.22.4, Ghostscript 10.00.0, poppler 22.02,
-# ImageMagick 6.9.11, fonts-noto-cjk 20220127, manpages-zh 1.6.3.6.
+# ImageMagick 6.9.11, fonts-noto-cjk 20220127, manpages-zh 1.6.3.6;
+# cat.txt and top.txt: coreutils 9.1, procps 4.0.2, poppler 22.12.
 set -euo pipefail
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
@@ -29,6 +30,17 @@ pdftotext -f 1 -l 1 -enc UTF-8 "$tmp/en.pdf" - | sed "s/\xe2\x88\x92/-/g" > en.t
 pdftoppm -f 1 -l 1 -r 150 -gray -png -singlefile "$tmp/en.pdf" en-150
 pdftoppm -f 1 -l 1 -r 300 -gray -png -singlefile "$tmp/en.pdf" "$tmp/en-300"
 degrade "$tmp/en-300.png" en-300-noisy.jpg
+
+# Two more manual pages with their headings in the left margin, clean at
+# 150 dpi: cat(1), whose headings Tesseract lists in order, and top(1),
+# whose headings and running head and foot it lists apart from the lines
+# beside them, as it does tar(1)'s.
+for m in cat top; do
+	zcat "/usr/share/man/man1/$m.1.gz" | groff -man -Tps > "$tmp/$m.ps"
+	ps2pdf "$tmp/$m.ps" "$tmp/$m.pdf"
+	pdftotext -f 1 -l 1 -enc UTF-8 "$tmp/$m.pdf" - | sed "s/\xe2\x88\x92/-/g" > "$m.txt"
+	pdftoppm -f 1 -l 1 -r 150 -gray -png -singlefile "$tmp/$m.pdf" "$m-150"
+done
 
 # flow PAGE: a Chinese manual page's first paragraphs as plain lines, with
 # groff's justification and hyphenation undone.
