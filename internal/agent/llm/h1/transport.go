@@ -104,7 +104,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// A pooled connection the server closed as this request was sent:
 		// nothing reached it, so the request goes again on a new one.
 		if reused && c.written == 0 && ctx.Err() == nil {
-			if req, err = rewound(req); err == nil {
+			if again, rerr := rewound(req); rerr == nil {
+				req = again
 				continue
 			}
 		}
