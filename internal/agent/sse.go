@@ -166,26 +166,32 @@ func (s *sseWriter) shutdown() error {
 // kind in a row becomes one event: a client behind a fast model parses
 // one JSON object where it would have parsed hundreds.
 func (s *sseWriter) send(evs []Event) error {
+	if err := writeBatches(evs, s.enc, s.write); err != nil {
+		return err
+	}
+	s.timer.Reset(s.every)
+	return nil
+}
+
+// writeBatches encodes evs, text of one kind in a row joined, and hands
+// them to write in pieces of about maxBatchBytes.
+func writeBatches(evs []Event, enc Encoder, write func([]byte) error) error {
 	var buf []byte
 	j := joiner{cur: evs[0]}
 	for _, next := range evs[1:] {
 		if j.join(next) {
 			continue
 		}
-		buf = s.enc(buf, j.event())
+		buf = enc(buf, j.event())
 		j = joiner{cur: next}
 		if len(buf) >= maxBatchBytes {
-			if err := s.write(buf); err != nil {
+			if err := write(buf); err != nil {
 				return err
 			}
 			buf = buf[:0]
 		}
 	}
-	if err := s.write(s.enc(buf, j.event())); err != nil {
-		return err
-	}
-	s.timer.Reset(s.every)
-	return nil
+	return write(enc(buf, j.event()))
 }
 
 // maxBatchBytes bounds one coalesced write; maxJoinedText one joined event.

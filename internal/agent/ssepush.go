@@ -146,17 +146,7 @@ func (p *pusher) pump() {
 
 func (p *pusher) wake() { go p.pump() }
 
-func (p *pusher) send(evs []Event) error {
-	var buf []byte
-	j := joiner{cur: evs[0]}
-	for _, next := range evs[1:] {
-		if !j.join(next) {
-			buf = appendEvent(buf, j.event())
-			j = joiner{cur: next}
-		}
-	}
-	return p.chunk(appendEvent(buf, j.event()))
-}
+func (p *pusher) send(evs []Event) error { return writeBatches(evs, appendEvent, p.chunk) }
 
 func (p *pusher) heartbeat() {
 	p.mu.Lock()
