@@ -84,6 +84,8 @@ describe("single sign-on", { timeout: 120_000 }, () => {
   ws.it("offers every configured provider side by side", async () => {
     const page = await ws.open({ signIn: false });
     await page.goto("/");
+    // The providers come with the login options: wait for them to be drawn.
+    await page.locator(".login-providers a").nth(1).waitFor();
     const names = await page.locator(".login-providers a").allInnerTexts();
     assert.deepEqual(names.map((n) => n.trim()), ["Continue with Corp SSO", "Continue with Lab login"]);
   });
