@@ -39,7 +39,7 @@ var epoll epollWatcher
 // peerLeft is what a watched socket reports: the peer's close (RDHUP), a
 // reset or error (always reported). Edge-triggered, so bytes arriving
 // are not an event and an event comes once.
-const peerLeft = syscall.EPOLLRDHUP | syscall.EPOLLET & 0xffffffff
+const peerLeft = syscall.EPOLLRDHUP | syscall.EPOLLET&0xffffffff
 
 func (w *epollWatcher) add(c net.Conn, gone func()) (func(), bool) {
 	w.once.Do(func() {
