@@ -20,14 +20,7 @@ type Notifier interface {
 	OnReady(fn func())
 }
 
-// A Checked feed is handed a check of its reader, which its source runs
-// when it wants to know whether anyone still reads: a taken connection has
-// no read under way to notice a client that left.
-type Checked interface {
-	CheckWith(check func())
-}
-
-// ErrNotPushable says PushSSE cannot take this stream (HTTP/2, or a
+// ErrNotPushable says PushEvents cannot take this stream (HTTP/2, or a
 // writer that cannot give up its connection): write it with WriteFeed.
 var ErrNotPushable = errors.New("the stream's connection cannot be taken from the server")
 
@@ -35,9 +28,14 @@ var ErrNotPushable = errors.New("the stream's connection cannot be taken from th
 // writes feed's events to it as they come, from the goroutine that made
 // them ready, so an idle stream holds no goroutine at all: not the
 // handler's, nor net/http's read of the connection, which end now. A
-// client that left is found at the next write (a heartbeat at the
-// latest), or sooner when the feed runs its check. On ErrNotPushable nothing was written.
+// client that left is seen at once (connstate.Watch) and closes the
+// feed. On ErrNotPushable nothing was written.
 func PushSSE(w http.ResponseWriter, r *http.Request, feed Feed, heartbeat time.Duration) error {
+	return PushEvents(w, r, feed, heartbeat, appendEvent)
+}
+
+// PushEvents is PushSSE with the events spelled by enc.
+func PushEvents(w http.ResponseWriter, r *http.Request, feed Feed, heartbeat time.Duration, enc Encoder) error {
 	n, ok := feed.(Notifier)
 	if !ok || r.ProtoMajor != 1 || r.ProtoMinor < 1 {
 		return ErrNotPushable
@@ -48,19 +46,15 @@ func PushSSE(w http.ResponseWriter, r *http.Request, feed Feed, heartbeat time.D
 		return ErrNotPushable
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	p := &pusher{conn: conn, feed: feed, notify: n, ctx: ctx, cancel: cancel, every: heartbeat}
+	p := &pusher{conn: conn, feed: feed, notify: n, ctx: ctx, cancel: cancel, every: heartbeat, enc: enc}
 	if err := p.write(head); err != nil {
 		p.end()
 		return nil
 	}
+	p.mu.Lock()
 	p.beat = time.AfterFunc(heartbeat, p.heartbeat)
-	if c, ok := feed.(Checked); ok {
-		c.CheckWith(func() {
-			if !connstate.Open(conn) {
-				p.end()
-			}
-		})
-	}
+	p.unwatch = connstate.Watch(conn, p.end)
+	p.mu.Unlock()
 	p.pump()
 	return nil
 }
@@ -99,7 +93,10 @@ type pusher struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	every  time.Duration
-	beat   *time.Timer
+	enc    Encoder
+
+	beat    *time.Timer
+	unwatch func()
 
 	wmu sync.Mutex // one write at a time: the pump's or a heartbeat's
 
@@ -146,7 +143,7 @@ func (p *pusher) pump() {
 
 func (p *pusher) wake() { go p.pump() }
 
-func (p *pusher) send(evs []Event) error { return writeBatches(evs, appendEvent, p.chunk) }
+func (p *pusher) send(evs []Event) error { return writeBatches(evs, p.enc, p.chunk) }
 
 func (p *pusher) heartbeat() {
 	p.mu.Lock()
@@ -165,9 +162,11 @@ func (p *pusher) chunk(b []byte) error {
 	if err := p.write(out); err != nil {
 		return err
 	}
+	p.mu.Lock()
 	if p.beat != nil {
 		p.beat.Reset(p.every)
 	}
+	p.mu.Unlock()
 	return nil
 }
 
@@ -188,9 +187,13 @@ func (p *pusher) end() {
 		return
 	}
 	p.ended = true
+	beat, unwatch := p.beat, p.unwatch
 	p.mu.Unlock()
-	if p.beat != nil {
-		p.beat.Stop()
+	if beat != nil {
+		beat.Stop()
+	}
+	if unwatch != nil {
+		unwatch()
 	}
 	p.cancel()
 	p.feed.Close()

@@ -115,3 +115,34 @@ func TestPushSSELeavesHTTP2Alone(t *testing.T) {
 		t.Fatalf("wrote %q", rec.Body.String())
 	}
 }
+
+// TestPushSSEEndsWhenTheClientLeaves: a client that leaves an idle
+// pushed stream closes its feed at once, with nothing written to find
+// out.
+func TestPushSSEEndsWhenTheClientLeaves(t *testing.T) {
+	feed := &listFeed{closed: make(chan struct{})}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = PushSSE(w, r, feed, time.Hour)
+	}))
+	defer srv.Close()
+	feed.add(Event{Name: EventDelta, Data: TextData{Text: "one"}, ID: 1}, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	if _, err := resp.Body.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	cancel()
+	resp.Body.Close()
+	select {
+	case <-feed.closed:
+		t.Logf("closed %v after the client left", time.Since(start))
+	case <-time.After(2 * time.Second):
+		t.Fatal("the feed of a stream whose client left stayed open")
+	}
+}

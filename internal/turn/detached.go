@@ -211,7 +211,6 @@ func (s *Service) sweep() {
 			return
 		}
 		for _, r := range running {
-			r.journal.checkFollowers()
 			switch {
 			case stopping:
 				r.shutdown.Store(true)

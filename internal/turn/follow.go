@@ -60,14 +60,9 @@ func (f *journalFeed) Next(ctx context.Context) ([]agent.Event, <-chan struct{},
 
 func (f *journalFeed) Close() {
 	if f.done.CompareAndSwap(false, true) {
-		f.r.journal.check(f, nil)
 		f.r.journal.watch(-1, time.Now())
 	}
 }
-
-// CheckWith has the sweeper run check, which ends the feed when its
-// reader has gone, before it asks whether anyone follows the turn.
-func (f *journalFeed) CheckWith(check func()) { f.r.journal.check(f, check) }
 
 // OnReady calls fn once the journal holds events after those Next
 // returned, or has closed: at once if it already does.

@@ -27,7 +27,6 @@ type journal struct {
 	followers int
 	alone     time.Time // since when nobody follows; zero while someone does
 	listeners []func()  // called once at the next add or close
-	checks    map[*journalFeed]func()
 }
 
 // maxJournal bounds the events of one turn; the limits of a turn (steps,
@@ -162,34 +161,6 @@ func (j *journal) watch(delta int, now time.Time) {
 		j.alone = now
 	} else {
 		j.alone = time.Time{}
-	}
-}
-
-// check sets (or, with nil, drops) the check of f's reader.
-func (j *journal) check(f *journalFeed, fn func()) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if fn == nil {
-		delete(j.checks, f)
-		return
-	}
-	if j.checks == nil {
-		j.checks = map[*journalFeed]func(){}
-	}
-	j.checks[f] = fn
-}
-
-// checkFollowers runs the followers' checks: one whose reader has gone
-// stops following.
-func (j *journal) checkFollowers() {
-	j.mu.Lock()
-	fns := make([]func(), 0, len(j.checks))
-	for _, fn := range j.checks {
-		fns = append(fns, fn)
-	}
-	j.mu.Unlock()
-	for _, fn := range fns {
-		fn()
 	}
 }
 
