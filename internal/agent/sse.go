@@ -33,53 +33,8 @@ func SSEHeaders(w http.ResponseWriter) {
 	_ = http.NewResponseController(w).Flush()
 }
 
-// WriteSSE is the one writer of a stream: it writes each event from events
-// and flushes it at once, sends a heartbeat comment when idle, and returns
-// when events is closed, ctx ends, shutdown closes or a write fails.
-func WriteSSE(ctx context.Context, w http.ResponseWriter, events <-chan Event, shutdown <-chan struct{}, heartbeat time.Duration) error {
-	return WriteEvents(ctx, w, events, shutdown, heartbeat, appendEvent)
-}
-
 // Encoder appends an event as its door's protocol spells it.
 type Encoder func(buf []byte, e Event) []byte
-
-// WriteEvents is WriteSSE with the events spelled by enc: another door's
-// protocol gets the same batching, heartbeat and shutdown behaviour.
-func WriteEvents(ctx context.Context, w http.ResponseWriter, events <-chan Event, shutdown <-chan struct{}, heartbeat time.Duration, enc Encoder) error {
-	s := newSSEWriter(w, heartbeat, enc)
-	defer s.timer.Stop()
-	var queued []Event
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-shutdown:
-			return s.shutdown()
-		case <-s.timer.C:
-			if err := s.heartbeat(); err != nil {
-				return err
-			}
-		case e, ok := <-events:
-			if !ok {
-				return nil
-			}
-			// Events already queued when this one arrived go out in the same
-			// write: nothing waits for later events, and a fast producer costs
-			// one flush per batch, not per event.
-			queued = append(queued[:0], e)
-			end := false
-			for n := len(events); n > 0 && !end; n-- {
-				next, more := <-events
-				if end = !more; more {
-					queued = append(queued, next)
-				}
-			}
-			if err := s.send(queued); err != nil || end {
-				return err
-			}
-		}
-	}
-}
 
 // A Feed is a stream's events for a writer that pulls them: Next returns
 // the events ready now, or none and a channel ready when there may be
@@ -92,9 +47,16 @@ type Feed interface {
 	Close()
 }
 
-// WriteFeed is WriteSSE pulling its events from feed.
-func WriteFeed(ctx context.Context, w http.ResponseWriter, feed Feed, shutdown <-chan struct{}, heartbeat time.Duration) error {
-	s := newSSEWriter(w, heartbeat, appendEvent)
+// WriteFeed is the writer of a stream the server does not take from
+// net/http (HTTP/2, see PushEvents): it writes feed's events as they come,
+// each batch flushed at once, sends a heartbeat comment when idle, and
+// returns when the feed ends, ctx ends, shutdown closes or a write fails.
+// enc spells the events (nil: SSE as the native stream has them).
+func WriteFeed(ctx context.Context, w http.ResponseWriter, feed Feed, shutdown <-chan struct{}, heartbeat time.Duration, enc Encoder) error {
+	if enc == nil {
+		enc = appendEvent
+	}
+	s := newSSEWriter(w, heartbeat, enc)
 	defer s.timer.Stop()
 	defer feed.Close()
 	for {

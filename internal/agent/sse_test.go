@@ -8,24 +8,28 @@ import (
 	"time"
 )
 
-// TestWriteSSEJoinsQueuedText: text already queued behind the writer goes
+// endedFeed is a feed holding evs and then its end.
+func endedFeed(evs []Event) *listFeed {
+	return &listFeed{evs: evs, ended: true, closed: make(chan struct{})}
+}
+
+// TestWriteFeedJoinsQueuedText: text already queued behind the writer goes
 // out as one event per run of one kind, in order, with nothing lost; a
 // tool call between runs keeps them apart.
-func TestWriteSSEJoinsQueuedText(t *testing.T) {
-	events := make(chan Event, 4000)
+func TestWriteFeedJoinsQueuedText(t *testing.T) {
+	var events []Event
 	var want strings.Builder
 	for i := 0; i < 1500; i++ {
-		events <- Event{Name: EventDelta, Data: TextData{Text: "ab"}}
+		events = append(events, Event{Name: EventDelta, Data: TextData{Text: "ab"}})
 		want.WriteString("ab")
 	}
-	events <- Event{Name: EventReasoning, Data: TextData{Text: "think"}}
-	events <- Event{Name: EventReasoning, Data: TextData{Text: "ing"}}
-	events <- Event{Name: EventToolCall, Data: ToolCallData{ID: "c1", Name: "ls"}}
-	events <- Event{Name: EventDelta, Data: TextData{Text: "x"}}
-	events <- Event{Name: EventDelta, Data: TextData{Text: "y"}}
-	close(events)
+	events = append(events, Event{Name: EventReasoning, Data: TextData{Text: "think"}},
+		Event{Name: EventReasoning, Data: TextData{Text: "ing"}},
+		Event{Name: EventToolCall, Data: ToolCallData{ID: "c1", Name: "ls"}},
+		Event{Name: EventDelta, Data: TextData{Text: "x"}},
+		Event{Name: EventDelta, Data: TextData{Text: "y"}})
 	rec := httptest.NewRecorder()
-	if err := WriteSSE(context.Background(), rec, events, nil, time.Hour); err != nil {
+	if err := WriteFeed(context.Background(), rec, endedFeed(events), nil, time.Hour, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := rec.Body.String()
@@ -43,14 +47,13 @@ func TestWriteSSEJoinsQueuedText(t *testing.T) {
 
 // TestJoinedTextIsBounded: one joined event never grows past maxJoinedText.
 func TestJoinedTextIsBounded(t *testing.T) {
-	events := make(chan Event, 100)
+	var events []Event
 	chunk := strings.Repeat("z", 1000)
 	for i := 0; i < 40; i++ {
-		events <- Event{Name: EventDelta, Data: TextData{Text: chunk}}
+		events = append(events, Event{Name: EventDelta, Data: TextData{Text: chunk}})
 	}
-	close(events)
 	rec := httptest.NewRecorder()
-	if err := WriteSSE(context.Background(), rec, events, nil, time.Hour); err != nil {
+	if err := WriteFeed(context.Background(), rec, endedFeed(events), nil, time.Hour, nil); err != nil {
 		t.Fatal(err)
 	}
 	total := 0

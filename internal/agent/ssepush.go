@@ -154,8 +154,13 @@ func (p *pusher) heartbeat() {
 	}
 }
 
-// chunk writes b as one chunk and puts the next heartbeat off.
+// chunk writes b as one chunk and puts the next heartbeat off. Nothing
+// is written for nothing (an event the door's protocol does not spell):
+// an empty chunk is the body's end.
 func (p *pusher) chunk(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
 	out := make([]byte, 0, len(b)+16)
 	out = strconv.AppendInt(out, int64(len(b)), 16)
 	out = append(append(append(out, "\r\n"...), b...), "\r\n"...)

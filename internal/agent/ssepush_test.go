@@ -146,3 +146,33 @@ func TestPushSSEEndsWhenTheClientLeaves(t *testing.T) {
 		t.Fatal("the feed of a stream whose client left stayed open")
 	}
 }
+
+// TestPushEventsSkipsWhatEncodesToNothing: an event a door's protocol has
+// no spelling for writes nothing; an empty chunk would end the body.
+func TestPushEventsSkipsWhatEncodesToNothing(t *testing.T) {
+	feed := &listFeed{closed: make(chan struct{})}
+	onlyText := func(buf []byte, e Event) []byte {
+		if d, ok := e.Data.(TextData); ok {
+			return append(buf, d.Text...)
+		}
+		return buf
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = PushEvents(w, r, feed, time.Hour, onlyText)
+	}))
+	defer srv.Close()
+	// The first batch is the tool call alone.
+	feed.add(Event{Name: EventToolCall, Data: ToolCallData{ID: "c1", Name: "ls"}}, false)
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	feed.add(Event{Name: EventDelta, Data: TextData{Text: "one "}}, false)
+	feed.add(Event{Name: EventDelta, Data: TextData{Text: "two"}}, false)
+	feed.add(Event{Name: EventDone, Data: map[string]any{}}, true)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || string(body) != "one two" {
+		t.Fatalf("body %q, %v; want \"one two\"", body, err)
+	}
+}

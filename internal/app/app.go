@@ -57,8 +57,9 @@ type App struct {
 	handler    *echo.Echo
 	timeouts   httpapi.Timeouts
 	// shutdown tells long-lived streams to end: http.Server.Shutdown does
-	// not end them.
+	// not end them, nor wait for those whose connections turns took.
 	shutdown  chan struct{}
+	turns     *turn.Service
 	generated string
 
 	// Set by Start.
@@ -172,6 +173,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	// One turn service for every door, so a user's stream limit counts all.
 	turns := turn.New(a.Tree, conversations, lim.StreamsPerUser)
+	a.turns = turns
 	turns.Budget, turns.Shutdown, turns.DetachedTimeout = budgets, a.shutdown, cfg.Turns.DetachedTimeout
 	openai := openaiapi.Handler(openaiapi.Deps{Auth: a.Auth, Models: a.models, Turns: turns, Shutdown: a.shutdown})
 	a.handler = httpapi.New(httpapi.Deps{Store: a.Store, Auth: a.Auth, Tree: a.Tree, SPA: web.Handler(), Chat: conversations,

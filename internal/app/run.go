@@ -101,6 +101,11 @@ func (a *App) Wait(ctx context.Context) error {
 	close(a.shutdown)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), serverStopTimeout)
 	defer cancel()
+	// A stream's connection may be its turn's, not the server's: the turns
+	// end (their answers kept) before anything closes under them.
+	if err := a.turns.Drain(shutdownCtx); err != nil {
+		slog.Warn("turns still running at the stop", "err", err)
+	}
 	err := a.server.Shutdown(shutdownCtx)
 	// The streams just ended recorded their calls after Run stopped.
 	a.Usage.Flush(shutdownCtx)

@@ -158,30 +158,22 @@ func (h *handlers) stream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if req.Detach {
-		return h.writeFollowed(c, run.Follow())
-	}
-	agent.SSEHeaders(c.Response())
-	err = agent.WriteSSE(run.Context(), c.Response(), run.Events, h.Shutdown, agent.HeartbeatInterval)
-	if err != nil && run.Context().Err() == nil {
-		slog.Debug("stream ended", "request_id", currentRequestID(c), "turn_id", run.ID, "err", err)
-	}
-	run.End(errors.Is(err, agent.ErrShutdown))
-	return nil
+	return h.writeStream(c, run.Feed())
 }
 
-// writeFollowed writes a detached turn's events until it ends or the client
-// leaves; the turn runs on without it.
-func (h *handlers) writeFollowed(c echo.Context, feed agent.Feed) error {
+// writeStream writes a turn's events until it ends or the client leaves:
+// an attached turn ends then too, a detached one runs on.
+func (h *handlers) writeStream(c echo.Context, feed agent.Feed) error {
 	// Over HTTP/1.1 the connection is taken from the server and written as
-	// the turn makes events: an idle follower then holds no goroutine.
+	// the turn makes events: an idle stream then holds no goroutine but
+	// its turn's.
 	if err := agent.PushSSE(c.Response(), c.Request(), feed, agent.HeartbeatInterval); !errors.Is(err, agent.ErrNotPushable) {
 		return err
 	}
 	agent.SSEHeaders(c.Response())
-	err := agent.WriteFeed(c.Request().Context(), c.Response(), feed, h.Shutdown, agent.HeartbeatInterval)
+	err := agent.WriteFeed(c.Request().Context(), c.Response(), feed, h.Shutdown, agent.HeartbeatInterval, nil)
 	if err != nil && c.Request().Context().Err() == nil {
-		slog.Debug("follow ended", "request_id", currentRequestID(c), "err", err)
+		slog.Debug("stream ended", "request_id", currentRequestID(c), "err", err)
 	}
 	return nil
 }
@@ -207,7 +199,7 @@ func (h *handlers) followTurn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.writeFollowed(c, events)
+	return h.writeStream(c, events)
 }
 
 // stopTurn ends a detached turn at once.

@@ -52,46 +52,101 @@ func BenchmarkIdleStreams(b *testing.B) {
 	}
 }
 
-func idleStreamsBench(b *testing.B, detach bool) {
+// idleHarness is a server whose streams' model answers from a child
+// process, which also holds the streams open as a client, so what the
+// server measures of itself is the streams' cost alone.
+type idleHarness struct {
+	tb     testing.TB
+	toPeer io.WriteCloser
+	lines  *bufio.Scanner
+	url    string
+	token  string
+}
+
+func newIdleHarness(tb testing.TB) *idleHarness {
 	peer := exec.Command(os.Args[0], "-test.run=^TestIdleStreamPeer$")
 	peer.Env = append(os.Environ(), idlePeerEnv+"=1")
 	peer.Stderr = os.Stderr
 	toPeer, err := peer.StdinPipe()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	fromPeer, err := peer.StdoutPipe()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := peer.Start(); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer func() { _ = toPeer.Close(); _ = peer.Wait() }()
-	lines := bufio.NewScanner(fromPeer)
-	expect := func(prefix string) string {
-		b.Helper()
-		for lines.Scan() {
-			if rest, ok := strings.CutPrefix(lines.Text(), prefix); ok {
-				return rest
-			}
-		}
-		b.Fatalf("peer ended before %q: %v", prefix, lines.Err())
-		return ""
-	}
-	fakeURL := expect("FAKE ")
+	h := &idleHarness{tb: tb, toPeer: toPeer, lines: bufio.NewScanner(fromPeer)}
+	fakeURL := h.expect("FAKE ")
 
-	stack := apptest.NewStack(b, store.DialectSQLite)
-	reg := apptest.Models(b, llm.ModelConfig{ID: "fake-text", Profile: "openai-compatible", BaseURL: fakeURL + "/v1",
+	stack := apptest.NewStack(tb, store.DialectSQLite)
+	reg := apptest.Models(tb, llm.ModelConfig{ID: "fake-text", Profile: "openai-compatible", BaseURL: fakeURL + "/v1",
 		APIKey: stFakeKey, Model: "m", ContextWindow: 32768, OutputReserve: 4096})
 	chats := &chat.Service{Store: stack.Store, Tree: stack.Tree}
 	turns := turn.New(stack.Tree, chats, idleStreams+1)
 	// Detached turns end this long after their clients leave, between rounds.
 	turns.DetachedTimeout = time.Second
-	e := newAPIEnv(b, stack, Deps{Models: reg, Shutdown: make(chan struct{}),
+	e := newAPIEnv(tb, stack, Deps{Models: reg, Shutdown: make(chan struct{}),
 		Chat: chats, Turns: turns, StreamsPerUser: idleStreams + 1}, "alice")
-	srv, token := e.srv, e.tokens["alice"]
+	h.url, h.token = e.srv.URL, e.tokens["alice"]
+	// Before the server's own cleanup, which waits for its streams.
+	tb.Cleanup(func() { _ = toPeer.Close(); _ = peer.Wait() })
+	return h
+}
 
+func (h *idleHarness) expect(prefix string) string {
+	h.tb.Helper()
+	for h.lines.Scan() {
+		if rest, ok := strings.CutPrefix(h.lines.Text(), prefix); ok {
+			return rest
+		}
+	}
+	h.tb.Fatalf("peer ended before %q: %v", prefix, h.lines.Err())
+	return ""
+}
+
+// open opens n streams and returns once each has its first delta.
+func (h *idleHarness) open(n int, detach bool) {
+	fmt.Fprintf(h.toPeer, "OPEN %s %s %d %t\n", h.url, h.token, n, detach)
+	h.expect("IDLE")
+}
+
+// close ends the streams and waits until the server has let them go.
+func (h *idleHarness) close() {
+	fmt.Fprintln(h.toPeer, "CLOSE")
+	h.expect("CLOSED")
+	waitStreams(h.tb, 0)
+}
+
+// TestIdleStreamsHoldOnlyTheirTurns: an idle stream, attached or
+// detached, holds its turn's goroutine waiting for the model and nothing
+// else: no handler, no read of its connection.
+func TestIdleStreamsHoldOnlyTheirTurns(t *testing.T) {
+	if os.Getenv(idlePeerEnv) != "" {
+		t.Skip("the peer process")
+	}
+	const n = 100
+	h := newIdleHarness(t)
+	for _, detach := range []bool{false, true} {
+		h.open(1, detach)
+		h.close()
+		_, g0 := settle()
+		h.open(n, detach)
+		_, g1 := settle()
+		if per := float64(g1-g0) / n; per > 1.1 {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("detach=%t: %.2f goroutines per idle stream, want 1:\n%s", detach, per, buf[:runtime.Stack(buf, true)])
+		} else {
+			t.Logf("detach=%t: %.2f goroutines per idle stream", detach, per)
+		}
+		h.close()
+	}
+}
+
+func idleStreamsBench(b *testing.B, detach bool) {
+	h := newIdleHarness(b)
 	for i := 0; i < b.N; i++ {
 		// Warm-up: as many streams opened and released as are measured, so
 		// the figures are what 1,000 more idle streams cost a server that
@@ -100,18 +155,14 @@ func idleStreamsBench(b *testing.B, detach bool) {
 		if os.Getenv("KS_IDLE_COLD") != "" {
 			warm = 1
 		}
-		fmt.Fprintf(toPeer, "OPEN %s %s %d %t\n", srv.URL, token, warm, detach)
-		expect("IDLE")
-		fmt.Fprintln(toPeer, "CLOSE")
-		expect("CLOSED")
-		waitStreams(b, 0)
+		h.open(warm, detach)
+		h.close()
 		heap0, g0 := settle()
 		rss0 := residentBytes(b)
 		debug.FreeOSMemory()
 		kept0 := residentBytes(b)
 
-		fmt.Fprintf(toPeer, "OPEN %s %s %d %t\n", srv.URL, token, idleStreams, detach)
-		expect("IDLE")
+		h.open(idleStreams, detach)
 		heap1, g1 := settle()
 		rss1 := residentBytes(b)
 		debug.FreeOSMemory()
@@ -136,9 +187,7 @@ func idleStreamsBench(b *testing.B, detach bool) {
 		// What stays resident once the runtime has returned the free pages
 		// (its scavenger does so over minutes on a server left idle).
 		b.ReportMetric(float64(kept1-kept0)/idleStreams, "rss-kept-B/stream")
-		fmt.Fprintln(toPeer, "CLOSE")
-		expect("CLOSED")
-		waitStreams(b, 0)
+		h.close()
 	}
 }
 
@@ -155,7 +204,7 @@ func settle() (runtime.MemStats, int) {
 
 // residentBytes is the process's resident set (/proc/self/statm): what
 // the streams cost the machine, heap, stacks and runtime together.
-func residentBytes(b *testing.B) int64 {
+func residentBytes(b testing.TB) int64 {
 	b.Helper()
 	raw, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
@@ -170,7 +219,7 @@ func residentBytes(b *testing.B) int64 {
 }
 
 // waitStreams waits until the server's stream handlers have all returned.
-func waitStreams(b *testing.B, want float64) {
+func waitStreams(b testing.TB, want float64) {
 	b.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {

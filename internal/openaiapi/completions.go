@@ -89,25 +89,26 @@ func (s *server) completions(w http.ResponseWriter, r *http.Request, who kb.Call
 	created := time.Now().Unix()
 	if req.Stream {
 		enc := newChunkEncoder(id, model.Meta().ID, created, &req)
+		feed := run.Feed()
+		// Over HTTP/1.1 the connection is taken and written as the turn
+		// makes chunks: an idle stream holds no goroutine but its turn's.
+		if err := agent.PushEvents(w, r, feed, s.Heartbeat, enc.encode); !errors.Is(err, agent.ErrNotPushable) {
+			return nil
+		}
 		agent.SSEHeaders(w)
-		err = agent.WriteEvents(run.Context(), w, run.Events, s.Shutdown, s.Heartbeat, enc.encode)
-		if err != nil && run.Context().Err() == nil {
+		err = agent.WriteFeed(r.Context(), w, feed, s.Shutdown, s.Heartbeat, enc.encode)
+		if err != nil && r.Context().Err() == nil {
 			slog.Debug("openai stream ended", "turn_id", run.ID, "err", err)
 		}
-		run.End(errors.Is(err, agent.ErrShutdown))
 		return nil
 	}
-	a, shutdown := s.collect(run, req.toolLines())
-	run.End(shutdown)
-	switch {
-	case a.ended == agent.EventDone:
+	a := collect(r.Context(), run.Feed(), req.toolLines())
+	switch a.ended {
+	case agent.EventDone:
 		writeJSON(w, http.StatusOK, completionJSON{ID: id, Object: "chat.completion", Created: created, Model: model.Meta().ID,
 			Choices: []choiceJSON{{Message: messageJSON{Role: "assistant", Content: a.content.String()}, FinishReason: a.finish}},
 			Usage:   openAIUsage(a.usage)})
-	case a.ended == agent.EventError || shutdown:
-		if shutdown {
-			a.err = agent.ShutdownError
-		}
+	case agent.EventError: // the server's stop too: the turn says so
 		writeJSON(w, http.StatusBadGateway, turnError(a.err.Code, a.err.Message))
 	default:
 		// The client left: nobody reads an answer.
@@ -122,20 +123,26 @@ type collected struct {
 	content strings.Builder
 }
 
-// collect reads the turn to its end (or the server's stop).
-func (s *server) collect(run *turn.Running, toolLines bool) (*collected, bool) {
+// collect reads the turn to its end; a client that leaves first ends
+// the turn with it.
+func collect(ctx context.Context, feed agent.Feed, toolLines bool) *collected {
+	defer feed.Close()
 	a := &collected{answer: answer{toolLines: toolLines}}
 	for {
-		select {
-		case <-s.Shutdown:
-			return a, true
-		case <-run.Context().Done():
-			return a, false
-		case e, ok := <-run.Events:
-			if !ok {
-				return a, false
-			}
+		evs, wait, end := feed.Next(ctx)
+		for _, e := range evs {
 			a.content.WriteString(a.text(e))
+		}
+		if end {
+			return a
+		}
+		if len(evs) > 0 {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return a
+		case <-wait:
 		}
 	}
 }

@@ -137,34 +137,13 @@ func (s *Service) Stop(ctx context.Context, c kb.Caller, messageID int64) error 
 	return s.Chat.Store.RequestTurnStop(ctx, messageID)
 }
 
-// Follow reads this detached turn's events from the start, for the door
-// that started it.
-func (r *Running) Follow() agent.Feed { return r.follow(0) }
-
 // runDetached runs the turn to its end without a door, then ends it as a
 // door would: counted, stored, its stream freed.
 func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
-	runner.Run(r.ctx, t, func(e agent.Event) {
-		r.record.observe(e)
-		if e.Name == agent.EventDone || e.Name == agent.EventError {
-			e = r.store(e)
-		}
+	r.run(runner, t, func(e agent.Event) {
 		r.journal.add(e)
 		r.persist.kick()
 	})
-	if !r.stored {
-		// Stopped, timed out or cut by the server's stop: the runner said
-		// nothing more, so followers are told here.
-		e := agent.Event{Name: agent.EventError, Data: agent.ErrorData{Code: "stopped", Message: "the answer was stopped before it ended"}}
-		if r.stopReason != nil {
-			e.Data = agent.ErrorData{Code: r.stopReason.Code, Message: r.stopReason.Message}
-		}
-		if r.shutdown.Load() {
-			e.Data = agent.ShutdownError
-		}
-		r.journal.add(e)
-	}
-	close(r.finished)
 	r.End(r.shutdown.Load())
 	r.journal.close()
 	r.persist.kick()

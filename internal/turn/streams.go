@@ -2,7 +2,9 @@ package turn
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/observe"
@@ -76,6 +78,24 @@ func (r *streamRegistry) endUser(userID int64) {
 	for _, cancel := range r.open[userID] {
 		cancel()
 	}
+}
+
+// drainPoll is how often Drain looks whether the turns have ended.
+const drainPoll = 10 * time.Millisecond
+
+// Drain waits until no turn runs on this replica (after Shutdown has
+// closed, each is ending), or ctx ends.
+func (s *Service) Drain(ctx context.Context) error {
+	tick := time.NewTicker(drainPoll)
+	defer tick.Stop()
+	for s.streams.count() > 0 {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%d turns still running: %w", s.streams.count(), ctx.Err())
+		case <-tick.C:
+		}
+	}
+	return nil
 }
 
 // count is the number of streams open on this replica.

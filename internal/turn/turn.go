@@ -30,7 +30,7 @@ const (
 	MaxHistoryBytes = 512 << 10
 	// eventQueue lets the runner run ahead of a slow client; the writer
 	// sends what is queued in one write, so a short queue costs no
-	// throughput, and each open turn holds one.
+	// throughput.
 	eventQueue = 16
 	// saveTimeout bounds a turn's final write, retries included.
 	saveTimeout = 10 * time.Second
@@ -61,6 +61,8 @@ type Service struct {
 	detached     detachedTurns
 	wakers       wakers
 	replicaOnce  sync.Once
+	stopOnce     sync.Once
+	stopCtx      context.Context
 }
 
 // Budget is the usage limits a turn is admitted under before it starts.
@@ -101,12 +103,11 @@ type Request struct {
 	Detach bool
 }
 
-// Running is a started turn. Its door reads Events until they close or it
-// stops writing, then calls End exactly once.
+// Running is a started turn. Its door writes Feed until it ends, and
+// closes it when done or when its client leaves, which ends the turn.
 type Running struct {
-	ID     string
-	Scope  kb.Scope
-	Events <-chan agent.Event
+	ID    string
+	Scope kb.Scope
 	// Stored is the conversation the turn writes to; nil when not stored.
 	Stored *chat.Turn
 
@@ -122,6 +123,8 @@ type Running struct {
 	svc    *Service
 	// journal keeps a detached turn's events; nil for one its door ends.
 	journal *journal
+	// queue carries an attached turn's events to its door.
+	queue *queue
 	// persist writes the journal's events to the table.
 	persist *persister
 	// shutdown says the server's stop ended a detached turn.
@@ -130,9 +133,6 @@ type Running struct {
 	// Stop (nil then): kept with the stopped answer.
 	stopReason *chat.Error
 }
-
-// Context ends when the turn is ended (End) or the request's context ends.
-func (r *Running) Context() context.Context { return r.ctx }
 
 // Start opens the turn: everything that can be refused (the stream limit,
 // the scope, a stored conversation's state) is refused here, before the
@@ -151,10 +151,10 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 			return nil, err
 		}
 	}
-	if req.Detach {
-		// The turn is the server's: the request ending does not end it.
-		ctx = context.WithoutCancel(ctx)
-	}
+	// The request ending does not end the turn: a detached one is the
+	// server's, and an attached one ends when its door's writer leaves
+	// (its feed's Close), which may be after the handler has returned.
+	ctx = context.WithoutCancel(ctx)
 	ctx, cancel := context.WithCancel(llm.WithAttribution(ctx, llm.Attribution{UserID: req.Caller.ID, Purpose: purpose}))
 	leave, err := s.streams.enter(req.Caller.ID, cancel)
 	if err != nil {
@@ -222,29 +222,82 @@ func (s *Service) Start(ctx context.Context, req Request) (_ *Running, err error
 		go run.runDetached(runner, t)
 		return run, nil
 	}
-	events := make(chan agent.Event, eventQueue)
-	run.Events = events
-	go func() {
-		defer close(run.finished)
-		defer close(events)
-		runner.Run(ctx, t, func(e agent.Event) {
-			run.record.observe(e)
-			if e.Name == agent.EventDone || e.Name == agent.EventError {
-				e = run.store(e)
-			}
-			select {
-			case events <- e:
-			case <-ctx.Done():
-			}
-		})
-	}()
+	run.queue = newQueue(cancel)
+	go run.runAttached(runner, t)
 	return run, nil
 }
 
-// End stops the turn (whatever ended the door's writing, the turn, its
-// upstream request and any running tool stop with it), counts and logs it,
-// stores the answer of a stored turn, and frees its stream. shutdown says
-// the server's stop ended it. The outcome is what the turn produced.
+// Feed is the turn's events for its door to write: an attached turn's
+// queue, or a detached turn's journal from its start. Closing it before
+// the end ends an attached turn; a detached one runs on.
+func (r *Running) Feed() agent.Feed {
+	if r.queue != nil {
+		return r.queue
+	}
+	return r.follow(0)
+}
+
+// runAttached runs the turn for its door's writer, and ends it when the
+// runner returns: at its end, when the writer leaves, or when the server
+// stops, which it says to the client.
+func (r *Running) runAttached(runner *agent.Runner, t agent.Turn) {
+	unhook := context.AfterFunc(r.svc.stopping(), func() {
+		r.shutdown.Store(true)
+		r.cancel()
+	})
+	r.run(runner, t, func(e agent.Event) { r.queue.put(r.ctx, e) })
+	unhook()
+	r.End(r.shutdown.Load())
+	r.queue.close()
+}
+
+// run runs the turn, handing each event to out; a turn stopped before its
+// end says why, as its last.
+func (r *Running) run(runner *agent.Runner, t agent.Turn, out func(agent.Event)) {
+	ended := false
+	runner.Run(r.ctx, t, func(e agent.Event) {
+		r.record.observe(e)
+		if e.Name == agent.EventDone || e.Name == agent.EventError {
+			e, ended = r.store(e), true
+		}
+		out(e)
+	})
+	if !ended {
+		// Stopped, timed out, left or cut by the server's stop: the runner
+		// said nothing more.
+		e := agent.Event{Name: agent.EventError, Data: agent.ErrorData{Code: "stopped", Message: "the answer was stopped before it ended"}}
+		if r.stopReason != nil {
+			e.Data = agent.ErrorData{Code: r.stopReason.Code, Message: r.stopReason.Message}
+		}
+		if r.shutdown.Load() {
+			e.Data = agent.ShutdownError
+		}
+		out(e)
+	}
+	close(r.finished)
+}
+
+// stopping ends when the server stops (Shutdown closes).
+func (s *Service) stopping() context.Context {
+	s.stopOnce.Do(func() {
+		s.stopCtx = context.Background() // never, with no Shutdown
+		if s.Shutdown == nil {
+			return
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopCtx = ctx
+		go func() {
+			<-s.Shutdown
+			cancel()
+		}()
+	})
+	return s.stopCtx
+}
+
+// End stops the turn (the turn, its upstream request and any running tool
+// stop with it), counts and logs it, stores the answer of a stored turn,
+// and frees its stream. shutdown says the server's stop ended it. The
+// outcome is what the turn produced.
 func (r *Running) End(shutdown bool) chat.Outcome {
 	r.cancel()
 	<-r.finished
