@@ -46,7 +46,7 @@ func PushEvents(w http.ResponseWriter, r *http.Request, feed Feed, heartbeat tim
 		return ErrNotPushable
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	p := &pusher{conn: conn, feed: feed, notify: n, ctx: ctx, cancel: cancel, every: heartbeat, enc: enc}
+	p := &pusher{conn: conn, feed: feed, notify: n, ctx: ctx, cancel: cancel, every: heartbeat, enc: enc, told: takenHook(r.Context())}
 	if err := p.write(head); err != nil {
 		p.end()
 		return nil
@@ -97,6 +97,8 @@ type pusher struct {
 
 	beat    *time.Timer
 	unwatch func()
+	told    func(written int64) // the request's hook, at the end
+	written int64               // body bytes, under wmu
 
 	wmu sync.Mutex // one write at a time: the pump's or a heartbeat's
 
@@ -167,6 +169,9 @@ func (p *pusher) chunk(b []byte) error {
 	if err := p.write(out); err != nil {
 		return err
 	}
+	p.wmu.Lock()
+	p.written += int64(len(b))
+	p.wmu.Unlock()
 	p.mu.Lock()
 	if p.beat != nil {
 		p.beat.Reset(p.every)
@@ -203,4 +208,10 @@ func (p *pusher) end() {
 	p.cancel()
 	p.feed.Close()
 	_ = p.conn.Close()
+	if p.told != nil {
+		p.wmu.Lock()
+		written := p.written
+		p.wmu.Unlock()
+		p.told(written)
+	}
 }

@@ -1,14 +1,17 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/knowspace/knowspace/internal/agent"
 	"github.com/knowspace/knowspace/internal/observe"
 )
 
@@ -64,30 +67,55 @@ func requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Set(requestIDKey, id)
 		c.Response().Header().Set(RequestIDHeader, id)
 		ctx, doorUser := observe.WithUserSlot(c.Request().Context())
+		// A stream whose connection its turn took is logged when it ends,
+		// with its whole time and bytes; what the line says of the request
+		// is read now, while the context is still this request's.
+		taken := false
+		ctx = agent.WithTaken(ctx, func() func(int64) {
+			taken = true
+			line := requestLine(c, routes, id, doorUser.Load())
+			return func(written int64) { line.log(http.StatusOK, time.Since(start), written) }
+		})
 		c.SetRequest(c.Request().WithContext(ctx))
 		if err := next(c); err != nil {
 			// Answered here, so the status and size below are the ones sent.
 			c.Error(err)
 		}
-		route := c.Path()
-		if !routes[route] {
-			route = observe.UnmatchedRoute
+		if !taken {
+			requestLine(c, routes, id, doorUser.Load()).log(c.Response().Status, time.Since(start), c.Response().Size)
 		}
-		status, took := c.Response().Status, time.Since(start)
-		observe.HTTPRequest(route, c.Request().Method, status, took)
-		level := slog.LevelInfo
-		if route == "/healthz" || route == "/readyz" {
-			level = slog.LevelDebug // probes every few seconds would drown the rest
-		}
-		user := currentUser(c).ID
-		if user == 0 {
-			user = doorUser.Load()
-		}
-		slog.Log(c.Request().Context(), level, "request", "request_id", id, "user_id", user,
-			"client", c.RealIP(), "route", route, "method", c.Request().Method, "status", status,
-			"duration_ms", float64(took.Microseconds())/1000, "bytes", c.Response().Size)
 		return nil
 	}
+}
+
+// logLine is what a request's log line says besides its outcome.
+type logLine struct {
+	ctx                       context.Context
+	id, client, route, method string
+	user                      int64
+}
+
+func requestLine(c echo.Context, routes map[string]bool, id string, doorUser int64) logLine {
+	route := c.Path()
+	if !routes[route] {
+		route = observe.UnmatchedRoute
+	}
+	user := currentUser(c).ID
+	if user == 0 {
+		user = doorUser
+	}
+	return logLine{ctx: context.WithoutCancel(c.Request().Context()), id: id, client: c.RealIP(), route: route, method: c.Request().Method, user: user}
+}
+
+func (l logLine) log(status int, took time.Duration, bytes int64) {
+	observe.HTTPRequest(l.route, l.method, status, took)
+	level := slog.LevelInfo
+	if l.route == "/healthz" || l.route == "/readyz" {
+		level = slog.LevelDebug // probes every few seconds would drown the rest
+	}
+	slog.Log(l.ctx, level, "request", "request_id", l.id, "user_id", l.user,
+		"client", l.client, "route", l.route, "method", l.method, "status", status,
+		"duration_ms", float64(took.Microseconds())/1000, "bytes", bytes)
 }
 
 // currentRequestID is the id requestLog gave the request.

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/apptest"
+	"github.com/knowspace/knowspace/internal/fakellm"
 	"github.com/knowspace/knowspace/internal/observe"
 	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
@@ -198,4 +201,45 @@ func TestLogNamesDoorUser(t *testing.T) {
 		}
 	}
 	t.Fatalf("no request line for /door/x in %s", logs.String())
+}
+
+// TestStreamLogLineCoversTheStream: a stream whose connection its turn
+// took is logged when it ends, with its whole time and bytes, not when
+// the handler handed it over.
+func TestStreamLogLineCoversTheStream(t *testing.T) {
+	logs := captureJSONLogs(t)
+	env := stSetup(t, store.DialectSQLite)
+	env.fake.Push(fakellm.Stream(fakellm.Data(fakellm.RoleChunk()), fakellm.Data(fakellm.TextChunk("first ")),
+		fakellm.Sleep(400*time.Millisecond), fakellm.Data(fakellm.TextChunk("last")), fakellm.Done()))
+	resp := env.post(context.Background(), t, "alice", "/api/v1/knowledge-agent/stream", `{"uri":"kb://me/","model_id":"fake","message":"hi"}`)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := resp.Header.Get(RequestIDHeader)
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			if !strings.Contains(line, `"msg":"request"`) || !strings.Contains(line, id) {
+				continue
+			}
+			var rec struct {
+				Status   int     `json:"status"`
+				Duration float64 `json:"duration_ms"`
+				Bytes    int64   `json:"bytes"`
+			}
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatal(err)
+			}
+			if rec.Status != 200 || rec.Duration < 400 || rec.Bytes != int64(len(body)) {
+				t.Fatalf("the stream's log line says %+v; it took over 400 ms and sent %d bytes", rec, len(body))
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no request line for %s", id)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
