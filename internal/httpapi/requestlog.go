@@ -68,24 +68,68 @@ func requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Response().Header().Set(RequestIDHeader, id)
 		ctx, doorUser := observe.WithUserSlot(c.Request().Context())
 		// A stream whose connection its turn took is logged when it ends,
-		// with its whole time and bytes; what the line says of the request
-		// is read now, while the context is still this request's.
-		taken := false
-		ctx = agent.WithTaken(ctx, func() func(int64) {
-			taken = true
-			line := requestLine(c, routes, id, doorUser.Load())
-			return func(written int64) { line.log(http.StatusOK, time.Since(start), written) }
-		})
+		// with its whole time and bytes.
+		taken := &takenLog{start: start}
+		ctx = agent.WithTaken(ctx, taken.take)
 		c.SetRequest(c.Request().WithContext(ctx))
 		if err := next(c); err != nil {
 			// Answered here, so the status and size below are the ones sent.
 			c.Error(err)
 		}
-		if !taken {
-			requestLine(c, routes, id, doorUser.Load()).log(c.Response().Status, time.Since(start), c.Response().Size)
+		line := requestLine(c, routes, id, doorUser.Load())
+		if !taken.describe(line) {
+			line.log(c.Response().Status, time.Since(start), c.Response().Size)
 		}
 		return nil
 	}
+}
+
+// takenLog is the log line of a stream whose connection was taken: it is
+// written at the later of the handler's return, which says what the line
+// tells of the request, and the stream's end, which says its time and
+// bytes. It holds nothing of the request itself while the stream runs.
+type takenLog struct {
+	start   time.Time
+	mu      sync.Mutex
+	taken   bool
+	ended   bool
+	line    *logLine
+	took    time.Duration
+	written int64
+}
+
+func (t *takenLog) take() func(int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.taken = true
+	return t.end
+}
+
+func (t *takenLog) end(written int64) {
+	t.mu.Lock()
+	t.ended, t.took, t.written = true, time.Since(t.start), written
+	line := t.line
+	t.mu.Unlock()
+	if line != nil {
+		line.log(http.StatusOK, t.took, written)
+	}
+}
+
+// describe gives the line; false when the connection was not taken and
+// the request is logged as usual.
+func (t *takenLog) describe(line logLine) bool {
+	t.mu.Lock()
+	if !t.taken {
+		t.mu.Unlock()
+		return false
+	}
+	t.line = &line
+	ended := t.ended
+	t.mu.Unlock()
+	if ended {
+		line.log(http.StatusOK, t.took, t.written)
+	}
+	return true
 }
 
 // logLine is what a request's log line says besides its outcome.
