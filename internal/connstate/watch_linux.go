@@ -1,7 +1,6 @@
 package connstate
 
 import (
-	"crypto/tls"
 	"net"
 	"sync"
 	"syscall"
@@ -50,7 +49,7 @@ func (w *epollWatcher) add(c net.Conn, gone func()) (func(), bool) {
 			go w.run()
 		}
 	})
-	rc := rawConn(c)
+	rc, _ := rawConn(c)
 	if w.fd < 0 || rc == nil {
 		return nil, false
 	}
@@ -111,19 +110,4 @@ func (w *epollWatcher) run() {
 			}
 		}
 	}
-}
-
-func rawConn(c net.Conn) syscall.RawConn {
-	if tc, ok := c.(*tls.Conn); ok {
-		c = tc.NetConn()
-	}
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return nil
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
-		return nil
-	}
-	return rc
 }
