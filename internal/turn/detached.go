@@ -144,7 +144,7 @@ func (r *Running) runDetached(runner *agent.Runner, t agent.Turn) {
 		r.journal.add(e)
 		r.persist.kick()
 	})
-	r.End(r.shutdown.Load())
+	r.end(r.shutdown.Load())
 	r.journal.close()
 	r.persist.kick()
 	<-r.persist.done

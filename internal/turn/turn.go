@@ -1,7 +1,7 @@
 // Package turn runs one KnowAgent turn for any front door: it holds the
 // per-user stream limit, opens the scope (or the stored conversation), runs
-// the agent, and when the door is done writing records and stores the
-// outcome. The native SSE stream and the OpenAI-compatible endpoint both
+// the agent into a feed its door writes, and when the turn ends records
+// and stores the outcome. The native SSE stream and the OpenAI-compatible endpoint both
 // call it, so a turn behaves the same whichever door it came through.
 package turn
 
@@ -117,7 +117,7 @@ type Running struct {
 	finished chan struct{}
 	record   turnRecord
 	// stored says the answer's final write was made (or given up) before
-	// the turn's last event went out; End then writes nothing.
+	// the turn's last event went out; end then writes nothing.
 	stored bool
 	req    Request
 	svc    *Service
@@ -127,7 +127,7 @@ type Running struct {
 	queue *queue
 	// persist writes the journal's events to the table.
 	persist *persister
-	// shutdown says the server's stop ended a detached turn.
+	// shutdown says the server's stop ended the turn.
 	shutdown atomic.Bool
 	// stopReason says why a detached turn was stopped when it was not
 	// Stop (nil then): kept with the stopped answer.
@@ -247,7 +247,7 @@ func (r *Running) runAttached(runner *agent.Runner, t agent.Turn) {
 	})
 	r.run(runner, t, func(e agent.Event) { r.queue.put(r.ctx, e) })
 	unhook()
-	r.End(r.shutdown.Load())
+	r.end(r.shutdown.Load())
 	r.queue.close()
 }
 
@@ -294,11 +294,11 @@ func (s *Service) stopping() context.Context {
 	return s.stopCtx
 }
 
-// End stops the turn (the turn, its upstream request and any running tool
+// end stops the turn (the turn, its upstream request and any running tool
 // stop with it), counts and logs it, stores the answer of a stored turn,
 // and frees its stream. shutdown says the server's stop ended it. The
 // outcome is what the turn produced.
-func (r *Running) End(shutdown bool) chat.Outcome {
+func (r *Running) end(shutdown bool) chat.Outcome {
 	r.cancel()
 	<-r.finished
 	defer r.release()
