@@ -377,14 +377,7 @@ func plainPipeline(b *testing.B, archive, dir string, words [2]rareWord) usage {
 			b.Fatal(err)
 		}
 	}
-	var peak int64
-	run := func(cmd *exec.Cmd) error {
-		err := cmd.Run()
-		if cmd.ProcessState != nil {
-			peak = max(peak, childPeak(cmd.ProcessState))
-		}
-		return err
-	}
+	run := func(cmd *exec.Cmd) error { return cmd.Run() }
 	m := startMeter()
 	if err := run(exec.Command("tar", "-xzf", archive, "-C", src)); err != nil {
 		b.Fatalf("tar: %v", err)
@@ -432,7 +425,6 @@ func plainPipeline(b *testing.B, archive, dir string, words [2]rareWord) usage {
 		}
 	}
 	u := m.stop()
-	u.peakKid = peak
 	os.RemoveAll(dir)
 	return u
 }
@@ -503,6 +495,7 @@ func ourImport(b *testing.B, dialect, archive string, words [2]rareWord, files i
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	importedAt, importedHWM := time.Since(m.start), statusKB("self", "VmHWM")>>10
 	root := store.SearchRoot{UserID: c.ID, Dir: true}
 	var failed int64
 	for {
@@ -519,9 +512,11 @@ func ourImport(b *testing.B, dialect, archive string, words [2]rareWord, files i
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	extractedAt := time.Since(m.start)
 	if err := stack.Index.WaitIndexed(ctx); err != nil {
 		b.Fatal(err)
 	}
+	indexedAt := time.Since(m.start)
 	svc := tools.New(tree)
 	for _, w := range words {
 		// Paged as the agent pages: a literal search reads the index's
@@ -555,6 +550,8 @@ func ourImport(b *testing.B, dialect, archive string, words [2]rareWord, files i
 	if imported.Files != files || len(imported.Skipped) != 0 {
 		b.Fatalf("the import made %d files, want %d; skipped %v", imported.Files, files, imported.Skipped)
 	}
+	b.Logf("%s: imported (job done) at %v (peak %d MB so far), extractions done at %v, index done at %v, searched at %v", dialect,
+		importedAt.Round(time.Millisecond), importedHWM, extractedAt.Round(time.Millisecond), indexedAt.Round(time.Millisecond), u.wall.Round(time.Millisecond))
 	b.Logf("%s: %d files imported, %d without text (extraction failed: binary, images with OCR off, damaged)", dialect, imported.Files, failed)
 	return u
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,13 +28,37 @@ type meter struct {
 	start     time.Time
 	self, kid syscall.Rusage
 	live      map[int]time.Duration
+	// Children's peaks are sampled while they live: a waited-for child's
+	// getrusage peak is this process's, whose memory the child shared
+	// until it ran its program (os/exec starts children with vfork).
+	stopSampler chan struct{}
+	sampled     chan int64
 }
 
 func startMeter() *meter {
+	// What earlier phases freed goes back to the system first, so the
+	// peak is this phase's.
+	debug.FreeOSMemory()
 	resetPeak()
-	m := &meter{start: time.Now(), live: liveChildren()}
+	m := &meter{start: time.Now(), live: liveChildren(), stopSampler: make(chan struct{}), sampled: make(chan int64, 1)}
 	syscall.Getrusage(syscall.RUSAGE_SELF, &m.self)
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &m.kid)
+	go func() {
+		var peak int64
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			for pid := range liveChildren() {
+				peak = max(peak, statusKB(strconv.Itoa(pid), "VmHWM")<<10)
+			}
+			select {
+			case <-m.stopSampler:
+				m.sampled <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 	return m
 }
 
@@ -45,14 +70,9 @@ func (m *meter) stop() usage {
 	u.cpu = cpuOf(&self) - cpuOf(&m.self) + cpuOf(&kid) - cpuOf(&m.kid)
 	for pid, cpu := range liveChildren() {
 		u.cpu += cpu - m.live[pid]
-		u.peakKid = max(u.peakKid, statusKB(strconv.Itoa(pid), "VmHWM")<<10)
 	}
-	// Children that ended during the phase: the largest ever waited for
-	// (getrusage cannot be reset; the extraction child's size is the
-	// same in every phase).
-	if kid.Maxrss > m.kid.Maxrss || u.peakKid == 0 {
-		u.peakKid = max(u.peakKid, kid.Maxrss<<10)
-	}
+	close(m.stopSampler)
+	u.peakKid = <-m.sampled
 	return u
 }
 
@@ -111,15 +131,6 @@ func procCPU(pid int) (time.Duration, bool) {
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	const tick = 100 // USER_HZ
 	return time.Duration(ut+st) * time.Second / tick, true
-}
-
-// childPeak is a finished child's peak resident set (its CPU is in the
-// meter's RUSAGE_CHILDREN).
-func childPeak(ps *os.ProcessState) int64 {
-	if r, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		return r.Maxrss << 10
-	}
-	return 0
 }
 
 func loadAvg() string {
