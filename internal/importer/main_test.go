@@ -14,6 +14,8 @@ func TestMain(m *testing.M) {
 	if extract.IsChild() {
 		os.Exit(extract.ChildMain())
 	}
-	slog.SetDefault(slog.New(slog.DiscardHandler))
+	if os.Getenv("KB_BENCH_LOG") == "" {
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+	}
 	os.Exit(m.Run())
 }
