@@ -218,3 +218,32 @@ func TestGzipNotText(t *testing.T) {
 	_, err = Extract(context.Background(), "twice.txt.gz.gz", gzipped(t, gzipped(t, []byte("hi"))), Limits{})
 	wantCode(t, err, CodeUnsupported, "gzip")
 }
+
+// FuzzRenderRoff: any source renders without a panic.
+func FuzzRenderRoff(f *testing.F) {
+	for _, name := range []string{"ls.1.gz", "ssh.1.gz", "openssl-errstr.1ssl.gz", "HTML-Form-SubmitInput.3pm.gz"} {
+		raw, err := os.ReadFile("testdata/gz/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		text, err := zcatBytes(raw)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(text)
+	}
+	f.Add(`.de X` + "\n" + `\fB\s+2\(em\*[lq]\[u00E9]\h'1i'\c`)
+	f.Fuzz(func(t *testing.T, src string) {
+		_ = renderRoff(src)
+	})
+}
+
+func zcatBytes(raw []byte) (string, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	_, err = b.ReadFrom(zr)
+	return b.String(), err
+}
