@@ -7,7 +7,7 @@ CHROMIUM ?= /usr/bin/chromium
 # every go command below (build, vet, test, staticcheck) needs it.
 export GOFLAGS := -tags=sqlite_fts5
 
-.PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench load fuzz fault check-tools clean
+.PHONY: run build web web-deps e2e-deps test test-go test-web e2e lint bench bench-library bench-tools load fuzz fault check-tools clean
 
 ## run: build the web app and the server, start on SQLite in ./data with the sample workspace
 run: build
@@ -79,10 +79,20 @@ e2e: build e2e-deps
 	cd e2e && KNOWSPACE_BIN=$(CURDIR)/$(BIN) OIDCOP_BIN=$(CURDIR)/bin/oidcop CHROMIUM_PATH=$(CHROMIUM) npm test
 
 ## bench: Go benchmarks; figures go to docs/BENCHMARKS.md. The search benchmark
-## generates its 500 MB corpus once in $TMPDIR (KB_BENCH_CORPUS_MB=20 for a small one)
-bench: check-tools
-	@command -v rg >/dev/null || { echo "missing: ripgrep, the search benchmark's baseline: apt-get install -y ripgrep"; exit 1; }
+## generates its 500 MB corpus once in $TMPDIR (KB_BENCH_CORPUS_MB=20 for a small one).
+## BenchmarkLibraryImport imports this machine's /usr/share/doc topped up with man
+## pages to 10,000 files (KB_BENCH_LIBRARY_FILES) against tar + pdftotext + zcat + rg;
+## make bench-library runs it alone
+bench: check-tools bench-tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee /tmp/knowspace-bench.txt
+
+bench-library: check-tools bench-tools
+	$(GO) test -run '^$$' -bench BenchmarkLibraryImport -benchtime 1x -timeout 60m ./internal/importer/ | tee /tmp/knowspace-bench-library.txt
+
+bench-tools:
+	@command -v rg >/dev/null || { echo "missing: ripgrep, the search and library benchmarks' baseline: apt-get install -y ripgrep"; exit 1; }
+	@command -v pdftotext >/dev/null || { echo "missing: pdftotext, the library benchmark's baseline: apt-get install -y poppler-utils"; exit 1; }
+	@[ "$$(find /usr/share/doc -type f 2>/dev/null | head -1000 | wc -l)" -ge 1000 ] || echo "note: /usr/share/doc has fewer than 1,000 files: the library benchmark will be skipped"
 
 ## fault: the fault scenarios of docs/FAULTS.md (crashes, kill -9, a database
 ## outage, a full disk, stalled clients, deletes racing compiles, two

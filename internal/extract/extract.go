@@ -183,7 +183,16 @@ func init() {
 // formats, HTML, ...) rather than decoded as plain text. Only parsers can
 // be driven into loops or huge allocations by a hostile file, so only they
 // need the child process; decoding text is linear in its size.
-func HasParser(name string) bool { return formats[strings.ToLower(path.Ext(name))] != nil }
+// A gzip file has one when the file it holds does: inflating is linear
+// and bounded.
+func HasParser(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	if ext == gzipExt {
+		inner := strings.ToLower(path.Ext(innerName(name)))
+		return inner != gzipExt && formats[inner] != nil
+	}
+	return formats[ext] != nil
+}
 
 // Register adds or replaces the extractor of an extension (lower case, with
 // its dot). It must be called before extractions start; tests use it for
@@ -201,7 +210,8 @@ var markupText = map[string]bool{".html": true, ".htm": true, ".xhtml": true}
 // say what the file is.
 var knownBinary = map[string]string{
 	".doc": "Word 97-2003 document", ".xls": "Excel 97-2003 workbook", ".ppt": "PowerPoint 97-2003 presentation",
-	".zip": "zip archive", ".gz": "gzip archive", ".7z": "7-Zip archive", ".rar": "RAR archive",
+	".zip": "zip archive", ".7z": "7-Zip archive", ".rar": "RAR archive",
+	".tar": "tar archive (import it as an archive instead)", ".tgz": "gzip-compressed tar archive (import it as an archive instead)",
 	".mp3": "audio file", ".wav": "audio file", ".mp4": "video file", ".mov": "video file",
 }
 
@@ -230,15 +240,7 @@ func Extract(ctx context.Context, name string, raw []byte, lim Limits) (res Resu
 			res, err = Result{}, Fail(CodeParseFailed, "%s could not be read: the parser failed on malformed content", name)
 		}
 	}()
-	ext := strings.ToLower(path.Ext(name))
-	switch f := formats[ext]; {
-	case f != nil:
-		res, err = f(ctx, raw, lim)
-	case knownBinary[ext] != "":
-		return Result{}, Fail(CodeUnsupported, "%s is a %s, which cannot be read as text", name, knownBinary[ext])
-	default:
-		res, err = extractText(ctx, raw, lim)
-	}
+	res, err = extractNamed(ctx, name, raw, lim)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return Result{}, ctxErr
@@ -265,6 +267,21 @@ func Extract(ctx context.Context, name string, raw []byte, lim Limits) (res Resu
 		return Result{}, Fail(CodeNoText, "%s has no extractable text", name)
 	}
 	return res, nil
+}
+
+// extractNamed reads raw as its name's extension says.
+func extractNamed(ctx context.Context, name string, raw []byte, lim Limits) (Result, error) {
+	ext := strings.ToLower(path.Ext(name))
+	switch f := formats[ext]; {
+	case ext == gzipExt:
+		return extractGzip(ctx, name, raw, lim)
+	case f != nil:
+		return f(ctx, raw, lim)
+	case knownBinary[ext] != "":
+		return Result{}, Fail(CodeUnsupported, "%s is a %s, which cannot be read as text", name, knownBinary[ext])
+	default:
+		return extractText(ctx, raw, lim)
+	}
 }
 
 // cap cuts Text to at most n bytes on a code point boundary.

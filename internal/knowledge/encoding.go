@@ -10,30 +10,32 @@ import (
 	"github.com/knowspace/knowspace/internal/store"
 )
 
-// decoded is the UTF-8 text of an upload in a legacy encoding, staged
+// decoded is the UTF-8 text of an upload in a legacy encoding, or of a
+// document read with no parser (a gzipped man page or changelog), staged
 // before the upload's transaction so that reading and decoding up to the
 // upload limit never holds the database's write lock.
 type decoded struct {
 	body *blob.Pending
 	enc  string
+	// extracted says how a document's text was made; nil for decoded text.
+	extracted *extract.Result
 }
 
 // decodeStaged prepares the decoded text of a staged file in a legacy
-// encoding (GBK, Shift-JIS, UTF-16, ...); nil for UTF-8 text, documents and
-// binary files, which are left as they are.
+// encoding (GBK, Shift-JIS, UTF-16, ...) or of a document that needs no
+// parser; nil for UTF-8 text, other documents and binary files, which are
+// left as they are.
 func (t *Tree) decodeStaged(f Staged) (*decoded, error) {
+	if extract.Supported(f.Name) && !extract.HasParser(f.Name) {
+		return t.extractStaged(f)
+	}
 	info := f.pending.Info
 	if info.ValidUTF8 && !info.HasNUL || extract.IsDocument(f.Name) || !extract.MayBeText(info.Head, info.HasNUL) {
 		return nil, nil // most binary files stop here, before reading them
 	}
-	r, err := f.pending.Open()
+	raw, err := readStaged(f)
 	if err != nil {
-		return nil, fmt.Errorf("open %s to decode: %w", f.Name, err)
-	}
-	raw, err := io.ReadAll(r)
-	r.Close()
-	if err != nil {
-		return nil, fmt.Errorf("read %s to decode: %w", f.Name, err)
+		return nil, err
 	}
 	text, enc, ok := extract.DecodeText(raw)
 	if !ok {
@@ -44,6 +46,43 @@ func (t *Tree) decodeStaged(f Staged) (*decoded, error) {
 		return nil, fmt.Errorf("stage decoded text of %s: %w", f.Name, err)
 	}
 	return &decoded{body: body, enc: enc}, nil
+}
+
+// extractStaged reads a document whose extraction needs no parser (see
+// extract.HasParser: it is linear in the file and bounded) before the
+// upload's transaction, so its text is there when the upload answers and
+// no extraction job is queued for it. A failure is left to the job, which
+// records why.
+func (t *Tree) extractStaged(f Staged) (*decoded, error) {
+	raw, err := readStaged(f)
+	if err != nil {
+		return nil, err
+	}
+	res, err := extract.Extract(context.Background(), f.Name, raw, extract.Limits{})
+	if err != nil {
+		return nil, nil
+	}
+	body, err := t.stageText(res.Text)
+	if err != nil {
+		return nil, fmt.Errorf("stage extracted text of %s: %w", f.Name, err)
+	}
+	// The text is in its blob: an import holds the results of thousands
+	// of files until its commit.
+	res.Text = ""
+	return &decoded{body: body, extracted: &res}, nil
+}
+
+func readStaged(f Staged) ([]byte, error) {
+	r, err := f.pending.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open %s to decode: %w", f.Name, err)
+	}
+	defer r.Close()
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s to decode: %w", f.Name, err)
+	}
+	return raw, nil
 }
 
 // saveDecoded gives a just-uploaded file its decoded text as an L2 body
@@ -61,6 +100,9 @@ func saveDecoded(ctx context.Context, tx *store.Store, n store.Node, d *decoded)
 	}
 	if err := CommitBlobs(ctx, tx, d.body); err != nil {
 		return err
+	}
+	if d.extracted != nil {
+		return tx.AddVersion(ctx, l2Version(n, d.body.Info, *d.extracted, src))
 	}
 	if err := tx.SetEncoding(ctx, src.ID, d.enc); err != nil {
 		return err

@@ -43,14 +43,6 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 	}
 	defer p.Abort()
 	info := p.Info
-	meta := res
-	meta.Text, meta.PageStarts = "", nil
-	b, _ := json.Marshal(meta)
-	how := string(b)
-	starts := make([]store.PageStart, len(res.PageStarts))
-	for i, ps := range res.PageStarts {
-		starts[i] = store.PageStart{Page: ps.Page, Offset: ps.Offset}
-	}
 	var v store.FileVersion
 	added := false
 	err = t.inTx(ctx, func(tx *store.Store) error {
@@ -67,9 +59,7 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 		if err := CommitBlobs(ctx, tx, p); err != nil {
 			return err
 		}
-		v = store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
-			Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
-			SourceVersionID: &source.ID, ExtractionJSON: &how, PageStarts: store.EncodePageStarts(starts)}
+		v = *l2Version(n, info, res, source)
 		if err := tx.AddVersion(ctx, &v); err != nil {
 			return err
 		}
@@ -80,6 +70,22 @@ func (t *Tree) SaveL2(ctx context.Context, n store.Node, res extract.Result, sou
 		return store.FileVersion{}, false, fmt.Errorf("save l2 of %s: %w", n.Path, err)
 	}
 	return v, added, nil
+}
+
+// l2Version is the L2 body of n holding res's text (staged as info),
+// extracted from upload source; it says how the text was made.
+func l2Version(n store.Node, info blob.Info, res extract.Result, source store.FileVersion) *store.FileVersion {
+	meta := res
+	meta.Text, meta.PageStarts = "", nil
+	b, _ := json.Marshal(meta)
+	how := string(b)
+	starts := make([]store.PageStart, len(res.PageStarts))
+	for i, ps := range res.PageStarts {
+		starts[i] = store.PageStart{Page: ps.Page, Offset: ps.Offset}
+	}
+	return &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: info.Hash,
+		Size: info.Size, IsText: true, CharCount: info.Chars, MediaType: "text/plain; charset=utf-8",
+		SourceVersionID: &source.ID, ExtractionJSON: &how, PageStarts: store.EncodePageStarts(starts)}
 }
 
 // Publish writes files into the caller's folder at folderPath (created, and

@@ -17,8 +17,12 @@ const blobLockClass = 0x6b62 // "kb"
 // inside InTx, before the blob's bytes are put in place or removed.
 //
 // PostgreSQL: a transaction-scoped advisory lock per hash, taken in key
-// order so two transactions locking overlapping sets cannot deadlock. Two
-// hashes sharing a 32-bit key only serialize each other, which is harmless.
+// order so two transactions locking overlapping sets cannot deadlock. The
+// keys are blobLockBuckets buckets of the hash, so that an import of
+// thousands of files (each with its text) takes at most that many locks:
+// PostgreSQL's lock table holds about 10,000 at its default size, for all
+// sessions. Two hashes sharing a bucket only serialize each other, which
+// is harmless.
 //
 // SQLite: every transaction begins IMMEDIATE (see sqliteDSN), which takes the
 // database's single write lock, across processes, at BEGIN; a transaction is
@@ -55,11 +59,14 @@ func (s *Store) LockTree(ctx context.Context, userID int64) error {
 	return translate(s.db.WithContext(ctx).Exec("SELECT pg_advisory_xact_lock(?, ?)", treeLockClass, int32(userID)).Error)
 }
 
+// blobLockBuckets bounds the blob locks of one transaction.
+const blobLockBuckets = 4096
+
 func blobLockKey(hash string) int32 {
 	if b, err := hex.DecodeString(hash); err == nil && len(b) >= 4 {
-		return int32(uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]))
+		return int32((uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])) % blobLockBuckets)
 	}
 	f := fnv.New32a()
 	f.Write([]byte(hash))
-	return int32(f.Sum32())
+	return int32(f.Sum32() % blobLockBuckets)
 }
