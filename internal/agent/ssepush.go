@@ -95,10 +95,11 @@ type pusher struct {
 	every  time.Duration
 	enc    Encoder
 
-	beat    *time.Timer
-	unwatch func()
-	told    func(written int64) // the request's hook, at the end
-	written int64               // body bytes, under wmu
+	beat     *time.Timer
+	unwatch  func()
+	told     func(written int64) // the request's hook, at the end
+	tellOnce sync.Once
+	written  int64 // body bytes, under wmu
 
 	wmu sync.Mutex // one write at a time: the pump's or a heartbeat's
 
@@ -122,6 +123,8 @@ func (p *pusher) pump() {
 		evs, _, end := p.feed.Next(p.ctx)
 		if len(evs) > 0 && p.send(evs) != nil || end {
 			if end {
+				// Accounted before the client can see the end.
+				p.tell()
 				_ = p.write([]byte("0\r\n\r\n"))
 			}
 			p.end()
@@ -208,10 +211,18 @@ func (p *pusher) end() {
 	p.cancel()
 	p.feed.Close()
 	_ = p.conn.Close()
-	if p.told != nil {
+	p.tell()
+}
+
+// tell hands the request's hook the body bytes written, once.
+func (p *pusher) tell() {
+	p.tellOnce.Do(func() {
+		if p.told == nil {
+			return
+		}
 		p.wmu.Lock()
 		written := p.written
 		p.wmu.Unlock()
 		p.told(written)
-	}
+	})
 }
