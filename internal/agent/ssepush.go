@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/connstate"
@@ -99,7 +100,7 @@ type pusher struct {
 	unwatch  func()
 	told     func(written int64) // the request's hook, at the end
 	tellOnce sync.Once
-	written  int64 // body bytes, under wmu
+	written  atomic.Int64 // body bytes
 
 	wmu sync.Mutex // one write at a time: the pump's or a heartbeat's
 
@@ -172,9 +173,7 @@ func (p *pusher) chunk(b []byte) error {
 	if err := p.write(out); err != nil {
 		return err
 	}
-	p.wmu.Lock()
-	p.written += int64(len(b))
-	p.wmu.Unlock()
+	p.written.Add(int64(len(b)))
 	p.mu.Lock()
 	if p.beat != nil {
 		p.beat.Reset(p.every)
@@ -217,12 +216,8 @@ func (p *pusher) end() {
 // tell hands the request's hook the body bytes written, once.
 func (p *pusher) tell() {
 	p.tellOnce.Do(func() {
-		if p.told == nil {
-			return
+		if p.told != nil {
+			p.told(p.written.Load())
 		}
-		p.wmu.Lock()
-		written := p.written
-		p.wmu.Unlock()
-		p.told(written)
 	})
 }

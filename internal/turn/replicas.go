@@ -96,11 +96,7 @@ func (s *Service) startReplica() {
 		return
 	}
 	s.replicaOnce.Do(func() {
-		ctx, cancel := context.WithCancel(store.Background(context.Background()))
-		go func() {
-			<-s.Shutdown // nil: never, the service lives as long as its process
-			cancel()
-		}()
+		ctx := store.Background(s.stopping())
 		st := s.Chat.Store
 		go st.Listen(ctx, store.ChannelTurnEvents, s.wakers.wake)
 		go st.Listen(ctx, store.ChannelTurnStop, func(id int64) {

@@ -277,10 +277,11 @@ func (r *Running) run(runner *agent.Runner, t agent.Turn, out func(agent.Event))
 	close(r.finished)
 }
 
-// stopping ends when the server stops (Shutdown closes).
+// stopping ends when the server stops (Shutdown closes); without
+// Shutdown, never: the service lives as long as its process.
 func (s *Service) stopping() context.Context {
 	s.stopOnce.Do(func() {
-		s.stopCtx = context.Background() // never, with no Shutdown
+		s.stopCtx = context.Background()
 		if s.Shutdown == nil {
 			return
 		}
