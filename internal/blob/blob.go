@@ -85,6 +85,10 @@ type Pending struct {
 	s       *Store
 	tmpPath string
 	index   []int64
+	// synced is set once the staged bytes are on disk: Put does not wait
+	// for that, so that many files staged together are flushed with one
+	// call (Sync) rather than one each.
+	synced bool
 }
 
 // Put streams r into the staging area, hashing and indexing it; more than
@@ -129,11 +133,6 @@ func (s *Store) Put(r io.Reader, limit int64) (*Pending, error) {
 			return nil, fmt.Errorf("read upload: %w", rerr)
 		}
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(p.tmpPath)
-		return nil, fmt.Errorf("stage blob: %w", err)
-	}
 	if err := f.Close(); err != nil {
 		os.Remove(p.tmpPath)
 		return nil, fmt.Errorf("stage blob: %w", err)
@@ -151,6 +150,9 @@ func (s *Store) Put(r io.Reader, limit int64) (*Pending, error) {
 // commit again.
 func (p *Pending) Commit() error {
 	ctx := context.Background()
+	if err := Sync(p); err != nil {
+		return err
+	}
 	if _, err := p.s.b.Stat(ctx, blobKey(p.Hash)); err == nil {
 		return p.ensureIndex(ctx)
 	} else if !errors.Is(err, os.ErrNotExist) {
@@ -167,7 +169,10 @@ func (p *Pending) Commit() error {
 }
 
 func (p *Pending) ensureIndex(ctx context.Context) error {
-	if !p.ValidUTF8 || p.HasNUL {
+	// A text shorter than Stride has no checkpoint: no index file, which
+	// readers take as none (most files of a library: a file create saved
+	// for each).
+	if !p.ValidUTF8 || p.HasNUL || len(p.index) == 0 {
 		return nil
 	}
 	if _, err := p.s.b.Stat(ctx, indexKey(p.Hash)); err == nil {

@@ -3,8 +3,10 @@ package blob
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand"
+	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -101,5 +103,70 @@ func TestPutDetectsBinaryAndLimit(t *testing.T) {
 	}
 	if left := scratch.Files(s.staging); len(left) != 0 {
 		t.Fatalf("staging not clean: %v", left)
+	}
+}
+
+// A text shorter than Stride has no checkpoint, so no index file is
+// written for it; reading past its end gives nothing, as for a long one.
+func TestShortTextHasNoIndexFile(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text    string
+		indexed bool
+	}{{"short", false}, {strings.Repeat("é", Stride-1), false}, {strings.Repeat("é", Stride), true}} {
+		p := putString(t, s, c.text, false)
+		if _, err := os.Stat(s.path(p.Hash) + ".idx"); (err == nil) != c.indexed {
+			t.Fatalf("%d chars: index file exists %v, want %v", p.Chars, err == nil, c.indexed)
+		}
+		for _, off := range []int64{Stride, 2 * Stride, 5 * Stride} {
+			got, err := s.ReadChars(p.Hash, off, 10)
+			if err != nil || got != "" {
+				t.Fatalf("%d chars, offset %d: %q, %v; want nothing", p.Chars, off, got, err)
+			}
+		}
+	}
+}
+
+// Put leaves the staged bytes to be flushed later; Sync flushes many at
+// once and Commit flushes what was not.
+func TestSyncMarksStagedBlobsDurable(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []*Pending
+	for i := range fewToSync + 3 {
+		p, err := s.Put(strings.NewReader(fmt.Sprintf("file %d", i)), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.synced {
+			t.Fatal("Put waited for the disk")
+		}
+		ps = append(ps, p)
+	}
+	one, err := s.Put(strings.NewReader("alone"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Sync(ps...); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if !p.synced {
+			t.Fatalf("file %d not synced", i)
+		}
+	}
+	if err := one.Commit(); err != nil || !one.synced {
+		t.Fatalf("Commit: %v, synced %v", err, one.synced)
+	}
+	one.Abort()
+	if err := Sync(one); err != nil {
+		t.Fatalf("syncing a committed, aborted blob again: %v", err)
 	}
 }

@@ -117,18 +117,25 @@ func (s *Store) putIndex(ctx context.Context, hash string, index []int64) error 
 }
 
 // checkpoint returns the byte offset of code point k*Stride (k ≥ 1),
-// reading those 8 bytes of the index alone.
-func (s *Store) checkpoint(hash string, k int64) (int64, error) {
+// reading those 8 bytes of the index alone; ok is false when the text
+// has no such code point (its index is shorter, or absent for a text
+// shorter than Stride).
+func (s *Store) checkpoint(hash string, k int64) (off int64, ok bool, err error) {
 	f, err := s.b.Open(context.Background(), indexKey(hash))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, false, nil
+	}
 	if err != nil {
-		return 0, fmt.Errorf("open index: %w", err)
+		return 0, false, fmt.Errorf("open index: %w", err)
 	}
 	defer f.Close()
 	var b [8]byte
-	if _, err := f.ReadAt(b[:], 8*(k-1)); err != nil {
-		return 0, fmt.Errorf("read index: %w", err)
+	if _, err := f.ReadAt(b[:], 8*(k-1)); errors.Is(err, io.EOF) {
+		return 0, false, nil
+	} else if err != nil {
+		return 0, false, fmt.Errorf("read index: %w", err)
 	}
-	return int64(binary.LittleEndian.Uint64(b[:])), nil
+	return int64(binary.LittleEndian.Uint64(b[:])), true, nil
 }
 
 // TextFile is an open text blob with its code point checkpoints, for

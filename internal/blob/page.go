@@ -14,9 +14,10 @@ func (s *Store) ReadChars(hash string, offset, limit int64) (string, error) {
 	var start int64
 	k := offset / Stride
 	if k > 0 {
+		var ok bool
 		var err error
-		if start, err = s.checkpoint(hash, k); err != nil {
-			return "", err
+		if start, ok, err = s.checkpoint(hash, k); err != nil || !ok {
+			return "", err // !ok: offset is past the text's end
 		}
 	}
 	f, err := s.Open(hash)

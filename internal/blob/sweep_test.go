@@ -59,7 +59,8 @@ func TestBlobsArePrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Put(strings.NewReader("secret notes"), 1<<20)
+	// Long enough to have an index file (Stride characters).
+	p, err := s.Put(strings.NewReader(strings.Repeat("secret notes ", Stride/12)), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

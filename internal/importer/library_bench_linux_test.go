@@ -98,6 +98,8 @@ func BenchmarkLibraryImport(b *testing.B) {
 			b.ReportMetric(mb*n/oursU.wall.Seconds(), "MB/s")
 			b.ReportMetric(float64(plainU.cpu.Microseconds())/1000/n/float64(len(lib.files)), "plain-cpu-ms/file")
 			b.ReportMetric(float64(oursU.cpu.Microseconds())/1000/n/float64(len(lib.files)), "cpu-ms/file")
+			b.ReportMetric(plainU.machine.Seconds()/n, "plain-machine-cpu-s")
+			b.ReportMetric(oursU.machine.Seconds()/n, "machine-cpu-s")
 			b.ReportMetric(float64(plainU.peakKid>>20), "plain-peak-MB")
 			b.ReportMetric(float64(oursU.peakSelf>>20), "peak-MB")
 			b.ReportMetric(float64(oursU.peakKid>>20), "child-peak-MB")
@@ -108,6 +110,7 @@ func BenchmarkLibraryImport(b *testing.B) {
 func (u *usage) add(o usage) {
 	u.wall += o.wall
 	u.cpu += o.cpu
+	u.machine += o.machine
 	u.peakSelf = max(u.peakSelf, o.peakSelf)
 	u.peakKid = max(u.peakKid, o.peakKid)
 }
@@ -497,6 +500,10 @@ func ourImport(b *testing.B, dialect, archive string, words [2]rareWord, files i
 	}
 	importedAt, importedHWM := time.Since(m.start), statusKB("self", "VmHWM")>>10
 	root := store.SearchRoot{UserID: c.ID, Dir: true}
+	waitingAtImport, _, err := st.CountExtractions(ctx, root)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var failed int64
 	for {
 		if err := stack.Index.WaitIndexed(ctx); err != nil {
@@ -550,8 +557,8 @@ func ourImport(b *testing.B, dialect, archive string, words [2]rareWord, files i
 	if imported.Files != files || len(imported.Skipped) != 0 {
 		b.Fatalf("the import made %d files, want %d; skipped %v", imported.Files, files, imported.Skipped)
 	}
-	b.Logf("%s: imported (job done) at %v (peak %d MB so far), extractions done at %v, index done at %v, searched at %v", dialect,
-		importedAt.Round(time.Millisecond), importedHWM, extractedAt.Round(time.Millisecond), indexedAt.Round(time.Millisecond), u.wall.Round(time.Millisecond))
+	b.Logf("%s: imported (job done) at %v (peak %d MB so far, %d extractions waiting), extractions done at %v, index done at %v, searched at %v", dialect,
+		importedAt.Round(time.Millisecond), importedHWM, waitingAtImport, extractedAt.Round(time.Millisecond), indexedAt.Round(time.Millisecond), u.wall.Round(time.Millisecond))
 	b.Logf("%s: %d files imported, %d without text (extraction failed: binary, images with OCR off, damaged)", dialect, imported.Files, failed)
 	return u
 }

@@ -18,6 +18,9 @@ type usage struct {
 	cpu      time.Duration
 	peakSelf int64 // bytes, VmHWM of this process during the phase
 	peakKid  int64 // bytes, the largest child's peak resident set
+	// machine is the CPU every process of the machine used meanwhile: it
+	// counts the database server's work, which is no child of this one.
+	machine time.Duration
 }
 
 // meter measures one phase of this process: its CPU (getrusage), the CPU
@@ -26,6 +29,7 @@ type usage struct {
 // peak resident set from a reset (clear_refs 5).
 type meter struct {
 	start     time.Time
+	machine   time.Duration
 	self, kid syscall.Rusage
 	live      map[int]time.Duration
 	// Children's peaks are sampled while they live: a waited-for child's
@@ -40,7 +44,7 @@ func startMeter() *meter {
 	// peak is this phase's.
 	debug.FreeOSMemory()
 	resetPeak()
-	m := &meter{start: time.Now(), live: liveChildren(), stopSampler: make(chan struct{}), sampled: make(chan int64, 1)}
+	m := &meter{start: time.Now(), machine: machineCPU(), live: liveChildren(), stopSampler: make(chan struct{}), sampled: make(chan int64, 1)}
 	syscall.Getrusage(syscall.RUSAGE_SELF, &m.self)
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &m.kid)
 	go func() {
@@ -66,7 +70,7 @@ func (m *meter) stop() usage {
 	var self, kid syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kid)
-	u := usage{wall: time.Since(m.start), peakSelf: statusKB("self", "VmHWM") << 10}
+	u := usage{wall: time.Since(m.start), peakSelf: statusKB("self", "VmHWM") << 10, machine: machineCPU() - m.machine}
 	u.cpu = cpuOf(&self) - cpuOf(&m.self) + cpuOf(&kid) - cpuOf(&m.kid)
 	for pid, cpu := range liveChildren() {
 		u.cpu += cpu - m.live[pid]
@@ -131,6 +135,26 @@ func procCPU(pid int) (time.Duration, bool) {
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	const tick = 100 // USER_HZ
 	return time.Duration(ut+st) * time.Second / tick, true
+}
+
+// machineCPU is the busy time of all the machine's processors from
+// /proc/stat: everything but idle and iowait.
+func machineCPU() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	var busy int64
+	for i, v := range f[1:] {
+		n, _ := strconv.ParseInt(v, 10, 64)
+		if i != 3 && i != 4 && i < 8 { // idle, iowait; guest time is already in user
+			busy += n
+		}
+	}
+	const tick = 100 // USER_HZ
+	return time.Duration(busy) * time.Second / tick
 }
 
 func loadAvg() string {

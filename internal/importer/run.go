@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/knowspace/knowspace/internal/apierr"
 	"github.com/knowspace/knowspace/internal/archive"
 	"github.com/knowspace/knowspace/internal/kb"
 	"github.com/knowspace/knowspace/internal/knowledge"
@@ -93,12 +93,9 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c kb.Calle
 	defer closeArchive()
 
 	var (
-		files []knowledge.Staged
-		dirs  [][]string
-		last  time.Time
-		perr  error
-		// badNames are entries whose names the tree refuses; skipped.
-		badNames []archive.Skip
+		dirs [][]string
+		last time.Time
+		perr error
 	)
 	progress := func(p float64) {
 		if perr != nil || time.Since(last) < progressEvery {
@@ -108,6 +105,7 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c kb.Calle
 		perr = s.Store.SetJobProgress(ctx, j.ID, owner, "unpack", 0.9*p)
 	}
 	lim := archive.Limits{MaxEntries: cfg.MaxEntries, MaxBytes: cfg.MaxBytes, MaxEntryBytes: s.MaxUpload}
+	stager := newStager(s.Tree)
 	skipped, err := archive.Walk(ctx, f, cfg.Size, format, lim, progress, func(e archive.Entry, body io.Reader) error {
 		if perr != nil {
 			return perr
@@ -116,20 +114,11 @@ func (s *Service) run(ctx context.Context, j store.Job, owner string, c kb.Calle
 			dirs = append(dirs, e.Path)
 			return nil
 		}
-		st, err := s.Tree.StagePath(strings.Join(e.Path, "/"), true, body)
-		if ae, ok := apierr.As(err); ok && ae.Code == apierr.CodeInvalidName {
-			// One badly named entry must not cost the other 19,999.
-			badNames = append(badNames, archive.Skip{Name: strings.Join(e.Path, "/"), Reason: ae.Message})
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		files = append(files, st)
-		return nil
+		return stager.add(strings.Join(e.Path, "/"), e.Size, body)
 	})
+	files, badNames, serr := stager.wait()
 	if err == nil {
-		err = perr
+		err = cmp.Or(perr, serr)
 	}
 	if err != nil {
 		knowledge.Discard(files)

@@ -14,6 +14,19 @@ type SearchEntry struct {
 	VersionID int64
 	Text      string
 	Rank      RankDoc
+	// grams are SQLite's trigram terms of Text, when PrepareSearchEntry
+	// cut them ahead of the write.
+	grams *string
+}
+
+// PrepareSearchEntry does the part of writing e that needs no database,
+// so that it can run while another batch is written: on SQLite, cutting
+// the text's trigrams.
+func (s *Store) PrepareSearchEntry(e *SearchEntry) {
+	if s.dialect == DialectSQLite {
+		g := gramTerms(cleanSearchText(e.Text))
+		e.grams = &g
+	}
 }
 
 // WriteSearchEntries indexes many small files in one transaction: a
@@ -27,7 +40,10 @@ func (s *Store) WriteSearchEntries(ctx context.Context, es []SearchEntry) (int, 
 	if s.dialect == DialectSQLite {
 		terms = make([]string, len(es))
 		for i, e := range es {
-			terms[i] = gramTerms(cleanSearchText(e.Text))
+			if e.grams == nil {
+				s.PrepareSearchEntry(&e)
+			}
+			terms[i] = *e.grams
 		}
 	}
 	err := s.InTx(ctx, func(tx *Store) error {

@@ -47,7 +47,7 @@ func NewIndex(st *store.Store, blobs *blob.Store, tree *knowledge.Tree) *Index {
 }
 
 // indexBatch is how many pending files one pass reads.
-const indexBatch = 50
+const indexBatch = 200
 
 // Kick starts the writer, or has the running one look again once done.
 func (w *Index) Kick() {
@@ -147,23 +147,61 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 		names[n.ID] = n.Name
 	}
 	// Small files go into the index together, a batch of about one chunk
-	// per transaction; a large one is written chunk by chunk.
+	// per transaction; a large one is written chunk by chunk. The next
+	// batch is read and cut on another core while one is written.
+	work := make(chan indexWork, 1)
+	pctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go w.prepare(pctx, docs, bodies, names, work)
+	for wk := range work {
+		var err error
+		switch {
+		case wk.unreadable != nil:
+			// Searches go on reading it in full and say so if they cannot.
+			slog.Warn("search index: a file's text cannot be read; searches read it in full", "node", wk.large.Doc.NodeID, "err", wk.unreadable)
+			err = w.st.PutUnindexed(ctx, wk.large.Doc.NodeID, wk.large.Doc.VersionID)
+		case wk.batch != nil:
+			start := time.Now()
+			if _, err = w.st.WriteSearchEntries(ctx, wk.batch); err == nil {
+				// As after a large file's chunk: others get the write lock.
+				w.st.Pause(ctx, time.Since(start))
+			}
+		default:
+			_, err = w.st.WriteSearchText(ctx, wk.large.Doc, wk.large.VersionID, wk.large.Text, &wk.large.Rank)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return len(docs), nil
+}
+
+// indexWork is what the index writer writes next: a batch of small
+// files, or one large file, or one whose text cannot be read.
+type indexWork struct {
+	batch      []store.SearchEntry
+	large      store.SearchEntry
+	unreadable error
+}
+
+// prepare reads and cuts the bodies of docs into batches of about one
+// chunk and large files, in order, and closes work at the end or when ctx
+// ends.
+func (w *Index) prepare(ctx context.Context, docs []store.SearchDoc, bodies map[int64]map[string]store.FileVersion, names map[int64]string, work chan<- indexWork) {
+	defer close(work)
+	send := func(wk indexWork) bool {
+		select {
+		case work <- wk:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
 	var batch []store.SearchEntry
 	batchBytes := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		start := time.Now()
-		_, err := w.st.WriteSearchEntries(ctx, batch)
-		batch, batchBytes = batch[:0], 0
-		if err != nil {
-			return err
-		}
-		// As after a large file's chunk: others get the write lock.
-		w.st.Pause(ctx, time.Since(start))
-		return nil
-	}
 	for _, d := range docs {
 		// Reading and cutting a body is most of a file's CPU: it waits
 		// for the requests' writes too, not only its transactions — once
@@ -174,33 +212,33 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 		v, ok := knowledge.TextBody(bodies[d.NodeID])
 		var text, raw string
 		if ok {
+			var err error
 			if text, raw, err = w.readBody(v); err != nil {
-				// Searches go on reading it in full and say so if they cannot.
-				slog.Warn("search index: a file's text cannot be read; searches read it in full", "node", d.NodeID, "err", err)
-				if err := w.st.PutUnindexed(ctx, d.NodeID, d.VersionID); err != nil {
-					return 0, err
+				if !send(indexWork{large: store.SearchEntry{Doc: d}, unreadable: err}) {
+					return
 				}
 				continue
 			}
 		}
-		if len(text) <= store.SmallSearchBytes {
-			batch = append(batch, store.SearchEntry{Doc: d, VersionID: v.ID, Text: text, Rank: rankDoc(names[d.NodeID], raw)})
-			if batchBytes += len(text) + 1; batchBytes >= store.SmallSearchBytes {
-				if err := flush(); err != nil {
-					return 0, err
-				}
+		e := store.SearchEntry{Doc: d, VersionID: v.ID, Text: text, Rank: rankDoc(names[d.NodeID], raw)}
+		if len(text) > store.SmallSearchBytes {
+			if !send(indexWork{large: e}) {
+				return
 			}
 			continue
 		}
-		rd := rankDoc(names[d.NodeID], raw)
-		if _, err := w.st.WriteSearchText(ctx, d, v.ID, text, &rd); err != nil {
-			return 0, err
+		w.st.PrepareSearchEntry(&e)
+		batch = append(batch, e)
+		if batchBytes += len(text) + 1; batchBytes >= store.SmallSearchBytes {
+			if !send(indexWork{batch: batch}) {
+				return
+			}
+			batch, batchBytes = nil, 0
 		}
 	}
-	if err := flush(); err != nil {
-		return 0, err
+	if len(batch) > 0 {
+		send(indexWork{batch: batch})
 	}
-	return len(docs), nil
 }
 
 // readBody returns the text the trigram index holds for a version,
