@@ -51,3 +51,10 @@ func (s *Store) SetJobUpdatedAt(ctx context.Context, id int64, at time.Time) err
 func (s *Store) RewriteAuditTarget(ctx context.Context, id int64, target string) error {
 	return s.db.WithContext(ctx).Model(&AuditEvent{}).Where("id = ?", id).Update("target", target).Error
 }
+
+// RankTermsOf counts the word postings PostgreSQL's index holds for a node.
+func (s *Store) RankTermsOf(ctx context.Context, nodeID int64) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Raw(`SELECT COUNT(*) FROM rank_terms WHERE node_id = ?`, nodeID).Scan(&n).Error
+	return n, err
+}

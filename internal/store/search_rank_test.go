@@ -63,3 +63,32 @@ func TestRankDocFollowsItsFile(t *testing.T) {
 		}
 	})
 }
+
+// TestRankPostingsGoWithTheirFile: PostgreSQL's postings, written without
+// a foreign key to their file's entry, still go when the file does.
+func TestRankPostingsGoWithTheirFile(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		if dialect != store.DialectPostgres {
+			t.Skip("the word postings are PostgreSQL's")
+		}
+		t.Parallel()
+		ctx := context.Background()
+		st, _, n := aliceWithFile(t, dialect)
+		if err := st.MarkSearchPending(ctx, n.ID, 1); err != nil {
+			t.Fatal(err)
+		}
+		doc := store.RankDoc{Name: store.RankText{Words: "a md"}, Body: store.RankText{Words: "quokkas sleep in burrows"}}
+		if ok, err := st.WriteSearchText(ctx, store.SearchDoc{NodeID: n.ID, VersionID: 1, Pending: true}, 1, "quokkas sleep in burrows", &doc); err != nil || !ok {
+			t.Fatalf("write: %v %v", ok, err)
+		}
+		if got, err := st.RankTermsOf(ctx, n.ID); err != nil || got < 4 {
+			t.Fatalf("postings written: %d, %v", got, err)
+		}
+		if err := st.DeleteNode(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := st.RankTermsOf(ctx, n.ID); err != nil || got != 0 {
+			t.Fatalf("postings left after the file went: %d, %v", got, err)
+		}
+	})
+}

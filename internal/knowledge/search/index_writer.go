@@ -5,11 +5,13 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -153,30 +155,52 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 	pctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go w.prepare(pctx, docs, bodies, names, work)
-	for wk := range work {
-		var err error
-		switch {
-		case wk.unreadable != nil:
-			// Searches go on reading it in full and say so if they cannot.
-			slog.Warn("search index: a file's text cannot be read; searches read it in full", "node", wk.large.Doc.NodeID, "err", wk.unreadable)
-			err = w.st.PutUnindexed(ctx, wk.large.Doc.NodeID, wk.large.Doc.VersionID)
-		case wk.batch != nil:
-			start := time.Now()
-			if _, err = w.st.WriteSearchEntries(ctx, wk.batch); err == nil {
-				// As after a large file's chunk: others get the write lock.
-				w.st.Pause(ctx, time.Since(start))
-			}
-		default:
-			_, err = w.st.WriteSearchText(ctx, wk.large.Doc, wk.large.VersionID, wk.large.Text, &wk.large.Rank)
-		}
-		if err != nil {
-			return 0, err
-		}
+	// PostgreSQL's own CPU is most of an index write there, so batches go
+	// to it on as many connections as there are cores; SQLite has one
+	// writer.
+	writers := 1
+	if w.st.Dialect() == store.DialectPostgres {
+		writers = runtime.GOMAXPROCS(0)
 	}
-	if err := ctx.Err(); err != nil {
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Go(func() {
+			for wk := range work {
+				if errs[i] == nil {
+					if errs[i] = w.write(ctx, wk); errs[i] != nil {
+						stop()
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := cmp.Or(errors.Join(errs...), ctx.Err()); err != nil {
 		return 0, err
 	}
 	return len(docs), nil
+}
+
+// write writes one piece of work of the index writer.
+func (w *Index) write(ctx context.Context, wk indexWork) error {
+	switch {
+	case wk.unreadable != nil:
+		// Searches go on reading it in full and say so if they cannot.
+		slog.Warn("search index: a file's text cannot be read; searches read it in full", "node", wk.large.Doc.NodeID, "err", wk.unreadable)
+		return w.st.PutUnindexed(ctx, wk.large.Doc.NodeID, wk.large.Doc.VersionID)
+	case wk.batch != nil:
+		start := time.Now()
+		if _, err := w.st.WriteSearchEntries(ctx, wk.batch); err != nil {
+			return err
+		}
+		// As after a large file's chunk: others get the write lock.
+		w.st.Pause(ctx, time.Since(start))
+		return nil
+	default:
+		_, err := w.st.WriteSearchText(ctx, wk.large.Doc, wk.large.VersionID, wk.large.Text, &wk.large.Rank)
+		return err
+	}
 }
 
 // indexWork is what the index writer writes next: a batch of small
