@@ -60,6 +60,7 @@ func (s *Store) WriteSearchEntries(ctx context.Context, es []SearchEntry) (int, 
 
 func (tx *Store) writeSearchEntriesPG(es []SearchEntry) (int, error) {
 	written := 0
+	var ps []postings
 	for _, e := range es {
 		d := e.Doc
 		if still, err := tx.stillPending(d); err != nil || !still {
@@ -68,8 +69,12 @@ func (tx *Store) writeSearchEntriesPG(es []SearchEntry) (int, error) {
 			}
 			continue
 		}
-		if err := tx.writeRankPostingsTx(d, e.Rank); err != nil {
+		p, ok, err := tx.putRankDoc(d, e.Rank)
+		if err != nil {
 			return 0, err
+		}
+		if ok {
+			ps = append(ps, p)
 		}
 		res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?
 WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(e.Text), d.NodeID, d.VersionID)
@@ -78,7 +83,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(
 		}
 		written += int(res.RowsAffected)
 	}
-	return written, nil
+	return written, tx.insertPostings(ps)
 }
 
 // writeSearchEntriesSQLite writes the plain tables' rows of every entry
