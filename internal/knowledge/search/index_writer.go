@@ -51,6 +51,10 @@ func NewIndex(st *store.Store, blobs *blob.Store, tree *knowledge.Tree) *Index {
 // indexBatch is how many pending files one pass reads.
 const indexBatch = 200
 
+// maxPostgresWriters bounds the index writer's connections on PostgreSQL
+// (the store opens at most 20).
+const maxPostgresWriters = 4
+
 // Kick starts the writer, or has the running one look again once done.
 func (w *Index) Kick() {
 	w.mu.Lock()
@@ -156,11 +160,11 @@ func (w *Index) writePending(ctx context.Context) (int, error) {
 	defer stop()
 	go w.prepare(pctx, docs, bodies, names, work)
 	// PostgreSQL's own CPU is most of an index write there, so batches go
-	// to it on as many connections as there are cores; SQLite has one
-	// writer.
+	// to it on as many connections as there are cores, up to a few of the
+	// pool's, which requests need; SQLite has one writer.
 	writers := 1
 	if w.st.Dialect() == store.DialectPostgres {
-		writers = runtime.GOMAXPROCS(0)
+		writers = min(runtime.GOMAXPROCS(0), maxPostgresWriters)
 	}
 	errs := make([]error, writers)
 	var wg sync.WaitGroup
