@@ -85,15 +85,31 @@ type Pending struct {
 	s       *Store
 	tmpPath string
 	index   []int64
-	// synced is set once the staged bytes are on disk: Put does not wait
-	// for that, so that many files staged together are flushed with one
-	// call (Sync) rather than one each.
+	// synced is set once the staged bytes are on disk (Put; PutLater
+	// leaves it to Sync).
 	synced bool
 }
 
-// Put streams r into the staging area, hashing and indexing it; more than
-// limit bytes gives ErrTooLarge and leaves nothing behind.
+// Put streams r into the staging area, hashing and indexing it, and
+// flushes it to disk, so that no transaction committing it waits for
+// the disk; more than limit bytes gives ErrTooLarge and leaves nothing
+// behind.
 func (s *Store) Put(r io.Reader, limit int64) (*Pending, error) {
+	p, err := s.PutLater(r, limit)
+	if err != nil {
+		return nil, err
+	}
+	if err := Sync(p); err != nil {
+		p.Abort()
+		return nil, err
+	}
+	return p, nil
+}
+
+// PutLater is Put without the flush: for many files staged together,
+// which the caller flushes with one Sync before the transaction that
+// commits them (Commit flushes what it was not given).
+func (s *Store) PutLater(r io.Reader, limit int64) (*Pending, error) {
 	f, err := os.CreateTemp(s.tmp, "upload-*") // 0600
 	if err != nil {
 		return nil, fmt.Errorf("stage blob: %w", err)

@@ -13,8 +13,7 @@ const fewToSync = 32
 
 // Sync makes the staged bytes of ps durable before a row names them: a
 // crash after the row's commit must not find a blob with its bytes lost.
-// Commit syncs what was not; staging many files and syncing them
-// together saves a disk flush per file.
+// Files staged with PutLater and synced together save a disk flush each.
 func Sync(ps ...*Pending) error {
 	var todo []*Pending
 	for _, p := range ps {

@@ -45,7 +45,7 @@ func (t *Tree) decodeStaged(f Staged) (*decoded, error) {
 	if !ok {
 		return nil, nil // binary: no text body until a parse finds one
 	}
-	body, err := t.stageText(text)
+	body, err := t.stageTextLater(text)
 	if err != nil {
 		return nil, fmt.Errorf("stage decoded text of %s: %w", f.Name, err)
 	}
@@ -84,7 +84,7 @@ func (t *Tree) extractStaged(f Staged) (*decoded, error) {
 	if err != nil {
 		return nil, nil
 	}
-	body, err := t.stageText(res.Text)
+	body, err := t.stageTextLater(res.Text)
 	if err != nil {
 		return nil, fmt.Errorf("stage extracted text of %s: %w", f.Name, err)
 	}

@@ -31,6 +31,12 @@ func (t *Tree) stageText(text string) (*blob.Pending, error) {
 	return t.blobs.Put(strings.NewReader(text), int64(len(text))+1)
 }
 
+// stageTextLater is stageText for an upload's decoded texts, which its
+// commit flushes with its files (blob.PutLater).
+func (t *Tree) stageTextLater(text string) (*blob.Pending, error) {
+	return t.blobs.PutLater(strings.NewReader(text), int64(len(text))+1)
+}
+
 // SaveL2 stores an extraction of the raw version source as the file's next
 // L2 body unless the latest one has the same text and source, and returns
 // the L2 version in place with whether it was added. The version is

@@ -80,7 +80,8 @@ func (t *Tree) StagePath(rel string, parents bool, r io.Reader) (Staged, error) 
 
 func (t *Tree) stage(name string, r io.Reader) (Staged, error) {
 	defer t.st.Staging()()
-	p, err := t.blobs.Put(r, t.maxUpload)
+	// Flushed with the upload's other files before its commit.
+	p, err := t.blobs.PutLater(r, t.maxUpload)
 	if errors.Is(err, blob.ErrTooLarge) {
 		return Staged{}, apierr.TooLarge(apierr.CodeFileTooLarge, "%s is larger than the upload limit of %d bytes", name, t.maxUpload).WithDetail("file", name).WithDetail("limit_bytes", t.maxUpload)
 	}

@@ -1,9 +1,6 @@
 package store
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // RankText is one column of a file's entry in the word index, cut by the
 // caller (package rank): Words for a stemming tokenizer, CJK the Chinese
@@ -21,20 +18,15 @@ const maxRankTSBytes = 512 << 10
 func (tx *Store) writeRankFTS(d SearchDoc, doc RankDoc) error {
 	join := func(t RankText) string {
 		if t.CJK == "" {
-			return clean(t.Words)
+			return cleanSearchText(t.Words)
 		}
-		return clean(t.Words + "\n" + t.CJK)
+		return cleanSearchText(t.Words + "\n" + t.CJK)
 	}
 	if err := tx.db.Exec(`DELETE FROM rank_fts WHERE rowid = ?`, d.NodeID).Error; err != nil {
 		return err
 	}
 	return tx.db.Exec(`INSERT INTO rank_fts (rowid, name, title, headings, body) VALUES (?, ?, ?, ?, ?)`,
 		d.NodeID, join(doc.Name), join(doc.Title), join(doc.Headings), join(doc.Body)).Error
-}
-
-// clean keeps text the databases accept: no NUL, valid UTF-8.
-func clean(s string) string {
-	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", " "), "\uFFFD")
 }
 
 func clipBytes(s string, n int) string {

@@ -63,8 +63,8 @@ ON CONFLICT (node_id) DO UPDATE SET len = excluded.len`,
 		return postings{}, false, err
 	}
 	return postings{NodeID: d.NodeID,
-		NW: clean(doc.Name.Words), NC: clean(doc.Name.CJK), TW: clean(doc.Title.Words), TC: clean(doc.Title.CJK),
-		HW: clean(doc.Headings.Words), HC: clean(doc.Headings.CJK), BW: clean(body.Words), BC: clean(body.CJK)}, true, nil
+		NW: cleanSearchText(doc.Name.Words), NC: cleanSearchText(doc.Name.CJK), TW: cleanSearchText(doc.Title.Words), TC: cleanSearchText(doc.Title.CJK),
+		HW: cleanSearchText(doc.Headings.Words), HC: cleanSearchText(doc.Headings.CJK), BW: cleanSearchText(body.Words), BC: cleanSearchText(body.CJK)}, true, nil
 }
 
 // insertPostings writes the postings of files whose rank_docs rows are
