@@ -171,3 +171,22 @@ func TestSyncMarksStagedBlobsDurable(t *testing.T) {
 		t.Fatalf("Commit: %v, synced %v", err, one.synced)
 	}
 }
+
+// A text whose index file is lost is still read right, counted from its
+// start, rather than as ending at its first checkpoint.
+func TestReadCharsWithoutItsIndex(t *testing.T) {
+	t.Parallel()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runes := []rune(strings.Repeat("ab€", Stride))
+	p := putString(t, s, string(runes), false)
+	if err := os.Remove(s.path(p.Hash) + ".idx"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ReadChars(p.Hash, 2*Stride+5, 20)
+	if want := string(runes[2*Stride+5 : 2*Stride+25]); err != nil || got != want {
+		t.Fatalf("got %q, %v; want %q", got, err, want)
+	}
+}

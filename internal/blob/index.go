@@ -117,9 +117,9 @@ func (s *Store) putIndex(ctx context.Context, hash string, index []int64) error 
 }
 
 // checkpoint returns the byte offset of code point k*Stride (k ≥ 1),
-// reading those 8 bytes of the index alone; ok is false when the text
-// has no such code point (its index is shorter, or absent for a text
-// shorter than Stride).
+// reading those 8 bytes of the index alone; ok is false when the index
+// has no such checkpoint (shorter, or absent: a text shorter than Stride
+// has none).
 func (s *Store) checkpoint(hash string, k int64) (off int64, ok bool, err error) {
 	f, err := s.b.Open(context.Background(), indexKey(hash))
 	if errors.Is(err, os.ErrNotExist) {

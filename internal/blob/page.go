@@ -16,8 +16,14 @@ func (s *Store) ReadChars(hash string, offset, limit int64) (string, error) {
 	if k > 0 {
 		var ok bool
 		var err error
-		if start, ok, err = s.checkpoint(hash, k); err != nil || !ok {
-			return "", err // !ok: offset is past the text's end
+		if start, ok, err = s.checkpoint(hash, k); err != nil {
+			return "", err
+		}
+		if !ok {
+			// No such checkpoint: a text shorter than the offset, or one
+			// whose index is lost. Counting from the start is right for
+			// both, and short for the first.
+			k, start = 0, 0
 		}
 	}
 	f, err := s.Open(hash)
