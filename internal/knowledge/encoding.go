@@ -123,15 +123,22 @@ func saveDecoded(ctx context.Context, tx *store.Store, n store.Node, d *decoded)
 	if err := CommitBlobs(ctx, tx, d.body); err != nil {
 		return err
 	}
+	if d.extracted == nil {
+		if err := tx.SetEncoding(ctx, src.ID, d.enc); err != nil {
+			return err
+		}
+	}
+	return tx.AddVersion(ctx, d.version(n, src))
+}
+
+// version is the L2 body d makes of node n's upload src.
+func (d *decoded) version(n store.Node, src store.FileVersion) *store.FileVersion {
 	if d.extracted != nil {
-		return tx.AddVersion(ctx, l2Version(n, d.body.Info, *d.extracted, src))
+		return l2Version(n, d.body.Info, *d.extracted, src)
 	}
-	if err := tx.SetEncoding(ctx, src.ID, d.enc); err != nil {
-		return err
-	}
-	return tx.AddVersion(ctx, &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: d.body.Hash,
+	return &store.FileVersion{NodeID: n.ID, Body: store.BodyL2, BlobHash: d.body.Hash,
 		Size: d.body.Size, IsText: true, CharCount: d.body.Chars, MediaType: "text/plain; charset=utf-8",
-		SourceVersionID: &src.ID, Encoding: d.enc})
+		SourceVersionID: &src.ID, Encoding: d.enc}
 }
 
 // encodingOf names the encoding of a file's uploaded bytes when they are

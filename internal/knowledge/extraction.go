@@ -16,19 +16,20 @@ import (
 // workers (internal/ingest) parse them after the write commits, with no
 // model. A document whose current upload is parsed needs no row.
 func (t *Tree) markExtractions(ctx context.Context, tx *store.Store, bodies map[int64]map[string]store.FileVersion, ids []int64) (int, error) {
-	var unparsed []int64
+	var unparsed, parsed []int64
 	for _, id := range ids {
 		raw, ok := bodies[id][store.BodyRaw]
 		if !ok {
 			continue
 		}
 		if l2, ok := bodies[id][store.BodyL2]; ok && parsedFrom(l2, raw) {
-			if err := tx.DropExtraction(ctx, id); err != nil {
-				return 0, err
-			}
+			parsed = append(parsed, id)
 			continue
 		}
 		unparsed = append(unparsed, id)
+	}
+	if err := tx.DropExtractions(ctx, parsed); err != nil {
+		return 0, err
 	}
 	if len(unparsed) == 0 {
 		return 0, nil
@@ -37,17 +38,13 @@ func (t *Tree) markExtractions(ctx context.Context, tx *store.Store, bodies map[
 	if err != nil {
 		return 0, err
 	}
-	marked := 0
+	var marks []store.ExtractionMark
 	for _, n := range nodes {
-		if !extract.Supported(n.Name) {
-			continue
+		if extract.Supported(n.Name) {
+			marks = append(marks, store.ExtractionMark{UserID: n.UserID, NodeID: n.ID, VersionID: bodies[n.ID][store.BodyRaw].ID})
 		}
-		if err := tx.MarkExtraction(ctx, n.UserID, n.ID, bodies[n.ID][store.BodyRaw].ID); err != nil {
-			return 0, err
-		}
-		marked++
 	}
-	return marked, nil
+	return len(marks), tx.MarkExtractions(ctx, marks)
 }
 
 // BackfillExtractions marks, once per database, the documents stored

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"slices"
 
 	"github.com/knowspace/knowspace/internal/store"
 )
@@ -33,6 +34,7 @@ func (t *Tree) MarkForIndex(ctx context.Context, tx *store.Store, ids ...int64) 
 	if len(ids) == 0 {
 		return 0, nil
 	}
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	bodies, err := tx.LatestBodies(ctx, ids)
 	if err != nil {
 		return 0, err
@@ -46,7 +48,7 @@ func (t *Tree) MarkForIndex(ctx context.Context, tx *store.Store, ids ...int64) 
 	if err != nil {
 		return 0, err
 	}
-	pending := 0
+	var pending []store.SearchDoc
 	for _, id := range ids {
 		v, ok := TextBody(bodies[id])
 		d, has := docs[id]
@@ -58,14 +60,13 @@ func (t *Tree) MarkForIndex(ctx context.Context, tx *store.Store, ids ...int64) 
 		case v.Size > t.maxIndexed:
 			err = tx.PutUnindexed(ctx, v.NodeID, v.ID)
 		default:
-			err = tx.MarkSearchPending(ctx, v.NodeID, v.ID)
-			pending++
+			pending = append(pending, store.SearchDoc{NodeID: v.NodeID, VersionID: v.ID})
 		}
 		if err != nil {
 			return 0, err
 		}
 	}
-	return pending, nil
+	return len(pending), tx.MarkSearchPendingAll(ctx, pending)
 }
 
 // remarkRenamed has the index writer take a renamed file's text again:

@@ -198,7 +198,7 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 	var nodes []store.Node
 	err = t.Mutate(ctx, own, func(tx *store.Store) error {
 		nodes = nodes[:0]
-		var changed []store.Node
+		put := make([]store.Node, len(files))
 		if x.guard != nil {
 			if err := x.guard(tx); err != nil {
 				return err
@@ -217,16 +217,26 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 		if err := CommitBlobs(ctx, tx, pending...); err != nil {
 			return err
 		}
-		folders := map[string]store.Node{"": dir}
+		folders := folderSet{rel: map[string]store.Node{"": dir}, made: map[int64]bool{}}
+		if x.top != "" {
+			folders.made[dir.ID] = true
+		}
 		for _, d := range x.dirs {
 			if _, err := ensureFolders(ctx, tx, own, folders, d); err != nil {
 				return err
 			}
 		}
+		// Files landing in a folder this commit made cannot meet a name
+		// already taken: they are written together, after the others.
+		news := newFiles{bulk: !namesFolder(files, x.dirs)}
 		for i, f := range files {
 			dir, err := ensureFolders(ctx, tx, own, folders, f.Dir)
 			if err != nil {
 				return ForFile(err, f.rel())
+			}
+			if news.bulk && folders.made[dir.ID] {
+				news.add(i, dir)
+				continue
 			}
 			name, err := resolveConflict(ctx, tx, own, dir, f.Name, onConflict)
 			if err != nil {
@@ -242,10 +252,13 @@ func (t *Tree) commitStaged(ctx context.Context, c kb.Caller, raw string, files 
 			if _, err := t.MarkForIndex(ctx, tx, n.ID); err != nil {
 				return err
 			}
-			nodes = append(nodes, n)
-			changed = append(changed, n)
+			put[i] = n
 		}
-		if err := MarkChanged(ctx, tx, own, changed...); err != nil {
+		if err := t.putNewFiles(ctx, tx, own, Author(c, own), news, files, texts, put); err != nil {
+			return err
+		}
+		nodes = append(nodes, put...)
+		if err := MarkChanged(ctx, tx, own, put...); err != nil {
 			return err
 		}
 		if x.done != nil {
@@ -275,15 +288,21 @@ func itemsOf(owner string, nodes []store.Node) []Item {
 	return items
 }
 
+// folderSet holds the folders an upload has found or made, by path below
+// its target (rel[""] is the target), and which of them this upload made.
+type folderSet struct {
+	rel  map[string]store.Node
+	made map[int64]bool
+}
+
 // ensureFolders finds or creates the folders segs below the upload's
-// target (folders[""]), inside the upload's transaction, so a failed upload
-// leaves no folder behind either. folders caches what this upload has
-// found, by relative path.
-func ensureFolders(ctx context.Context, tx *store.Store, c kb.Caller, folders map[string]store.Node, segs []string) (store.Node, error) {
-	parent := folders[""]
+// target, inside the upload's transaction, so a failed upload leaves no
+// folder behind either.
+func ensureFolders(ctx context.Context, tx *store.Store, c kb.Caller, folders folderSet, segs []string) (store.Node, error) {
+	parent := folders.rel[""]
 	for i, name := range segs {
 		rel := strings.Join(segs[:i+1], "/")
-		if n, ok := folders[rel]; ok {
+		if n, ok := folders.rel[rel]; ok {
 			parent = n
 			continue
 		}
@@ -297,10 +316,11 @@ func ensureFolders(ctx context.Context, tx *store.Store, c kb.Caller, folders ma
 			if err := tx.CreateNode(ctx, &n); err != nil {
 				return store.Node{}, err
 			}
+			folders.made[n.ID] = true
 		case err != nil:
 			return store.Node{}, err
 		}
-		folders[rel], parent = n, n
+		folders.rel[rel], parent = n, n
 	}
 	return parent, nil
 }
@@ -345,18 +365,25 @@ func putFile(ctx context.Context, tx *store.Store, c kb.Caller, by *int64, dir s
 			return store.Node{}, err
 		}
 	}
+	v := newVersion(n.ID, by, name, info, body)
+	if err := tx.AddVersion(ctx, &v); err != nil {
+		return store.Node{}, err
+	}
+	return tx.NodeByPath(ctx, c.ID, p)
+}
+
+// newVersion is the version of body that bytes info, stored under name,
+// make of node id; by wrote them when it is not the owner.
+func newVersion(id int64, by *int64, name string, info blob.Info, body string) store.FileVersion {
 	text := info.ValidUTF8 && !info.HasNUL && !extract.IsDocument(name)
 	v := store.FileVersion{
-		NodeID: n.ID, Body: body, BlobHash: info.Hash, Size: info.Size,
+		NodeID: id, Body: body, BlobHash: info.Hash, Size: info.Size,
 		IsText: text, MediaType: mediaType(name, info.Head), AuthorID: by,
 	}
 	if text {
 		v.CharCount = info.Chars
 	}
-	if err := tx.AddVersion(ctx, &v); err != nil {
-		return store.Node{}, err
-	}
-	return tx.NodeByPath(ctx, c.ID, p)
+	return v
 }
 
 func mediaType(name string, head []byte) string {

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"hash/fnv"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // blobLockClass is the first key of every blob advisory lock, so blob locks
@@ -37,12 +39,14 @@ func (s *Store) LockBlobs(ctx context.Context, hashes []string) error {
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
-	for _, k := range keys {
-		if err := s.db.WithContext(ctx).Exec("SELECT pg_advisory_xact_lock(?, ?)", blobLockClass, k).Error; err != nil {
-			return translate(err)
-		}
+	// One statement for all: a function scan yields the array's elements
+	// in order, so the locks are taken in key order still.
+	list := make([]string, len(keys))
+	for i, k := range keys {
+		list[i] = strconv.Itoa(int(k))
 	}
-	return nil
+	return translate(s.db.WithContext(ctx).Exec("SELECT count(pg_advisory_xact_lock(?, k)) FROM unnest(?::int4[]) AS k",
+		blobLockClass, "{"+strings.Join(list, ",")+"}").Error)
 }
 
 // treeLockClass keys the per-user tree lock.

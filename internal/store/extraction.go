@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,18 +40,42 @@ type Extraction struct {
 // MarkExtraction records, inside the write that made upload versionID the
 // node's current one, that its text must be extracted.
 func (s *Store) MarkExtraction(ctx context.Context, userID, nodeID, versionID int64) error {
-	return translate(s.db.WithContext(ctx).Exec(`INSERT INTO extractions (node_id, user_id, version_id, state, attempts, error_code, error_message, lease_owner, lease_expires_at, updated_at)
-VALUES (?, ?, ?, 'pending', 0, '', '', '', NULL, ?)
-ON CONFLICT (node_id) DO UPDATE SET user_id = excluded.user_id, version_id = excluded.version_id, state = 'pending', attempts = 0,
-  error_code = '', error_message = '', lease_owner = '', lease_expires_at = NULL, updated_at = excluded.updated_at,
-  pages_read = 0, pages_of = 0`,
-		nodeID, userID, versionID, now()).Error)
+	return s.MarkExtractions(ctx, []ExtractionMark{{UserID: userID, NodeID: nodeID, VersionID: versionID}})
 }
 
-// DropExtraction forgets a node's extraction: its current upload needs
-// none (it is text, or already parsed).
-func (s *Store) DropExtraction(ctx context.Context, nodeID int64) error {
-	return translate(s.db.WithContext(ctx).Exec(`DELETE FROM extractions WHERE node_id = ?`, nodeID).Error)
+// ExtractionMark names an upload whose text must be extracted.
+type ExtractionMark struct{ UserID, NodeID, VersionID int64 }
+
+// MarkExtractions is MarkExtraction of many nodes, each at most once, a
+// few hundred a statement.
+func (s *Store) MarkExtractions(ctx context.Context, marks []ExtractionMark) error {
+	at := now()
+	for part := range slices.Chunk(marks, rowsPerStatement) {
+		args := make([]any, 0, 4*len(part))
+		for _, m := range part {
+			args = append(args, m.NodeID, m.UserID, m.VersionID, at)
+		}
+		err := s.db.WithContext(ctx).Exec(`INSERT INTO extractions (node_id, user_id, version_id, state, attempts, error_code, error_message, lease_owner, lease_expires_at, updated_at)
+VALUES `+valueRows(len(part), "(?, ?, ?, 'pending', 0, '', '', '', NULL, ?)")+`
+ON CONFLICT (node_id) DO UPDATE SET user_id = excluded.user_id, version_id = excluded.version_id, state = 'pending', attempts = 0,
+  error_code = '', error_message = '', lease_owner = '', lease_expires_at = NULL, updated_at = excluded.updated_at,
+  pages_read = 0, pages_of = 0`, args...).Error
+		if err != nil {
+			return translate(err)
+		}
+	}
+	return nil
+}
+
+// DropExtractions forgets the nodes' extractions: their current uploads
+// need none (they are text, or already parsed).
+func (s *Store) DropExtractions(ctx context.Context, nodeIDs []int64) error {
+	for part := range slices.Chunk(nodeIDs, rowsPerStatement) {
+		if err := s.db.WithContext(ctx).Exec(`DELETE FROM extractions WHERE node_id IN ?`, part).Error; err != nil {
+			return translate(err)
+		}
+	}
+	return nil
 }
 
 // claimExtractionSQL leases the next waiting extraction (or one whose

@@ -107,10 +107,13 @@ func (s *Store) CreateNode(ctx context.Context, n *Node) error {
 	return translate(s.db.WithContext(ctx).Create(n).Error)
 }
 
-// CreateNodes inserts ns a few hundred rows per statement, for seeds that
-// bypass the upload path (benchmarks of large folders); it sets their ids.
+// CreateNodes inserts ns a few hundred rows per statement; it sets their
+// ids.
 func (s *Store) CreateNodes(ctx context.Context, ns []Node) error {
-	return translate(s.db.WithContext(ctx).CreateInBatches(ns, 500).Error)
+	if len(ns) == 0 {
+		return nil
+	}
+	return translate(s.db.WithContext(ctx).CreateInBatches(ns, rowsPerStatement).Error)
 }
 
 // TouchNode records a new size and modification time.

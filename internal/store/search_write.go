@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -24,8 +25,24 @@ const (
 // the node's text body, that the index must take it. Until the index
 // writer has (WriteSearchText), every search reads the body in full.
 func (s *Store) MarkSearchPending(ctx context.Context, nodeID, versionID int64) error {
-	return translate(s.db.WithContext(ctx).Exec(`INSERT INTO search_docs (node_id, version_id, indexed, pending) VALUES (?, ?, false, true)
-ON CONFLICT (node_id) DO UPDATE SET version_id = excluded.version_id, indexed = false, pending = true`, nodeID, versionID).Error)
+	return s.MarkSearchPendingAll(ctx, []SearchDoc{{NodeID: nodeID, VersionID: versionID}})
+}
+
+// MarkSearchPendingAll is MarkSearchPending of many nodes, each at most
+// once, a few hundred a statement.
+func (s *Store) MarkSearchPendingAll(ctx context.Context, docs []SearchDoc) error {
+	for part := range slices.Chunk(docs, rowsPerStatement) {
+		args := make([]any, 0, 2*len(part))
+		for _, d := range part {
+			args = append(args, d.NodeID, d.VersionID)
+		}
+		err := s.db.WithContext(ctx).Exec(`INSERT INTO search_docs (node_id, version_id, indexed, pending) VALUES `+valueRows(len(part), "(?, ?, false, true)")+`
+ON CONFLICT (node_id) DO UPDATE SET version_id = excluded.version_id, indexed = false, pending = true`, args...).Error
+		if err != nil {
+			return translate(err)
+		}
+	}
+	return nil
 }
 
 // PendingSearchDocs returns up to limit bodies waiting for the index.

@@ -53,6 +53,19 @@ func (s *Store) AddVersion(ctx context.Context, v *FileVersion) error {
 	return translate(s.db.WithContext(ctx).Create(v).Error)
 }
 
+// AddFirstVersions stores vs, each the first version of its node's body
+// (nodes this transaction made), a few hundred rows per statement; it sets
+// their ids and numbers.
+func (s *Store) AddFirstVersions(ctx context.Context, vs []FileVersion) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	for i := range vs {
+		vs[i].Version = 1
+	}
+	return translate(s.db.WithContext(ctx).CreateInBatches(vs, rowsPerStatement).Error)
+}
+
 // LatestVersion returns the newest version of a node's body.
 func (s *Store) LatestVersion(ctx context.Context, nodeID int64, body string) (FileVersion, error) {
 	var v FileVersion
