@@ -14,18 +14,27 @@ type SearchEntry struct {
 	VersionID int64
 	Text      string
 	Rank      RankDoc
-	// grams are SQLite's trigram terms of Text, when PrepareSearchEntry
-	// cut them ahead of the write.
-	grams *string
+	// grams are the trigrams of Text, when PrepareSearchEntry cut them
+	// ahead of the write.
+	grams *entryGrams
+}
+
+// entryGrams are a text's distinct trigrams as the dialect's index takes
+// them.
+type entryGrams struct {
+	terms string  // SQLite: FTS5 terms
+	keys  []int64 // PostgreSQL: int8 keys
 }
 
 // PrepareSearchEntry does the part of writing e that needs no database,
-// so that it can run while another batch is written: on SQLite, cutting
-// the text's trigrams.
+// so that it can run while another batch is written: cutting the text's
+// trigrams.
 func (s *Store) PrepareSearchEntry(e *SearchEntry) {
+	text := cleanSearchText(e.Text)
 	if s.dialect == DialectSQLite {
-		g := gramTerms(cleanSearchText(e.Text))
-		e.grams = &g
+		e.grams = &entryGrams{terms: gramTerms(text)}
+	} else {
+		e.grams = &entryGrams{keys: gramKeys(text)}
 	}
 }
 
@@ -36,32 +45,30 @@ func (s *Store) PrepareSearchEntry(e *SearchEntry) {
 // how many were written.
 func (s *Store) WriteSearchEntries(ctx context.Context, es []SearchEntry) (int, error) {
 	written := 0
-	var terms []string // SQLite's trigram terms, cut before the write lock is taken
-	if s.dialect == DialectSQLite {
-		terms = make([]string, len(es))
-		for i, e := range es {
-			if e.grams == nil {
-				s.PrepareSearchEntry(&e)
-			}
-			terms[i] = *e.grams
+	// Cut before the write lock is taken.
+	grams := make([]entryGrams, len(es))
+	for i, e := range es {
+		if e.grams == nil {
+			s.PrepareSearchEntry(&e)
 		}
+		grams[i] = *e.grams
 	}
 	err := s.InTx(ctx, func(tx *Store) error {
 		var err error
 		if tx.dialect == DialectPostgres {
-			written, err = tx.writeSearchEntriesPG(es)
+			written, err = tx.writeSearchEntriesPG(es, grams)
 		} else {
-			written, err = tx.writeSearchEntriesSQLite(es, terms)
+			written, err = tx.writeSearchEntriesSQLite(es, grams)
 		}
 		return err
 	})
 	return written, err
 }
 
-func (tx *Store) writeSearchEntriesPG(es []SearchEntry) (int, error) {
+func (tx *Store) writeSearchEntriesPG(es []SearchEntry, grams []entryGrams) (int, error) {
 	written := 0
 	var ps []postings
-	for _, e := range es {
+	for i, e := range es {
 		d := e.Doc
 		if still, err := tx.stillPending(d); err != nil || !still {
 			if err != nil {
@@ -76,8 +83,8 @@ func (tx *Store) writeSearchEntriesPG(es []SearchEntry) (int, error) {
 		if ok {
 			ps = append(ps, p)
 		}
-		res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?
-WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(e.Text), d.NodeID, d.VersionID)
+		res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?, grams = ?
+WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(e.Text), gramArray(grams[i].keys), d.NodeID, d.VersionID)
 		if res.Error != nil {
 			return 0, res.Error
 		}
@@ -94,7 +101,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(
 // table and cost more than everything else of the entry together
 // (profiled on a 10,000-file library). In this order the terms of the
 // whole batch are flushed once, at the commit.
-func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry, terms []string) (int, error) {
+func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry, grams []entryGrams) (int, error) {
 	type row struct {
 		e     *SearchEntry
 		terms string
@@ -126,7 +133,7 @@ func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry, terms []string) (int
 WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, d.NodeID, d.VersionID).Error; err != nil {
 			return 0, err
 		}
-		rows = append(rows, row{e, terms[i], id})
+		rows = append(rows, row{e, grams[i].terms, id})
 	}
 	for _, r := range rows {
 		if err := tx.writeRankFTS(r.e.Doc, r.e.Rank); err != nil {

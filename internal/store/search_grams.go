@@ -3,9 +3,12 @@ package store
 import (
 	"encoding/hex"
 	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // SQLite's trigram index gets each chunk's distinct trigrams, not its
@@ -99,6 +102,37 @@ func gramTerms(text string) string {
 	defer gramSets.Put(set)
 	terms, _ := gramChunk(set, make([]byte, 0, len(text)/4), text, 0, len(text)+1)
 	return string(terms)
+}
+
+// gramKeys is every distinct trigram of text as PostgreSQL's index holds
+// them: an int8 of the three runes' code points, 21 bits each, sorted
+// (GIN sorts what it gets, at once when it comes sorted).
+func gramKeys(text string) []int64 {
+	set := gramSets.Get().(*gramSet)
+	defer gramSets.Put(set)
+	set.reset()
+	var keys []int64
+	var r0, r1 rune
+	seen := 0
+	for _, r := range text {
+		if seen >= 2 && set.add(r0, r1, r) {
+			keys = append(keys, int64(r0)<<42|int64(r1)<<21|int64(r))
+		}
+		seen++
+		r0, r1 = r1, r
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// gramArray passes keys as one int8[] parameter; gorm would spell a
+// slice as a list of parameters.
+func gramArray(keys []int64) pgtype.Array[int64] {
+	a := pgtype.Array[int64]{Elements: keys, Valid: true}
+	if len(keys) > 0 {
+		a.Dims = []pgtype.ArrayDimension{{Length: int32(len(keys)), LowerBound: 1}}
+	}
+	return a
 }
 
 // indexChunks cuts text into overlapping chunks of at most maxChunkGrams

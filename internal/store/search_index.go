@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -15,13 +16,13 @@ import (
 // finds another name in search_meta rebuilds the index at start.
 func (s *Store) SearchIndexVersion() string {
 	if s.dialect == DialectPostgres {
-		return "pg_trgm-gin-folded-1+rank-bm25-postings-1"
+		return "int8-grams-gin-folded-1+rank-bm25-postings-1"
 	}
 	return "fts5-grams-hex-folded-chunks-3+rank-porter-bigram-1"
 }
 
-// MinIndexRunes is the shortest literal the index can look up: both the
-// FTS5 trigram tokenizer and pg_trgm work on three-character grams.
+// MinIndexRunes is the shortest literal the index can look up: both
+// dialects' indexes hold three-character grams.
 const MinIndexRunes = 3
 
 // SearchDoc says which text body of a file the index holds.
@@ -102,18 +103,11 @@ func (s *Store) SearchCandidates(ctx context.Context, f FindCandidates) ([]Node,
 			Where("n.kind = ?", KindFile)
 		switch {
 		case s.dialect == DialectPostgres && dense:
-			cond, args := "d.body LIKE ? ESCAPE '\\'", []any{}
-			var parts []string
-			for _, l := range literals {
-				parts, args = append(parts, cond), append(args, "%"+escapeLike(l)+"%")
-			}
-			q = q.Where("(NOT d.indexed OR ("+strings.Join(parts, " AND ")+"))", args...)
+			cond, args := gramsMatch("d.", literals)
+			q = q.Where("(NOT d.indexed OR ("+cond+"))", args...)
 		case s.dialect == DialectPostgres:
-			match := db.Table("search_docs").Select("node_id")
-			for _, l := range literals {
-				match = match.Where(`body LIKE ? ESCAPE '\'`, "%"+escapeLike(l)+"%")
-			}
-			q = q.Where("(NOT d.indexed OR n.id IN (?))", match)
+			cond, args := gramsMatch("", literals)
+			q = q.Where("(NOT d.indexed OR n.id IN (?))", db.Table("search_docs").Select("node_id").Where(cond, args...))
 		default:
 			q = q.Where(chunkMatch(db, literals))
 		}
@@ -145,6 +139,24 @@ func (s *Store) SearchCandidates(ctx context.Context, f FindCandidates) ([]Node,
 		return err
 	})
 	return ns, translate(err)
+}
+
+// gramsMatch is PostgreSQL's condition on search_docs (its columns
+// prefixed) that the body holds every literal: the literal's trigrams
+// among the body's, from the GIN index, then the body itself.
+func gramsMatch(prefix string, literals []string) (string, []any) {
+	var parts []string
+	var args []any
+	for _, l := range literals {
+		if utf8.RuneCountInString(l) >= MinIndexRunes {
+			parts, args = append(parts, prefix+"grams @> ?"), append(args, gramArray(gramKeys(l)))
+		}
+		parts, args = append(parts, prefix+`body LIKE ? ESCAPE '\'`), append(args, "%"+escapeLike(l)+"%")
+	}
+	if len(parts) == 0 {
+		return "true", nil
+	}
+	return strings.Join(parts, " AND "), args
 }
 
 // CountFilesWithoutText counts the files below root that have no text body
