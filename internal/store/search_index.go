@@ -103,10 +103,13 @@ func (s *Store) SearchCandidates(ctx context.Context, f FindCandidates) ([]Node,
 			Where("n.kind = ?", KindFile)
 		switch {
 		case s.dialect == DialectPostgres && dense:
-			cond, args := gramsMatch("d.", literals)
+			// Rows are walked in path order, not found by the index: each
+			// is tested by its body alone, since testing its trigrams
+			// first would search every literal's in all of the body's.
+			cond, args := bodyMatch("d.", literals, false)
 			q = q.Where("(NOT d.indexed OR ("+cond+"))", args...)
 		case s.dialect == DialectPostgres:
-			cond, args := gramsMatch("", literals)
+			cond, args := bodyMatch("", literals, true)
 			q = q.Where("(NOT d.indexed OR n.id IN (?))", db.Table("search_docs").Select("node_id").Where(cond, args...))
 		default:
 			q = q.Where(chunkMatch(db, literals))
@@ -141,14 +144,14 @@ func (s *Store) SearchCandidates(ctx context.Context, f FindCandidates) ([]Node,
 	return ns, translate(err)
 }
 
-// gramsMatch is PostgreSQL's condition on search_docs (its columns
-// prefixed) that the body holds every literal: the literal's trigrams
-// among the body's, from the GIN index, then the body itself.
-func gramsMatch(prefix string, literals []string) (string, []any) {
+// bodyMatch is PostgreSQL's condition on search_docs (its columns
+// prefixed) that the body holds every literal; with grams, the literal's
+// trigrams among the body's come first, for the GIN index to find.
+func bodyMatch(prefix string, literals []string, grams bool) (string, []any) {
 	var parts []string
 	var args []any
 	for _, l := range literals {
-		if utf8.RuneCountInString(l) >= MinIndexRunes {
+		if grams && utf8.RuneCountInString(l) >= MinIndexRunes {
 			parts, args = append(parts, prefix+"grams @> ?"), append(args, gramArray(gramKeys(l)))
 		}
 		parts, args = append(parts, prefix+`body LIKE ? ESCAPE '\'`), append(args, "%"+escapeLike(l)+"%")
