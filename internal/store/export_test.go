@@ -58,3 +58,18 @@ func (s *Store) RankTermsOf(ctx context.Context, nodeID int64) (int64, error) {
 	err := s.db.WithContext(ctx).Raw(`SELECT COUNT(*) FROM rank_terms WHERE node_id = ?`, nodeID).Scan(&n).Error
 	return n, err
 }
+
+// Exec runs one statement, for tests that hold a row's lock as another
+// writer would.
+func (s *Store) Exec(ctx context.Context, query string, args ...any) error {
+	return s.db.WithContext(ctx).Exec(query, args...).Error
+}
+
+// BlocksAnother tells whether this connection holds a lock another
+// PostgreSQL backend waits for (from pg_locks: pg_stat_activity stays
+// as it was at a transaction's first look).
+func (s *Store) BlocksAnother(ctx context.Context) (bool, error) {
+	var b bool
+	err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid)))`).Scan(&b).Error
+	return b, err
+}

@@ -216,23 +216,31 @@ func (s *Store) setSearchMeta(ctx context.Context, key, value string) error {
 	}).Create(map[string]any{"k": key, "v": value}).Error)
 }
 
-// ClearSearchIndex empties the index before a rebuild.
+// ClearSearchIndex empties the index before a rebuild. On PostgreSQL it
+// first waits for the index writer's transactions: they update rows in
+// node order, and a DELETE locking rows in the table's physical order
+// meanwhile deadlocks with them.
 func (s *Store) ClearSearchIndex(ctx context.Context) error {
-	db := s.db.WithContext(ctx)
-	if s.dialect == DialectSQLite {
-		// Emptying the FTS table in one command is far cheaper than letting
-		// the trigger delete row by row.
-		if err := db.Exec(`INSERT INTO search_fts(search_fts) VALUES ('delete-all')`).Error; err != nil {
-			return translate(err)
+	return s.InTx(ctx, func(tx *Store) error {
+		if tx.dialect == DialectPostgres {
+			if err := tx.db.Exec(`LOCK TABLE search_docs IN EXCLUSIVE MODE`).Error; err != nil {
+				return err
+			}
+		} else {
+			// Emptying the FTS table in one command is far cheaper than
+			// letting the trigger delete row by row.
+			for _, q := range []string{
+				`INSERT INTO search_fts(search_fts) VALUES ('delete-all')`,
+				`DELETE FROM search_chunks`,
+				`INSERT INTO rank_fts(rank_fts) VALUES ('delete-all')`,
+			} {
+				if err := tx.db.Exec(q).Error; err != nil {
+					return err
+				}
+			}
 		}
-		if err := db.Exec(`DELETE FROM search_chunks`).Error; err != nil {
-			return translate(err)
-		}
-		if err := db.Exec(`INSERT INTO rank_fts(rank_fts) VALUES ('delete-all')`).Error; err != nil {
-			return translate(err)
-		}
-	}
-	return translate(db.Exec(`DELETE FROM search_docs`).Error)
+		return tx.db.Exec(`DELETE FROM search_docs`).Error
+	})
 }
 
 // SearchIndexBytes is the space the index takes: on PostgreSQL its table
