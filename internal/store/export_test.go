@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -72,4 +73,27 @@ func (s *Store) BlocksAnother(ctx context.Context) (bool, error) {
 	var b bool
 	err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid)))`).Scan(&b).Error
 	return b, err
+}
+
+// EnglishLexeme is what the word index holds for w on PostgreSQL.
+func EnglishLexeme(w string) (string, bool) { return englishLexeme(w) }
+
+// ServerLexemes are PostgreSQL's own english configuration's lexemes of
+// each word of text that its parser takes for a plain word.
+func (s *Store) ServerLexemes(ctx context.Context, text string) (map[string][]string, error) {
+	rows, err := s.db.WithContext(ctx).Raw(`SELECT token, COALESCE(array_to_string(lexemes, ' '), '') FROM ts_debug('english', ?) WHERE alias IN ('asciiword', 'word', 'numword')`, text).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var token string
+		var lexemes string
+		if err := rows.Scan(&token, &lexemes); err != nil {
+			return nil, err
+		}
+		out[token] = strings.Fields(lexemes)
+	}
+	return out, rows.Err()
 }

@@ -20,21 +20,22 @@ type SearchEntry struct {
 }
 
 // entryGrams are a text's distinct trigrams as the dialect's index takes
-// them.
+// them, and on PostgreSQL its word postings.
 type entryGrams struct {
-	terms string  // SQLite: FTS5 terms
-	keys  []int64 // PostgreSQL: int8 keys
+	terms    string  // SQLite: FTS5 terms
+	keys     []int64 // PostgreSQL: int8 keys
+	postings postings
 }
 
 // PrepareSearchEntry does the part of writing e that needs no database,
 // so that it can run while another batch is written: cutting the text's
-// trigrams.
+// trigrams, and on PostgreSQL its words.
 func (s *Store) PrepareSearchEntry(e *SearchEntry) {
 	text := cleanSearchText(e.Text)
 	if s.dialect == DialectSQLite {
 		e.grams = &entryGrams{terms: gramTerms(text)}
 	} else {
-		e.grams = &entryGrams{keys: gramKeys(text)}
+		e.grams = &entryGrams{keys: gramKeys(text), postings: rankPostingsOf(e.Doc.NodeID, e.Rank)}
 	}
 }
 
@@ -76,15 +77,15 @@ func (tx *Store) writeSearchEntriesPG(es []SearchEntry, grams []entryGrams) (int
 			}
 			continue
 		}
-		p, ok, err := tx.putRankDoc(d, e.Rank)
+		ok, err := tx.putRankDoc(d, grams[i].postings)
 		if err != nil {
 			return 0, err
 		}
 		if ok {
-			ps = append(ps, p)
+			ps = append(ps, grams[i].postings)
 		}
 		res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?, grams = ?
-WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(e.Text), gramArray(grams[i].keys), d.NodeID, d.VersionID)
+WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(e.Text), pgArray(grams[i].keys), d.NodeID, d.VersionID)
 		if res.Error != nil {
 			return 0, res.Error
 		}

@@ -125,12 +125,12 @@ func gramKeys(text string) []int64 {
 	return keys
 }
 
-// gramArray passes keys as one int8[] parameter; gorm would spell a
-// slice as a list of parameters.
-func gramArray(keys []int64) pgtype.Array[int64] {
-	a := pgtype.Array[int64]{Elements: keys, Valid: true}
-	if len(keys) > 0 {
-		a.Dims = []pgtype.ArrayDimension{{Length: int32(len(keys)), LowerBound: 1}}
+// pgArray passes xs as one array parameter; gorm would spell a slice as a
+// list of parameters.
+func pgArray[T any](xs []T) pgtype.Array[T] {
+	a := pgtype.Array[T]{Elements: xs, Valid: true}
+	if len(xs) > 0 {
+		a.Dims = []pgtype.ArrayDimension{{Length: int32(len(xs)), LowerBound: 1}}
 	}
 	return a
 }

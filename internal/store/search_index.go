@@ -16,7 +16,7 @@ import (
 // finds another name in search_meta rebuilds the index at start.
 func (s *Store) SearchIndexVersion() string {
 	if s.dialect == DialectPostgres {
-		return "int8-grams-gin-folded-1+rank-bm25-postings-1"
+		return "int8-grams-gin-folded-1+rank-bm25-postings-snowball-2"
 	}
 	return "fts5-grams-hex-folded-chunks-3+rank-porter-bigram-1"
 }
@@ -152,7 +152,7 @@ func bodyMatch(prefix string, literals []string, grams bool) (string, []any) {
 	var args []any
 	for _, l := range literals {
 		if grams && utf8.RuneCountInString(l) >= MinIndexRunes {
-			parts, args = append(parts, prefix+"grams @> ?"), append(args, gramArray(gramKeys(l)))
+			parts, args = append(parts, prefix+"grams @> ?"), append(args, pgArray(gramKeys(l)))
 		}
 		parts, args = append(parts, prefix+`body LIKE ? ESCAPE '\'`), append(args, "%"+escapeLike(l)+"%")
 	}

@@ -10,8 +10,9 @@ type RankText struct{ Words, CJK string }
 // RankDoc is a file's entry in the word index, one weighted column each.
 type RankDoc struct{ Name, Title, Headings, Body RankText }
 
-// maxRankTSBytes bounds the body PostgreSQL turns into a tsvector, whose
-// size is limited to 1 MB: a longer body is ranked by its beginning.
+// maxRankTSBytes bounds the body cut into PostgreSQL's postings (once a
+// tsvector, whose size is limited to 1 MB): a longer body is ranked by
+// its beginning.
 const maxRankTSBytes = 512 << 10
 
 // writeRankFTS replaces d's row of SQLite's word index.

@@ -1,9 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gorm.io/gorm"
@@ -17,13 +18,12 @@ const (
 )
 
 // writeRankPostings makes doc the postings of d's node on PostgreSQL: its
-// length and owner in rank_docs, a row per word in rank_terms, unless d
-// changed since it was read. PostgreSQL's own text search cuts the words
-// (english stems, simple for the CJK bigrams), so a query's words, cut the
-// same way, meet them.
+// length and owner in rank_docs, a row per lexeme in rank_terms, unless d
+// changed since it was read.
 func (s *Store) writeRankPostings(ctx context.Context, d SearchDoc, doc RankDoc) error {
+	p := rankPostingsOf(d.NodeID, doc)
 	return s.InTx(ctx, func(tx *Store) error {
-		p, ok, err := tx.putRankDoc(d, doc)
+		ok, err := tx.putRankDoc(d, p)
 		if err != nil || !ok {
 			return err
 		}
@@ -31,68 +31,78 @@ func (s *Store) writeRankPostings(ctx context.Context, d SearchDoc, doc RankDoc)
 	})
 }
 
-// postings is a file's word-index entry as insertPostings takes it.
+// postings is a file's word-index entry: its body's length in words, and
+// each lexeme (lexemes.go) with its occurrences weighted by column.
 type postings struct {
-	NodeID int64  `json:"node_id"`
-	NW     string `json:"nw"` // name, title, headings and body: their words
-	NC     string `json:"nc"` // and their CJK bigrams
-	TW     string `json:"tw"`
-	TC     string `json:"tc"`
-	HW     string `json:"hw"`
-	HC     string `json:"hc"`
-	BW     string `json:"bw"`
-	BC     string `json:"bc"`
+	nodeID int64
+	len    int
+	tf     map[string]float32
+}
+
+// rankPostingsOf cuts node's doc into postings; a body past
+// maxRankTSBytes is ranked by its beginning.
+func rankPostingsOf(node int64, doc RankDoc) postings {
+	body := doc.Body
+	body.Words = clipBytes(body.Words, maxRankTSBytes)
+	body.CJK = clipBytes(body.CJK, maxRankTSBytes/2)
+	p := postings{nodeID: node, len: len(strings.Fields(body.Words)) + len(strings.Fields(body.CJK)), tf: map[string]float32{}}
+	for _, c := range []struct {
+		t      RankText
+		weight float32
+	}{{doc.Name, rankWeightName}, {doc.Title, rankWeightTitle}, {doc.Headings, rankWeightHeadings}, {body, rankWeightBody}} {
+		lexemeCounts(p.tf, c.t.Words, c.weight)
+		bigramCounts(p.tf, c.t.CJK, c.weight)
+	}
+	return p
 }
 
 // putRankDoc writes d's row of rank_docs and drops its old postings,
 // unless d changed since it was read (ok false); the new postings are
 // insertPostings' to write.
-func (tx *Store) putRankDoc(d SearchDoc, doc RankDoc) (p postings, ok bool, err error) {
-	body := doc.Body
-	body.Words = clipBytes(body.Words, maxRankTSBytes)
-	body.CJK = clipBytes(body.CJK, maxRankTSBytes/2)
+func (tx *Store) putRankDoc(d SearchDoc, p postings) (ok bool, err error) {
 	res := tx.db.Exec(`INSERT INTO rank_docs (node_id, user_id, len)
 SELECT n.id, n.user_id, ? FROM nodes n
 WHERE n.id = ? AND EXISTS (SELECT 1 FROM search_docs WHERE node_id = n.id AND version_id = ? AND pending)
-ON CONFLICT (node_id) DO UPDATE SET len = excluded.len`,
-		len(strings.Fields(body.Words))+len(strings.Fields(body.CJK)), d.NodeID, d.VersionID)
+ON CONFLICT (node_id) DO UPDATE SET len = excluded.len`, p.len, d.NodeID, d.VersionID)
 	if res.Error != nil || res.RowsAffected == 0 {
-		return postings{}, false, res.Error
+		return false, res.Error
 	}
 	if err := tx.db.Exec(`DELETE FROM rank_terms WHERE node_id = ?`, d.NodeID).Error; err != nil {
-		return postings{}, false, err
+		return false, err
 	}
-	return postings{NodeID: d.NodeID,
-		NW: cleanSearchText(doc.Name.Words), NC: cleanSearchText(doc.Name.CJK), TW: cleanSearchText(doc.Title.Words), TC: cleanSearchText(doc.Title.CJK),
-		HW: cleanSearchText(doc.Headings.Words), HC: cleanSearchText(doc.Headings.CJK), BW: cleanSearchText(body.Words), BC: cleanSearchText(body.CJK)}, true, nil
+	return true, nil
 }
 
 // insertPostings writes the postings of files whose rank_docs rows are
-// written, in one statement sorted by word: consecutive rows then land
+// written, in one statement sorted by lexeme: consecutive rows then land
 // in the same pages of the primary key, which cost a quarter less than a
 // statement per file landing all over it (measured against a 2.8 million
 // row index).
 func (tx *Store) insertPostings(ps []postings) error {
-	if len(ps) == 0 {
+	type row struct {
+		term string
+		node int64
+		tf   float32
+	}
+	var rows []row
+	for _, p := range ps {
+		for term, tf := range p.tf {
+			rows = append(rows, row{term, p.nodeID, tf})
+		}
+	}
+	if len(rows) == 0 {
 		return nil
 	}
-	js, err := json.Marshal(ps)
-	if err != nil {
-		return err
+	slices.SortFunc(rows, func(a, b row) int { return cmp.Or(strings.Compare(a.term, b.term), cmp.Compare(a.node, b.node)) })
+	terms, nodes, tfs := make([]string, len(rows)), make([]int64, len(rows)), make([]float32, len(rows))
+	for i, r := range rows {
+		terms[i], nodes[i], tfs[i] = r.term, r.node, r.tf
 	}
-	// A tsvector's positions carry the weight class of the column
-	// they came from; tf adds each occurrence's column weight.
-	return tx.db.Exec(fmt.Sprintf(`INSERT INTO rank_terms (term, user_id, node_id, tf)
-SELECT u.lexeme, r.user_id, r.node_id,
-(SELECT SUM(CASE w WHEN 'A' THEN %d WHEN 'B' THEN %d WHEN 'C' THEN %d ELSE %d END) FROM unnest(u.weights) w)
-FROM jsonb_to_recordset(?::jsonb) AS d(node_id bigint, nw text, nc text, tw text, tc text, hw text, hc text, bw text, bc text)
-JOIN rank_docs r ON r.node_id = d.node_id
-CROSS JOIN LATERAL unnest(
-setweight(to_tsvector('english', d.nw), 'A') || setweight(to_tsvector('simple', d.nc), 'A') ||
-setweight(to_tsvector('english', d.tw), 'B') || setweight(to_tsvector('simple', d.tc), 'B') ||
-setweight(to_tsvector('english', d.hw), 'C') || setweight(to_tsvector('simple', d.hc), 'C') ||
-setweight(to_tsvector('english', d.bw), 'D') || setweight(to_tsvector('simple', d.bc), 'D')) u
-ORDER BY u.lexeme, r.node_id`, rankWeightName, rankWeightTitle, rankWeightHeadings, rankWeightBody), string(js)).Error
+	return tx.db.Exec(`INSERT INTO rank_terms (term, user_id, node_id, tf)
+SELECT t.term, r.user_id, t.node_id, t.tf
+FROM unnest(?::text[], ?::int8[], ?::float4[]) WITH ORDINALITY AS t(term, node_id, tf, i)
+JOIN rank_docs r ON r.node_id = t.node_id
+ORDER BY t.i`, pgArray(terms), pgArray(nodes), pgArray(tfs)).Error
 }
 
 // rankPostings scores BM25 on PostgreSQL from the postings of the query's
@@ -110,7 +120,7 @@ func (s *Store) rankPostings(ctx context.Context, f FindRanked) ([]RankedNode, e
 		return nil, nil
 	}
 	root, rootArgs := f.Root.cond()
-	args := []any{strings.Join(f.Words, " "), strings.Join(f.Bigrams, " "), f.Root.UserID, f.Root.UserID}
+	args := []any{pgArray(queryLexemes(f.Words, f.Bigrams)), f.Root.UserID, f.Root.UserID}
 	args = append(append(args, rootArgs...), KindFile, f.Limit)
 	var out []RankedNode
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -120,7 +130,7 @@ func (s *Store) rankPostings(ctx context.Context, f FindRanked) ([]RankedNode, e
 			return err
 		}
 		return tx.Raw(fmt.Sprintf(`WITH q AS MATERIALIZED (
-	SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', ?) || to_tsvector('simple', ?))
+	SELECT DISTINCT term FROM unnest(?::text[]) AS term
 ), st AS MATERIALIZED (
 	SELECT COUNT(*)::float8 AS docs, GREATEST(COALESCE(AVG(len), 0), 1)::float8 AS avglen FROM rank_docs WHERE user_id = ?
 ), p AS MATERIALIZED (

@@ -71,7 +71,7 @@ func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int6
 			}
 		}
 		res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?, grams = ?
-WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, gramArray(gramKeys(text)), d.NodeID, d.VersionID)
+WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, pgArray(gramKeys(text)), d.NodeID, d.VersionID)
 		return res.RowsAffected == 1, translate(res.Error)
 	}
 	first := true
