@@ -81,8 +81,37 @@ func TestRankPostingsGoWithTheirFile(t *testing.T) {
 		if ok, err := st.WriteSearchText(ctx, store.SearchDoc{NodeID: n.ID, VersionID: 1, Pending: true}, 1, "quokkas sleep in burrows", &doc); err != nil || !ok {
 			t.Fatalf("write: %v %v", ok, err)
 		}
-		if got, err := st.RankTermsOf(ctx, n.ID); err != nil || got < 4 {
-			t.Fatalf("postings written: %d, %v", got, err)
+		if got, err := st.RankTermsOf(ctx, n.ID); err != nil || got != 4 {
+			t.Fatalf("postings written: %d, %v; want md, quokka, sleep, burrow", got, err)
+		}
+		// A new text replaces every old posting; one read before a newer
+		// write leaves them as they are.
+		rewrite := func(version int64, body string) bool {
+			t.Helper()
+			doc := store.RankDoc{Name: store.RankText{Words: "a md"}, Body: store.RankText{Words: body}}
+			ok, err := st.WriteSearchText(ctx, store.SearchDoc{NodeID: n.ID, VersionID: version, Pending: true}, version, body, &doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		if err := st.MarkSearchPending(ctx, n.ID, 2); err != nil {
+			t.Fatal(err)
+		}
+		if !rewrite(2, "wombats dig tunnels") {
+			t.Fatal("version 2 not written")
+		}
+		if got, err := st.RankTermsOf(ctx, n.ID); err != nil || got != 4 {
+			t.Fatalf("postings after a new text: %d, %v; want md, wombat, dig, tunnel", got, err)
+		}
+		if err := st.MarkSearchPending(ctx, n.ID, 4); err != nil {
+			t.Fatal(err)
+		}
+		if rewrite(3, "echidnas eat ants and termites") {
+			t.Fatal("a stale version was written")
+		}
+		if got, err := st.RankTermsOf(ctx, n.ID); err != nil || got != 4 {
+			t.Fatalf("postings after a stale write: %d, %v; want version 2's 4", got, err)
 		}
 		if err := st.DeleteNode(ctx, n); err != nil {
 			t.Fatal(err)
