@@ -14,16 +14,17 @@ type SearchEntry struct {
 	VersionID int64
 	Text      string
 	Rank      RankDoc
-	// grams are the trigrams of Text, when PrepareSearchEntry cut them
-	// ahead of the write.
-	grams *entryGrams
+	// cut is what PrepareSearchEntry made of it ahead of the write.
+	cut *entryCut
 }
 
-// entryGrams are a text's distinct trigrams as the dialect's index takes
-// them, and on PostgreSQL its word postings.
-type entryGrams struct {
+// entryCut is an entry as the dialect's indexes take it: its text's
+// distinct trigrams, and on PostgreSQL the cleaned text and its word
+// postings.
+type entryCut struct {
 	terms    string  // SQLite: FTS5 terms
 	keys     []int64 // PostgreSQL: int8 keys
+	text     string  // PostgreSQL: the text as stored
 	postings postings
 }
 
@@ -33,9 +34,9 @@ type entryGrams struct {
 func (s *Store) PrepareSearchEntry(e *SearchEntry) {
 	text := cleanSearchText(e.Text)
 	if s.dialect == DialectSQLite {
-		e.grams = &entryGrams{terms: gramTerms(text)}
+		e.cut = &entryCut{terms: gramTerms(text)}
 	} else {
-		e.grams = &entryGrams{keys: gramKeys(text), postings: rankPostingsOf(e.Doc.NodeID, e.Rank)}
+		e.cut = &entryCut{keys: gramKeys(text), text: text, postings: rankPostingsOf(e.Doc.NodeID, e.Rank)}
 	}
 }
 
@@ -47,26 +48,26 @@ func (s *Store) PrepareSearchEntry(e *SearchEntry) {
 func (s *Store) WriteSearchEntries(ctx context.Context, es []SearchEntry) (int, error) {
 	written := 0
 	// Cut before the write lock is taken.
-	grams := make([]entryGrams, len(es))
+	cuts := make([]entryCut, len(es))
 	for i, e := range es {
-		if e.grams == nil {
+		if e.cut == nil {
 			s.PrepareSearchEntry(&e)
 		}
-		grams[i] = *e.grams
+		cuts[i] = *e.cut
 	}
 	err := s.InTx(ctx, func(tx *Store) error {
 		var err error
 		if tx.dialect == DialectPostgres {
-			written, err = tx.writeSearchEntriesPG(es, grams)
+			written, err = tx.writeSearchEntriesPG(es, cuts)
 		} else {
-			written, err = tx.writeSearchEntriesSQLite(es, grams)
+			written, err = tx.writeSearchEntriesSQLite(es, cuts)
 		}
 		return err
 	})
 	return written, err
 }
 
-func (tx *Store) writeSearchEntriesPG(es []SearchEntry, grams []entryGrams) (int, error) {
+func (tx *Store) writeSearchEntriesPG(es []SearchEntry, cuts []entryCut) (int, error) {
 	written := 0
 	var ps []postings
 	for i, e := range es {
@@ -77,15 +78,15 @@ func (tx *Store) writeSearchEntriesPG(es []SearchEntry, grams []entryGrams) (int
 			}
 			continue
 		}
-		ok, err := tx.putRankDoc(d, grams[i].postings)
+		ok, err := tx.putRankDoc(d, cuts[i].postings)
 		if err != nil {
 			return 0, err
 		}
 		if ok {
-			ps = append(ps, grams[i].postings)
+			ps = append(ps, cuts[i].postings)
 		}
 		res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?, grams = ?
-WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(e.Text), pgArray(grams[i].keys), d.NodeID, d.VersionID)
+WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cuts[i].text, pgArray(cuts[i].keys), d.NodeID, d.VersionID)
 		if res.Error != nil {
 			return 0, res.Error
 		}
@@ -102,7 +103,7 @@ WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cleanSearchText(
 // table and cost more than everything else of the entry together
 // (profiled on a 10,000-file library). In this order the terms of the
 // whole batch are flushed once, at the commit.
-func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry, grams []entryGrams) (int, error) {
+func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry, cuts []entryCut) (int, error) {
 	type row struct {
 		e     *SearchEntry
 		terms string
@@ -134,7 +135,7 @@ func (tx *Store) writeSearchEntriesSQLite(es []SearchEntry, grams []entryGrams) 
 WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, d.NodeID, d.VersionID).Error; err != nil {
 			return 0, err
 		}
-		rows = append(rows, row{e, grams[i].terms, id})
+		rows = append(rows, row{e, cuts[i].terms, id})
 	}
 	for _, r := range rows {
 		if err := tx.writeRankFTS(r.e.Doc, r.e.Rank); err != nil {
