@@ -130,7 +130,7 @@ func (s *Store) rankPostings(ctx context.Context, f FindRanked) ([]RankedNode, e
 			return err
 		}
 		return tx.Raw(fmt.Sprintf(`WITH q AS MATERIALIZED (
-	SELECT DISTINCT term FROM unnest(?::text[]) AS term
+	SELECT unnest(?::text[]) AS term
 ), st AS MATERIALIZED (
 	SELECT COUNT(*)::float8 AS docs, GREATEST(COALESCE(AVG(len), 0), 1)::float8 AS avglen FROM rank_docs WHERE user_id = ?
 ), p AS MATERIALIZED (
