@@ -21,6 +21,15 @@ type IndexWriter interface{ Kick() }
 // SetIndexWriter has the tree kick w after every write that commits.
 func (t *Tree) SetIndexWriter(w IndexWriter) { t.indexWriter = w }
 
+// KickIndex has the index writer look at the index: a search that found
+// it not ready calls it, since on PostgreSQL a database crash may have
+// emptied the index while no write came to kick the writer.
+func (t *Tree) KickIndex() {
+	if t.indexWriter != nil {
+		t.indexWriter.Kick()
+	}
+}
+
 // SetMaxIndexedBytes sets the largest text body the search index holds.
 func (t *Tree) SetMaxIndexedBytes(n int64) { t.maxIndexed = n }
 

@@ -163,9 +163,7 @@ func (t *Tree) inTx(ctx context.Context, fn func(tx *store.Store) error) error {
 	if err := t.st.InTx(ctx, fn); err != nil {
 		return err
 	}
-	if t.indexWriter != nil {
-		t.indexWriter.Kick()
-	}
+	t.KickIndex()
 	if t.extracted != nil {
 		t.extracted()
 	}

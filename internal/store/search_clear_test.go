@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -68,5 +69,60 @@ func TestClearSearchIndexBesideTheWriter(t *testing.T) {
 		if err != nil || len(docs) != 0 {
 			t.Fatalf("after the clear: %v, %v", docs, err)
 		}
+	})
+}
+
+// The index's tables are unlogged on PostgreSQL: a crash empties them
+// and search_alive with them (storetest.Cluster shows it for real; here
+// the emptying is done by hand, at the two moments that matter).
+func TestSearchIndexLostToACrash(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		if dialect != store.DialectPostgres {
+			t.Skip("SQLite's index is written with its data")
+		}
+		t.Parallel()
+		ctx := context.Background()
+		st, _ := storetest.Open(t, dialect)
+		ready := func(want bool) {
+			t.Helper()
+			if ok, err := st.SearchIndexReady(ctx); err != nil || ok != want {
+				t.Fatalf("ready %v (%v), want %v", ok, err, want)
+			}
+		}
+		ready(true)
+		// After a rebuild finished: lost, and searches must not use it.
+		if err := st.Exec(ctx, `DELETE FROM search_alive`); err != nil {
+			t.Fatal(err)
+		}
+		ready(false)
+		if lost, err := st.SearchIndexLost(ctx); err != nil || !lost {
+			t.Fatalf("lost %v (%v), want true", lost, err)
+		}
+		// Two servers notice; one rebuilds.
+		if cleared, err := st.ClearLostSearchIndex(ctx); err != nil || !cleared {
+			t.Fatalf("first: cleared %v (%v), want true", cleared, err)
+		}
+		if cleared, err := st.ClearLostSearchIndex(ctx); err != nil || cleared {
+			t.Fatalf("second: cleared %v (%v), want false", cleared, err)
+		}
+		ready(false) // its marks are still to be written
+		if lost, err := st.SearchIndexLost(ctx); err != nil || lost {
+			t.Fatalf("during the rebuild: lost %v (%v), want false", lost, err)
+		}
+		// During a rebuild: it cannot finish on marks the crash took.
+		if err := st.Exec(ctx, `DELETE FROM search_alive`); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.MarkSearchIndex(ctx, true); !errors.Is(err, store.ErrIndexLost) {
+			t.Fatalf("ready after losing the marks: %v, want ErrIndexLost", err)
+		}
+		ready(false)
+		if err := st.ClearSearchIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.MarkSearchIndex(ctx, true); err != nil {
+			t.Fatal(err)
+		}
+		ready(true)
 	})
 }

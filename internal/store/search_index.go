@@ -179,26 +179,62 @@ const (
 )
 
 // SearchIndexReady tells whether searches may take candidates from the
-// index: this binary's version built it and no rebuild is under way.
-// Every search asks, so it is one query.
+// index: this binary's version built it, no rebuild is under way, and on
+// PostgreSQL no crash has emptied its unlogged tables since. Every search
+// asks, so it is one query.
 func (s *Store) SearchIndexReady(ctx context.Context) (bool, error) {
-	var n int64
-	err := s.db.WithContext(ctx).Table("search_meta").
-		Where("(k = ? AND v = ?) OR (k = ? AND v = ?)", metaIndexVersion, s.SearchIndexVersion(), metaIndexState, "ready").
-		Count(&n).Error
-	return n == 2, translate(err)
+	want := 2
+	alive := "0"
+	if s.dialect == DialectPostgres {
+		want, alive = 3, "(SELECT COUNT(*) FROM search_alive)"
+	}
+	var n int
+	err := s.db.WithContext(ctx).Raw(`SELECT COUNT(*) + `+alive+` FROM search_meta WHERE (k = ? AND v = ?) OR (k = ? AND v = ?)`,
+		metaIndexVersion, s.SearchIndexVersion(), metaIndexState, "ready").Row().Scan(&n)
+	return n == want, translate(err)
+}
+
+// ErrIndexLost: PostgreSQL emptied the index's unlogged tables (a crash)
+// after they were cleared for a rebuild, so the rebuild's marks are gone
+// and it must start over.
+var ErrIndexLost = errors.New("search index: the index's tables were emptied by a database crash")
+
+// SearchIndexLost tells whether PostgreSQL emptied the index's unlogged
+// tables (a crash) after a rebuild had finished: searches then scan, and
+// the index must be rebuilt although its version is current. Never on
+// SQLite, whose index is written with its data.
+func (s *Store) SearchIndexLost(ctx context.Context) (bool, error) {
+	if s.dialect != DialectPostgres {
+		return false, nil
+	}
+	var lost bool
+	err := s.db.WithContext(ctx).Raw(`SELECT NOT EXISTS (SELECT 1 FROM search_alive)
+AND EXISTS (SELECT 1 FROM search_meta WHERE k = ? AND v = ?)`, metaIndexState, "ready").Row().Scan(&lost)
+	return lost, translate(err)
 }
 
 // MarkSearchIndex records that a rebuild starts (ready false: searches
-// scan meanwhile) or has finished.
+// scan meanwhile) or has finished. On PostgreSQL a rebuild that lost its
+// marks to a crash meanwhile cannot finish: ErrIndexLost.
 func (s *Store) MarkSearchIndex(ctx context.Context, ready bool) error {
 	if !ready {
 		return s.setSearchMeta(ctx, metaIndexState, "building")
 	}
-	if err := s.setSearchMeta(ctx, metaIndexVersion, s.SearchIndexVersion()); err != nil {
-		return err
-	}
-	return s.setSearchMeta(ctx, metaIndexState, "ready")
+	return s.InTx(ctx, func(tx *Store) error {
+		if tx.dialect == DialectPostgres {
+			var alive bool
+			if err := tx.db.Raw(`SELECT EXISTS (SELECT 1 FROM search_alive)`).Row().Scan(&alive); err != nil {
+				return err
+			}
+			if !alive {
+				return ErrIndexLost
+			}
+		}
+		if err := tx.setSearchMeta(ctx, metaIndexVersion, tx.SearchIndexVersion()); err != nil {
+			return err
+		}
+		return tx.setSearchMeta(ctx, metaIndexState, "ready")
+	})
 }
 
 func (s *Store) searchMeta(ctx context.Context, key string) (string, error) {
@@ -221,9 +257,37 @@ func (s *Store) setSearchMeta(ctx context.Context, key, value string) error {
 // node order, and a DELETE locking rows in the table's physical order
 // meanwhile deadlocks with them.
 func (s *Store) ClearSearchIndex(ctx context.Context) error {
-	return s.InTx(ctx, func(tx *Store) error {
+	_, err := s.clearSearchIndex(ctx, false)
+	return err
+}
+
+// ClearLostSearchIndex starts the rebuild of an index a crash emptied
+// (SearchIndexLost): it marks a rebuild under way and clears what was
+// written since, unless another server started it first (false).
+func (s *Store) ClearLostSearchIndex(ctx context.Context) (bool, error) {
+	return s.clearSearchIndex(ctx, true)
+}
+
+func (s *Store) clearSearchIndex(ctx context.Context, onlyLost bool) (cleared bool, err error) {
+	err = s.InTx(ctx, func(tx *Store) error {
+		cleared = false
 		if tx.dialect == DialectPostgres {
 			if err := tx.db.Exec(`LOCK TABLE search_docs IN EXCLUSIVE MODE`).Error; err != nil {
+				return err
+			}
+			if onlyLost {
+				var alive bool
+				if err := tx.db.Raw(`SELECT EXISTS (SELECT 1 FROM search_alive)`).Row().Scan(&alive); err != nil || alive {
+					return err
+				}
+				if err := tx.setSearchMeta(ctx, metaIndexState, "building"); err != nil {
+					return err
+				}
+			}
+			// From here the emptied tables and the marks the rebuild
+			// writes next are what the index holds; a crash before it
+			// finishes empties search_alive again.
+			if err := tx.db.Exec(`INSERT INTO search_alive VALUES (1) ON CONFLICT DO NOTHING`).Error; err != nil {
 				return err
 			}
 		} else {
@@ -239,8 +303,10 @@ func (s *Store) ClearSearchIndex(ctx context.Context) error {
 				}
 			}
 		}
+		cleared = true
 		return tx.db.Exec(`DELETE FROM search_docs`).Error
 	})
+	return cleared, err
 }
 
 // SearchIndexBytes is the space the index takes: on PostgreSQL its table

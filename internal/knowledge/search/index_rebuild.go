@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/knowspace/knowspace/internal/store"
@@ -29,12 +30,48 @@ func (w *Index) Ensure(ctx context.Context) error {
 // take them (WaitIndexed waits for it). Searches read pending bodies in
 // full meanwhile. It returns how many files it marked.
 func (w *Index) Reindex(ctx context.Context) (int64, error) {
-	if err := w.st.MarkSearchIndex(ctx, false); err != nil {
-		return 0, err
+	for attempt := 1; ; attempt++ {
+		if err := w.st.MarkSearchIndex(ctx, false); err != nil {
+			return 0, err
+		}
+		if err := w.st.ClearSearchIndex(ctx); err != nil {
+			return 0, err
+		}
+		pending, err := w.markAll(ctx)
+		if !errors.Is(err, store.ErrIndexLost) || attempt == maxRebuilds {
+			return pending, err
+		}
+		slog.Warn("search index: the database crashed during the rebuild; starting it again")
 	}
-	if err := w.st.ClearSearchIndex(ctx); err != nil {
-		return 0, err
+}
+
+// maxRebuilds bounds how often Reindex starts over after losing its
+// marks to database crashes.
+const maxRebuilds = 3
+
+// recoverLost rebuilds the index when PostgreSQL emptied its unlogged
+// tables (a crash) while this server ran: searches scan until it is
+// done. Another server that noticed first does it instead.
+func (w *Index) recoverLost(ctx context.Context) error {
+	lost, err := w.st.SearchIndexLost(ctx)
+	if err != nil || !lost {
+		return err
 	}
+	cleared, err := w.st.ClearLostSearchIndex(ctx)
+	if err != nil || !cleared {
+		return err
+	}
+	slog.Warn("search index: the database crashed and emptied the index; rebuilding it")
+	_, err = w.markAll(ctx)
+	if errors.Is(err, store.ErrIndexLost) {
+		return nil // crashed again: the next run finds it lost again
+	}
+	return err
+}
+
+// markAll marks every file's text body pending after the index was
+// cleared, and the index ready for searches once they are.
+func (w *Index) markAll(ctx context.Context) (int64, error) {
 	var files, pending, after int64
 	for {
 		ids, err := w.st.FileIDsAfter(ctx, after, 500)

@@ -73,7 +73,10 @@ func (w *Index) run() {
 	// index of what it wrote. Requests' writes go first.
 	ctx := store.Background(context.Background())
 	for {
-		n, err := w.writePending(ctx)
+		n, err := 0, w.recoverLost(ctx)
+		if err == nil {
+			n, err = w.writePending(ctx)
+		}
 		if errors.Is(err, store.ErrClosed) {
 			w.again = false // the server is stopping; the next start resumes
 		} else if err != nil {

@@ -39,6 +39,18 @@ func (t *Service) rankMeaning(ctx context.Context, p *hitPage, query string, roo
 	if err != nil {
 		return nil, modelUnreachable(m.ID(), err)
 	}
+	// Only files the index holds as they are now are searched by meaning:
+	// while it is rebuilt (or, on PostgreSQL, after a crash emptied it),
+	// the rest are missing.
+	ready, err := t.Store().SearchIndexReady(ctx)
+	if err != nil {
+		return nil, apierr.Internal("search meaning: index readiness", err)
+	}
+	if !ready {
+		t.KickIndex()
+		p.incomplete = true
+		p.notes = append(p.notes, "the index is being rebuilt, so files may be missing from this search by meaning; search again shortly, or use mode \"literal\", which reads every file")
+	}
 	var found []store.RankedNode
 	for _, r := range roots {
 		cs, err := t.Store().NearestChunks(ctx, store.FindNearest{Root: r, Model: key, Vec: vs[0], Limit: meaningChunks})

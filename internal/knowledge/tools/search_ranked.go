@@ -130,6 +130,7 @@ func (t *Service) rankWords(ctx context.Context, p *hitPage, q rank.Query, roots
 		return nil, apierr.Internal("search ranked: index readiness", err)
 	}
 	if !ready {
+		t.KickIndex()
 		p.notes = append(p.notes, "the word index is being rebuilt, so files may be missing from this ranking; search again shortly, or use mode \"literal\", which reads every file")
 		p.incomplete = true
 	}

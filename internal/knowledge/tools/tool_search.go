@@ -227,6 +227,9 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 		if useIndex, err = t.Store().SearchIndexReady(ctx); err != nil {
 			return nil, "", apierr.Internal("search: index readiness", err)
 		}
+		if !useIndex {
+			t.KickIndex()
+		}
 	}
 	if useIndex {
 		err = t.searchIndexed(ctx, p, lits)
