@@ -13,6 +13,7 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/share"
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
+	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -219,6 +220,32 @@ func TestMeaningPendingAndModelChange(t *testing.T) {
 		left, err := e.st.EmbedProgress(context.Background(), "fake-embed|fake-embed|512")
 		if err != nil || left.Files != 0 || left.Chunks != 0 {
 			t.Fatalf("the old model's vectors stayed: %+v, %v", left, err)
+		}
+	})
+}
+
+// TestMeaningAcrossRebuild: once a rebuilt index (a new version, or on
+// PostgreSQL a crash) holds the files again, meaning search answers
+// complete; on PostgreSQL the embeddings outlive the rebuild (they go with
+// the file, not its index row), so no file is embedded again.
+func TestMeaningAcrossRebuild(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		fake := apptest.StartFake(t, fakellm.Options{})
+		e := newMeaningEnv(t, dialect, nil, fake)
+		e.put(e.alice, "kb://me/", "budget.md", []byte("# Budget\n\nThe quarterly budget review.\n"))
+		e.put(e.alice, "kb://me/", "gzip.md", []byte(rankedCorpus["gzip.md"]))
+		e.settle()
+		before := fake.Embedded()
+		if _, err := e.index.Reindex(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		e.settle()
+		if after := fake.Embedded(); dialect == store.DialectPostgres && after != before {
+			t.Fatalf("the rebuild had the files embedded again: %d texts before, %d after", before, after)
+		}
+		r := e.searchWith(e.alice, "kb://me/", map[string]any{"query": "quarterly budget", "mode": "meaning"})
+		if !r.Complete || len(r.Hits) == 0 || files(r)[0] != "budget.md" {
+			t.Fatalf("after the rebuild: %+v", r)
 		}
 	})
 }
