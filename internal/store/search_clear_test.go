@@ -109,6 +109,17 @@ func TestSearchIndexLostToACrash(t *testing.T) {
 		if lost, err := st.SearchIndexLost(ctx); err != nil || lost {
 			t.Fatalf("during the rebuild: lost %v (%v), want false", lost, err)
 		}
+		// A rebuild that failed to write its marks leaves it lost, to be
+		// started again, not "building" for good.
+		if err := st.MarkSearchIndexLost(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if lost, err := st.SearchIndexLost(ctx); err != nil || !lost {
+			t.Fatalf("after a failed rebuild: lost %v (%v), want true", lost, err)
+		}
+		if cleared, err := st.ClearLostSearchIndex(ctx); err != nil || !cleared {
+			t.Fatalf("again: cleared %v (%v), want true", cleared, err)
+		}
 		// During a rebuild: it cannot finish on marks the crash took.
 		if err := st.Exec(ctx, `DELETE FROM search_alive`); err != nil {
 			t.Fatal(err)

@@ -200,17 +200,27 @@ func (s *Store) SearchIndexReady(ctx context.Context) (bool, error) {
 var ErrIndexLost = errors.New("search index: the index's tables were emptied by a database crash")
 
 // SearchIndexLost tells whether PostgreSQL emptied the index's unlogged
-// tables (a crash) after a rebuild had finished: searches then scan, and
-// the index must be rebuilt although its version is current. Never on
+// tables (a crash) since they were last cleared, or a rebuild of a lost
+// index did not finish (MarkSearchIndexLost): searches then scan, and the
+// index must be rebuilt although its version is current. Never on
 // SQLite, whose index is written with its data.
 func (s *Store) SearchIndexLost(ctx context.Context) (bool, error) {
 	if s.dialect != DialectPostgres {
 		return false, nil
 	}
 	var lost bool
-	err := s.db.WithContext(ctx).Raw(`SELECT NOT EXISTS (SELECT 1 FROM search_alive)
-AND EXISTS (SELECT 1 FROM search_meta WHERE k = ? AND v = ?)`, metaIndexState, "ready").Row().Scan(&lost)
+	err := s.db.WithContext(ctx).Raw(`SELECT NOT EXISTS (SELECT 1 FROM search_alive)`).Row().Scan(&lost)
 	return lost, translate(err)
+}
+
+// MarkSearchIndexLost records that the rebuild of a lost index failed
+// before its marks were all written, so that the next look at the index
+// (SearchIndexLost) starts it again.
+func (s *Store) MarkSearchIndexLost(ctx context.Context) error {
+	if s.dialect != DialectPostgres {
+		return nil
+	}
+	return translate(s.db.WithContext(ctx).Exec(`DELETE FROM search_alive`).Error)
 }
 
 // MarkSearchIndex records that a rebuild starts (ready false: searches

@@ -63,10 +63,15 @@ func (w *Index) recoverLost(ctx context.Context) error {
 	}
 	slog.Warn("search index: the database crashed and emptied the index; rebuilding it")
 	_, err = w.markAll(ctx)
-	if errors.Is(err, store.ErrIndexLost) {
+	switch {
+	case errors.Is(err, store.ErrIndexLost):
 		return nil // crashed again: the next run finds it lost again
+	case err != nil:
+		// Not every file is marked: leave the index lost, not "building"
+		// for good, so that the next run starts the rebuild again.
+		return errors.Join(err, w.st.MarkSearchIndexLost(context.WithoutCancel(ctx)))
 	}
-	return err
+	return nil
 }
 
 // markAll marks every file's text body pending after the index was
