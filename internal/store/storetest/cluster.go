@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -16,11 +15,11 @@ import (
 // machine's PostgreSQL binaries in a temporary directory: a test can crash
 // it, which it must never do to the shared server.
 type Cluster struct {
-	t    testing.TB
-	bin  string
-	dir  string
-	port int
-	// DSN reaches the cluster's database postgres as user postgres.
+	t   testing.TB
+	bin string
+	dir string
+	// DSN reaches the cluster's database postgres as user postgres,
+	// through the Unix socket in its directory (it listens on no port).
 	DSN string
 }
 
@@ -41,7 +40,7 @@ func StartCluster(t testing.TB) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Cluster{t: t, bin: bin, dir: dir, port: freePort(t)}
+	c := &Cluster{t: t, bin: bin, dir: dir}
 	t.Cleanup(func() {
 		// Stopped already when the test ended on a crash.
 		c.command("pg_ctl", "-D", c.data(), "stop", "-m", "immediate").Run()
@@ -62,7 +61,7 @@ func StartCluster(t testing.TB) *Cluster {
 	}
 	c.run("initdb", "-D", c.data(), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync")
 	c.Start()
-	c.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.port)
+	c.DSN = "postgres://postgres@/postgres?sslmode=disable&host=" + dir
 	return c
 }
 
@@ -71,7 +70,7 @@ func StartCluster(t testing.TB) *Cluster {
 func (c *Cluster) Start() {
 	c.t.Helper()
 	c.pgCtl("start", "-w", "-l", filepath.Join(c.dir, "log"),
-		"-o", fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off", c.port, c.dir))
+		"-o", fmt.Sprintf("-c listen_addresses='' -k %s -c fsync=off", c.dir))
 }
 
 // Crash stops the server at once, without a checkpoint: the next start
@@ -101,14 +100,4 @@ func (c *Cluster) run(name string, args ...string) {
 		log, _ := os.ReadFile(filepath.Join(c.dir, "log"))
 		c.t.Fatalf("%s %s: %v\n%s\nserver log:\n%s", name, strings.Join(args, " "), err, out, log)
 	}
-}
-
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
