@@ -312,6 +312,11 @@ func (s *Store) clearSearchIndex(ctx context.Context, onlyLost bool) (cleared bo
 					return err
 				}
 			}
+			// The rows stay, waiting: the embeddings, which reference
+			// them, outlive the rebuild, as on PostgreSQL (where they
+			// reference the file).
+			cleared = true
+			return tx.db.Exec(`UPDATE search_docs SET indexed = false, pending = true`).Error
 		}
 		cleared = true
 		return tx.db.Exec(`DELETE FROM search_docs`).Error

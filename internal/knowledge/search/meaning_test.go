@@ -13,7 +13,6 @@ import (
 	"github.com/knowspace/knowspace/internal/knowledge"
 	"github.com/knowspace/knowspace/internal/knowledge/share"
 	"github.com/knowspace/knowspace/internal/knowledge/tools"
-	"github.com/knowspace/knowspace/internal/store"
 	"github.com/knowspace/knowspace/internal/store/storetest"
 )
 
@@ -226,8 +225,8 @@ func TestMeaningPendingAndModelChange(t *testing.T) {
 
 // TestMeaningAcrossRebuild: once a rebuilt index (a new version, or on
 // PostgreSQL a crash) holds the files again, meaning search answers
-// complete; on PostgreSQL the embeddings outlive the rebuild (they go with
-// the file, not its index row), so no file is embedded again.
+// complete; the embeddings outlive the rebuild, so no file is embedded
+// again (model calls for nothing).
 func TestMeaningAcrossRebuild(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, dialect string) {
 		fake := apptest.StartFake(t, fakellm.Options{})
@@ -240,7 +239,7 @@ func TestMeaningAcrossRebuild(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.settle()
-		if after := fake.Embedded(); dialect == store.DialectPostgres && after != before {
+		if after := fake.Embedded(); after != before {
 			t.Fatalf("the rebuild had the files embedded again: %d texts before, %d after", before, after)
 		}
 		r := e.searchWith(e.alice, "kb://me/", map[string]any{"query": "quarterly budget", "mode": "meaning"})
