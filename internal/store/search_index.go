@@ -312,11 +312,12 @@ func (s *Store) clearSearchIndex(ctx context.Context, onlyLost bool) (cleared bo
 					return err
 				}
 			}
-			// The rows stay, waiting: the embeddings, which reference
-			// them, outlive the rebuild, as on PostgreSQL (where they
-			// reference the file).
+			// The rows stay, so that the embeddings, which reference them,
+			// outlive the rebuild as on PostgreSQL (where they reference
+			// the file). Of no version and not pending, each waits for the
+			// rebuild to decide its file again (MarkForIndex).
 			cleared = true
-			return tx.db.Exec(`UPDATE search_docs SET indexed = false, pending = true`).Error
+			return tx.db.Exec(`UPDATE search_docs SET version_id = 0, indexed = false, pending = false`).Error
 		}
 		cleared = true
 		return tx.db.Exec(`DELETE FROM search_docs`).Error

@@ -119,3 +119,30 @@ func TestSearchReadsWhatTheIndexHasNotTaken(t *testing.T) {
 		}
 	})
 }
+
+// TestReindexDecidesEveryFileAgain: a rebuild marks every file with text
+// for the index writer (and says how many), and a body past the largest
+// the index holds stays out of it, read by every search instead.
+func TestReindexDecidesEveryFileAgain(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect)
+		ctx := context.Background()
+		e.put(e.alice, "kb://me/d/", "a.md", []byte("the first"))
+		e.put(e.alice, "kb://me/d/", "b.md", []byte("the second"))
+		e.tree.SetMaxIndexedBytes(20)
+		e.put(e.alice, "kb://me/d/", "big.md", []byte("a body longer than twenty bytes mentions zephyr"))
+		e.settle()
+		n, err := e.index.Reindex(ctx)
+		if err != nil || n != 2 {
+			t.Fatalf("reindex marked %d files (%v), want 2", n, err)
+		}
+		e.settle()
+		if r := e.searchFor(e.alice, "kb://me/", "zephyr"); r.Mode != "index" || len(r.Hits) != 1 || !r.Complete {
+			t.Fatalf("the large body after the rebuild: %+v", r)
+		}
+		unranked, err := e.st.CountUnranked(ctx, store.SearchRoot{UserID: e.alice.ID, Dir: true})
+		if err != nil || unranked != 1 {
+			t.Fatalf("files the word index does not hold: %d (%v), want the large one", unranked, err)
+		}
+	})
+}
