@@ -2,9 +2,10 @@
 -- The search index is derived from the stored text bodies and can be
 -- rebuilt from them, so its tables are unlogged: writing them through
 -- the write-ahead log cost a fifth of the machine's CPU while a
--- 10,000-file library was indexed (docs/BENCHMARKS.md). A crash empties unlogged tables
--- (a clean restart keeps them); search_alive, emptied with them, is how
--- the servers notice and rebuild (store/search_index.go).
+-- 10,000-file library was indexed (docs/BENCHMARKS.md). A crash empties
+-- unlogged tables (a clean restart keeps them); search_alive, emptied
+-- with them, is how the servers notice and rebuild
+-- (store/search_index.go).
 --
 -- A logged table cannot reference an unlogged one, so a file's
 -- embeddings now go with its node rather than with its index row; they
