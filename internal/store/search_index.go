@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -208,9 +209,16 @@ func (s *Store) SearchIndexLost(ctx context.Context) (bool, error) {
 	if s.dialect != DialectPostgres {
 		return false, nil
 	}
-	var lost bool
-	err := s.db.WithContext(ctx).Raw(`SELECT NOT EXISTS (SELECT 1 FROM search_alive)`).Row().Scan(&lost)
-	return lost, translate(err)
+	alive, err := s.searchAlive(ctx)
+	return !alive, translate(err)
+}
+
+// searchAlive tells whether PostgreSQL's search_alive still holds its row:
+// a crash empties it with the index's other unlogged tables.
+func (s *Store) searchAlive(ctx context.Context) (bool, error) {
+	var alive bool
+	err := s.db.WithContext(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM search_alive)`).Row().Scan(&alive)
+	return alive, err
 }
 
 // MarkSearchIndexLost records that the rebuild of a lost index failed
@@ -232,12 +240,8 @@ func (s *Store) MarkSearchIndex(ctx context.Context, ready bool) error {
 	}
 	return s.InTx(ctx, func(tx *Store) error {
 		if tx.dialect == DialectPostgres {
-			var alive bool
-			if err := tx.db.Raw(`SELECT EXISTS (SELECT 1 FROM search_alive)`).Row().Scan(&alive); err != nil {
-				return err
-			}
-			if !alive {
-				return ErrIndexLost
+			if alive, err := tx.searchAlive(ctx); err != nil || !alive {
+				return cmp.Or(err, ErrIndexLost)
 			}
 		}
 		if err := tx.setSearchMeta(ctx, metaIndexVersion, tx.SearchIndexVersion()); err != nil {
@@ -286,8 +290,7 @@ func (s *Store) clearSearchIndex(ctx context.Context, onlyLost bool) (cleared bo
 				return err
 			}
 			if onlyLost {
-				var alive bool
-				if err := tx.db.Raw(`SELECT EXISTS (SELECT 1 FROM search_alive)`).Row().Scan(&alive); err != nil || alive {
+				if alive, err := tx.searchAlive(ctx); err != nil || alive {
 					return err
 				}
 				if err := tx.setSearchMeta(ctx, metaIndexState, "building"); err != nil {

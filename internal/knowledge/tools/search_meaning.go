@@ -42,12 +42,11 @@ func (t *Service) rankMeaning(ctx context.Context, p *hitPage, query string, roo
 	// Only files the index holds as they are now are searched by meaning:
 	// while it is rebuilt (or, on PostgreSQL, after a crash emptied it),
 	// the rest are missing.
-	ready, err := t.Store().SearchIndexReady(ctx)
+	ready, err := p.indexReady(ctx)
 	if err != nil {
-		return nil, apierr.Internal("search meaning: index readiness", err)
+		return nil, err
 	}
 	if !ready {
-		t.KickIndex()
 		p.incomplete = true
 		p.notes = append(p.notes, "the index is being rebuilt, so files may be missing from this search by meaning; search again shortly, or use mode \"literal\", which reads every file")
 	}

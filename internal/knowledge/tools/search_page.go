@@ -34,6 +34,26 @@ type hitPage struct {
 	// (a ranked search's unranked files, or an index being rebuilt).
 	incomplete bool
 	notes      []string
+	// ready is whether the index may answer, once asked (indexReady).
+	ready *bool
+}
+
+// indexReady tells whether the index may answer this search, asking the
+// store once however many rankings of the search need it. When it may
+// not, the index writer is kicked: on PostgreSQL a database crash may
+// have emptied the index while no write came to kick it.
+func (p *hitPage) indexReady(ctx context.Context) (bool, error) {
+	if p.ready == nil {
+		ok, err := p.t.Store().SearchIndexReady(ctx)
+		if err != nil {
+			return false, apierr.Internal("search: index readiness", err)
+		}
+		if !ok {
+			p.t.KickIndex()
+		}
+		p.ready = &ok
+	}
+	return *p.ready, nil
 }
 
 // visitAll scans files in order until the page is full; it tells whether

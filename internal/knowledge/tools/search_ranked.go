@@ -125,12 +125,11 @@ func (t *Service) searchRetrieval(ctx context.Context, p *hitPage, query, mode s
 // rankWords returns the files of the roots that hold the query's words,
 // best first by BM25 and the proximity of the words.
 func (t *Service) rankWords(ctx context.Context, p *hitPage, q rank.Query, roots []store.SearchRoot, texts map[int64]rank.Analysis) ([]store.RankedNode, error) {
-	ready, err := t.Store().SearchIndexReady(ctx)
+	ready, err := p.indexReady(ctx)
 	if err != nil {
-		return nil, apierr.Internal("search ranked: index readiness", err)
+		return nil, err
 	}
 	if !ready {
-		t.KickIndex()
 		p.notes = append(p.notes, "the word index is being rebuilt, so files may be missing from this ranking; search again shortly, or use mode \"literal\", which reads every file")
 		p.incomplete = true
 	}

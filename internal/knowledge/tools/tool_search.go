@@ -224,11 +224,8 @@ func (t *Service) runSearch(ctx context.Context, call toolCall) (any, string, er
 	// A file's own search reads the file: the index has nothing to narrow.
 	useIndex := len(lits) > 0 && (cur.Path == "" || cur.Index) && (call.shared || call.node.IsDir())
 	if useIndex {
-		if useIndex, err = t.Store().SearchIndexReady(ctx); err != nil {
-			return nil, "", apierr.Internal("search: index readiness", err)
-		}
-		if !useIndex {
-			t.KickIndex()
+		if useIndex, err = p.indexReady(ctx); err != nil {
+			return nil, "", err
 		}
 	}
 	if useIndex {
