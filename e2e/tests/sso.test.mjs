@@ -62,10 +62,16 @@ describe("single sign-on", { timeout: 120_000 }, () => {
     const shared = await (await fetch(`${ws.server.baseURL}/api/v1/resources?uri=kb://shared/`, { headers: { Authorization: `Bearer ${token}` } })).json();
     assert.deepEqual(shared.items.map((i) => i.name), ["eng-handbook"]);
 
+    // The login page shows at once, before the logout call answers with the
+    // provider's address: wait for the page to come back from the provider.
     const endSession = [];
     page.on("request", (r) => r.url().includes("/end_session?") && endSession.push(new URL(r.url())));
+    const back = page.waitForEvent("framenavigated", {
+      predicate: (f) => f === page.mainFrame() && endSession.length > 0 && new URL(f.url()).origin === ws.server.baseURL,
+    });
     await page.getByTestId("user-menu-button").click();
     await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await back;
     await page.getByRole("link", { name: "Continue with Corp SSO" }).waitFor();
     assert.equal(endSession.length, 1, "the browser went to the provider's end-session endpoint");
     assert.ok(endSession[0].searchParams.get("id_token_hint"), "with the ID token as hint");
