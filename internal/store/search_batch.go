@@ -67,32 +67,63 @@ func (s *Store) WriteSearchEntries(ctx context.Context, es []SearchEntry) (int, 
 	return written, err
 }
 
+// writeSearchEntriesPG writes a batch in four statements whatever its
+// size, each taking the batch's files as arrays: the files still pending
+// at the version read get their rank_docs rows (the rest are left for a
+// later round), lose their old postings, get their new ones, and have
+// their body and trigrams stored.
 func (tx *Store) writeSearchEntriesPG(es []SearchEntry, cuts []entryCut) (int, error) {
-	written := 0
-	var ps []postings
+	n := len(es)
+	nodes, versions, lens := make([]int64, n), make([]int64, n), make([]int32, n)
 	for i, e := range es {
-		d := e.Doc
-		if still, err := tx.stillPending(d); err != nil || !still {
-			if err != nil {
-				return 0, err
-			}
+		nodes[i], versions[i], lens[i] = e.Doc.NodeID, e.Doc.VersionID, int32(cuts[i].postings.len)
+	}
+	var fresh []int64
+	if err := tx.db.Raw(`INSERT INTO rank_docs (node_id, user_id, len)
+SELECT n.id, n.user_id, t.len
+FROM unnest(?::int8[], ?::int8[], ?::int4[]) AS t(node_id, version_id, len)
+JOIN nodes n ON n.id = t.node_id
+WHERE EXISTS (SELECT 1 FROM search_docs WHERE node_id = t.node_id AND version_id = t.version_id AND pending)
+ON CONFLICT (node_id) DO UPDATE SET len = excluded.len
+RETURNING node_id`, pgArray(nodes), pgArray(versions), pgArray(lens)).Scan(&fresh).Error; err != nil {
+		return 0, err
+	}
+	if len(fresh) == 0 {
+		return 0, nil
+	}
+	if err := tx.db.Exec(`DELETE FROM rank_terms WHERE node_id = ANY(?::int8[])`, pgArray(fresh)).Error; err != nil {
+		return 0, err
+	}
+	still := make(map[int64]bool, len(fresh))
+	for _, id := range fresh {
+		still[id] = true
+	}
+	var ps []postings
+	var keys []int64
+	var upNodes, upOld, upNew, lo, hi []int64
+	var bodies []string
+	for i, e := range es {
+		if !still[e.Doc.NodeID] {
 			continue
 		}
-		ok, err := tx.putRankDoc(d, cuts[i].postings)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			ps = append(ps, cuts[i].postings)
-		}
-		res := tx.db.Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?, grams = ?
-WHERE node_id = ? AND version_id = ? AND pending`, e.VersionID, cuts[i].text, pgArray(cuts[i].keys), d.NodeID, d.VersionID)
-		if res.Error != nil {
-			return 0, res.Error
-		}
-		written += int(res.RowsAffected)
+		ps = append(ps, cuts[i].postings)
+		upNodes, upOld, upNew = append(upNodes, e.Doc.NodeID), append(upOld, e.Doc.VersionID), append(upNew, e.VersionID)
+		bodies = append(bodies, cuts[i].text)
+		lo = append(lo, int64(len(keys))+1)
+		keys = append(keys, cuts[i].keys...)
+		hi = append(hi, int64(len(keys)))
 	}
-	return written, tx.insertPostings(ps)
+	if err := tx.insertPostings(ps); err != nil {
+		return 0, err
+	}
+	// The trigram keys of all the files are one array, each file's a slice
+	// of it: arrays of arrays must be rectangular.
+	res := tx.db.Exec(`UPDATE search_docs d SET version_id = t.new_version, indexed = true, pending = false, body = t.body,
+	grams = COALESCE((?::int8[])[t.lo:t.hi], '{}')
+FROM unnest(?::int8[], ?::int8[], ?::int8[], ?::text[], ?::int8[], ?::int8[]) AS t(node_id, version_id, new_version, body, lo, hi)
+WHERE d.node_id = t.node_id AND d.version_id = t.version_id AND d.pending`,
+		pgArray(keys), pgArray(upNodes), pgArray(upOld), pgArray(upNew), pgArray(bodies), pgArray(lo), pgArray(hi))
+	return int(res.RowsAffected), res.Error
 }
 
 // writeSearchEntriesSQLite writes the plain tables' rows of every entry

@@ -79,3 +79,46 @@ func TestSearchEntriesWrittenTogether(t *testing.T) {
 		}
 	})
 }
+
+// TestSearchBatchStatementsOnPostgres: on PostgreSQL a batch of small
+// files costs the same few statements however many files it holds; a
+// statement per file was most of a 10,000-file library's round trips.
+func TestSearchBatchStatementsOnPostgres(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		if dialect != store.DialectPostgres {
+			t.Skip("SQLite writes a batch file by file (writeSearchEntriesSQLite)")
+		}
+		t.Parallel()
+		ctx := context.Background()
+		st, u, first := aliceWithFile(t, dialect)
+		counter, err := st.CountStatements()
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := func(n int) int64 {
+			var es []store.SearchEntry
+			for i := range n {
+				node := store.Node{UserID: u.ID, ParentID: first.ParentID, Name: fmt.Sprintf("b%d-%d.md", n, i), Path: fmt.Sprintf("b%d-%d.md", n, i), Kind: store.KindFile}
+				if err := st.CreateNode(ctx, &node); err != nil {
+					t.Fatal(err)
+				}
+				if err := st.MarkSearchPending(ctx, node.ID, 1); err != nil {
+					t.Fatal(err)
+				}
+				body := fmt.Sprintf("otter%d swims by weir%d", i, i)
+				es = append(es, store.SearchEntry{Doc: store.SearchDoc{NodeID: node.ID, VersionID: 1}, VersionID: 1, Text: body,
+					Rank: store.RankDoc{Body: store.RankText{Words: body}}})
+			}
+			before := counter.Count()
+			written, err := st.WriteSearchEntries(ctx, es)
+			if err != nil || written != n {
+				t.Fatalf("batch of %d: written %d, %v", n, written, err)
+			}
+			return counter.Count() - before
+		}
+		small, large := batch(2), batch(40)
+		if small != large {
+			t.Fatalf("a batch of 2 files took %d statements, one of 40 took %d: want the same", small, large)
+		}
+	})
+}
