@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/knowspace/knowspace/internal/scratch"
@@ -106,6 +107,11 @@ func (s *Store) Put(r io.Reader, limit int64) (*Pending, error) {
 	return p, nil
 }
 
+// stageBufs are PutLater's read buffers: an archive import stages
+// thousands of small files, and a fresh 256 KiB buffer each, zeroed and
+// soon garbage, cost more than most of them hold.
+var stageBufs = sync.Pool{New: func() any { return new([256 << 10]byte) }}
+
 // PutLater is Put without the flush: for many files staged together,
 // which the caller flushes with one Sync before the transaction that
 // commits them (Commit flushes what it was not given).
@@ -117,7 +123,9 @@ func (s *Store) PutLater(r io.Reader, limit int64) (*Pending, error) {
 	p := &Pending{s: s, tmpPath: f.Name()}
 	h := sha256.New()
 	ix := newIndexer()
-	buf := make([]byte, 256<<10)
+	pooled := stageBufs.Get().(*[256 << 10]byte)
+	defer stageBufs.Put(pooled)
+	buf := pooled[:]
 	var size int64
 	for {
 		n, rerr := r.Read(buf)
