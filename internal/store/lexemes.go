@@ -1,6 +1,7 @@
 package store
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -25,25 +26,75 @@ import (
 const maxLexemeBytes = 2047
 
 // lexemeCounts adds weight to counts for each occurrence of each of
-// words' lexemes.
+// words' lexemes. Occurrences are counted by word first and each distinct
+// word is made a lexeme once: a file repeats its words, and the word
+// counts' small map is cheaper per occurrence than the stem cache's large
+// one.
 func lexemeCounts(counts map[string]float32, words string, weight float32) {
-	for len(words) > 0 {
-		i := strings.IndexFunc(words, isWordRune)
-		if i < 0 {
-			return
+	seen := map[string]int{}
+	for w := range wordsOf(words) {
+		if len(w) <= maxLexemeBytes {
+			seen[w]++
 		}
-		words = words[i:]
-		j := strings.IndexFunc(words, func(r rune) bool { return !isWordRune(r) })
-		if j < 0 {
-			j = len(words)
-		}
-		if w := words[:j]; len(w) <= maxLexemeBytes {
-			if lx, ok := englishLexeme(w); ok {
-				counts[lx] += weight
-			}
-		}
-		words = words[j:]
 	}
+	for w, n := range seen {
+		if lx, ok := englishLexeme(w); ok {
+			counts[lx] += weight * float32(n)
+		}
+	}
+}
+
+// wordsOf yields the runs of letters and digits of s.
+func wordsOf(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 0; i < len(s); {
+			n, ok := wordRuneAt(s, i)
+			if !ok {
+				i += n
+				continue
+			}
+			j := i + n
+			for j < len(s) {
+				m, ok := wordRuneAt(s, j)
+				if !ok {
+					break
+				}
+				j += m
+			}
+			if !yield(s[i:j]) {
+				return
+			}
+			i = j
+		}
+	}
+}
+
+// wordRuneAt tells the length of the character at s[i] and whether it is
+// a letter or digit, without decoding ASCII.
+func wordRuneAt(s string, i int) (int, bool) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return 1, 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return n, isWordRune(r)
+}
+
+// countFields is len(strings.Fields(s)) without the slice.
+func countFields(s string) int {
+	n, inField := 0, false
+	for i := 0; i < len(s); {
+		c, size := rune(s[i]), 1
+		if c >= utf8.RuneSelf {
+			c, size = utf8.DecodeRuneInString(s[i:])
+		}
+		space := unicode.IsSpace(c)
+		if !space && !inField {
+			n++
+		}
+		inField = !space
+		i += size
+	}
+	return n
 }
 
 // bigramCounts adds weight to counts for each of cjk's bigrams.

@@ -45,7 +45,7 @@ func rankPostingsOf(node int64, doc RankDoc) postings {
 	body := doc.Body
 	body.Words = clipBytes(body.Words, maxRankTSBytes)
 	body.CJK = clipBytes(body.CJK, maxRankTSBytes/2)
-	p := postings{nodeID: node, len: len(strings.Fields(body.Words)) + len(strings.Fields(body.CJK)), tf: map[string]float32{}}
+	p := postings{nodeID: node, len: countFields(body.Words) + countFields(body.CJK), tf: map[string]float32{}}
 	for _, c := range []struct {
 		t      RankText
 		weight float32
