@@ -43,7 +43,9 @@ import (
 // complete, from the index.
 //
 // Plain, in the same iteration: tar -xzf, pdftotext each PDF, zcat each
-// .gz, copy the rest, then rg -l finds the same two words.
+// .gz, copy the rest, then rg -l finds the same two words. Plain bulk, the
+// same work in few processes (plainBulk): where starting a process is
+// slow, the first is mostly process starts.
 //
 // Both report wall time, MB/s of the library's bytes, CPU per file (this
 // process and its children) and peak resident sets.
@@ -77,12 +79,13 @@ func BenchmarkLibraryImport(b *testing.B) {
 
 	for _, dialect := range storetest.Dialects() {
 		b.Run(dialect, func(b *testing.B) {
-			var plainU, oursU usage
+			var plainU, bulkU, oursU usage
 			loads := []string{loadAvg()}
 			for i := 0; b.Loop(); i++ {
 				p := plainPipeline(b, archive, filepath.Join(dir, fmt.Sprintf("plain%d", i)), words)
 				o := ourImport(b, dialect, archive, words, len(lib.files))
 				plainU.add(p)
+				bulkU.add(plainBulk(b, archive, filepath.Join(dir, fmt.Sprintf("bulk%d", i)), words))
 				oursU.add(o)
 				loads = append(loads, loadAvg())
 			}
@@ -94,6 +97,9 @@ func BenchmarkLibraryImport(b *testing.B) {
 			b.ReportMetric(plainU.wall.Seconds()/n, "plain-s")
 			b.ReportMetric(oursU.wall.Seconds()/n, "searchable-s")
 			b.ReportMetric(oursU.wall.Seconds()/plainU.wall.Seconds(), "ratio")
+			b.ReportMetric(bulkU.wall.Seconds()/n, "plain-bulk-s")
+			b.ReportMetric(oursU.wall.Seconds()/bulkU.wall.Seconds(), "ratio-bulk")
+			b.ReportMetric(bulkU.machine.Seconds()/n, "plain-bulk-machine-cpu-s")
 			b.ReportMetric(mb*n/plainU.wall.Seconds(), "plain-MB/s")
 			b.ReportMetric(mb*n/oursU.wall.Seconds(), "MB/s")
 			b.ReportMetric(float64(plainU.cpu.Microseconds())/1000/n/float64(len(lib.files)), "plain-cpu-ms/file")
@@ -367,86 +373,6 @@ func zcat(raw []byte) (string, error) {
 	}
 	b, err := io.ReadAll(zr)
 	return string(b), err
-}
-
-// plainPipeline unpacks the archive with tar, makes text of each file as
-// a shell script would (pdftotext, zcat, cp), then finds each word with
-// rg; it fails the benchmark if rg misses a word's file.
-func plainPipeline(b *testing.B, archive, dir string, words [2]rareWord) usage {
-	b.Helper()
-	src, txt := filepath.Join(dir, "src"), filepath.Join(dir, "text")
-	for _, d := range []string{src, txt} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			b.Fatal(err)
-		}
-	}
-	run := func(cmd *exec.Cmd) error { return cmd.Run() }
-	m := startMeter()
-	if err := run(exec.Command("tar", "-xzf", archive, "-C", src)); err != nil {
-		b.Fatalf("tar: %v", err)
-	}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(txt, rel)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return err
-		}
-		switch strings.ToLower(filepath.Ext(p)) {
-		case ".pdf":
-			// A PDF pdftotext cannot read is left out, as a script would.
-			_ = run(exec.Command("pdftotext", p, out+".txt"))
-		case ".gz":
-			f, err := os.Create(strings.TrimSuffix(out, filepath.Ext(out)))
-			if err != nil {
-				return err
-			}
-			cmd := exec.Command("zcat", p)
-			cmd.Stdout = f
-			_ = run(cmd) // a damaged or binary .gz gives what it gives
-			f.Close()
-		default:
-			return copyFile(p, out)
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, w := range words {
-		cmd := exec.Command("rg", "-l", "-F", "--", w.word, txt)
-		var found strings.Builder
-		cmd.Stdout = &found
-		if err := run(cmd); err != nil {
-			b.Fatalf("rg %q: %v", w.word, err)
-		}
-		stem := strings.TrimSuffix(w.file, ".gz")
-		if !strings.Contains(found.String(), filepath.Join(txt, stem)) {
-			b.Fatalf("rg %q did not find %s:\n%s", w.word, stem, found.String())
-		}
-	}
-	u := m.stop()
-	os.RemoveAll(dir)
-	return u
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // ourImport imports the archive on a fresh stack of the dialect and
