@@ -81,8 +81,8 @@ e2e: build e2e-deps
 ## bench: Go benchmarks; figures go to docs/BENCHMARKS.md. The search benchmark
 ## generates its 500 MB corpus once in $TMPDIR (KB_BENCH_CORPUS_MB=20 for a small one).
 ## BenchmarkLibraryImport imports this machine's /usr/share/doc topped up with man
-## pages to 10,000 files (KB_BENCH_LIBRARY_FILES) against tar + pdftotext + zcat + rg;
-## make bench-library runs it alone
+## pages to 10,000 files (KB_BENCH_LIBRARY_FILES) against tar + pdftotext + zcat + rg,
+## and the same in few processes (one gzip -d for every .gz); make bench-library runs it alone
 bench: check-tools bench-tools
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 -timeout 60m ./... | tee /tmp/knowspace-bench.txt
 
