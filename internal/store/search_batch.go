@@ -67,11 +67,12 @@ func (s *Store) WriteSearchEntries(ctx context.Context, es []SearchEntry) (int, 
 	return written, err
 }
 
-// writeSearchEntriesPG writes a batch in four statements whatever its
+// writeSearchEntriesPG writes a batch in five statements whatever its
 // size, each taking the batch's files as arrays: the files still pending
 // at the version read get their rank_docs rows (the rest are left for a
-// later round), lose their old postings, get their new ones, and have
-// their body and trigrams stored.
+// later round), their search_docs rows locked, lose their old postings,
+// get their new ones, and have their body and trigrams stored. Rows are
+// locked rank_docs first, as PutUnindexed locks them.
 func (tx *Store) writeSearchEntriesPG(es []SearchEntry, cuts []entryCut) (int, error) {
 	n := len(es)
 	nodes, versions, lens := make([]int64, n), make([]int64, n), make([]int32, n)
@@ -90,6 +91,12 @@ RETURNING node_id`, pgArray(nodes), pgArray(versions), pgArray(lens)).Scan(&fres
 	}
 	if len(fresh) == 0 {
 		return 0, nil
+	}
+	// The batch's rows of search_docs are locked in node order, as a
+	// mark of many files (MarkSearchPendingAll) takes them, before the
+	// update below takes them in whatever order its plan has.
+	if err := tx.db.Exec(`SELECT node_id FROM search_docs WHERE node_id = ANY(?::int8[]) ORDER BY node_id FOR UPDATE`, pgArray(fresh)).Error; err != nil {
+		return 0, err
 	}
 	if err := tx.db.Exec(`DELETE FROM rank_terms WHERE node_id = ANY(?::int8[])`, pgArray(fresh)).Error; err != nil {
 		return 0, err

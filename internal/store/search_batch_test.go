@@ -2,8 +2,10 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/knowspace/knowspace/internal/rank"
 	"github.com/knowspace/knowspace/internal/store"
@@ -119,6 +121,70 @@ func TestSearchBatchStatementsOnPostgres(t *testing.T) {
 		small, large := batch(2), batch(40)
 		if small != large {
 			t.Fatalf("a batch of 2 files took %d statements, one of 40 took %d: want the same", small, large)
+		}
+	})
+}
+
+// TestSearchBatchLocksInNodeOrder: on PostgreSQL the index writer takes a
+// batch's search_docs rows in node order, as a mark of many files does,
+// whatever order its batch came in: a writer holding a later file's row
+// while it waits for an earlier one deadlocks with a mark holding the
+// earlier one and waiting for the later.
+func TestSearchBatchLocksInNodeOrder(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, dialect string) {
+		if dialect != store.DialectPostgres {
+			t.Skip("SQLite has one writer at a time")
+		}
+		t.Parallel()
+		ctx := context.Background()
+		st, u, low := aliceWithFile(t, dialect)
+		high := store.Node{UserID: u.ID, ParentID: low.ParentID, Name: "z.md", Path: "z.md", Kind: store.KindFile}
+		if err := st.CreateNode(ctx, &high); err != nil {
+			t.Fatal(err)
+		}
+		var es []store.SearchEntry
+		for _, n := range []store.Node{high, low} { // the batch in reverse
+			if err := st.MarkSearchPending(ctx, n.ID, 1); err != nil {
+				t.Fatal(err)
+			}
+			es = append(es, store.SearchEntry{Doc: store.SearchDoc{NodeID: n.ID, VersionID: 1}, VersionID: 1, Text: "heron",
+				Rank: store.RankDoc{Body: store.RankText{Words: "heron"}}})
+		}
+		written := make(chan error, 1)
+		waited := errors.New("the mark waited for the later file's row, which the index writer held while it waited for the earlier one")
+		err := st.InTx(ctx, func(tx *store.Store) error {
+			// A mark of both files, taking the earlier one's row first; it
+			// gives up on the later one's before a deadlock would be found
+			// (deadlock_timeout, 1 s).
+			if err := tx.Exec(ctx, `UPDATE search_docs SET pending = true WHERE node_id = ?`, low.ID); err != nil {
+				return err
+			}
+			go func() {
+				_, err := st.WriteSearchEntries(ctx, es)
+				written <- err
+			}()
+			for {
+				if b, err := tx.BlocksAnother(ctx); err != nil || b {
+					if err != nil {
+						return err
+					}
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := tx.Exec(ctx, `SET LOCAL lock_timeout = '500ms'`); err != nil {
+				return err
+			}
+			if err := tx.Exec(ctx, `UPDATE search_docs SET pending = true WHERE node_id = ?`, high.ID); err != nil {
+				return fmt.Errorf("%w: %v", waited, err) // not ErrBusy: no retry
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := <-written; err != nil {
+			t.Fatal(err)
 		}
 	})
 }
