@@ -163,14 +163,16 @@ func TestSearchBatchLocksInNodeOrder(t *testing.T) {
 				_, err := st.WriteSearchEntries(ctx, es)
 				written <- err
 			}()
-			for {
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 				if b, err := tx.BlocksAnother(ctx); err != nil || b {
 					if err != nil {
 						return err
 					}
 					break
 				}
-				time.Sleep(5 * time.Millisecond)
+				if time.Now().After(deadline) {
+					return errors.New("the index writer never waited for the mark's row")
+				}
 			}
 			if err := tx.Exec(ctx, `SET LOCAL lock_timeout = '500ms'`); err != nil {
 				return err
