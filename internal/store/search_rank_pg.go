@@ -17,20 +17,6 @@ const (
 	bm25B  = 0.75
 )
 
-// writeRankPostings makes doc the postings of d's node on PostgreSQL: its
-// length and owner in rank_docs, a row per lexeme in rank_terms, unless d
-// changed since it was read.
-func (s *Store) writeRankPostings(ctx context.Context, d SearchDoc, doc RankDoc) error {
-	p := rankPostingsOf(d.NodeID, doc)
-	return s.InTx(ctx, func(tx *Store) error {
-		ok, err := tx.putRankDoc(d, p)
-		if err != nil || !ok {
-			return err
-		}
-		return tx.insertPostings([]postings{p})
-	})
-}
-
 // postings is a file's word-index entry: its body's length in words, and
 // each lexeme (lexemes.go) with its occurrences weighted by column.
 type postings struct {
@@ -54,23 +40,6 @@ func rankPostingsOf(node int64, doc RankDoc) postings {
 		bigramCounts(p.tf, c.t.CJK, c.weight)
 	}
 	return p
-}
-
-// putRankDoc writes d's row of rank_docs and drops its old postings,
-// unless d changed since it was read (ok false); the new postings are
-// insertPostings' to write.
-func (tx *Store) putRankDoc(d SearchDoc, p postings) (ok bool, err error) {
-	res := tx.db.Exec(`INSERT INTO rank_docs (node_id, user_id, len)
-SELECT n.id, n.user_id, ? FROM nodes n
-WHERE n.id = ? AND EXISTS (SELECT 1 FROM search_docs WHERE node_id = n.id AND version_id = ? AND pending)
-ON CONFLICT (node_id) DO UPDATE SET len = excluded.len`, p.len, d.NodeID, d.VersionID)
-	if res.Error != nil || res.RowsAffected == 0 {
-		return false, res.Error
-	}
-	if err := tx.db.Exec(`DELETE FROM rank_terms WHERE node_id = ?`, d.NodeID).Error; err != nil {
-		return false, err
-	}
-	return true, nil
 }
 
 // insertPostings writes the postings of files whose rank_docs rows are

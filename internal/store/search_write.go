@@ -58,22 +58,21 @@ func (s *Store) PendingSearchDocs(ctx context.Context, limit int) ([]SearchDoc, 
 // again, or the file is gone — which reports false and leaves the newer
 // state to a later round. The word index is written first: once the body
 // is marked indexed, ranked searches take the file's entry as current. It
-// runs outside any transaction: PostgreSQL writes the row at once; SQLite
+// runs outside any transaction: PostgreSQL writes the file as a batch of
+// one (WriteSearchEntries), without rank an empty word entry; SQLite
 // writes chunk by chunk, pausing between them so that other writers get
 // the lock, the word index with the first chunk and the mark with the
 // last, so that a file of one chunk costs one transaction.
 func (s *Store) WriteSearchText(ctx context.Context, d SearchDoc, versionID int64, text string, rank *RankDoc) (bool, error) {
-	text = cleanSearchText(text)
 	if s.dialect == DialectPostgres {
+		e := SearchEntry{Doc: d, VersionID: versionID, Text: text}
 		if rank != nil {
-			if err := s.writeRankPostings(ctx, d, *rank); err != nil {
-				return false, err
-			}
+			e.Rank = *rank
 		}
-		res := s.db.WithContext(ctx).Exec(`UPDATE search_docs SET version_id = ?, indexed = true, pending = false, body = ?, grams = ?
-WHERE node_id = ? AND version_id = ? AND pending`, versionID, text, pgArray(gramKeys(text)), d.NodeID, d.VersionID)
-		return res.RowsAffected == 1, translate(res.Error)
+		n, err := s.WriteSearchEntries(ctx, []SearchEntry{e})
+		return n == 1, err
 	}
+	text = cleanSearchText(text)
 	first := true
 	var written []int64
 	for end, chunk := range indexChunks(text) {
